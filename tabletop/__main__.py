@@ -1,0 +1,3 @@
+from tabletop.cli import main
+
+main()

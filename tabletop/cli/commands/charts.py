@@ -1,0 +1,136 @@
+"""tabletop charts list|show|check: the rule charts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import charts_option, command, emit_json, json_option
+
+
+@click.group("charts")
+def cli() -> None:
+    """Inspect and check the rule charts (numbers the rules use, each citing its rule).
+
+    \b
+    Example:
+      tabletop charts list
+      tabletop charts show weapons pak-36
+      tabletop charts check --charts my-house-rules/
+    """
+
+
+@cli.command("list")
+@charts_option
+@json_option
+@command
+def list_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """Each chart with its number of entries and how many are our defaults.
+
+    \b
+    Example:
+      tabletop charts list
+    """
+    from tabletop.charts import CHART_SCHEMAS, Charts
+
+    charts = Charts.load(tuple(charts_dirs))
+    rows = []
+    for name in CHART_SCHEMAS:
+        table = charts.table(name)
+        defaults = sum(1 for e in table.values() if e.default)
+        rows.append({"chart": name, "entries": len(table), "defaults": defaults})
+    if as_json:
+        emit_json({"charts": rows})
+        return
+    from tabulate import tabulate
+
+    click.echo(tabulate([[r["chart"], r["entries"], r["defaults"]] for r in rows],
+                        headers=["chart", "entries", "default (replace with your book)"]))
+
+
+@cli.command("show")
+@click.argument("chart")
+@click.argument("entry", required=False)
+@charts_option
+@json_option
+@command
+def show_chart(chart: str, entry: str | None, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """Show a CHART's entries, or one ENTRY of it in full.
+
+    \b
+    Example:
+      tabletop charts show quality
+      tabletop charts show weapons pak-40
+    """
+    from tabletop.charts import CHART_SCHEMAS, Charts, entry_as_dict
+    from tabletop.errors import BadInput
+
+    if chart not in CHART_SCHEMAS:
+        raise BadInput(f"unknown chart {chart!r} (charts: {', '.join(CHART_SCHEMAS)})")
+    table = Charts.load(tuple(charts_dirs)).table(chart)
+    if entry is not None:
+        if entry not in table:
+            import difflib
+
+            close = difflib.get_close_matches(entry, list(table), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise BadInput(f"no entry {entry!r} in chart {chart!r}{hint}")
+        data = entry_as_dict(table[entry])
+        if as_json:
+            emit_json(data)
+        else:
+            for key, value in data.items():
+                click.echo(f"{key}: {_plain(value)}")
+        return
+    entries = [entry_as_dict(e) for e in table.values()]
+    if as_json:
+        emit_json({"chart": chart, "entries": entries})
+        return
+    from tabulate import tabulate
+
+    keys: list[str] = []
+    for e in entries:
+        keys.extend(k for k in e if k not in keys and k not in ("note",))
+    click.echo(tabulate([[_plain(e.get(k, "")) for k in keys] for e in entries], headers=keys))
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_plain(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ",".join(_plain(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@cli.command("check")
+@charts_option
+@json_option
+@command
+def check_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """Validate the bundled charts and any overlays; list every problem.
+
+    \b
+    Example:
+      tabletop charts check --charts house-rules/
+    """
+    from tabletop.charts import Charts
+    from tabletop.errors import ChartError
+
+    try:
+        charts = Charts.load(tuple(charts_dirs))
+    except ChartError as exc:
+        if as_json:
+            emit_json({"ok": False, "problems": exc.problems})
+        else:
+            for problem in exc.problems:
+                click.echo(problem, err=True)
+        raise SystemExit(2) from None
+    count = sum(len(charts.table(n)) for n in charts.raw)
+    if as_json:
+        emit_json({"ok": True, "problems": [], "entries": count})
+    else:
+        click.echo(f"charts OK: {count} entries")

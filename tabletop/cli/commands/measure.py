@@ -1,0 +1,78 @@
+"""tabletop measure A B: range, bearing, line of sight, visibility and spotting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import POINT, command, emit_json, game_option, headline, json_option
+
+
+@click.command("measure")
+@click.argument("a")
+@click.argument("b", required=False)
+@click.option("--at", "at", type=POINT, default=None, help="Measure from A to the point X,Y.")
+@game_option
+@json_option
+@command
+def cli(a: str, b: str | None, at: tuple[float, float] | None, game: Path, as_json: bool) -> None:
+    """Range and sight from A to B. A and B are stand ids or points X,Y.
+
+    Shows the range (base to base unless the scenario measures centres), bearing, the
+    range band for each of A's weapons, what the sight line crosses and what blocks it,
+    and whether B is visible and spotted now.
+
+    \b
+    Example:
+      tabletop measure G-1 US-1
+      tabletop measure G-4 --at 30,18
+      tabletop measure 10,10 40,30
+    """
+    from tabletop.cli.core import open_game
+    from tabletop.errors import BadInput
+    from tabletop.rules.sighting import sight
+
+    if (b is None) == (at is None):
+        raise BadInput("give either B (a stand or X,Y) or --at X,Y")
+    g = open_game(game)
+    ctx = g.context()
+    first = _end(ctx, a)
+    second = _end(ctx, b) if b is not None else _point(ctx, at)
+    result = sight(ctx, first, second)
+    if as_json:
+        emit_json(result.as_json())
+        return
+    click.echo(render(result))
+
+
+def _end(ctx: Any, text: str) -> Any:
+    from tabletop.rules.sighting import end_for_stand
+
+    if "," in text:
+        return _point(ctx, POINT.convert(text, None, None))
+    return end_for_stand(ctx.state, text)
+
+
+def _point(ctx: Any, xy: Any) -> Any:
+    from tabletop.rules.sighting import end_for_point
+
+    return end_for_point(xy[0], xy[1], ctx.scenario)
+
+
+def render(s: Any) -> str:
+    sight_word = "clear" if s.los else "BLOCKED by " + ", ".join(s.blocked_by)
+    lines = [headline(f"{s.a} -> {s.b}: {s.range:.1f}\" at bearing {s.bearing:.0f}, sight {sight_word}")]
+    if s.bands:
+        lines.append("range band: " + ", ".join(f"{w} {band or 'out of range'}"
+                                                for w, band in s.bands.items()))
+    lines.append(f"levels: {s.level_a:g} -> {s.level_b:g}")
+    for c in s.crossings:
+        mark = "blocks" if c["blocks"] else "clear"
+        lines.append(f"  {c['piece']} ({c['kind']}) {mark}: {c['reason']}")
+    vis = "unlimited" if s.visibility is None else f"{s.visibility:g}\""
+    lines.append(f"visible: {'yes' if s.visible else 'no'} (visibility {vis})")
+    if s.spotted is not None:
+        lines.append(f"spotted: {'yes' if s.spotted else 'no'}: " + "; ".join(s.spotting["because"]))
+    return "\n".join(lines)

@@ -1,0 +1,39 @@
+"""tabletop place STAND X Y: record where a stand is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import (
+    BEARING, STAND, Inches, command, emit_json, game_option, json_option, open_game,
+)  # fmt: skip
+
+
+@click.command("place")
+@click.argument("stand", type=STAND)
+@click.argument("x", type=Inches(10_000))
+@click.argument("y", type=Inches(10_000))
+@click.option("--facing", type=BEARING, default=None, help="Facing in degrees (0 = north).")
+@game_option
+@json_option
+@command
+def cli(stand: str, x: float, y: float, facing: float | None, game: Path, as_json: bool) -> None:
+    """Put STAND at X Y inches (origin at the south-west corner), optionally turned.
+
+    \b
+    Example:
+      tabletop place G-1 12 5.5 --facing 180
+    """
+    g = open_game(game)
+    out = g.execute("place", {"stand": stand, "x": x, "y": y, "facing": facing})
+    r: dict[str, Any] = out.result
+    if as_json:
+        emit_json({"event": out.seq, **r})
+        return
+    moved = f", moved {r['moved']:g}\"" if r.get("moved") else ""
+    terrain = f" in {', '.join(r['terrain'])}" if r["terrain"] else ""
+    click.echo(f"{r['stand']} at {r['x']:g},{r['y']:g} facing {r['facing']:g}{terrain}{moved} "
+               f"(event {out.seq})")

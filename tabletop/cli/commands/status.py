@@ -1,0 +1,103 @@
+"""tabletop status: the game at a glance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import command, emit_json, game_option, headline, json_option
+
+
+def status_data(state: Any) -> dict[str, Any]:
+    from tabletop.rules.cd.ammo import weapon_status
+
+    cond = state.conditions
+    return {
+        "turn": state.turn,
+        "phase": state.phase,
+        "light": cond["light"],
+        "weather": cond["weather"],
+        "wind": {"from": cond["wind"]["from"], "force": cond["wind"]["force"]},
+        "ground": cond["ground"],
+        "dusty": cond["dusty"],
+        "stands": [
+            {
+                "id": s["id"],
+                "side": s["side"],
+                "kind": s["kind"],
+                "x": s["x"],
+                "y": s["y"],
+                "status": s["status"],
+                "markers": s["markers"],
+                "ammo": {w: weapon_status(a) for w, a in s["ammo"].items()},
+            }
+            for s in state.stands()
+        ],
+        "templates": [
+            {"id": t["id"], "kind": t["kind"], "by": t.get("by"), "turn": t.get("turn")}
+            for t in state.templates()
+        ],
+        "pending": {k: len(v) for k, v in state.rows.get("pending", {}).items() if v},
+    }
+
+
+@click.command("status")
+@click.option("--side", default=None, help="Show only this side's stands.")
+@game_option
+@json_option
+@command
+def cli(side: str | None, game: Path, as_json: bool) -> None:
+    """Turn, phase, light, weather, wind, ground, and every stand.
+
+    \b
+    Example:
+      tabletop status
+      tabletop status --side Germany --json
+    """
+    from tabletop.cli.core import open_game
+    from tabletop.state.document import State
+
+    g = open_game(game)
+    state = State.from_db(g.store.rows())
+    data = status_data(state)
+    if side is not None:
+        sides = sorted({s["side"] for s in data["stands"]})
+        if side not in sides:
+            from tabletop.errors import BadInput
+
+            raise BadInput(f"--side {side!r}: sides in this game: {', '.join(sides)}")
+        data["stands"] = [s for s in data["stands"] if s["side"] == side]
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(render(data, g.info.name))
+
+
+WIND_POINTS = {1: "N", 2: "NE", 3: "E", 4: "SE", 5: "S", 6: "SW", 7: "W", 8: "NW"}
+
+
+def render(data: dict[str, Any], name: str) -> str:
+    from tabulate import tabulate
+
+    wind = data["wind"]
+    lines = [
+        headline(f"{name}: turn {data['turn']}, {data['phase']} phase"),
+        f"{data['light']}, {data['weather']}{', dusty' if data['dusty'] else ''}; wind from "
+        f"{wind['from']} ({WIND_POINTS[wind['from']]}) {wind['force']}; ground {data['ground']}",
+        "",
+    ]
+    rows = []
+    for s in data["stands"]:
+        where = "-" if s["x"] is None else f"{s['x']:g},{s['y']:g}"
+        status = s["status"] + ("" if not s["markers"] else " +" + ",".join(s["markers"]))
+        ammo = " ".join(f"{w}:{v}" if v != "ok" else w for w, v in s["ammo"].items())
+        rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
+    lines.append(tabulate(rows, headers=["stand", "side", "kind", "at", "status", "weapons"]))
+    if data["templates"]:
+        lines.append("")
+        lines.append("Templates: " + ", ".join(f"{t['id']} ({t['kind']})" for t in data["templates"]))
+    if data["pending"]:
+        lines.append("Pending: " + ", ".join(f"{n} {k}" for k, n in data["pending"].items()))
+    return "\n".join(lines)

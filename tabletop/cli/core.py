@@ -1,0 +1,343 @@
+"""Shared CLI machinery: lazy command loading, options, parameter types, output, errors."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import math
+import os
+import pkgutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from tabletop.errors import TabletopError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+COMMANDS_PACKAGE = "tabletop.cli.commands"
+DEFAULT_GAME = "tabletop.sqlite"
+
+
+class DomainError(click.ClickException):
+    """A domain error shown as one line with its own exit code."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class LazyGroup(click.Group):
+    """Finds command modules by file name; imports a module only when it is needed."""
+
+    def __init__(self, *args: Any, package: str = COMMANDS_PACKAGE, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.package = package
+
+    def _modules(self) -> dict[str, str]:
+        module = importlib.import_module(self.package)
+        return {
+            info.name.replace("_", "-"): f"{self.package}.{info.name}"
+            for info in pkgutil.iter_modules(module.__path__)
+            if not info.name.startswith("_")
+        }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self._modules(), *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        target = self._modules().get(cmd_name)
+        if target is None:
+            return None
+        command = importlib.import_module(target).cli
+        assert isinstance(command, click.Command)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TabletopError as exc:
+            raise DomainError(one_line(str(exc)), exc.exit_code) from None
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- parameter types -------------------------------------------------------------------------
+
+
+class Inches(click.ParamType):
+    """A finite distance in inches, from 0 to a sane maximum."""
+
+    name = "INCHES"
+
+    def __init__(self, maximum: float = 1000.0, allow_negative: bool = False):
+        self.maximum = maximum
+        self.allow_negative = allow_negative
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            number = value
+        else:
+            try:
+                number = float(str(value).strip().rstrip('"'))
+            except ValueError:
+                self.fail(f"{value!r} is not a number of inches", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number of inches", param, ctx)
+        if number < 0 and not self.allow_negative:
+            self.fail(f"{value!r} is negative: distances are 0 or more inches", param, ctx)
+        if abs(number) > self.maximum:
+            self.fail(f"{value!r} is more than {self.maximum:g} inches", param, ctx)
+        return number
+
+
+class Bearing(click.ParamType):
+    name = "DEGREES"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a bearing in degrees (0-360)", param, ctx)
+        if not math.isfinite(number) or not 0 <= number <= 360:
+            self.fail(f"{value!r} is not a bearing in degrees (0-360)", param, ctx)
+        return number % 360
+
+
+class Point(click.ParamType):
+    """``X,Y`` in inches."""
+
+    name = "X,Y"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[float, float]:
+        if isinstance(value, tuple):
+            return value
+        parts = str(value).replace(" ", "").split(",")
+        if len(parts) != 2:
+            self.fail(f"{value!r} is not a point: write X,Y in inches, like 24,12.5", param, ctx)
+        coords = []
+        for part in parts:
+            try:
+                number = float(part)
+            except ValueError:
+                self.fail(f"{value!r} is not a point: {part!r} is not a number", param, ctx)
+            if not math.isfinite(number) or abs(number) > 10_000:
+                self.fail(f"{value!r} is not a point on a table", param, ctx)
+            coords.append(number)
+        return (coords[0], coords[1])
+
+
+class DiceValues(click.ParamType):
+    """``3,10,1``: the physical dice the referee threw, in order (or ``ask``)."""
+
+    name = "VALUES"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, list):
+            return value
+        if str(value).strip().lower() == "ask":
+            return "ask"
+        from tabletop.dice import parse_dice
+        from tabletop.errors import DiceError
+
+        try:
+            return parse_dice(str(value))
+        except DiceError as exc:
+            self.fail(str(exc).removeprefix("--dice "), param, ctx)
+
+
+class StandId(click.ParamType):
+    name = "STAND"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        if not text or len(text) > 64 or any(ch.isspace() or not ch.isprintable() for ch in text):
+            self.fail(f"{value!r} is not a stand id", param, ctx)
+        return text
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        try:
+            ids = _stand_ids_for_completion(ctx)
+        except Exception:
+            return []
+        return [CompletionItem(i) for i in ids if i.startswith(incomplete)]
+
+
+def _stand_ids_for_completion(ctx: click.Context) -> list[str]:
+    from tabletop.state.store import Store
+
+    path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
+    store = Store.open(path)
+    try:
+        raw = store.row("meta")
+        return list(json.loads(raw)["stand_order"]) if raw else []
+    finally:
+        store.close()
+
+
+class Modifier(click.ParamType):
+    """``NAME`` (a charted modifier) or ``NAME=VALUE`` (an ad-hoc one)."""
+
+    name = "NAME[=VALUE]"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[str, int | None]:
+        if isinstance(value, tuple):
+            return value
+        name, sep, number = str(value).partition("=")
+        name = name.strip()
+        if not name or any(ch.isspace() for ch in name):
+            self.fail(f"{value!r}: give a modifier as NAME or NAME=VALUE, like cover=-2", param, ctx)
+        if not sep:
+            return (name, None)
+        try:
+            amount = int(number)
+        except ValueError:
+            self.fail(f"{value!r}: the value must be a whole number like -2 or +1", param, ctx)
+        if abs(amount) > 10:
+            self.fail(f"{value!r}: a to-hit modifier is between -10 and +10", param, ctx)
+        return (name, amount)
+
+
+INCHES = Inches()
+POINT = Point()
+BEARING = Bearing()
+STAND = StandId()
+MODIFIER = Modifier()
+
+
+# --- shared options --------------------------------------------------------------------------
+
+
+def game_option(f: F) -> F:
+    return click.option(
+        "--game",
+        type=click.Path(dir_okay=False, path_type=Path),
+        envvar="TABLETOP_GAME",
+        default=DEFAULT_GAME,
+        show_default=True,
+        help="The game file (or set TABLETOP_GAME).",
+    )(f)
+
+
+def json_option(f: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+
+
+def dice_option(f: F) -> F:
+    return click.option(
+        "--dice",
+        type=DiceValues(),
+        default=None,
+        help="The dice you threw, in order (e.g. 3,10,1), or 'ask' to be asked for each.",
+    )(f)
+
+
+def charts_option(f: F) -> F:
+    return click.option(
+        "--charts",
+        "charts_dirs",
+        type=click.Path(file_okay=False, path_type=Path),
+        multiple=True,
+        help="A folder of chart files overlaying the bundled charts (repeatable).",
+    )(f)
+
+
+def open_game(path: Path) -> Any:
+    from tabletop.state.game import Game
+
+    return Game.open(path)
+
+
+def dice_inputs(dice: Any) -> dict[str, Any]:
+    """Physical values and the prompt callback for ``Game.execute``."""
+    if dice is None:
+        return {"physical": [], "ask": None}
+    interactive = sys.stdin.isatty()
+    ask = _prompt_for_die if (interactive or dice == "ask") else None
+    physical = [] if dice == "ask" else list(dice)
+    return {"physical": physical, "ask": ask}
+
+
+def _prompt_for_die(sides: int, purpose: str) -> int | None:
+    answer = click.prompt(
+        f"d{sides} for {purpose} (blank: let the program roll)",
+        default="",
+        show_default=False,
+        err=True,
+    )
+    if not str(answer).strip():
+        return None
+    try:
+        return int(answer)
+    except ValueError:
+        from tabletop.errors import DiceError
+
+        raise DiceError(f"{answer!r} is not a die value for {purpose}") from None
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=_json_default))
+
+
+def _json_default(value: Any) -> Any:
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, tuple | set):
+        return list(value)
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def use_colour() -> bool:
+    return "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def style(text: str, **kwargs: Any) -> str:
+    return click.style(text, **kwargs) if use_colour() else text
+
+
+def headline(text: str) -> str:
+    return style(text, bold=True)
+
+
+def rolls_text(rolls: list[Any]) -> str:
+    """``7 (to-hit 1 of 2), 3* (...)``; physical rolls are starred."""
+    out = []
+    for r in rolls:
+        d = r if isinstance(r, dict) else r.as_dict()
+        star = "*" if d["source"] == "physical" else ""
+        out.append(f"{d['value']}{star} ({d['purpose']})")
+    return ", ".join(out)
+
+
+def command(f: F) -> F:
+    """Mark a command function; converts domain errors raised outside the group's invoke."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except TabletopError as exc:
+            raise DomainError(one_line(str(exc)), exc.exit_code) from None
+
+    return wrapper  # type: ignore[return-value]

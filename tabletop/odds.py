@@ -1,0 +1,90 @@
+"""Exact outcome distributions by running a rules procedure over every possible roll.
+
+``distribution(procedure)`` calls ``procedure(dice)`` with a scripted dice object; whenever
+the procedure asks for a roll beyond the script, every face is tried in turn. Each complete
+run is one branch whose probability is the product of ``1/sides`` over its rolls. Because
+the procedure is the very function the real command calls with the game's dice, the odds
+and the resolution cannot disagree: there is one copy of each rule.
+
+Procedures must be deterministic functions of their rolls (they are: rules code takes no
+other randomness). Aggregation of independent repeats (``ROF`` dice) is done with
+``convolve`` over a fold function the real command also uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from fractions import Fraction
+from typing import TypeVar
+
+T = TypeVar("T", bound=Hashable)
+S = TypeVar("S", bound=Hashable)
+
+MAX_BRANCHES = 200_000
+
+
+class _NeedRoll(Exception):
+    def __init__(self, sides: int):
+        self.sides = sides
+
+
+class _ScriptedDice:
+    def __init__(self, script: tuple[tuple[int, int], ...]):
+        self._script = script
+        self._next = 0
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if self._next < len(self._script):
+            value, _ = self._script[self._next]
+            self._next += 1
+            return value
+        raise _NeedRoll(sides)
+
+
+def distribution(procedure: Callable[[_ScriptedDice], T]) -> dict[T, Fraction]:
+    """Exact distribution of ``procedure``'s result over all its dice."""
+    result: dict[T, Fraction] = {}
+    stack: list[tuple[tuple[int, int], ...]] = [()]
+    runs = 0
+    while stack:
+        script = stack.pop()
+        runs += 1
+        if runs > MAX_BRANCHES:
+            raise ValueError(f"too many dice branches to enumerate (over {MAX_BRANCHES})")
+        try:
+            outcome = procedure(_ScriptedDice(script))
+        except _NeedRoll as need:
+            stack.extend(script + ((v, need.sides),) for v in range(need.sides, 0, -1))
+            continue
+        p = Fraction(1)
+        for _, sides in script:
+            p /= sides
+        result[outcome] = result.get(outcome, Fraction(0)) + p
+    return result
+
+
+def convolve(
+    start: S, step: Mapping[T, Fraction], times: int, fold: Callable[[S, T], S]
+) -> dict[S, Fraction]:
+    """Distribution of folding ``times`` independent draws from ``step`` into ``start``."""
+    current: dict[S, Fraction] = {start: Fraction(1)}
+    for _ in range(times):
+        following: dict[S, Fraction] = {}
+        for state, p in current.items():
+            for outcome, q in step.items():
+                nxt = fold(state, outcome)
+                following[nxt] = following.get(nxt, Fraction(0)) + p * q
+        current = following
+    return current
+
+
+def marginal(dist: Mapping[T, Fraction], key: Callable[[T], Hashable]) -> dict[Hashable, Fraction]:
+    out: dict[Hashable, Fraction] = {}
+    for outcome, p in dist.items():
+        k = key(outcome)
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
+
+
+def expectation(dist: Mapping[T, Fraction], value: Callable[[T], float | int]) -> Fraction:
+    return sum((p * Fraction(value(o)) for o, p in dist.items()), Fraction(0))

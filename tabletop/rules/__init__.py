@@ -1,0 +1,1 @@
+"""Rules procedures. Nothing here imports click or prints; every roll takes a dice object."""

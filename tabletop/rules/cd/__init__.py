@@ -1,0 +1,1 @@
+"""Command Decision: Test of Battle, advanced rules (seed 001), one module per rule area."""

@@ -1,0 +1,366 @@
+"""Ammunition depletion and supply, Command Decision section 1.
+
+Per stand, per weapon (CD 1.4: a vehicle with several large guns tracks each one) the state
+holds ``state`` (``ok`` or ``depleted``) and, where they apply, the counters of the
+fixed-quantity rounds: flamethrower ``uses_left`` (CD 1.3.1), rocket ``resupplies_left``
+(CD 1.3.3), and the limited-issue rounds ``limited``/``smoke``/``illum`` (CD 1.3, 1.3.2,
+9.2.1: ``available``, ``firing`` during the phase they are fired in, then ``spent``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.charts import Charts, StandKind, Weapon
+from tabletop.dice import DiceLike
+from tabletop.errors import BadInput, RulesRefusal
+
+AMMO_KINDS = ("standard", "limited", "smoke", "illum")
+
+
+def fresh_ammo(weapon: Weapon, charts: Charts) -> dict[str, Any]:
+    ammo: dict[str, Any] = {"state": "ok", "depleted_turn": None}
+    if weapon.flame is not None:
+        ammo["uses_left"] = int(charts.param("ammo", f"flame-uses-{weapon.flame}"))
+    if weapon.rocket:
+        ammo["resupplies_left"] = int(charts.param("ammo", "rocket-resupplies"))
+    if weapon.limited:
+        ammo["limited"] = "available"
+    if weapon.smoke and weapon.indirect:
+        ammo["smoke"] = "available"
+    if weapon.illum and weapon.indirect:
+        ammo["illum"] = "available"
+    return ammo
+
+
+def depletes_by_roll(weapon: Weapon, charts: Charts) -> bool:
+    """Whether a to-hit die showing 1 can deplete this weapon (CD 1, 1.1, 1.3)."""
+    if weapon.flame is not None or weapon.rocket:
+        return False  # fixed quantities instead (CD 1.3.1, 1.3.3)
+    return (weapon.calibre_mm or 0) >= float(charts.param("ammo", "min-calibre-mm"))
+
+
+def depletion_threshold(weapon: Weapon, kind: StandKind) -> int:
+    """Depleted when the depletion die is at or under this (CD 1.2, 1.2.1, 1.2.2)."""
+    return weapon.calibre_cm + kind.depletion_adjust_cm
+
+
+def roll_depletion(threshold: int, dice: DiceLike, sides: int, purpose: str) -> bool:
+    """One depletion die (CD 1.2). The odds command enumerates this same function."""
+    return dice.roll(sides, purpose) <= threshold
+
+
+def weapon_status(ammo: dict[str, Any]) -> str:
+    """``ok``, ``depleted`` (resupply will restore it) or ``spent`` (nothing will).
+
+    Read from the ammunition record alone (flamethrowers carry ``uses_left``, rockets
+    ``resupplies_left``), so ``status`` needs no charts.
+    """
+    if "uses_left" in ammo and ammo["uses_left"] <= 0:
+        return "spent"
+    if ammo["state"] == "depleted" and ammo.get("resupplies_left", 1) <= 0:
+        return "spent"
+    return str(ammo["state"])
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """How a refusal can be mended, for the message."""
+
+    text: str
+
+
+def check_can_fire(
+    stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts: Charts
+) -> None:
+    """Refuse (exit 3, naming the rule) a weapon that has nothing to fire."""
+    ammo = stand["ammo"][weapon.id]
+    radius = charts.param("ammo", "resupply-radius")
+    who = f"{stand['id']} cannot fire its {weapon.id}"
+    if ammo_kind not in AMMO_KINDS:
+        raise BadInput(f"--ammo {ammo_kind!r}: accepted: {', '.join(AMMO_KINDS)}")
+    if weapon.flame is not None and ammo.get("uses_left", 0) <= 0:
+        raise RulesRefusal(
+            f"{who}: flamethrower fuel used up (CD 1.3.1); flamethrowers are never refuelled"
+        )
+    if ammo["state"] == "depleted":
+        if weapon.rocket and ammo.get("resupplies_left", 0) <= 0:
+            raise RulesRefusal(
+                f"{who}: rockets fired and already resupplied once (CD 1.3.3); "
+                "no more this game"
+            )
+        raise RulesRefusal(
+            f"{who}: ammunition depleted (CD 1.4); it resupplies at the end of a turn "
+            f"within {radius:g}\" of a supply point of its battalion, regiment, brigade or "
+            "division, not in the turn it depleted"
+        )
+    if ammo_kind == "limited":
+        _check_limited(who, weapon.limited, ammo.get("limited"), "limited-issue rounds", "CD 1.3")
+    elif ammo_kind == "smoke":
+        if not weapon.smoke:
+            raise BadInput(f"{weapon.id} cannot fire smoke (weapons chart)")
+        if weapon.indirect:
+            _check_limited(who, True, ammo.get("smoke"), "smoke", "CD 1.3.2")
+    elif ammo_kind == "illum":
+        if not weapon.illum:
+            raise BadInput(f"{weapon.id} cannot fire illumination (weapons chart)")
+        _check_limited(who, True, ammo.get("illum"), "illumination", "CD 9.2.1")
+
+
+def _check_limited(who: str, has: bool, state: str | None, what: str, rule: str) -> None:
+    if not has or state is None:
+        raise BadInput(f"{who.split(' cannot')[0]} has no {what} for that weapon (weapons chart)")
+    if state == "spent":
+        raise RulesRefusal(
+            f"{who}: its {what} were fired in an earlier phase ({rule}); resupply never "
+            "restores limited-issue rounds"
+        )
+
+
+def record_firing(
+    ctx_state: Any,
+    stand: dict[str, Any],
+    weapon: Weapon,
+    kind: StandKind,
+    ammo_kind: str,
+    trigger_dice: int,
+    charts: Charts,
+    event_label: str,
+) -> dict[str, Any]:
+    """Book what firing uses up; queue depletion dice for the end of the phase (CD 1.2).
+
+    Returns a description of the ammunition consequences for the command's output.
+    """
+    ammo = stand["ammo"][weapon.id]
+    out: dict[str, Any] = {"checks": 0, "notes": []}
+    if weapon.flame is not None:
+        ammo["uses_left"] -= 1
+        out["notes"].append(f"flamethrower: {ammo['uses_left']} use(s) left (CD 1.3.1)")
+        return out
+    if ammo_kind in ("limited", "smoke", "illum"):
+        # CD 1.3: limited rounds last one fire phase and never roll for depletion.
+        ammo[ammo_kind] = "firing"
+        out["notes"].append(f"{ammo_kind} rounds in use this phase, then spent (CD 1.3)")
+        return out
+    if weapon.rocket:
+        # CD 1.3.3: rockets deplete by firing, no roll.
+        ammo["state"] = "depleted"
+        ammo["depleted_turn"] = ctx_state.turn
+        out["notes"].append(
+            f"rockets fired: depleted (CD 1.3.3); {ammo.get('resupplies_left', 0)} resupply left"
+        )
+        return out
+    if trigger_dice and depletes_by_roll(weapon, charts):
+        threshold = depletion_threshold(weapon, kind)
+        for _ in range(trigger_dice):
+            ctx_state.pending("depletion").append(
+                {
+                    "stand": stand["id"],
+                    "weapon": weapon.id,
+                    "threshold": threshold,
+                    "turn": ctx_state.turn,
+                    "phase": ctx_state.phase,
+                    "source": event_label,
+                }
+            )
+        out["checks"] = trigger_dice
+        out["threshold"] = threshold
+        out["notes"].append(
+            f"{trigger_dice} depletion check(s) at the end of the phase: depleted on "
+            f"{threshold} or less (CD 1.2{_adjust_rule(kind)})"
+        )
+    elif trigger_dice:
+        out["notes"].append(
+            f"a 1 was rolled but {weapon.id} is under "
+            f"{charts.param('ammo', 'min-calibre-mm'):g} mm: never depletes (CD 1)"
+        )
+    return out
+
+
+def _adjust_rule(kind: StandKind) -> str:
+    if kind.depletion_adjust_cm > 0:
+        return f", 1.2.1: +{kind.depletion_adjust_cm} cm"
+    if kind.depletion_adjust_cm < 0:
+        return f", 1.2.2: {kind.depletion_adjust_cm} cm"
+    return ""
+
+
+# --- phase and turn boundaries ---------------------------------------------------------------
+
+
+def roll_pending_depletion(state: Any, dice: DiceLike, charts: Charts) -> list[dict[str, Any]]:
+    """End of a fire phase: roll every queued depletion die (CD 1.2)."""
+    happened: list[dict[str, Any]] = []
+    queue = state.pending("depletion")
+    sides = int(charts.param("ammo", "depletion-die"))
+    for check in list(queue):
+        stand = state.stand(check["stand"])
+        ammo = stand["ammo"][check["weapon"]]
+        if ammo["state"] == "depleted" or stand["status"] == "eliminated":
+            result = "already depleted" if ammo["state"] == "depleted" else "stand eliminated"
+            happened.append(
+                {"what": "depletion check", "stand": check["stand"], "weapon": check["weapon"],
+                 "rolls": [], "result": f"not rolled: {result}"}
+            )
+            continue
+        purpose = f"depletion {check['stand']} {check['weapon']} (<= {check['threshold']})"
+        depleted = roll_depletion(check["threshold"], dice, sides, purpose)
+        roll = _last_roll(dice)
+        if depleted:
+            ammo["state"] = "depleted"
+            ammo["depleted_turn"] = state.turn
+        happened.append(
+            {
+                "what": "depletion check",
+                "stand": check["stand"],
+                "weapon": check["weapon"],
+                "rolls": [roll] if roll is not None else [],
+                "result": (
+                    f"depleted (rolled {roll} <= {check['threshold']}, CD 1.2)"
+                    if depleted
+                    else f"ammunition holds (rolled {roll} > {check['threshold']})"
+                ),
+            }
+        )
+    queue.clear()
+    return happened
+
+
+def _last_roll(dice: DiceLike) -> int | None:
+    rolls = getattr(dice, "rolls", None)
+    return int(rolls[-1].value) if rolls else None
+
+
+def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
+    """End of a phase: limited rounds fired in it are gone (CD 1.3, 1.3.2, 9.2.1)."""
+    happened = []
+    for stand in state.stands():
+        for weapon_id, ammo in stand["ammo"].items():
+            for key in ("limited", "smoke", "illum"):
+                if ammo.get(key) == "firing":
+                    ammo[key] = "spent"
+                    happened.append(
+                        {"what": "limited ammunition", "stand": stand["id"], "weapon": weapon_id,
+                         "result": f"{key} rounds spent (CD 1.3)"}
+                    )
+    return happened
+
+
+def supply_points_for(state: Any, stand: dict[str, Any], scenario: Any, charts: Charts) -> list[
+    dict[str, Any]
+]:
+    """Supply points of the stand's own battalion, regiment, brigade or division (CD 1.4)."""
+    levels = set(str(charts.param("ammo", "resupply-levels")).split(","))
+    formations = scenario.formation_index()
+    serving: set[str] = set()
+    current = stand.get("formation")
+    while current is not None and current in formations:
+        if formations[current].kind in levels:
+            serving.add(current)
+        current = formations[current].parent
+    return [
+        s
+        for s in state.stands()
+        if s["id"] != stand["id"]
+        and s["side"] == stand["side"]
+        and s["status"] != "eliminated"
+        and charts.stand_kinds[s["kind"]].supply
+        and s.get("formation") in serving
+    ]
+
+
+def needs_resupply(stand: dict[str, Any], charts: Charts) -> list[str]:
+    out = []
+    for weapon_id, ammo in stand["ammo"].items():
+        weapon = charts.weapons[weapon_id]
+        if ammo["state"] != "depleted":
+            continue
+        if weapon.rocket and ammo.get("resupplies_left", 0) <= 0:
+            continue
+        out.append(weapon_id)
+    return out
+
+
+def resupply(stand: dict[str, Any], turn: int, charts: Charts) -> tuple[list[str], list[str]]:
+    """Restore depleted weapons (CD 1.4); returns (restored, refused-with-reason)."""
+    restored: list[str] = []
+    refused: list[str] = []
+    for weapon_id in needs_resupply(stand, charts):
+        ammo = stand["ammo"][weapon_id]
+        weapon = charts.weapons[weapon_id]
+        if ammo["depleted_turn"] == turn:
+            refused.append(f"{weapon_id}: depleted this turn (CD 1.4)")
+            continue
+        ammo["state"] = "ok"
+        ammo["depleted_turn"] = None
+        if weapon.rocket:
+            ammo["resupplies_left"] -= 1  # CD 1.3.3: rockets resupply once per game
+        restored.append(weapon_id)
+    return restored, refused
+
+
+def resupply_end_of_turn(state: Any, scenario: Any, charts: Charts, distance: Any) -> list[
+    dict[str, Any]
+]:
+    """End of turn: stands within range of one of their supply points resupply (CD 1.4).
+
+    ``distance(stand_a, stand_b)`` gives inches between bases, or None when either stand
+    has no position on the table (then the referee resupplies by hand).
+    """
+    radius = float(charts.param("ammo", "resupply-radius"))
+    happened: list[dict[str, Any]] = []
+    for stand in state.stands():
+        if stand["status"] == "eliminated" or not needs_resupply(stand, charts):
+            continue
+        points = supply_points_for(state, stand, scenario, charts)
+        if not points:
+            happened.append({"what": "resupply", "stand": stand["id"],
+                             "result": "no supply point of its own formations in play (CD 1.4)"})
+            continue
+        ranges = [(distance(stand, p), p["id"]) for p in points]
+        measured = [(d, p) for d, p in ranges if d is not None]
+        if not measured:
+            happened.append({"what": "resupply", "stand": stand["id"],
+                             "result": "not placed on the table: resupply by hand with "
+                                       f"'tabletop resupply {stand['id']} --from SUPPLY'"})
+            continue
+        near, point = min(measured)
+        if near > radius:
+            happened.append({"what": "resupply", "stand": stand["id"],
+                             "result": f"nearest supply point {point} is {near:.1f}\" away "
+                                       f"(needs {radius:g}\", CD 1.4)"})
+            continue
+        restored, refused = resupply(stand, state.turn, charts)
+        parts = [f"resupplied {', '.join(restored)} from {point} ({near:.1f}\")"] if restored else []
+        parts += refused
+        happened.append({"what": "resupply", "stand": stand["id"], "result": "; ".join(parts)})
+    return happened
+
+
+def resupply_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The referee resupplies a stand by hand from a named supply point (CD 1.4).
+
+    For stands without table positions; the referee vouches for the 6" distance. Whether the
+    supply point serves the stand, and the turn-of-depletion rule, are still checked.
+    """
+    state = ctx.state
+    stand = state.stand(inputs["stand"])
+    point = state.stand(inputs["source"])
+    ctx.involve(stand["id"], point["id"])
+    if not ctx.charts.stand_kinds[point["kind"]].supply:
+        raise RulesRefusal(f"{point['id']} is a {point['kind']}, not a supply point (CD 1.4)")
+    serving = [p["id"] for p in supply_points_for(state, stand, ctx.scenario, ctx.charts)]
+    if point["id"] not in serving:
+        raise RulesRefusal(
+            f"{point['id']} does not supply {stand['id']}: a stand resupplies only from its own "
+            "battalion, regiment, brigade or division (CD 1.4)"
+            + (f"; its supply points: {', '.join(serving)}" if serving else "")
+        )
+    wanted = needs_resupply(stand, ctx.charts)
+    if not wanted:
+        raise RulesRefusal(f"{stand['id']} has nothing resupply can restore (CD 1.4)")
+    restored, refused = resupply(stand, state.turn, ctx.charts)
+    if not restored:
+        raise RulesRefusal(f"{stand['id']} cannot resupply now: {'; '.join(refused)}")
+    return {"stand": stand["id"], "from": point["id"], "restored": restored, "refused": refused}

@@ -1,0 +1,102 @@
+"""Light, weather and wind combined into the effects in force (CD 9, 10).
+
+How conditions combine (the rules give each on its own; several may hold at once):
+
+- Wind first changes the weather it acts on: moderate wind makes precipitation one level
+  worse and high wind makes it heavy (CD 10.1.2), for visibility and movement; on dusty
+  ground moderate wind counts as mist and high wind as fog, for seeing only.
+- Visibility: every condition in force (light, weather, dust) gives a maximum; the smallest
+  wins. Spotting follows the most severe condition (severity in the conditions chart):
+  a fixed distance beats a factor, a smaller factor beats a larger one.
+- Movement: light and dust do not slow movement; the (wind-worsened) weather's multipliers
+  apply to base allowances. Ground conditions are separate (move-cost) and multiply costs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.charts import Charts, Condition
+
+PRECIPITATION_LEVELS = ("light", "steady", "heavy")
+
+
+@dataclass(frozen=True)
+class Effects:
+    visibility: float | None
+    spotting_factor: float | None
+    spotting_fixed: float | None
+    contact_up_to: float | None
+    vehicle_move: float
+    personnel_move: float
+    smoke_max_length: float | None
+    turn_minutes: int
+    night: bool
+    because: tuple[str, ...] = field(default=())
+
+    def spotting_distance(self, daylight: float | None) -> float | None:
+        """Spotting distance now for a target with this daylight distance (None: unlimited).
+
+        0 means the target must be contacted to be spotted (CD 9.1.2, 10.2.1, 10.3.1).
+        """
+        if self.spotting_fixed is not None:
+            if daylight is not None and self.contact_up_to is not None and (
+                daylight <= self.contact_up_to
+            ):
+                return 0.0
+            distance: float | None = self.spotting_fixed
+        elif self.spotting_factor is not None and daylight is not None:
+            distance = float(math.floor(daylight * self.spotting_factor))
+        else:
+            distance = daylight
+        if self.visibility is not None:
+            distance = self.visibility if distance is None else min(distance, self.visibility)
+        return distance
+
+
+def worsened_weather(weather: str, force: str) -> str:
+    """Precipitation made worse by the wind (CD 10.1.2)."""
+    kind, _, level = weather.partition("-")
+    if kind not in ("rain", "snow") or level not in PRECIPITATION_LEVELS:
+        return weather
+    index = PRECIPITATION_LEVELS.index(level)
+    if force == "moderate":
+        index = min(index + 1, 2)
+    elif force == "high":
+        index = 2
+    return f"{kind}-{PRECIPITATION_LEVELS[index]}"
+
+
+def effects(conditions: dict[str, Any], charts: Charts) -> Effects:
+    table = charts.conditions
+    light = table[conditions["light"]]
+    force = conditions["wind"]["force"]
+    weather_id = worsened_weather(conditions["weather"], force)
+    weather = table[weather_id]
+    because = [f"light: {light.id} ({light.rule})"]
+    if weather_id != conditions["weather"]:
+        because.append(f"{conditions['weather']} worsened to {weather_id} by {force} wind (CD 10.1.2)")
+    elif weather.id != "clear":
+        because.append(f"weather: {weather.id} ({weather.rule})")
+    seeing: list[Condition] = [light, weather]
+    if conditions.get("dusty") and force in ("moderate", "high"):
+        dust = table["mist" if force == "moderate" else "fog"]
+        seeing.append(dust)
+        because.append(f"{force} wind on dusty ground counts as {dust.id} (CD 10.1.2)")
+    limits = [c.visibility for c in seeing if c.visibility is not None]
+    worst = max(seeing, key=lambda c: (c.severity, -(c.visibility or math.inf)))
+    smoke_cap = charts.param("barrage", f"smoke-max-length-{force}")
+    return Effects(
+        visibility=min(limits) if limits else None,
+        spotting_factor=worst.spotting_factor,
+        spotting_fixed=worst.spotting_fixed,
+        contact_up_to=worst.contact_up_to,
+        vehicle_move=weather.vehicle_move,
+        personnel_move=weather.personnel_move,
+        smoke_max_length=None if smoke_cap in (None, 0, "none") else float(smoke_cap),
+        turn_minutes=int(light.turn_minutes or charts.param("table", "turn-minutes")),
+        night=conditions["light"] in ("night-moonlit", "night-dark"),
+        because=tuple(because),
+    )

@@ -1,0 +1,37 @@
+"""What a rules procedure is handed: the state to change, the dice, the scenario and charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tabletop.charts import Charts
+from tabletop.dice import DiceLike
+from tabletop.scenario import Scenario
+from tabletop.state.document import State
+
+if TYPE_CHECKING:
+    from tabletop.table import Table
+
+
+@dataclass
+class RulesContext:
+    state: State
+    dice: DiceLike
+    scenario: Scenario
+    charts: Charts
+    subjects: set[str] = field(default_factory=set)
+    _table: Any = None
+
+    @property
+    def table(self) -> Table:
+        """The table's geometry, built on first use (shapely is imported only then)."""
+        if self._table is None:
+            from tabletop.board import build_table
+
+            self._table = build_table(self.scenario, self.charts)
+        return self._table  # type: ignore[no-any-return]
+
+    def involve(self, *stand_ids: str) -> None:
+        """Mark stands whose history (``show STAND``) this event belongs to."""
+        self.subjects.update(s for s in stand_ids if s)

@@ -1,0 +1,73 @@
+"""Recording where stands are, and plain logged rolls for anything the rules leave open."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+
+DICE_SPEC = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+MAX_DICE = 100
+
+
+def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Put a stand at (x, y) with a facing; refuse positions off the table or on another base."""
+    state, scenario = ctx.state, ctx.scenario
+    stand = state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    x, y = float(inputs["x"]), float(inputs["y"])
+    facing = stand["facing"] if inputs.get("facing") is None else float(inputs["facing"]) % 360
+    width, depth = scenario.table.width, scenario.table.depth
+    if not (0 <= x <= width and 0 <= y <= depth):
+        raise BadInput(f"({x:g}, {y:g}) is off the {width:g} x {depth:g} table")
+    if stand["status"] == "eliminated":
+        raise RulesRefusal(f"{stand['id']} is eliminated and cannot be placed")
+    from tabletop.board import base_of, overlapping
+
+    moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
+    candidate = {**stand, "x": x, "y": y, "facing": facing}
+    others = [s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None
+              and s["status"] != "eliminated"]
+    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
+    if clash:
+        raise RulesRefusal(
+            f"{stand['id']} at ({x:g}, {y:g}) would overlap {', '.join(clash)}: bases may touch "
+            "but not overlap"
+        )
+    stand.update(x=x, y=y, facing=facing)
+    moved = moved_from is not None and math.dist(moved_from, (x, y)) > 1e-9
+    if moved:
+        stand["moved_turn"] = state.turn
+    terrain = [p.id for p in ctx.table.pieces_at(x, y)]
+    return {
+        "stand": stand["id"],
+        "x": x,
+        "y": y,
+        "facing": facing,
+        "moved": round(math.dist(moved_from, (x, y)), 3) if moved_from else None,
+        "terrain": terrain,
+    }
+
+
+def parse_dice_spec(text: str) -> tuple[int, int]:
+    match = DICE_SPEC.match(text)
+    if not match:
+        raise BadInput(f"{text!r} is not a dice expression (write it like 3d10 or d6)")
+    count = int(match.group(1) or 1)
+    sides = int(match.group(2))
+    if not 1 <= count <= MAX_DICE:
+        raise BadInput(f"{text!r}: roll 1 to {MAX_DICE} dice at a time")
+    if not 2 <= sides <= 1000:
+        raise BadInput(f"{text!r}: a die has 2 to 1000 sides")
+    return count, sides
+
+
+def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    count, sides = parse_dice_spec(inputs["dice"])
+    purpose = inputs.get("purpose") or "referee roll"
+    values = [ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose)
+              for i in range(1, count + 1)]
+    return {"dice": f"{count}d{sides}", "purpose": purpose, "values": values, "total": sum(values)}

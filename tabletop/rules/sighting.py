@@ -1,0 +1,216 @@
+"""Range, bearing, line of sight, visibility and spotting between two things on the table.
+
+``sight(ctx, a, b)`` is the one procedure behind ``measure`` and behind the line-of-sight and
+spotting refusals of ``fire``: what the referee reads in ``measure`` is what ``fire`` uses.
+Ends are stands (measured base to base, or centre to centre when the scenario says so) or
+points. Sight runs between centres; spotting is deterministic (distance and cover).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.board import base_of, smoke_blockers
+from tabletop.errors import BadInput
+from tabletop.rules.cd.weather import Effects, effects
+
+COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
+
+
+@dataclass(frozen=True)
+class End:
+    """One end of a measurement: a stand (with its row) or a bare point."""
+
+    label: str
+    x: float
+    y: float
+    stand: dict[str, Any] | None = None
+
+
+@dataclass
+class Sight:
+    a: str
+    b: str
+    range: float
+    bearing: float
+    los: bool
+    blocked_by: list[str]
+    crossings: list[dict[str, Any]]
+    level_a: float
+    level_b: float
+    visibility: float | None
+    visible: bool
+    spotted: bool | None = None
+    spotting: dict[str, Any] = field(default_factory=dict)
+    bands: dict[str, str | None] = field(default_factory=dict)
+    muzzle_flash: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "range": round(self.range, 3),
+            "bearing": round(self.bearing, 1),
+            "los": self.los,
+            "blocked_by": self.blocked_by,
+            "visible": self.visible,
+            "visibility": self.visibility,
+            "spotted": self.spotted,
+            "spotting": self.spotting,
+            "bands": self.bands,
+            "levels": {"a": self.level_a, "b": self.level_b},
+            "crossings": self.crossings,
+        }
+
+
+def end_for_stand(state: Any, stand_id: str) -> End:
+    stand = state.stand(stand_id)
+    if stand["x"] is None:
+        raise BadInput(
+            f"{stand_id} has no position on the table: place it with "
+            f"'tabletop place {stand_id} X Y', or give --range for quick mode"
+        )
+    return End(stand_id, float(stand["x"]), float(stand["y"]), stand)
+
+
+def end_for_point(x: float, y: float, scenario: Any) -> End:
+    w, d = scenario.table.width, scenario.table.depth
+    if not (0 <= x <= w and 0 <= y <= d):
+        raise BadInput(f"({x:g}, {y:g}) is off the {w:g} x {d:g} table")
+    return End(f"({x:g}, {y:g})", x, y)
+
+
+def distance_between(a: End, b: End, measure: str) -> float:
+    from tabletop.table import distance, point_distance
+
+    if a.stand is not None and b.stand is not None:
+        return float(distance(base_of(a.stand), base_of(b.stand), measure))
+    if a.stand is not None and measure == "edge":
+        return float(point_distance(base_of(a.stand), (b.x, b.y)))
+    if b.stand is not None and measure == "edge":
+        return float(point_distance(base_of(b.stand), (a.x, a.y)))
+    return math.dist((a.x, a.y), (b.x, b.y))
+
+
+def target_cover(ctx: Any, x: float, y: float) -> tuple[str, str | None]:
+    """The best terrain cover at a point, and the piece that gives it."""
+    best, source = "none", None
+    for piece in ctx.table.pieces_at(x, y):
+        cover = ctx.charts.terrain[piece.kind].cover
+        if COVER_ORDER.index(cover) > COVER_ORDER.index(best):
+            best, source = cover, piece.id
+    return best, source
+
+
+def activity(stand: dict[str, Any], state: Any) -> str:
+    fired = stand.get("fired")
+    if fired and fired.get("turn") == state.turn:
+        return "firing"
+    if stand.get("moved_turn") == state.turn:
+        return "moving"
+    return "stationary"
+
+
+def fired_recently(stand: dict[str, Any], state: Any) -> bool:
+    """Spotted by muzzle flash: fired this turn, or last turn during opportunity fire (9.1.2)."""
+    fired = stand.get("fired")
+    if not fired:
+        return False
+    if fired.get("turn") == state.turn:
+        return True
+    return bool(fired.get("turn") == state.turn - 1 and state.phase == "opportunity-fire")
+
+
+def illuminated(ctx: Any, x: float, y: float) -> str | None:
+    """The id of an illumination template lighting this point (CD 9.2), if any."""
+    from shapely import Point, Polygon
+
+    here = Point(x, y)
+    for t in ctx.state.templates():
+        if t.get("illuminates") and Polygon(t["polygon"]).covers(here):
+            return str(t["id"])
+    return None
+
+
+def sight(ctx: Any, a: End, b: End) -> Sight:
+    from tabletop.table import bearing, line_of_sight
+
+    table = ctx.table
+    rng = distance_between(a, b, ctx.scenario.measure)
+    line = line_of_sight(table, (a.x, a.y), (b.x, b.y), smoke_blockers(ctx.state.templates()))
+    now: Effects = effects(ctx.state.conditions, ctx.charts)
+    lit = illuminated(ctx, b.x, b.y) if now.night or now.visibility is not None else None
+    visibility = None if lit else now.visibility
+    visible = line.clear and (visibility is None or rng <= visibility)
+    result = Sight(
+        a=a.label,
+        b=b.label,
+        range=rng,
+        bearing=bearing(a.x, a.y, b.x, b.y),
+        los=line.clear,
+        blocked_by=list(line.blocked_by),
+        crossings=[_crossing(c) for c in line.crossings],
+        level_a=line.level_a,
+        level_b=line.level_b,
+        visibility=visibility,
+        visible=visible,
+    )
+    if a.stand is not None:
+        for weapon_id in a.stand["weapons"]:
+            result.bands[weapon_id] = ctx.charts.weapons[weapon_id].band(rng)
+    if b.stand is not None:
+        _spot(ctx, result, b, now, lit)
+    return result
+
+
+def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> None:
+    assert b.stand is not None
+    cover, source = target_cover(ctx, b.x, b.y)
+    doing = activity(b.stand, ctx.state)
+    row = ctx.charts.spotting[cover]
+    daylight = getattr(row, doing)
+    reasons = [
+        f"{b.label} is {doing} in {cover} cover"
+        + (f" ({source})" if source else "")
+        + (f": spotted within {daylight:g}\" by day" if daylight is not None else
+           ": spotted at any distance in sight by day")
+        + f" ({row.rule})"
+    ]
+    if lit:
+        distance = daylight
+        reasons.append(f"illuminated by {lit}: daylight spotting (CD 9.2)")
+    else:
+        distance = now.spotting_distance(daylight)
+        if distance != daylight:
+            reasons.append(
+                "contact only under present conditions"
+                if distance == 0
+                else f"{distance:g}\" under present conditions ({'; '.join(now.because)})"
+            )
+    spotted = result.los and (distance is None or result.range <= distance) and (
+        distance != 0 or result.range <= 0
+    )
+    if not spotted and result.los and now.night and fired_recently(b.stand, ctx.state):
+        # CD 9.1.2: firing stands are spotted at night by anyone with clear sight to them.
+        spotted = True
+        result.muzzle_flash = result.visibility is not None and result.range > result.visibility
+        reasons.append("spotted by its muzzle flashes (CD 9.1.2)")
+    if not result.los:
+        reasons.append("no line of sight")
+    result.spotted = spotted
+    result.spotting = {"cover": cover, "activity": doing, "distance": distance,
+                       "because": reasons}
+
+
+def _crossing(c: Any) -> dict[str, Any]:
+    return {
+        "piece": c.piece_id,
+        "kind": c.kind,
+        "entry": [round(c.entry[0], 2), round(c.entry[1], 2)],
+        "exit": [round(c.exit[0], 2), round(c.exit[1], 2)],
+        "inside": round(c.inside, 2),
+        "blocks": c.blocks,
+        "reason": c.reason,
+    }

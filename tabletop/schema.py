@@ -1,0 +1,317 @@
+"""Load hand-written YAML and turn it into frozen dataclasses, reporting every problem.
+
+Charts and scenarios are written by people, so a mistake is reported with the file, the line,
+the path to the bad value and what would be accepted; unknown keys are errors (a typo must not
+be ignored silently). ``build(cls, data, ctx, path)`` reads a dataclass's type hints:
+
+- ``str``, ``int``, ``float`` (finite; ints accepted), ``bool``, ``Literal[...]``, ``X | None``;
+- ``tuple[X, ...]`` and fixed ``tuple[X, Y]``, ``dict[str, X]``, nested dataclasses;
+- a field's ``metadata`` may hold ``key`` (the YAML name when it differs, e.g. ``from``),
+  ``min``/``max`` bounds, and ``check`` (a function returning a problem string or None).
+
+A field with a default may be left out. Problems are gathered, not raised one at a time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import math
+import types
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+from tabletop.errors import BadInput
+
+C = TypeVar("C")
+
+PathT = tuple[str | int, ...]
+
+
+def format_path(path: PathT) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+@dataclass
+class Context:
+    """Where problems are reported: a file name and the line of each YAML path."""
+
+    source: str
+    lines: dict[PathT, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def line_of(self, path: PathT) -> int | None:
+        for cut in range(len(path), -1, -1):
+            line = self.lines.get(path[:cut])
+            if line is not None:
+                return line
+        return None
+
+    def error(self, path: PathT, message: str) -> None:
+        line = self.line_of(path)
+        where = f"{self.source}:{line}" if line is not None else self.source
+        what = format_path(path)
+        self.problems.append(f"{where}: {what}: {message}" if what else f"{where}: {message}")
+
+
+def load_yaml(text: str, source: str) -> tuple[Any, Context]:
+    """Parse YAML text, remembering the line of every mapping key and sequence item."""
+    import yaml
+
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    ctx = Context(source)
+    try:
+        node = yaml.compose(text, Loader=loader_cls)
+        data = yaml.load(text, Loader=loader_cls)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise BadInput(f"{source}{line}: not valid YAML: {problem}") from None
+    if node is not None:
+        _collect_lines(node, (), ctx.lines)
+    return data, ctx
+
+
+def _collect_lines(node: Any, path: PathT, lines: dict[PathT, int]) -> None:
+    import yaml
+
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = key_node.value
+            lines[(*path, key)] = key_node.start_mark.line + 1
+            _collect_lines(value_node, (*path, key), lines)
+            lines[(*path, key)] = key_node.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _collect_lines(item, (*path, index), lines)
+
+
+def read_yaml_file(path: Path, shown_as: str | None = None) -> tuple[Any, Context]:
+    name = shown_as or path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(f"{name!r}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{name!r}: cannot be read ({exc.__class__.__name__})") from None
+    return load_yaml(text, name)
+
+
+# --- building dataclasses -------------------------------------------------------------------
+
+_MISSING = object()
+
+
+class _Invalid(Exception):
+    """Raised inside ``_convert`` after recording a problem, to skip the value."""
+
+
+def build(cls: type[C], data: Any, ctx: Context, path: PathT = ()) -> C | None:
+    """Build ``cls`` from ``data``; record problems in ``ctx``; None if anything was wrong."""
+    before = len(ctx.problems)
+    try:
+        value = _convert(cls, data, ctx, path)
+    except _Invalid:
+        return None
+    return value if len(ctx.problems) == before else None
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _describe(tp: Any) -> str:
+    origin = get_origin(tp)
+    if tp is str:
+        return "text"
+    if tp is int:
+        return "a whole number"
+    if tp is float:
+        return "a number"
+    if tp is bool:
+        return "true or false"
+    if tp is type(None):
+        return "null"
+    if origin is Literal:
+        return "one of " + ", ".join(str(a) for a in get_args(tp))
+    if origin in (Union, types.UnionType):
+        return " or ".join(_describe(a) for a in get_args(tp))
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of {_describe(args[0])}"
+        return f"a list of {len(args)} values"
+    if origin is dict:
+        return "a mapping"
+    if dataclasses.is_dataclass(tp):
+        return "a mapping"
+    return str(tp)
+
+
+def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            trial = Context(ctx.source, ctx.lines)
+            try:
+                result = _convert(arg, value, trial, path)
+            except _Invalid:
+                continue
+            if not trial.problems:
+                return result
+        return _fail(ctx, path, f"expected {_describe(tp)}, got {value!r}")
+    if origin is Literal:
+        allowed = get_args(tp)
+        if any(value == a and type(value) is type(a) for a in allowed):
+            return value
+        hint = _suggest(str(value), [str(a) for a in allowed])
+        return _fail(
+            ctx, path, f"{value!r} is not accepted (accepted: {', '.join(map(str, allowed))}){hint}"
+        )
+    if tp is Any:
+        return value
+    if tp is str:
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        return _fail(ctx, path, f"expected {_describe(tp)}, got {value!r}")
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        return _fail(ctx, path, f"expected true or false, got {value!r}")
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return _fail(ctx, path, f"expected a whole number, got {value!r}")
+    if tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                return _fail(ctx, path, f"expected a finite number, got {value!r}")
+            return float(value)
+        return _fail(ctx, path, f"expected a number, got {value!r}")
+    if origin is tuple:
+        args = get_args(tp)
+        if not isinstance(value, list | tuple):
+            return _fail(ctx, path, f"expected {_describe(tp)}, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            items = [_try(args[0], v, ctx, (*path, i)) for i, v in enumerate(value)]
+        else:
+            if len(value) != len(args):
+                return _fail(ctx, path, f"expected {len(args)} values, got {len(value)}")
+            items = [_try(a, v, ctx, (*path, i)) for i, (a, v) in enumerate(zip(args, value))]
+        if any(item is _MISSING for item in items):
+            raise _Invalid
+        return tuple(items)
+    if origin is dict:
+        key_tp, value_tp = get_args(tp)
+        if not isinstance(value, dict):
+            return _fail(ctx, path, f"expected a mapping, got {value!r}")
+        out = {}
+        bad = False
+        for k, v in value.items():
+            converted_key = _try(key_tp, k, ctx, (*path, str(k)))
+            converted = _try(value_tp, v, ctx, (*path, str(k)))
+            if converted is _MISSING or converted_key is _MISSING:
+                bad = True
+            else:
+                out[converted_key] = converted
+        if bad:
+            raise _Invalid
+        return out
+    if dataclasses.is_dataclass(tp):
+        return _build_dataclass(tp, value, ctx, path)
+    raise TypeError(f"schema cannot handle type {tp!r}")
+
+
+def _try(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
+    try:
+        return _convert(tp, value, ctx, path)
+    except _Invalid:
+        return _MISSING
+
+
+def _fail(ctx: Context, path: PathT, message: str) -> Any:
+    ctx.error(path, message)
+    raise _Invalid
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _build_dataclass(cls: Any, value: Any, ctx: Context, path: PathT) -> Any:
+    if not isinstance(value, dict):
+        return _fail(ctx, path, f"expected a mapping, got {value!r}")
+    hints = _hints(cls)
+    fields = {f.metadata.get("key", f.name): f for f in dataclasses.fields(cls) if f.init}
+    bad = False
+    for key in value:
+        if key not in fields:
+            accepted = ", ".join(fields)
+            ctx.error(
+                (*path, str(key)),
+                f"unknown key {key!r} (accepted: {accepted}){_suggest(str(key), fields)}",
+            )
+            bad = True
+    kwargs: dict[str, Any] = {}
+    for key, f in fields.items():
+        sub = (*path, key)
+        if key not in value:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                ctx.error(path, f"missing required key {key!r}")
+                bad = True
+            continue
+        converted = _try(hints[f.name], value[key], ctx, sub)
+        if converted is _MISSING:
+            bad = True
+            continue
+        problem = _check_bounds(f, converted)
+        if problem:
+            ctx.error(sub, problem)
+            bad = True
+            continue
+        kwargs[f.name] = converted
+    if bad:
+        raise _Invalid
+    return cls(**kwargs)
+
+
+def _check_bounds(f: dataclasses.Field[Any], value: Any) -> str | None:
+    low = f.metadata.get("min")
+    high = f.metadata.get("max")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if low is not None and value < low:
+            return f"{value!r} is too small (at least {low})"
+        if high is not None and value > high:
+            return f"{value!r} is too large (at most {high})"
+    check = f.metadata.get("check")
+    if check is not None and value is not None:
+        return typing.cast(str | None, check(value))
+    return None
+
+
+def bounded(default: Any = dataclasses.MISSING, **meta: Any) -> Any:
+    """A dataclass field with validation metadata (``min``, ``max``, ``check``, ``key``)."""
+    if default is dataclasses.MISSING:
+        return field(metadata=meta)
+    if isinstance(default, list | dict | set):
+        raise TypeError("use a tuple or None for mutable defaults")
+    return field(default=default, metadata=meta)

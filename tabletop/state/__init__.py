@@ -1,0 +1,1 @@
+"""Game state: the SQLite store, the event log, undo and replay."""

@@ -1,0 +1,328 @@
+"""A game: its file, its scenario and charts, and how commands change it.
+
+``Game.execute`` runs one action as one transaction: load the state, run the procedure with
+the game's dice, write the changed rows, append the event (inputs, every roll, the result,
+the before-image for undo, the state hash, the previous event's hash). ``undo`` appends an
+event that puts the last action's before-image back. ``replay`` rebuilds the game from the
+scenario and the log and reports the first event whose state differs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from tabletop.actions import procedure
+from tabletop.dice import GENERATED, PHYSICAL, Dice, Roll
+from tabletop.errors import RulesRefusal, TabletopError
+from tabletop.rules.context import RulesContext
+from tabletop.scenario import LoadedScenario, parse_scenario
+from tabletop.state.document import State, diff
+from tabletop.state.opening import opening_state
+from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
+
+
+@dataclass
+class Outcome:
+    seq: int
+    command: str
+    turn: int
+    phase: str
+    result: dict[str, Any]
+    rolls: list[Roll] = field(default_factory=list)
+
+
+class Game:
+    def __init__(self, store: Store):
+        self.store = store
+
+    # --- opening ----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path) -> Game:
+        return cls(Store.open(path))
+
+    @classmethod
+    def create(cls, path: Path, loaded: LoadedScenario, seed: int, *, force: bool) -> Game:
+        state = opening_state(loaded, seed)
+        rows = state.canonical()
+        first = {
+            "kind": "action",
+            "command": "new",
+            "turn": state.turn,
+            "phase": state.phase,
+            "inputs": {"scenario": loaded.source, "sha256": loaded.digest, "seed": seed},
+            "rolls": [],
+            "result": {"name": loaded.scenario.name, "stands": len(state.stand_ids())},
+            "undo": {},
+            "undoes": None,
+            "state_hash": state_hash(rows),
+        }
+        row = GameRow(
+            name=loaded.scenario.name,
+            scenario_source=loaded.source,
+            scenario_text=loaded.text,
+            charts_json=canonical(loaded.charts.raw),
+            seed=seed,
+        )
+        return cls(Store.create(path, row, rows, first, force=force))
+
+    def close(self) -> None:
+        self.store.close()
+
+    @cached_property
+    def info(self) -> GameRow:
+        return self.store.game()
+
+    @cached_property
+    def loaded(self) -> LoadedScenario:
+        """The scenario and charts the game was started with (as stored in the file)."""
+        row = self.info
+        return parse_scenario(
+            row.scenario_text, row.scenario_source, charts_raw=json.loads(row.charts_json)
+        )
+
+    def state(self) -> State:
+        return State.from_db(self.store.rows())
+
+    def context(self, state: State | None = None, dice: Any = None) -> RulesContext:
+        """A read-only context over the current state (for measure, odds, status)."""
+        loaded = self.loaded
+        return RulesContext(
+            state or self.state(), dice or Dice(self.info.seed), loaded.scenario, loaded.charts
+        )
+
+    # --- changing -----------------------------------------------------------------------------
+
+    def execute(
+        self,
+        command: str,
+        inputs: dict[str, Any],
+        *,
+        physical: list[int] | None = None,
+        ask: Callable[[int, str], int | None] | None = None,
+    ) -> Outcome:
+        run = procedure(command)
+        loaded = self.loaded
+        with self.store.transaction():
+            before = self.store.rows()
+            state = State.from_db(before)
+            dice = Dice(
+                self.info.seed, int(state.meta["rng_counter"]), list(physical or []), ask=ask
+            )
+            ctx = RulesContext(state, dice, loaded.scenario, loaded.charts)
+            result = run(ctx, inputs)
+            dice.finish()
+            state.meta["rng_counter"] = dice.counter
+            after = state.canonical()
+            writes, undo = diff(before, after)
+            self.store.write_rows(writes)
+            rolls = [r.as_dict() for r in dice.rolls]
+            event = {
+                "kind": "action",
+                "command": command,
+                "turn": state.turn,
+                "phase": state.phase,
+                "inputs": inputs,
+                "rolls": rolls,
+                "result": result,
+                "undo": undo,
+                "undoes": None,
+                "state_hash": state_hash(after),
+            }
+            seq = self.store.next_seq()
+            self.store.append_event(event, subjects=sorted(ctx.subjects))
+        return Outcome(seq, command, state.turn, state.phase, result, list(dice.rolls))
+
+    def undo(self) -> tuple[Outcome, EventRow]:
+        with self.store.transaction():
+            target = self.store.last_active_action()
+            if target is None:
+                raise RulesRefusal("nothing to undo: the log holds only the start of the game")
+            before = self.store.rows()
+            after = dict(before)
+            for key, value in target.undo.items():
+                if value is None:
+                    after.pop(key, None)
+                else:
+                    after[key] = value
+            writes, undo = diff(before, after)
+            self.store.write_rows(writes)
+            state = State.from_db(after)
+            result = {"undid": target.seq, "command": target.command}
+            event = {
+                "kind": "undo",
+                "command": "undo",
+                "turn": state.turn,
+                "phase": state.phase,
+                "inputs": {},
+                "rolls": [],
+                "result": result,
+                "undo": undo,
+                "undoes": target.seq,
+                "state_hash": state_hash(after),
+            }
+            seq = self.store.next_seq()
+            subjects = [
+                r[0]
+                for r in self.store.conn.execute(
+                    "SELECT stand FROM event_subjects WHERE seq = ?", (target.seq,)
+                )
+            ]
+            self.store.append_event(event, subjects=subjects)
+        return Outcome(seq, "undo", state.turn, state.phase, result), target
+
+    # --- checking -----------------------------------------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        """Walk the hash chain; name the first event that does not fit."""
+        prev = "0" * 64
+        expected_seq = 1
+        count = 0
+        for ev in self.store.events():
+            count += 1
+            if ev.seq != expected_seq:
+                return VerifyReport(False, count, ev.seq, f"event {expected_seq} is missing")
+            if ev.prev_hash != prev:
+                return VerifyReport(
+                    False, count, ev.seq,
+                    f"event {ev.seq} does not follow event {ev.seq - 1} (removed or reordered)",
+                )
+            if event_hash(prev, ev.hashed_fields()) != ev.hash:
+                return VerifyReport(False, count, ev.seq, f"event {ev.seq} was edited")
+            prev = ev.hash
+            expected_seq += 1
+        if count == 0:
+            return VerifyReport(False, 0, None, "the log is empty")
+        current = state_hash(self.store.rows())
+        last = self.store.events(last=1)[0]
+        if current != last.state_hash:
+            return VerifyReport(
+                False, count, last.seq,
+                f"the stored state does not match the state after event {last.seq}",
+            )
+        return VerifyReport(True, count, None, "hash chain intact")
+
+    def replay(self, progress: Callable[[int, int], None] | None = None) -> ReplayReport:
+        row = self.info
+        loaded = parse_scenario(
+            row.scenario_text, row.scenario_source, charts_raw=json.loads(row.charts_json)
+        )
+        state = opening_state(loaded, row.seed)
+        events = self.store.events()
+        by_seq = {ev.seq: ev for ev in events}
+        if not events or events[0].command != "new":
+            return ReplayReport(False, 0, 1, "the log does not start with 'new'")
+        if state_hash(state.canonical()) != events[0].state_hash:
+            return ReplayReport(
+                False, 1, 1, "the scenario no longer builds the opening state recorded at 'new'"
+            )
+        for done, ev in enumerate(events[1:], start=2):
+            if progress is not None:
+                progress(done, len(events))
+            if ev.kind == "undo":
+                target = by_seq.get(ev.undoes or -1)
+                if target is None:
+                    return ReplayReport(False, done, ev.seq, f"undo of a missing event {ev.undoes}")
+                rows = state.canonical()
+                for key, value in target.undo.items():
+                    if value is None:
+                        rows.pop(key, None)
+                    else:
+                        rows[key] = value
+                state = State.from_db(rows)
+            else:
+                problem = self._replay_action(ev, loaded, state, row.seed)
+                if problem is not None:
+                    return ReplayReport(False, done, ev.seq, problem)
+            if state_hash(state.canonical()) != ev.state_hash:
+                return ReplayReport(
+                    False, done, ev.seq,
+                    f"state after event {ev.seq} ({ev.command}) differs from the recorded state"
+                    f"{_first_difference(state.canonical(), self._state_at(ev))}",
+                )
+        if state.canonical() != self.store.rows():
+            return ReplayReport(False, len(events), None, "the stored state differs from the replay")
+        return ReplayReport(True, len(events), None, "replay reproduces the stored state")
+
+    def _replay_action(
+        self, ev: EventRow, loaded: LoadedScenario, state: State, seed: int
+    ) -> str | None:
+        dice = ReplayDice(seed, int(state.meta["rng_counter"]), ev.rolls)
+        ctx = RulesContext(state, dice, loaded.scenario, loaded.charts)
+        try:
+            result = procedure(ev.command)(ctx, ev.inputs)
+        except ReplayMismatch as exc:
+            return f"event {ev.seq} ({ev.command}): {exc}"
+        except TabletopError as exc:
+            return f"event {ev.seq} ({ev.command}) is refused on replay: {exc}"
+        if dice.left:
+            return f"event {ev.seq} ({ev.command}) recorded {dice.left} more roll(s) than replay used"
+        state.meta["rng_counter"] = dice.counter
+        if canonical(result) != canonical(ev.result):
+            return f"event {ev.seq} ({ev.command}) gives a different result on replay"
+        return None
+
+    def _state_at(self, ev: EventRow) -> dict[str, str] | None:
+        # Only the final state is stored; a mid-log divergence can name the event, not the row.
+        return self.store.rows() if ev.seq == self.store.next_seq() - 1 else None
+
+
+@dataclass
+class VerifyReport:
+    ok: bool
+    events: int
+    first_bad: int | None
+    message: str
+
+
+@dataclass
+class ReplayReport:
+    ok: bool
+    events: int
+    first_divergence: int | None
+    message: str
+
+
+class ReplayMismatch(TabletopError):
+    pass
+
+
+class ReplayDice(Dice):
+    """Dice that give back a recorded event's rolls, regenerating the generated ones."""
+
+    def __init__(self, seed: int, counter: int, recorded: list[dict[str, Any]]):
+        super().__init__(seed, counter)
+        self._recorded = list(recorded)
+
+    @property
+    def left(self) -> int:
+        return len(self._recorded)
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if not self._recorded:
+            raise ReplayMismatch(f"replay needs a roll the log does not have ({purpose})")
+        want = self._recorded.pop(0)
+        if want["die"] != sides:
+            raise ReplayMismatch(f"the log has a d{want['die']} where replay rolls a d{sides}")
+        if want["source"] == PHYSICAL:
+            return self._record(sides, int(want["value"]), purpose, PHYSICAL)
+        value = self._generate(sides)
+        if value != want["value"]:
+            raise ReplayMismatch(
+                f"the generator gives {value} where the log has {want['value']} ({purpose})"
+            )
+        return self._record(sides, value, purpose, GENERATED)
+
+
+def _first_difference(replayed: dict[str, str], stored: dict[str, str] | None) -> str:
+    if stored is None:
+        return ""
+    for key in sorted(set(replayed) | set(stored)):
+        if replayed.get(key) != stored.get(key):
+            return f" (first differing row: {key})"
+    return ""

@@ -1,0 +1,55 @@
+"""The state a game starts in, built from a validated scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.rules.cd.ammo import fresh_ammo
+from tabletop.scenario import LoadedScenario, stand_extent
+from tabletop.state.document import State
+
+
+def opening_state(loaded: LoadedScenario, seed: int) -> State:
+    sc, charts = loaded.scenario, loaded.charts
+    cond = sc.conditions
+    rows: dict[str, Any] = {
+        "meta": {
+            "turn": sc.turn.number,
+            "phase": sc.turn.phase,
+            "rng_counter": 0,
+            "stand_order": [],
+            "template_serial": 0,
+        },
+        "conditions": {
+            "light": cond.light,
+            "weather": cond.weather,
+            "dusty": cond.dusty,
+            "wind": {"from": cond.wind.from_, "force": cond.wind.force},
+            "ground": cond.ground,
+        },
+        "pending": {},
+    }
+    state = State(rows)
+    for side, spec in sc.stand_specs():
+        width, depth = stand_extent(spec, charts)
+        state.add_stand(
+            {
+                "id": spec.id,
+                "side": side,
+                "kind": spec.kind,
+                "quality": spec.quality,
+                "formation": spec.formation,
+                "weapons": list(spec.weapons),
+                "x": spec.at[0] if spec.at else None,
+                "y": spec.at[1] if spec.at else None,
+                "facing": spec.facing,
+                "width": width,
+                "depth": depth,
+                "status": "ok",
+                "markers": [],
+                "moved_turn": None,
+                "fired": None,
+                "ammo": {w: fresh_ammo(charts.weapons[w], charts) for w in spec.weapons},
+            }
+        )
+    return state

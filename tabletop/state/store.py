@@ -1,0 +1,344 @@
+"""The SQLite game file: numbered migrations, one transaction per command, the event log.
+
+One file per game. WAL journaling lets read-only commands run while another command writes;
+writers take the lock up front (``BEGIN IMMEDIATE``) and wait up to ``BUSY_SECONDS`` for it.
+A command's changes and its event are committed together or not at all, so a crash or a kill
+mid-command leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import BadInput, GameBusy, NoGame
+
+BUSY_SECONDS = 5.0
+GENESIS = "0" * 64
+
+# Each migration is applied once, in order, inside a transaction; PRAGMA user_version
+# records the last one applied. Never edit a released migration: add a new one.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE game (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL,
+        scenario_source TEXT NOT NULL,
+        scenario_text TEXT NOT NULL,
+        charts_json TEXT NOT NULL,
+        seed INTEGER NOT NULL
+    );
+    CREATE TABLE state (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('action', 'undo')),
+        command TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        phase TEXT NOT NULL,
+        inputs TEXT NOT NULL,
+        rolls TEXT NOT NULL,
+        result TEXT NOT NULL,
+        undo TEXT NOT NULL,
+        undoes INTEGER,
+        state_hash TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL
+    );
+    CREATE INDEX events_undoes ON events (undoes);
+    CREATE TABLE event_subjects (
+        stand TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (stand, seq)
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def canonical(value: Any) -> str:
+    """The one JSON spelling used for hashing and storage."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(rows: dict[str, str]) -> str:
+    digest = hashlib.sha256()
+    for key in sorted(rows):
+        digest.update(key.encode())
+        digest.update(b"\t")
+        digest.update(rows[key].encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+EVENT_FIELDS = (
+    "seq", "kind", "command", "turn", "phase", "inputs", "rolls", "result", "undo", "undoes",
+    "state_hash",
+)  # fmt: skip
+
+
+def event_hash(prev_hash: str, event: dict[str, Any]) -> str:
+    body = canonical({k: event[k] for k in EVENT_FIELDS})
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameRow:
+    name: str
+    scenario_source: str
+    scenario_text: str
+    charts_json: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    kind: str
+    command: str
+    turn: int
+    phase: str
+    inputs: Any
+    rolls: list[dict[str, Any]]
+    result: Any
+    undo: dict[str, str | None]
+    undoes: int | None
+    state_hash: str
+    prev_hash: str
+    hash: str
+
+    def hashed_fields(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in EVENT_FIELDS}
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+    return conn
+
+
+class Store:
+    """An open game file."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+
+    # --- opening and creating ---------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        if not path.is_file():
+            raise NoGame(
+                f"no game at {str(path)!r}: start one with 'tabletop new SCENARIO.yaml' "
+                "(or pass --game PATH)"
+            )
+        conn = _connect(path)
+        store = cls(conn, path)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            store._migrate()
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise _busy(path) from None
+            raise BadInput(f"{str(path)!r} is not a tabletop game file ({exc})") from None
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise BadInput(f"{str(path)!r} is not a tabletop game file") from None
+        return store
+
+    @classmethod
+    def create(cls, path: Path, game: GameRow, rows: dict[str, str], first_event: dict[str, Any],
+               *, force: bool) -> Store:
+        """Write a new game file atomically (a temporary file renamed into place)."""
+        if path.exists() and not force:
+            raise BadInput(
+                f"{str(path)!r} already holds a game: use --force to replace it, "
+                "or --game to choose another file"
+            )
+        if path.exists() and path.is_dir():
+            raise BadInput(f"{str(path)!r} is a folder, not a game file")
+        temp = path.with_name(f".{path.name}.new-{os.getpid()}")
+        for leftover in _family(temp):
+            leftover.unlink(missing_ok=True)
+        try:
+            conn = _connect(temp)
+        except sqlite3.OperationalError as exc:
+            raise BadInput(f"cannot create a game at {str(path)!r}: {exc}") from None
+        try:
+            conn.execute("PRAGMA journal_mode = DELETE")
+            store = cls(conn, temp)
+            store._migrate()
+            with store.transaction():
+                conn.execute(
+                    "INSERT INTO game (id, name, scenario_source, scenario_text, charts_json, seed)"
+                    " VALUES (1, ?, ?, ?, ?, ?)",
+                    (game.name, game.scenario_source, game.scenario_text, game.charts_json,
+                     game.seed),
+                )
+                store.write_rows({k: v for k, v in rows.items()})
+                store.append_event(first_event, subjects=())
+            conn.close()
+            for old in _family(path):
+                if old != path:
+                    old.unlink(missing_ok=True)
+            os.replace(temp, path)
+        except BaseException:
+            conn.close()
+            for leftover in _family(temp):
+                leftover.unlink(missing_ok=True)
+            raise
+        return cls.open(path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise BadInput(
+                f"{str(self.path)!r} was written by a newer tabletop (schema {version}; "
+                f"this program knows up to {SCHEMA_VERSION}): upgrade tabletop"
+            )
+        if version < SCHEMA_VERSION:
+            with self.transaction():
+                version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+                for number in range(version + 1, SCHEMA_VERSION + 1):
+                    for statement in MIGRATIONS[number - 1].split(";"):
+                        if statement.strip():
+                            self.conn.execute(statement)
+                    self.conn.execute(f"PRAGMA user_version = {number}")
+        else:
+            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+            if not {"game", "state", "events"} <= tables:
+                raise BadInput(f"{str(self.path)!r} is not a tabletop game file")
+
+    # --- transactions -----------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise _busy(self.path) from None
+            raise
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self.conn.execute("COMMIT")
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def game(self) -> GameRow:
+        row = self.conn.execute(
+            "SELECT name, scenario_source, scenario_text, charts_json, seed FROM game"
+        ).fetchone()
+        if row is None:
+            raise BadInput(f"{str(self.path)!r} has no game in it")
+        return GameRow(*row)
+
+    def rows(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT key, value FROM state"))
+
+    def row(self, key: str) -> str | None:
+        found = self.conn.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return None if found is None else str(found[0])
+
+    def last_hash(self) -> str:
+        row = self.conn.execute("SELECT hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        return GENESIS if row is None else str(row[0])
+
+    def next_seq(self) -> int:
+        row = self.conn.execute("SELECT MAX(seq) FROM events").fetchone()
+        return 1 if row[0] is None else int(row[0]) + 1
+
+    def events(self, *, stand: str | None = None, last: int | None = None) -> list[EventRow]:
+        query = "SELECT * FROM events"
+        args: list[Any] = []
+        if stand is not None:
+            query += " WHERE seq IN (SELECT seq FROM event_subjects WHERE stand = ?)"
+            args.append(stand)
+        query += " ORDER BY seq"
+        if last is not None:
+            query = f"SELECT * FROM ({query[:-len(' ORDER BY seq')]} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            args.append(last)
+        return [_event(r) for r in self.conn.execute(query, args)]
+
+    def event(self, seq: int) -> EventRow | None:
+        row = self.conn.execute("SELECT * FROM events WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else _event(row)
+
+    def last_active_action(self) -> EventRow | None:
+        row = self.conn.execute(
+            "SELECT * FROM events WHERE kind = 'action' AND seq > 1 AND seq NOT IN "
+            "(SELECT undoes FROM events WHERE undoes IS NOT NULL) ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else _event(row)
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def write_rows(self, changes: dict[str, str | None]) -> None:
+        for key, value in changes.items():
+            if value is None:
+                self.conn.execute("DELETE FROM state WHERE key = ?", (key,))
+            else:
+                self.conn.execute(
+                    "INSERT INTO state (key, value) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+
+    def append_event(self, event: dict[str, Any], subjects: tuple[str, ...] | list[str]) -> str:
+        prev = self.last_hash()
+        event = {**event, "seq": self.next_seq()}
+        digest = event_hash(prev, event)
+        self.conn.execute(
+            "INSERT INTO events (seq, kind, command, turn, phase, inputs, rolls, result, undo,"
+            " undoes, state_hash, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                event["seq"], event["kind"], event["command"], event["turn"], event["phase"],
+                canonical(event["inputs"]), canonical(event["rolls"]), canonical(event["result"]),
+                canonical(event["undo"]), event["undoes"], event["state_hash"], prev, digest,
+            ),
+        )
+        for stand in sorted(set(subjects)):
+            self.conn.execute(
+                "INSERT INTO event_subjects (stand, seq) VALUES (?, ?)", (stand, event["seq"])
+            )
+        return digest
+
+
+def _event(row: tuple[Any, ...]) -> EventRow:
+    (seq, kind, command, turn, phase, inputs, rolls, result, undo, undoes, sh, prev, digest) = row
+    return EventRow(
+        seq, kind, command, turn, phase, json.loads(inputs), json.loads(rolls),
+        json.loads(result), json.loads(undo), undoes, sh, prev, digest,
+    )
+
+
+def _family(path: Path) -> list[Path]:
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+            path.with_name(path.name + "-journal")]
+
+
+def _busy(path: Path) -> GameBusy:
+    return GameBusy(
+        f"the game {str(path)!r} is busy: another tabletop command held it for more than "
+        f"{BUSY_SECONDS:g} s; try again"
+    )

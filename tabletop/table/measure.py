@@ -1,0 +1,68 @@
+"""Range and bearing between stands' bases (SPEC 2: edge to edge unless `measure: centre`)."""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+from shapely.geometry import Polygon
+
+from tabletop.table.model import Base
+
+MEASURES = ("edge", "centre")
+
+
+def _check_measure(measure: str) -> None:
+    if measure not in MEASURES:
+        raise ValueError(f"unknown measure: {measure!r} (use 'edge' or 'centre')")
+
+
+def heading(bearing_deg: float) -> tuple[float, float]:
+    """Unit vector (east, north) pointing along a bearing (degrees clockwise from north)."""
+    rad = math.radians(bearing_deg)
+    return math.sin(rad), math.cos(rad)
+
+
+def base_polygon(base: Base) -> Polygon:
+    """The base as a rectangle: width across its facing, depth along it."""
+    fx, fy = heading(base.facing)
+    rx, ry = fy, -fx  # a quarter turn clockwise from the facing: the stand's right
+    w, d = base.width / 2, base.depth / 2
+    corners = [
+        (base.x + u * w * rx + v * d * fx, base.y + u * w * ry + v * d * fy)
+        for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
+    return Polygon(corners)
+
+
+def distance(a: Base, b: Base, measure: str = "edge") -> float:
+    """Range in inches: shortest gap between the bases (0 if they touch), or centre to centre."""
+    _check_measure(measure)
+    if measure == "centre":
+        return math.hypot(b.x - a.x, b.y - a.y)
+    return float(shapely.distance(base_polygon(a), base_polygon(b)))
+
+
+def within(a: Base, b: Base, inches: float, measure: str = "edge") -> bool:
+    """Whether b is within `inches` of a (inclusive): for rules such as resupply within 6"."""
+    _check_measure(measure)
+    if measure == "centre":
+        return math.hypot(b.x - a.x, b.y - a.y) <= inches
+    return bool(shapely.dwithin(base_polygon(a), base_polygon(b), inches))
+
+
+def point_distance(a: Base, xy: tuple[float, float]) -> float:
+    """Inches from the edge of a base to a point; 0 when the point is on or inside the base."""
+    return float(shapely.distance(base_polygon(a), shapely.points(xy)))
+
+
+def bearing(x1: float, y1: float, x2: float, y2: float) -> float:
+    """Bearing from (x1, y1) to (x2, y2): degrees clockwise from north in [0, 360).
+
+    The same point twice gives 0.0.
+    """
+    if x1 == x2 and y1 == y2:
+        return 0.0
+    deg = math.degrees(math.atan2(x2 - x1, y2 - y1)) % 360.0
+    # A tiny negative angle modulo 360 rounds up to 360.0, outside the range.
+    return 0.0 if deg >= 360.0 else deg

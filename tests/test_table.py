@@ -1,0 +1,552 @@
+"""Table geometry: range, bearing, line of sight, the sight matrix and templates."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+
+from tabletop.table import (
+    Base,
+    Piece,
+    Table,
+    base_polygon,
+    beam,
+    bearing,
+    build_table,
+    circle,
+    coverage,
+    distance,
+    line_of_sight,
+    point_distance,
+    sight_matrix,
+    strip,
+    within,
+)
+
+
+def rect(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def wood(pid: str, polygon: tuple[tuple[float, float], ...], see_into: float = 2.0) -> Piece:
+    return Piece(pid, "woods", polygon=polygon, blocks=True, height=1.0, see_into=see_into)
+
+
+def hill(pid: str, polygon: tuple[tuple[float, float], ...], height: float) -> Piece:
+    return Piece(pid, "hill", polygon=polygon, ground=True, height=height)
+
+
+# A 100" x 100" field with one band of terrain per kind of case, so cases do not interfere.
+FIELD_PIECES = (
+    wood("wood", rect(20, 10, 30, 20)),  # band y = 15
+    Piece("road", "road-dirt", line=((35, 22), (35, 28)), width=1.0),  # band y = 25
+    Piece("river", "river", polygon=rect(40, 22, 42, 28)),
+    hill("hill-2", rect(0, 30, 10, 40), 2.0),  # band y = 35
+    wood("copse", rect(14, 32, 16, 38)),
+    hill("knoll", rect(0, 50, 10, 60), 2.0),  # band y = 55
+    hill("ridge", rect(15, 50, 20, 60), 1.0),
+    hill("far-knoll", rect(90, 50, 100, 60), 2.0),
+    hill("plateau", rect(20, 65, 80, 85), 2.0),  # band y = 75
+    wood("hilltop-wood", rect(45, 70, 55, 80)),
+)
+SMOKE = (("smoke-1", rect(50, 88, 52, 96)),)  # band y = 92
+
+
+@pytest.fixture(scope="module")
+def field() -> Table:
+    return build_table(100, 100, FIELD_PIECES)
+
+
+# (case, a, b, smoke?, clear, blocked_by, [(piece id, blocks, entry point), ...])
+LOS_CASES = [
+    ("open ground", (2, 5), (98, 5), False, True, (), []),
+    ("wood between", (10, 15), (40, 15), False, False, ("wood",), [("wood", True, (20, 15))]),
+    ("wood between, reversed", (40, 15), (10, 15), False, False, ("wood",),
+     [("wood", True, (30, 15))]),
+    ("in wood 1in from edge sees out", (21, 15), (10, 15), False, True, (),
+     [("wood", False, (21, 15))]),
+    ("in wood 3in deep does not", (23, 15), (10, 15), False, False, ("wood",),
+     [("wood", True, (23, 15))]),
+    ("target in wood at its edge", (10, 15), (20.5, 15), False, True, (),
+     [("wood", False, (20, 15))]),
+    ("both in wood 1.5in apart", (24, 15), (25.5, 15), False, True, (),
+     [("wood", False, (24, 15))]),
+    ("both in wood 3in apart", (24, 15), (27, 15), False, False, ("wood",),
+     [("wood", True, (24, 15))]),
+    ("road and river never block", (30, 25), (50, 25), False, True, (),
+     [("road", False, (34.5, 25)), ("river", False, (40, 25))]),
+    ("level-2 hill sees over low wood", (5, 35), (40, 35), False, True, (),
+     [("hill-2", False, (5, 35)), ("copse", False, (14, 35))]),
+    ("dead ground just behind the wood", (5, 35), (18, 35), False, False, ("copse",),
+     [("hill-2", False, (5, 35)), ("copse", True, (14, 35))]),
+    ("hill between two valleys", (12, 55), (80, 55), False, False, ("ridge",),
+     [("ridge", True, (15, 55))]),
+    ("stand on the ridge sees off it", (17, 55), (80, 55), False, True, (),
+     [("ridge", False, (17, 55))]),
+    ("stand on the ridge is seen on it", (80, 55), (17, 55), False, True, (),
+     [("ridge", False, (20, 55))]),
+    ("level 2 over level 1 hill, far target", (5, 55), (95, 55), False, True, (),
+     [("knoll", False, (5, 55)), ("ridge", False, (15, 55)), ("far-knoll", False, (90, 55))]),
+    ("level 2 over level 1 hill, near target", (5, 55), (25, 55), False, False, ("ridge",),
+     [("knoll", False, (5, 55)), ("ridge", True, (15, 55))]),
+    ("wood on a hill blocks between level-2 points", (30, 75), (70, 75), False, False,
+     ("hilltop-wood",), [("plateau", False, (30, 75)), ("hilltop-wood", True, (45, 75))]),
+    ("plateau alone does not block", (30, 68), (70, 68), False, True, (),
+     [("plateau", False, (30, 68))]),
+    ("smoke blocks", (10, 92), (90, 92), True, False, ("smoke-1",),
+     [("smoke-1", True, (50, 92))]),
+    ("no smoke, clear", (10, 92), (90, 92), False, True, (), []),
+]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "with_smoke", "clear", "blocked_by", "crossings"),
+    [case[1:] for case in LOS_CASES],
+    ids=[case[0] for case in LOS_CASES],
+)
+def test_line_of_sight_cases(field, a, b, with_smoke, clear, blocked_by, crossings):
+    sight = line_of_sight(field, a, b, smoke=SMOKE if with_smoke else ())
+    assert sight.clear is clear
+    assert sight.blocked_by == blocked_by
+    assert [(c.piece_id, c.blocks) for c in sight.crossings] == [
+        (pid, blocks) for pid, blocks, _ in crossings
+    ]
+    for crossing, (_, _, entry) in zip(sight.crossings, crossings, strict=True):
+        assert crossing.entry == pytest.approx(entry)
+        assert crossing.reason
+    assert line_of_sight(field, b, a, smoke=SMOKE if with_smoke else ()).clear is clear
+
+
+def test_crossing_working(field):
+    sight = line_of_sight(field, (10, 15), (40, 15))
+    (crossing,) = sight.crossings
+    assert crossing.kind == "woods"
+    assert crossing.exit == pytest.approx((30, 15))
+    assert crossing.inside == pytest.approx(10.0)
+    assert crossing.top == 1.0
+    assert crossing.line_level == 0.0
+    assert "rises to level 1.0 above the sight line at 0.0" in crossing.reason
+
+
+def test_see_into_reasons(field):
+    out = line_of_sight(field, (21, 15), (10, 15)).crossings[0]
+    assert out.inside == pytest.approx(1.0)
+    assert out.reason.startswith("A stands inside it")
+    deep = line_of_sight(field, (23, 15), (10, 15)).crossings[0]
+    assert 'more than the 2.0" a stand can see into it' in deep.reason
+    seen = line_of_sight(field, (10, 15), (20.5, 15)).crossings[0]
+    assert seen.reason.startswith("B stands inside it")
+
+
+def test_levels_and_tops(field):
+    sight = line_of_sight(field, (30, 75), (70, 75))
+    assert (sight.level_a, sight.level_b) == (2.0, 2.0)
+    wood_crossing = sight.crossings[1]
+    assert wood_crossing.top == 3.0  # level-2 hill + a wood 1 level high
+    assert wood_crossing.line_level == 2.0
+    over = line_of_sight(field, (5, 35), (40, 35)).crossings[1]
+    assert over.line_level == pytest.approx(2 * (1 - 11 / 35))
+    assert "passes over its top 1.0" in over.reason
+
+
+def test_smoke_reported_with_infinite_top(field):
+    (crossing,) = line_of_sight(field, (10, 92), (90, 92), smoke=SMOKE).crossings
+    assert crossing.kind == "smoke"
+    assert crossing.top == math.inf
+    assert crossing.exit == pytest.approx((52, 92))
+
+
+def test_smoke_blocks_whatever_the_levels(field):
+    smoke = (("smoke-2", rect(50, 72, 52, 74)),)
+    assert line_of_sight(field, (30, 68), (70, 68)).clear
+    assert not line_of_sight(field, (30, 73), (70, 73), smoke=smoke).clear
+    assert line_of_sight(field, (30, 68), (70, 68), smoke=smoke).clear
+
+
+def test_concave_piece_several_stretches():
+    u_wood = wood("u", ((10, 0), (12, 0), (12, 8), (18, 8), (18, 0), (20, 0), (20, 10), (10, 10)))
+    table = build_table(30, 20, [u_wood])
+    sight = line_of_sight(table, (0, 5), (30, 5))
+    (crossing,) = sight.crossings
+    assert crossing.entry == pytest.approx((10, 5))
+    assert crossing.exit == pytest.approx((20, 5))
+    assert crossing.inside == pytest.approx(4.0)
+    assert sight.blocked_by == ("u",)
+    # Above the gap the wood is solid: 10" inside.
+    assert line_of_sight(table, (0, 9), (30, 9)).crossings[0].inside == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "crossed"),
+    [
+        ((0, 0), (10, 10), True),  # straight through
+        ((0, 20), (20, 0), False),  # touches the corner (10, 10) only
+        ((10, 15), (10, 25), False),  # starts off the wood, heads away from it
+        ((0, 10), (30, 10), True),  # along the top edge: boundary counts as inside
+    ],
+)
+def test_zero_length_touches_do_not_count(a, b, crossed):
+    table = build_table(30, 30, [wood("w", rect(10, 0, 20, 10))])
+    sight = line_of_sight(table, a, b)
+    assert bool(sight.crossings) is crossed
+    assert sight.clear is not crossed
+
+
+def test_same_point_is_clear(field):
+    for xy in [(5, 5), (25, 15), (5, 35)]:
+        sight = line_of_sight(field, xy, xy)
+        assert sight.clear
+        assert sight.crossings == ()
+    assert line_of_sight(field, (25, 15), (25, 15), smoke=SMOKE).clear
+
+
+def test_empty_table():
+    table = build_table(10, 10, [])
+    assert line_of_sight(table, (1, 1), (9, 9)).clear
+    assert sight_matrix(table, [(1, 1), (9, 9), (5, 5)]).all()
+    assert table.ground_level(5, 5) == 0.0
+    assert table.pieces_at(5, 5) == []
+
+
+# --- the table itself --------------------------------------------------------------------
+
+
+def test_ground_level_boundary_and_nesting():
+    table = build_table(
+        20, 20, [hill("low", rect(0, 0, 10, 10), 1.0), hill("top", rect(2, 2, 4, 4), 2.0)]
+    )
+    assert table.ground_level(10, 5) == 1.0  # edge counts as on the hill
+    assert table.ground_level(3, 3) == 2.0
+    assert table.ground_level(4, 4) == 2.0
+    assert table.ground_level(15, 15) == 0.0
+
+
+def test_pieces_at_in_scenario_order(field):
+    assert [p.id for p in field.pieces_at(50, 75)] == ["plateau", "hilltop-wood"]
+    assert [p.id for p in field.pieces_at(20, 15)] == ["wood"]
+    assert field.pieces_at(50, 5) == []
+
+
+def test_on_table_and_geometry(field):
+    assert field.on_table(0, 0)
+    assert field.on_table(100, 100)
+    assert not field.on_table(-0.1, 5)
+    assert field.geometry("river").area == pytest.approx(12.0)
+    # A road is its line buffered with flat caps: 1" wide, exactly 6" long.
+    assert field.geometry("road").area == pytest.approx(6.0)
+    with pytest.raises(KeyError, match="'nowhere'"):
+        field.geometry("nowhere")
+
+
+@pytest.mark.parametrize(
+    ("pieces", "message"),
+    [
+        ([wood("w", rect(0, 0, 1, 1)), wood("w", rect(2, 2, 3, 3))], "'w' is used twice"),
+        ([wood("bow", ((0, 0), (2, 2), (2, 0), (0, 2)))], "'bow': invalid shape"),
+        ([Piece("flat", "road", line=((1, 1), (1, 1)), width=1)], "'flat': its shape covers"),
+    ],
+)
+def test_build_table_rejects_bad_terrain(pieces, message):
+    with pytest.raises(ValueError, match=message):
+        build_table(10, 10, pieces)
+
+
+def test_build_table_rejects_bad_size():
+    with pytest.raises(ValueError, match="table size must be positive"):
+        build_table(0, 10, [])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({}, "exactly one of 'polygon' or 'line'"),
+        ({"polygon": rect(0, 0, 1, 1), "line": ((0, 0), (1, 1))}, "exactly one"),
+        ({"polygon": ((0, 0), (1, 1))}, "at least 3 points"),
+        ({"line": ((0, 0),), "width": 1}, "at least 2 points"),
+        ({"line": ((0, 0), (1, 1))}, "positive width"),
+        ({"polygon": rect(0, 0, 1, 1), "see_into": -1}, "see_into must be >= 0"),
+        ({"polygon": ((0, 0), (1, 0), (1, math.nan))}, "finite"),
+    ],
+)
+def test_piece_validation(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Piece("p", "woods", **kwargs)
+
+
+def test_piece_freezes_lists():
+    piece = Piece("p", "woods", polygon=[[0, 0], [1, 0], [1, 1]])  # type: ignore[arg-type]
+    assert piece.polygon == ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0))
+    hash(piece)
+
+
+# --- range and bearing -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "edge", "centre"),
+    [
+        (Base("a", 0, 0, 1, 1), Base("b", 5, 0, 1, 1), 4.0, 5.0),
+        (Base("a", 0, 0, 1, 1), Base("b", 3, 4, 1, 1), math.hypot(2, 3), 5.0),
+        # Facing east: the 2" width runs north-south, the 1" depth east-west.
+        (Base("a", 0, 0, 2, 1, facing=90), Base("b", 5, 0, 1, 1), 4.0, 5.0),
+        (Base("a", 0, 0, 2, 1, facing=0), Base("b", 5, 0, 1, 1), 3.5, 5.0),
+        (Base("a", 0, 0, 2, 2, facing=45), Base("b", 5, 0, 1, 1), 4.5 - math.sqrt(2), 5.0),
+        (Base("a", 0, 0, 2, 2), Base("b", 2, 0, 2, 2), 0.0, 2.0),  # touching
+        (Base("a", 0, 0, 2, 2), Base("b", 1, 1, 2, 2), 0.0, math.sqrt(2)),  # overlapping
+    ],
+)
+def test_distance(a, b, edge, centre):
+    assert distance(a, b) == pytest.approx(edge, abs=1e-12)
+    assert distance(a, b, "edge") == pytest.approx(edge, abs=1e-12)
+    assert distance(a, b, "centre") == pytest.approx(centre)
+    assert within(a, b, edge + 1e-9)
+    assert not within(a, b, edge - 0.01) or edge == 0.0
+    assert within(a, b, centre, measure="centre")
+
+
+def test_unknown_measure():
+    a, b = Base("a", 0, 0, 1, 1), Base("b", 5, 0, 1, 1)
+    with pytest.raises(ValueError, match="unknown measure: 'center'"):
+        distance(a, b, "center")
+    with pytest.raises(ValueError, match="unknown measure"):
+        within(a, b, 3, measure="nearest")
+
+
+def test_base_polygon_orientation():
+    north = base_polygon(Base("a", 10, 10, 4, 2))
+    assert north.bounds == pytest.approx((8, 9, 12, 11))
+    east = base_polygon(Base("a", 10, 10, 4, 2, facing=90))
+    assert east.bounds == pytest.approx((9, 8, 11, 12))
+    assert base_polygon(Base("a", 0, 0, 3, 2, facing=33)).area == pytest.approx(6.0)
+
+
+def test_base_validation():
+    with pytest.raises(ValueError, match="stand 'x'.*positive"):
+        Base("x", 0, 0, 0, 1)
+
+
+def test_point_distance():
+    base = Base("a", 0, 0, 2, 2)
+    assert point_distance(base, (0.5, 0.5)) == 0.0
+    assert point_distance(base, (1, 0)) == 0.0
+    assert point_distance(base, (4, 0)) == pytest.approx(3.0)
+    assert point_distance(base, (4, 5)) == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize(
+    ("dx", "dy", "expected"),
+    [(0, 1, 0), (1, 1, 45), (1, 0, 90), (1, -1, 135), (0, -1, 180), (-1, -1, 225),
+     (-1, 0, 270), (-1, 1, 315)],
+)
+def test_bearing_compass_points(dx, dy, expected):
+    assert bearing(10, 10, 10 + 3 * dx, 10 + 3 * dy) == pytest.approx(expected)
+
+
+def test_bearing_edge_cases():
+    assert bearing(5, 5, 5, 5) == 0.0
+    # Just west of north: must stay below 360, never equal it.
+    assert 0.0 <= bearing(0, 0, -1e-300, 1) < 360.0
+
+
+# --- templates ---------------------------------------------------------------------------
+
+
+def test_circle():
+    burst = circle(10, 10, 4)
+    assert burst.area == pytest.approx(math.pi * 4, rel=2e-3)
+    assert burst.bounds == pytest.approx((8, 8, 12, 12))
+    with pytest.raises(ValueError, match="diameter must be positive"):
+        circle(0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("bearing_deg", "bounds"),
+    [(0, (9, 10, 11, 16)), (90, (10, 9, 16, 11)), (180, (9, 4, 11, 10)), (270, (4, 9, 10, 11))],
+)
+def test_strip(bearing_deg, bounds):
+    shape = strip(10, 10, bearing_deg, 2, 6)
+    assert shape.area == pytest.approx(12.0)
+    assert_allclose(shape.bounds, bounds, atol=1e-12)
+
+
+def test_strip_rejects_empty():
+    with pytest.raises(ValueError, match="length must be positive"):
+        strip(0, 0, 0, 2, 0)
+
+
+def test_beam_without_table_is_a_strip():
+    assert beam(10, 10, 45, 2, 6).equals(strip(10, 10, 45, 2, 6))
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "bearing_deg", "reach"),
+    [
+        (10, 15, 90, 12.0),  # stops 2" into the wood (its see-into depth)
+        (21, 15, 270, 50.0),  # from inside the wood: shines out of it freely
+        (22, 15, 90, 50.0),  # the wood it stands in never cuts it
+        (30, 25, 90, 50.0),  # over road and river
+        (5, 55, 90, 15.0),  # from the knoll over the ridge: dead ground just behind it
+        (12, 55, 90, 8.0),  # to the far edge of the ridge, then dead ground
+    ],
+)
+def test_beam_cut_by_terrain(field, x, y, bearing_deg, reach):
+    shape = beam(x, y, bearing_deg, 2, 50, field)
+    assert shape.area == pytest.approx(2 * reach, abs=1e-6)
+
+
+def test_beam_stops_where_sight_starts_to_fail_inside_an_interval():
+    # From level 0, past a wood it sees through (see-into 10) onto a level-3 hill: the
+    # wood's near edge (5") hides the hill from 15" on, as 3 * 5 / s > 1 fails.
+    table = build_table(
+        72, 48, [wood("w", rect(5, 0, 10, 48), see_into=10), hill("h", rect(10, 0, 100, 48), 3)]
+    )
+    shape = beam(0, 24, 90, 2, 60, table)
+    assert shape.bounds[2] == pytest.approx(15.0, abs=1e-6)
+    assert line_of_sight(table, (0, 24), (14.99, 24)).clear
+    assert not line_of_sight(table, (0, 24), (15.01, 24)).clear
+
+
+def test_coverage():
+    burst = circle(0, 0, 4)
+    bases = [
+        Base("far", 10, 0, 1, 1),
+        Base("inside", 0, 0, 1, 1),
+        Base("half", 0, 5, 2, 2),
+        Base("edge", 3, 0, 2, 2),  # touches the circle at one point only
+    ]
+    half_strip = strip(-5, 5, 90, 10, 10)  # y 0..10 over x -5..5
+    assert coverage(half_strip, bases) == [
+        ("inside", pytest.approx(0.5)),
+        ("half", pytest.approx(1.0)),
+        ("edge", pytest.approx(0.5)),
+    ]
+    result = coverage(burst, bases)
+    assert [pid for pid, _ in result] == ["inside"]
+    assert result[0][1] == pytest.approx(1.0)
+    assert coverage(strip(1, -5, 0, 2, 10), [Base("touch", 3, 0, 2, 2)]) == []
+    assert coverage(burst, []) == []
+
+
+# --- invariants --------------------------------------------------------------------------
+
+coord_x = st.floats(0, 100, allow_nan=False)
+coord_y = st.floats(0, 100, allow_nan=False)
+vertices = st.sampled_from(
+    [xy for piece in FIELD_PIECES if piece.polygon for xy in piece.polygon]
+)
+points = st.one_of(st.tuples(coord_x, coord_y), vertices)
+
+
+@settings(deadline=None)
+@given(a=points, b=points, with_smoke=st.booleans())
+def test_line_of_sight_is_symmetric(field, a, b, with_smoke):
+    smoke = SMOKE if with_smoke else ()
+    forward = line_of_sight(field, a, b, smoke=smoke)
+    backward = line_of_sight(field, b, a, smoke=smoke)
+    assert forward.clear == backward.clear
+    assert sorted(forward.blocked_by) == sorted(backward.blocked_by)
+    entries = [c.entry for c in forward.crossings]
+    distances = [math.dist(a, e) for e in entries]
+    assert distances == sorted(distances)
+
+
+@settings(deadline=None)
+@given(a=points, b=points)
+def test_inches_inside_match_shapely(field, a, b):
+    segment = shapely.LineString([a, b])
+    for crossing in line_of_sight(field, a, b).crossings:
+        clipped = shapely.intersection(segment, field.geometry(crossing.piece_id))
+        assert crossing.inside == pytest.approx(clipped.length, abs=1e-9)
+        assert crossing.inside > 0
+
+
+bases = st.builds(
+    Base,
+    id=st.just("s"),
+    x=st.floats(-20, 20),
+    y=st.floats(-20, 20),
+    width=st.floats(0.1, 5),
+    depth=st.floats(0.1, 5),
+    facing=st.floats(0, 360),
+)
+
+
+@given(a=bases, b=bases, measure=st.sampled_from(["edge", "centre"]))
+def test_distance_symmetric_and_non_negative(a, b, measure):
+    there = distance(a, b, measure)
+    assert there >= 0.0
+    assert there == pytest.approx(distance(b, a, measure), abs=1e-9)
+    assert distance(a, b) <= distance(a, b, "centre") + 1e-9
+
+
+@given(
+    x=st.floats(-10, 10),
+    y=st.floats(-10, 10),
+    diameter=st.floats(0.5, 12),
+    many=st.lists(bases, max_size=6),
+)
+def test_coverage_fractions_in_range(x, y, diameter, many):
+    result = coverage(circle(x, y, diameter), many)
+    assert all(0.0 < fraction <= 1.0 for _, fraction in result)
+    assert len(result) <= len(many)
+
+
+def random_layout(seed: int) -> tuple[Table, list[tuple[float, float]]]:
+    """A small seeded table: star-shaped woods and hills, a road, and points (some on edges)."""
+    rng = np.random.default_rng(seed)
+    pieces: list[Piece] = []
+    for k in range(8):
+        cx, cy = rng.uniform(0, 30, size=2)
+        angles = np.sort(rng.uniform(0, 2 * np.pi, size=int(rng.integers(3, 9))))
+        radii = rng.uniform(0.5, 5, size=len(angles))
+        polygon = tuple(
+            (float(cx + r * np.cos(t)), float(cy + r * np.sin(t)))
+            for r, t in zip(radii, angles, strict=True)
+        )
+        if not shapely.Polygon(polygon).is_valid:
+            continue
+        kind = rng.integers(3)
+        if kind == 0:
+            pieces.append(hill(f"h{k}", polygon, float(rng.integers(1, 3))))
+        else:
+            pieces.append(wood(f"w{k}", polygon, see_into=float(rng.uniform(0, 3))))
+    pieces.append(Piece("road", "road", line=((0, 15), (30, 20)), width=1.0))
+    pts = [(float(x), float(y)) for x, y in rng.uniform(0, 30, size=(10, 2))]
+    # Integer points and piece vertices exercise the degenerate cases.
+    pts += [(float(x), float(y)) for x, y in rng.integers(0, 30, size=(3, 2))]
+    pts += [p.polygon[0] for p in pieces[:2] if p.polygon]
+    pts.append(pts[0])  # a duplicate point
+    return build_table(30, 30, pieces), pts
+
+
+@settings(deadline=None, max_examples=30)
+@given(seed=st.integers(0, 2**32 - 1), with_smoke=st.booleans())
+def test_sight_matrix_matches_line_of_sight(seed, with_smoke):
+    table, pts = random_layout(seed)
+    smoke = (("s", rect(10, 10, 12, 25)),) if with_smoke else ()
+    matrix = sight_matrix(table, pts, smoke=smoke)
+    expected = np.array(
+        [[line_of_sight(table, a, b, smoke=smoke).clear for b in pts] for a in pts]
+    )
+    assert matrix.dtype == bool
+    assert (matrix == expected).all()
+    assert (matrix == matrix.T).all()
+    assert matrix.diagonal().all()
+
+
+def test_sight_matrix_small_inputs(field):
+    assert sight_matrix(field, []).shape == (0, 0)
+    assert sight_matrix(field, [(1, 1)]).tolist() == [[True]]
+    matrix = sight_matrix(field, [(10, 15), (40, 15), (10, 15), (2, 15)])
+    assert matrix.tolist() == [
+        [True, False, True, True],
+        [False, True, False, False],
+        [True, False, True, True],
+        [True, False, True, True],
+    ]
