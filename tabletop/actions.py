@@ -16,7 +16,7 @@ from typing import Any
 ACTIONS: dict[str, str] = {
     "place": "tabletop.rules.placement:place",
     "roll": "tabletop.rules.placement:plain_roll",
-    "fire": "tabletop.rules.cd.fire:fire_action",
+    "fire": "tabletop.rules.cd.direct:fire_action",
     "barrage": "tabletop.rules.cd.barrage:barrage_action",
     "phase-next": "tabletop.rules.sequence:phase_next_action",
     "turn-next": "tabletop.rules.sequence:turn_next_action",

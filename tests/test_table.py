@@ -63,64 +63,93 @@ def field() -> Table:
     return build_table(100, 100, FIELD_PIECES)
 
 
-# (case, a, b, smoke?, clear, blocked_by, [(piece id, blocks, entry point), ...])
+def los(name, a, b, blocked_by, crossed, smoke=False):
+    """One worked case: the verdict follows from `blocked_by`; `crossed` lists
+    (piece id, blocks, entry point) in order from a."""
+    return pytest.param(a, b, smoke, tuple(blocked_by), crossed, id=name)
+
+
+W, R, C = "wood", "ridge", "copse"
 LOS_CASES = [
-    ("open ground", (2, 5), (98, 5), False, True, (), []),
-    ("wood between", (10, 15), (40, 15), False, False, ("wood",), [("wood", True, (20, 15))]),
-    ("wood between, reversed", (40, 15), (10, 15), False, False, ("wood",),
-     [("wood", True, (30, 15))]),
-    ("in wood 1in from edge sees out", (21, 15), (10, 15), False, True, (),
-     [("wood", False, (21, 15))]),
-    ("in wood 3in deep does not", (23, 15), (10, 15), False, False, ("wood",),
-     [("wood", True, (23, 15))]),
-    ("target in wood at its edge", (10, 15), (20.5, 15), False, True, (),
-     [("wood", False, (20, 15))]),
-    ("both in wood 1.5in apart", (24, 15), (25.5, 15), False, True, (),
-     [("wood", False, (24, 15))]),
-    ("both in wood 3in apart", (24, 15), (27, 15), False, False, ("wood",),
-     [("wood", True, (24, 15))]),
-    ("road and river never block", (30, 25), (50, 25), False, True, (),
-     [("road", False, (34.5, 25)), ("river", False, (40, 25))]),
-    ("level-2 hill sees over low wood", (5, 35), (40, 35), False, True, (),
-     [("hill-2", False, (5, 35)), ("copse", False, (14, 35))]),
-    ("dead ground just behind the wood", (5, 35), (18, 35), False, False, ("copse",),
-     [("hill-2", False, (5, 35)), ("copse", True, (14, 35))]),
-    ("hill between two valleys", (12, 55), (80, 55), False, False, ("ridge",),
-     [("ridge", True, (15, 55))]),
-    ("stand on the ridge sees off it", (17, 55), (80, 55), False, True, (),
-     [("ridge", False, (17, 55))]),
-    ("stand on the ridge is seen on it", (80, 55), (17, 55), False, True, (),
-     [("ridge", False, (20, 55))]),
-    ("level 2 over level 1 hill, far target", (5, 55), (95, 55), False, True, (),
-     [("knoll", False, (5, 55)), ("ridge", False, (15, 55)), ("far-knoll", False, (90, 55))]),
-    ("level 2 over level 1 hill, near target", (5, 55), (25, 55), False, False, ("ridge",),
-     [("knoll", False, (5, 55)), ("ridge", True, (15, 55))]),
-    ("wood on a hill blocks between level-2 points", (30, 75), (70, 75), False, False,
-     ("hilltop-wood",), [("plateau", False, (30, 75)), ("hilltop-wood", True, (45, 75))]),
-    ("plateau alone does not block", (30, 68), (70, 68), False, True, (),
-     [("plateau", False, (30, 68))]),
-    ("smoke blocks", (10, 92), (90, 92), True, False, ("smoke-1",),
-     [("smoke-1", True, (50, 92))]),
-    ("no smoke, clear", (10, 92), (90, 92), False, True, (), []),
+    los("open ground", (2, 5), (98, 5), [], []),
+    los("wood between", (10, 15), (40, 15), [W], [(W, True, (20, 15))]),
+    los("wood between, reversed", (40, 15), (10, 15), [W], [(W, True, (30, 15))]),
+    los("in wood 1in from edge sees out", (21, 15), (10, 15), [], [(W, False, (21, 15))]),
+    los("in wood 3in deep does not", (23, 15), (10, 15), [W], [(W, True, (23, 15))]),
+    los("target in wood at its edge", (10, 15), (20.5, 15), [], [(W, False, (20, 15))]),
+    los("both in wood 1.5in apart", (24, 15), (25.5, 15), [], [(W, False, (24, 15))]),
+    los("both in wood 3in apart", (24, 15), (27, 15), [W], [(W, True, (24, 15))]),
+    los(
+        "road and river never block",
+        (30, 25),
+        (50, 25),
+        [],
+        [("road", False, (34.5, 25)), ("river", False, (40, 25))],
+    ),
+    los(
+        "level-2 hill sees over low wood",
+        (5, 35),
+        (40, 35),
+        [],
+        [("hill-2", False, (5, 35)), (C, False, (14, 35))],
+    ),
+    los(
+        "dead ground just behind the wood",
+        (5, 35),
+        (18, 35),
+        [C],
+        [("hill-2", False, (5, 35)), (C, True, (14, 35))],
+    ),
+    los("hill between two valleys", (12, 55), (80, 55), [R], [(R, True, (15, 55))]),
+    los("stand on the ridge sees off it", (17, 55), (80, 55), [], [(R, False, (17, 55))]),
+    los("stand on the ridge is seen on it", (80, 55), (17, 55), [], [(R, False, (20, 55))]),
+    los(
+        "level 2 over level 1 hill, far target",
+        (5, 55),
+        (95, 55),
+        [],
+        [("knoll", False, (5, 55)), (R, False, (15, 55)), ("far-knoll", False, (90, 55))],
+    ),
+    los(
+        "level 2 over level 1 hill, near target",
+        (5, 55),
+        (25, 55),
+        [R],
+        [("knoll", False, (5, 55)), (R, True, (15, 55))],
+    ),
+    los(
+        "wood on a hill blocks between level-2 points",
+        (30, 75),
+        (70, 75),
+        ["hilltop-wood"],
+        [("plateau", False, (30, 75)), ("hilltop-wood", True, (45, 75))],
+    ),
+    los("plateau alone does not block", (30, 68), (70, 68), [], [("plateau", False, (30, 68))]),
+    los(
+        "smoke blocks",
+        (10, 92),
+        (90, 92),
+        ["smoke-1"],
+        [("smoke-1", True, (50, 92))],
+        smoke=True,
+    ),
+    los("no smoke, clear", (10, 92), (90, 92), [], []),
 ]
 
 
-@pytest.mark.parametrize(
-    ("a", "b", "with_smoke", "clear", "blocked_by", "crossings"),
-    [case[1:] for case in LOS_CASES],
-    ids=[case[0] for case in LOS_CASES],
-)
-def test_line_of_sight_cases(field, a, b, with_smoke, clear, blocked_by, crossings):
-    sight = line_of_sight(field, a, b, smoke=SMOKE if with_smoke else ())
-    assert sight.clear is clear
+@pytest.mark.parametrize(("a", "b", "with_smoke", "blocked_by", "crossed"), LOS_CASES)
+def test_line_of_sight_cases(field, a, b, with_smoke, blocked_by, crossed):
+    smoke = SMOKE if with_smoke else ()
+    sight = line_of_sight(field, a, b, smoke=smoke)
+    assert sight.clear is (not blocked_by)
     assert sight.blocked_by == blocked_by
     assert [(c.piece_id, c.blocks) for c in sight.crossings] == [
-        (pid, blocks) for pid, blocks, _ in crossings
+        (pid, blocks) for pid, blocks, _ in crossed
     ]
-    for crossing, (_, _, entry) in zip(sight.crossings, crossings, strict=True):
+    for crossing, (_, _, entry) in zip(sight.crossings, crossed, strict=True):
         assert crossing.entry == pytest.approx(entry)
         assert crossing.reason
-    assert line_of_sight(field, b, a, smoke=SMOKE if with_smoke else ()).clear is clear
+    assert line_of_sight(field, b, a, smoke=smoke).clear is (not blocked_by)
 
 
 def test_crossing_working(field):
@@ -169,6 +198,18 @@ def test_smoke_blocks_whatever_the_levels(field):
     assert line_of_sight(field, (30, 68), (70, 68), smoke=smoke).clear
 
 
+@pytest.mark.parametrize(
+    ("ring", "message"),
+    [
+        (((0, 0), (1, 1)), "smoke 'bad': not a polygon"),
+        ((*rect(0, 0, 2, 2)[:2], (0, 2), (2, 2)), "Self-intersection"),
+    ],
+)
+def test_bad_smoke_polygon(field, ring, message):
+    with pytest.raises(ValueError, match=message):
+        line_of_sight(field, (1, 1), (5, 5), smoke=[("bad", ring)])
+
+
 def test_concave_piece_several_stretches():
     u_wood = wood("u", ((10, 0), (12, 0), (12, 8), (18, 8), (18, 0), (20, 0), (20, 10), (10, 10)))
     table = build_table(30, 20, [u_wood])
@@ -185,8 +226,9 @@ def test_concave_piece_several_stretches():
 @pytest.mark.parametrize(
     ("a", "b", "crossed"),
     [
-        ((0, 0), (10, 10), True),  # straight through
-        ((0, 20), (20, 0), False),  # touches the corner (10, 10) only
+        ((0, 5), (30, 5), True),  # straight through
+        ((0, 0), (30, 30), False),  # passes the corner (10, 10) only
+        ((0, 0), (10, 10), False),  # ends on the corner
         ((10, 15), (10, 25), False),  # starts off the wood, heads away from it
         ((0, 10), (30, 10), True),  # along the top edge: boundary counts as inside
     ],
@@ -327,7 +369,7 @@ def test_base_polygon_orientation():
 
 
 def test_base_validation():
-    with pytest.raises(ValueError, match="stand 'x'.*positive"):
+    with pytest.raises(ValueError, match=r"stand 'x'.*positive"):
         Base("x", 0, 0, 0, 1)
 
 
@@ -341,8 +383,16 @@ def test_point_distance():
 
 @pytest.mark.parametrize(
     ("dx", "dy", "expected"),
-    [(0, 1, 0), (1, 1, 45), (1, 0, 90), (1, -1, 135), (0, -1, 180), (-1, -1, 225),
-     (-1, 0, 270), (-1, 1, 315)],
+    [
+        (0, 1, 0),
+        (1, 1, 45),
+        (1, 0, 90),
+        (1, -1, 135),
+        (0, -1, 180),
+        (-1, -1, 225),
+        (-1, 0, 270),
+        (-1, 1, 315),
+    ],
 )
 def test_bearing_compass_points(dx, dy, expected):
     assert bearing(10, 10, 10 + 3 * dx, 10 + 3 * dy) == pytest.approx(expected)
@@ -437,9 +487,7 @@ def test_coverage():
 
 coord_x = st.floats(0, 100, allow_nan=False)
 coord_y = st.floats(0, 100, allow_nan=False)
-vertices = st.sampled_from(
-    [xy for piece in FIELD_PIECES if piece.polygon for xy in piece.polygon]
-)
+vertices = st.sampled_from([xy for piece in FIELD_PIECES if piece.polygon for xy in piece.polygon])
 points = st.one_of(st.tuples(coord_x, coord_y), vertices)
 
 
@@ -531,9 +579,7 @@ def test_sight_matrix_matches_line_of_sight(seed, with_smoke):
     table, pts = random_layout(seed)
     smoke = (("s", rect(10, 10, 12, 25)),) if with_smoke else ()
     matrix = sight_matrix(table, pts, smoke=smoke)
-    expected = np.array(
-        [[line_of_sight(table, a, b, smoke=smoke).clear for b in pts] for a in pts]
-    )
+    expected = np.array([[line_of_sight(table, a, b, smoke=smoke).clear for b in pts] for a in pts])
     assert matrix.dtype == bool
     assert (matrix == expected).all()
     assert (matrix == matrix.T).all()

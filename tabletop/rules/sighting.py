@@ -172,7 +172,7 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
     row = ctx.charts.spotting[cover]
     daylight = getattr(row, doing)
     reasons = [
-        f"{b.label} is {doing} in {cover} cover"
+        f"{b.label} is {doing} " + ("in the open" if cover == "none" else f"in {cover} cover")
         + (f" ({source})" if source else "")
         + (f": spotted within {daylight:g}\" by day" if daylight is not None else
            ": spotted at any distance in sight by day")

@@ -111,6 +111,7 @@ class Game:
         with self.store.transaction():
             before = self.store.rows()
             state = State.from_db(before)
+            when = (state.turn, state.phase)  # the log dates an event by when it was issued
             dice = Dice(
                 self.info.seed, int(state.meta["rng_counter"]), list(physical or []), ask=ask
             )
@@ -125,8 +126,8 @@ class Game:
             event = {
                 "kind": "action",
                 "command": command,
-                "turn": state.turn,
-                "phase": state.phase,
+                "turn": when[0],
+                "phase": when[1],
                 "inputs": inputs,
                 "rolls": rolls,
                 "result": result,

@@ -80,24 +80,28 @@ def clip(
     x0, y0 = edges.x0[edge], edges.y0[edge]
     ex, ey = edges.x1[edge] - x0, edges.y1[edge] - y0
     wx, wy = x0 - px, y0 - py
-    # p + t d = v0 + u e, solved with 2D cross products.
-    denom = dx * ey - dy * ex
-    num_t = wx * ey - wy * ex
-    num_u = wx * dy - wy * dx
-    skew = denom != 0
-    t = np.divide(num_t, denom, out=np.full(len(row), np.nan), where=skew)
-    u = np.divide(num_u, denom, out=np.full(len(row), np.nan), where=skew)
-    hit = skew & (u >= 0) & (u <= 1) & (t >= 0) & (t <= 1)
+    # Absurdly small inputs (1e-300") overflow to inf or nan, which fail every test below:
+    # such a segment meets nothing, which is the right answer at table scale.
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        # p + t d = v0 + u e, solved with 2D cross products.
+        denom = dx * ey - dy * ex
+        num_t = wx * ey - wy * ex
+        num_u = wx * dy - wy * dx
+        skew = denom != 0
+        t = np.divide(num_t, denom, out=np.full(len(row), np.nan), where=skew)
+        u = np.divide(num_u, denom, out=np.full(len(row), np.nan), where=skew)
+        hit = skew & (u >= 0) & (u <= 1) & (t >= 0) & (t <= 1)
 
-    # An edge lying along the segment: its ends are breakpoints, and between them the
-    # segment runs on the boundary, which counts as inside.
-    along = ~skew & (num_u == 0)
-    length2 = dx[along] ** 2 + dy[along] ** 2
-    ta = (wx[along] * dx[along] + wy[along] * dy[along]) / length2
-    tb = ((wx[along] + ex[along]) * dx[along] + (wy[along] + ey[along]) * dy[along]) / length2
+        # An edge lying along the segment: its ends are breakpoints, and between them the
+        # segment runs on the boundary, which counts as inside.
+        along = np.flatnonzero(~skew & (num_u == 0))
+        length2 = dx[along] ** 2 + dy[along] ** 2
+        ta = (wx[along] * dx[along] + wy[along] * dy[along]) / length2
+        tb = ((wx[along] + ex[along]) * dx[along] + (wy[along] + ey[along]) * dy[along]) / length2
     lo = np.clip(np.minimum(ta, tb), 0.0, 1.0)
     hi = np.clip(np.maximum(ta, tb), 0.0, 1.0)
-    span_row = row[along]
+    usable = np.isfinite(lo) & np.isfinite(hi)
+    lo, hi, span_row = lo[usable], hi[usable], row[along[usable]]
 
     every = np.arange(rows, dtype=np.intp)
     b_row = np.concatenate([every, every, row[hit], span_row, span_row])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from tabletop.errors import BadInput
 from tabletop.table._clip import Edges, clip, concat_edges, ring_edges
 from tabletop.table.terrain import Table
 
@@ -38,12 +39,7 @@ class Layers:
 def layers(table: Table, smoke: Smoke = ()) -> Layers:
     """Stack the table's pieces and the smoke polygons; smoke never has a top to see over."""
     smoke_ids = tuple(str(sid) for sid, _ in smoke)
-    smoke_geoms = [shapely.polygons([tuple(map(float, p)) for p in ring]) for _, ring in smoke]
-    for sid, geom in zip(smoke_ids, smoke_geoms, strict=True):
-        if not shapely.is_valid(geom) or shapely.area(geom) <= 0:
-            raise ValueError(
-                f"smoke {sid!r}: not a usable polygon ({shapely.is_valid_reason(geom)})"
-            )
+    smoke_geoms = [_smoke_polygon(str(sid), ring) for sid, ring in smoke]
     n = len(smoke_ids)
     if n:
         geometries = np.concatenate([table.geometries, np.array(smoke_geoms, dtype=object)])
@@ -64,6 +60,16 @@ def layers(table: Table, smoke: Smoke = ()) -> Layers:
         can_block=np.concatenate([table.can_block, np.ones(n, bool)]),
         see_into=np.concatenate([table.see_into, np.zeros(n)]),
     )
+
+
+def _smoke_polygon(sid: str, ring: Sequence[tuple[float, float]]) -> shapely.Polygon:
+    try:
+        polygon = shapely.polygons([(float(x), float(y)) for x, y in ring])
+    except (TypeError, ValueError, shapely.errors.GEOSException) as exc:
+        raise BadInput(f"smoke {sid!r}: not a polygon ({exc})") from None
+    if not shapely.is_valid(polygon):
+        raise BadInput(f"smoke {sid!r}: invalid shape ({shapely.is_valid_reason(polygon)})")
+    return polygon
 
 
 @dataclass(frozen=True)
@@ -156,9 +162,7 @@ def trace(
     return Traces(seg, layer, t_in, t_out, inside, line_level, rises, at_p, at_q, blocks)
 
 
-def endpoint_data(
-    table: Table, lay: Layers, points: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def endpoint_data(table: Table, lay: Layers, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ground levels of the points and which layers cover them (smoke included)."""
     levels = table.ground_levels(points)
     covers = np.zeros((len(points), len(lay.ids)), dtype=bool)

@@ -7,6 +7,7 @@ import math
 import shapely
 from shapely.geometry import Polygon
 
+from tabletop.errors import BadInput
 from tabletop.table.model import Base
 
 MEASURES = ("edge", "centre")
@@ -14,7 +15,7 @@ MEASURES = ("edge", "centre")
 
 def _check_measure(measure: str) -> None:
     if measure not in MEASURES:
-        raise ValueError(f"unknown measure: {measure!r} (use 'edge' or 'centre')")
+        raise BadInput(f"unknown measure: {measure!r} (use 'edge' or 'centre')")
 
 
 def heading(bearing_deg: float) -> tuple[float, float]:

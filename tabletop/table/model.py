@@ -11,14 +11,19 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tabletop.errors import BadInput
+
 Point = tuple[float, float]
 Path = tuple[Point, ...]
 
 
 def _finite(owner: str, field: str, value: float) -> float:
-    value = float(value)
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise BadInput(f"{owner}: {field} must be a number, got {value!r}") from None
     if not math.isfinite(value):
-        raise ValueError(f"{owner}: {field} must be a finite number, got {value!r}")
+        raise BadInput(f"{owner}: {field} must be a finite number, got {value!r}")
     return value
 
 
@@ -28,7 +33,7 @@ def _path(owner: str, field: str, points: Iterable[Iterable[float]]) -> Path:
     for point in points:
         pair = tuple(point)
         if len(pair) != 2:
-            raise ValueError(f"{owner}: each {field} point needs [x, y], got {list(pair)!r}")
+            raise BadInput(f"{owner}: each {field} point needs [x, y], got {list(pair)!r}")
         out.append((_finite(owner, field, pair[0]), _finite(owner, field, pair[1])))
     return tuple(out)
 
@@ -53,7 +58,7 @@ class Base:
         for field in ("x", "y", "width", "depth", "facing"):
             object.__setattr__(self, field, _finite(owner, field, getattr(self, field)))
         if self.width <= 0 or self.depth <= 0:
-            raise ValueError(
+            raise BadInput(
                 f"{owner}: base width and depth must be positive, got "
                 f"{self.width!r} x {self.depth!r}"
             )
@@ -83,22 +88,22 @@ class Piece:
     def __post_init__(self) -> None:
         owner = f"terrain {self.id!r}"
         if (self.polygon is None) == (self.line is None):
-            raise ValueError(f"{owner}: give exactly one of 'polygon' or 'line'")
+            raise BadInput(f"{owner}: give exactly one of 'polygon' or 'line'")
         for field in ("width", "height", "see_into"):
             object.__setattr__(self, field, _finite(owner, field, getattr(self, field)))
         if self.see_into < 0:
-            raise ValueError(f"{owner}: see_into must be >= 0, got {self.see_into!r}")
+            raise BadInput(f"{owner}: see_into must be >= 0, got {self.see_into!r}")
         if self.polygon is not None:
             polygon = _path(owner, "polygon", self.polygon)
             if len(polygon) < 3:
-                raise ValueError(f"{owner}: a polygon needs at least 3 points, got {len(polygon)}")
+                raise BadInput(f"{owner}: a polygon needs at least 3 points, got {len(polygon)}")
             object.__setattr__(self, "polygon", polygon)
         if self.line is not None:
             line = _path(owner, "line", self.line)
             if len(line) < 2:
-                raise ValueError(f"{owner}: a line needs at least 2 points, got {len(line)}")
+                raise BadInput(f"{owner}: a line needs at least 2 points, got {len(line)}")
             if self.width <= 0:
-                raise ValueError(f"{owner}: a line piece needs a positive width, got {self.width!r}")
+                raise BadInput(f"{owner}: a line piece needs a positive width, got {self.width!r}")
             object.__setattr__(self, "line", line)
 
 

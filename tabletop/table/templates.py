@@ -8,6 +8,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from tabletop.errors import BadInput
 from tabletop.table._clip import clip
 from tabletop.table._trace import canonical, endpoint_data, layers, trace
 from tabletop.table.measure import base_polygon, heading
@@ -20,7 +21,7 @@ _BISECT_STEPS = 60  # halves a 100" interval below 1e-16": as exact as floats al
 
 def _positive(name: str, value: float) -> float:
     if not value > 0:
-        raise ValueError(f"template {name} must be positive, got {value!r}")
+        raise BadInput(f"template {name} must be positive, got {value!r}")
     return float(value)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.errors import BadInput
 from tabletop.table._clip import Edges, ring_edges
 from tabletop.table.model import Piece
 
@@ -93,8 +94,8 @@ class Table:
 def build_table(width: float, depth: float, pieces: Iterable[Piece]) -> Table:
     """Check the table size and terrain, then build a `Table`.
 
-    Raises ValueError naming every problem found: a non-positive size, repeated ids, and
-    polygons that are invalid (self-crossing, ...) or cover no area.
+    Raises BadInput (a ValueError) naming every problem found: a non-positive size,
+    repeated ids, and polygons that are invalid (self-crossing, ...) or cover no area.
     """
     pieces = tuple(pieces)
     problems: list[str] = []
@@ -113,5 +114,5 @@ def build_table(width: float, depth: float, pieces: Iterable[Piece]) -> Table:
         elif shapely.area(geometry) <= 0:
             problems.append(f"terrain {piece.id!r}: its shape covers no area")
     if problems:
-        raise ValueError("; ".join(problems))
+        raise BadInput("; ".join(problems))
     return Table(width, depth, pieces)

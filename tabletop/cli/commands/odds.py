@@ -1,0 +1,120 @@
+"""tabletop odds fire|barrage: exact probabilities, without rolling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.commands.barrage import barrage_inputs, barrage_options
+from tabletop.cli.commands.fire import fire_inputs, fire_options, quick_plan
+from tabletop.cli.core import charts_option, command, emit_json, game_option, headline, json_option
+
+
+@click.group("odds")
+def cli() -> None:
+    """Exact odds of an action's outcomes, from the same procedure the action rolls."""
+
+
+@cli.command("fire")
+@fire_options
+@charts_option
+@game_option
+@json_option
+@command
+def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
+              range_: float | None, cover: str | None, mods: tuple[Any, ...], spotted: bool,
+              target_kind: str | None, quality: str | None, shooter_kind: str | None,
+              charts_dirs: tuple[Path, ...], game: Path, as_json: bool) -> None:
+    """Odds of SHOOTER's fire at TARGET: hits, hit effects, ammunition depletion.
+
+    Takes the same arguments as 'tabletop fire'; nothing is rolled or logged.
+
+    \b
+    Example:
+      tabletop odds fire G-4 US-4
+      tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry --shooter-kind armoured-car
+    """
+    from tabletop.rules.cd.odds import fire_odds
+
+    if shooter is None or target is None:
+        from tabletop.charts import Charts
+
+        charts = Charts.load(tuple(charts_dirs))
+        plan = quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods,
+                          charts)
+    else:
+        from tabletop.cli.core import open_game
+        from tabletop.rules.cd.direct import prepare
+
+        g = open_game(game)
+        ctx = g.context()
+        charts = ctx.charts
+        plan = prepare(ctx, fire_inputs(shooter, target, weapon, ammo, range_, cover, mods,
+                                        spotted)).plan
+    odds = fire_odds(plan, charts)
+    show(plan.working(), odds, as_json)
+
+
+@cli.command("barrage")
+@barrage_options
+@game_option
+@json_option
+@command
+def odds_barrage(shooter: str, at: tuple[float, float], weapon: str | None, ammo: str,
+                 hni: bool, mods: tuple[Any, ...], game: Path, as_json: bool) -> None:
+    """Odds for each stand under SHOOTER's template at X,Y, and of depletion.
+
+    \b
+    Example:
+      tabletop odds barrage US-5 --at 22,27
+    """
+    from fractions import Fraction
+
+    from tabletop.cli.core import open_game
+    from tabletop.rules.cd.barrage import prepare
+    from tabletop.rules.cd.odds import barrage_odds
+
+    ctx = open_game(game).context()
+    b = prepare(ctx, barrage_inputs(shooter, at, weapon, ammo, hni, mods))
+    if b.hni:
+        lands = Fraction(int(ctx.charts.param("barrage", "hni-lands-up-to")), 10)
+        odds: dict[str, Any] = {
+            "stands": {sid: {"outcomes": {"suppressed": lands, "untouched": 1 - lands}}
+                       for sid, _ in b.under},
+            "outcomes": {"lands": lands, "astray": 1 - lands},
+            "expected": {"stands suppressed": lands * len(b.under)},
+        }
+    elif b.ammo != "he":
+        odds = {"stands": {}, "outcomes": {"template placed": Fraction(1)}, "expected": {}}
+    else:
+        marked = b.under[0][0] if len(b.under) > 1 else None
+        odds = barrage_odds(b.plans, marked, ctx.charts)
+    show({"weapon": b.weapon.id, "at": list(b.point), "under_template": [s for s, _ in b.under]},
+         odds, as_json)
+
+
+def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
+    from tabletop.rules.cd.odds import as_json as floats
+    from tabletop.rules.cd.odds import exact
+
+    if as_json:
+        emit_json({**working, **floats(odds), "exact": exact(odds)})
+        return
+    title = f"Odds: {working['weapon']}"
+    if "target" in working:
+        title += f" at {working['target']}, needs {working['to_hit']} or less, ROF {working['rof']}"
+    click.echo(headline(title))
+    for key in ("outcomes", "hits", "ammunition"):
+        if key in odds:
+            click.echo(f"  {key}: " + ", ".join(f"{k} {_pct(v)}" for k, v in odds[key].items()))
+    for sid, s in odds.get("stands", {}).items():
+        need = f" (needs {s['to_hit']})" if "to_hit" in s else ""
+        click.echo(f"  {sid}{need}: " + ", ".join(f"{k} {_pct(v)}" for k, v in s["outcomes"].items()))
+    if odds.get("expected"):
+        click.echo("  expected: " + ", ".join(f"{k} {float(v):.3f}" for k, v in odds["expected"].items()))
+
+
+def _pct(p: Any) -> str:
+    return f"{float(p) * 100:.1f}%"

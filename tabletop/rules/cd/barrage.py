@@ -1,0 +1,200 @@
+"""Indirect fire: HE bursts, H&I, smoke and illumination templates (CD 1.1, 1.3.2, 9.2.1).
+
+An HE burst is a circle of the weapon's burst diameter. Every stand with more of its base
+under the template than the charted threshold rolls to be hit with the weapon's HE number,
+modified for that stand; when several stands roll, the first one's die is the marked
+depletion die (CD 1.1). Every stand under HE is suppressed (SPEC 2). H&I rolls no to-hit
+die and never depletes (CD 1.1); it lands on a charted roll. Smoke and illumination are
+limited rounds (CD 1.3.2, 9.2.1) that leave templates until the next artillery phase.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.fire import ELIMINATED, FORCED_BACK, FirePlan, fold, plan_indirect, resolve_die, Tally
+
+
+@dataclass
+class Barrage:
+    shooter: dict[str, Any]
+    weapon: Any
+    ammo: str
+    hni: bool
+    point: tuple[float, float]
+    polygon: Any
+    under: list[tuple[str, float]]
+    plans: dict[str, FirePlan]
+
+
+def wind_bearing(conditions: dict[str, Any]) -> float:
+    """The bearing smoke drifts toward: opposite where the wind blows from (CD 10.1.1)."""
+    return ((int(conditions["wind"]["from"]) - 1) * 45 + 180) % 360
+
+
+def smoke_length(ctx: Any) -> float:
+    from tabletop.rules.cd.weather import effects
+
+    length = float(ctx.charts.param("barrage", "smoke-length"))
+    cap = effects(ctx.state.conditions, ctx.charts).smoke_max_length
+    return length if cap is None else min(length, cap)
+
+
+def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
+    from tabletop.table import circle, strip
+
+    if ammo == "smoke":
+        return strip(x, y, wind_bearing(ctx.state.conditions), weapon.burst, smoke_length(ctx))
+    if ammo == "illum":
+        factor = float(ctx.charts.param("barrage", "illum-area-factor"))
+        return circle(x, y, weapon.burst * math.sqrt(factor))  # area x factor (CD 9.2.1)
+    return circle(x, y, weapon.burst)
+
+
+def prepare(ctx: Any, inputs: dict[str, Any]) -> Barrage:
+    from tabletop.board import base_of
+    from tabletop.rules.cd.ammo import check_can_fire
+    from tabletop.rules.cd.direct import check_phase, choose_weapon, firer_of, target_of
+    from tabletop.rules.cd.weather import effects
+    from tabletop.rules.sighting import target_cover
+    from tabletop.table import coverage
+
+    state, charts = ctx.state, ctx.charts
+    shooter = state.stand(inputs["shooter"])
+    check_phase(ctx, "indirect-fire", "indirect fire")
+    if shooter["status"] == "eliminated":
+        raise RulesRefusal(f"{shooter['id']} is eliminated and cannot fire")
+    indirect = [w for w in shooter["weapons"] if charts.weapons[w].indirect]
+    requested = inputs.get("weapon")
+    if requested is None and not indirect:
+        raise RulesRefusal(f"{shooter['id']} has no indirect-fire weapon (weapons chart)")
+    weapon = charts.weapons[choose_weapon(shooter, requested or indirect[0], charts)]
+    if not weapon.indirect:
+        raise RulesRefusal(f"{weapon.id} cannot fire indirect (weapons chart)")
+    ammo = inputs.get("ammo") or "he"
+    if ammo not in ("he", "smoke", "illum"):
+        raise BadInput(f"--ammo {ammo!r}: accepted: he, smoke, illum")
+    hni = bool(inputs.get("hni"))
+    if hni and ammo != "he":
+        raise BadInput("H&I fire is HE (--hni goes with --ammo he)")
+    check_can_fire(shooter, weapon, "standard" if ammo == "he" else ammo, charts)
+    x, y = inputs["at"]
+    w, d = ctx.scenario.table.width, ctx.scenario.table.depth
+    if not (0 <= x <= w and 0 <= y <= d):
+        raise BadInput(f"--at {x:g},{y:g} is off the {w:g} x {d:g} table")
+    if shooter["x"] is not None:
+        reach = math.dist((shooter["x"], shooter["y"]), (x, y))
+        if reach > weapon.ranges.long:
+            raise RulesRefusal(
+                f"{x:g},{y:g} is {reach:.1f}\" from {shooter['id']}: beyond {weapon.id}'s range "
+                f"of {weapon.ranges.long:g}\" (weapons chart)"
+            )
+    polygon = template_for(ctx, weapon, ammo, x, y)
+    threshold = float(charts.param("barrage", "min-fraction-under"))
+    placed = [s for s in state.stands() if s["x"] is not None and s["status"] != "eliminated"]
+    under = [(sid, f) for sid, f in coverage(polygon, [base_of(s) for s in placed]) if f > threshold]
+    plans: dict[str, FirePlan] = {}
+    if ammo == "he" and not hni:
+        night = effects(state.conditions, charts).night
+        firer = firer_of(shooter, ctx)
+        requested_mods = tuple((n, v) for n, v in inputs.get("mods") or [])
+        for sid, _ in under:
+            stand = state.stand(sid)
+            cover, source = target_cover(ctx, stand["x"], stand["y"])
+            plans[sid] = plan_indirect(weapon, firer, target_of(stand, ctx, cover, source), charts,
+                                       night=night, requested=requested_mods)
+    return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans)
+
+
+def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from tabletop.rules.cd.ammo import record_firing
+    from tabletop.rules.cd.direct import apply_effect
+
+    b = prepare(ctx, inputs)
+    state, charts = ctx.state, ctx.charts
+    shooter = b.shooter
+    ctx.involve(shooter["id"], *(sid for sid, _ in b.under))
+    face = int(charts.param("ammo", "trigger-face"))
+    result: dict[str, Any] = {
+        "shooter": shooter["id"],
+        "weapon": b.weapon.id,
+        "ammo": "hni" if b.hni else b.ammo,
+        "at": list(b.point),
+        "under_template": [sid for sid, _ in b.under],
+        "fractions": {sid: round(f, 3) for sid, f in b.under},
+        "rolls": {},
+        "hits": {},
+        "effects": {},
+        "to_hit": {},
+        "modifiers": {},
+        "depletion_checks": 0,
+        "marked_die": None,
+        "ammunition": [],
+    }
+    template = {"kind": b.ammo if not b.hni else "hni", "by": shooter["id"], "turn": state.turn,
+                "lifetime": "turn", "polygon": [list(p) for p in b.polygon.exterior.coords],
+                "centre": list(b.point)}
+    triggers = 0
+    if b.hni:
+        lands_on = int(charts.param("barrage", "hni-lands-up-to"))
+        roll = ctx.dice.roll(10, f"H&I by {shooter['id']} lands on {lands_on} or less")
+        landed = roll <= lands_on
+        result["landing_roll"] = roll
+        result["landed"] = landed
+        if landed:
+            for sid, _ in b.under:
+                _suppress(state.stand(sid))
+            state.add_template({**template, "kind": "burst"})
+        result["verdict"] = (f"H&I lands ({roll}): {len(b.under)} stand(s) suppressed" if landed
+                             else f"H&I goes astray ({roll} > {lands_on})")
+    elif b.ammo == "he":
+        marked = b.under[0][0] if len(b.under) > 1 else None
+        result["marked_die"] = marked
+        for sid, _ in b.under:
+            plan = b.plans[sid]
+            before = len(ctx.dice.rolls)
+            # CD 1.1: with several stands under one burst, only the marked die may deplete.
+            counts = marked is None or sid == marked
+            outcome = resolve_die(plan, ctx.dice, 1, counts_for_depletion=counts,
+                                  trigger_face=face)
+            tally = fold(Tally(), outcome)
+            triggers += tally.triggers
+            stand = state.stand(sid)
+            _suppress(stand)
+            apply_effect(stand, tally.worst)
+            result["rolls"][sid] = [r.value for r in ctx.dice.rolls[before:]]
+            result["hits"][sid] = tally.hits
+            result["effects"][sid] = tally.worst if tally.hits else "suppressed"
+            result["to_hit"][sid] = plan.to_hit
+            result["modifiers"][sid] = [m.as_json() for m in plan.modifiers]
+        state.add_template({**template, "kind": "burst"})
+        hit = [f"{sid} ({result['effects'][sid]})" for sid, n in result["hits"].items() if n]
+        result["verdict"] = (
+            f"{b.weapon.id} burst at {b.point[0]:g},{b.point[1]:g}: {len(b.under)} stand(s) under, "
+            + (f"hits on {', '.join(hit)}" if hit else "no hits")
+        )
+    else:
+        kind = "smoke" if b.ammo == "smoke" else "illumination"
+        state.add_template({**template, "kind": kind, "blocks_sight": b.ammo == "smoke",
+                            "illuminates": b.ammo == "illum"})
+        result["verdict"] = f"{kind} placed at {b.point[0]:g},{b.point[1]:g} by {shooter['id']}"
+    if not b.hni:
+        kind_chart = charts.stand_kinds[shooter["kind"]]
+        ammo_kind = "standard" if b.ammo == "he" else b.ammo
+        booked = record_firing(state, shooter, b.weapon, kind_chart, ammo_kind, triggers, charts,
+                               f"barrage {shooter['id']}")
+        result["depletion_checks"] = booked["checks"]
+        result["ammunition"] = booked["notes"]
+    shooter["fired"] = {"turn": state.turn, "phase": state.phase, "weapon": b.weapon.id}
+    return result
+
+
+def _suppress(stand: dict[str, Any]) -> None:
+    if stand["status"] != "eliminated" and "suppressed" not in stand["markers"]:
+        stand["markers"].append("suppressed")
+
+
+__all__ = ["ELIMINATED", "FORCED_BACK", "barrage_action", "prepare"]

@@ -1,0 +1,67 @@
+"""Command Decision procedures at phase and turn boundaries (registered with the sequence)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.rules.cd import ammo
+from tabletop.rules.sequence import Happened, on
+
+
+@on("end-phase", order=10)
+def depletion_dice(ctx: Any) -> list[Happened]:
+    """CD 1.2: depletion dice are rolled at the end of the fire phase, after all else."""
+    if not ctx.charts.phase(ctx.state.phase).depletion_rolls:
+        return []
+    return ammo.roll_pending_depletion(ctx.state, ctx.dice, ctx.charts)
+
+
+@on("end-phase", order=20)
+def limited_rounds(ctx: Any) -> list[Happened]:
+    """CD 1.3: limited-issue rounds are gone after the phase they were fired in."""
+    return ammo.spend_limited_rounds(ctx.state)
+
+
+@on("end-turn", order=10)
+def resupply(ctx: Any) -> list[Happened]:
+    """CD 1.4: resupply at the end of the turn within reach of a supply point."""
+    from tabletop.rules.sighting import distance_between, end_for_stand
+
+    state = ctx.state
+
+    def distance(a: dict[str, Any], b: dict[str, Any]) -> float | None:
+        if a["x"] is None or b["x"] is None:
+            return None
+        return distance_between(
+            end_for_stand(state, a["id"]), end_for_stand(state, b["id"]), ctx.scenario.measure
+        )
+
+    return ammo.resupply_end_of_turn(state, ctx.scenario, ctx.charts, distance)
+
+
+@on("start-turn", order=10)
+def clear_turn_markers(ctx: Any) -> list[Happened]:
+    """Forced-back markers mark last turn's results; they go as a new turn starts."""
+    out = []
+    for stand in ctx.state.stands():
+        if "forced-back" in stand["markers"]:
+            stand["markers"].remove("forced-back")
+            out.append({"what": "marker", "stand": stand["id"], "result": "forced-back cleared"})
+    return out
+
+
+@on("start-phase:artillery", order=10)
+def clear_last_turn(ctx: Any) -> list[Happened]:
+    """SPEC 2: the artillery phase first removes last turn's templates and suppression."""
+    state = ctx.state
+    lifetime = int(ctx.charts.param("barrage", "template-lifetime-turns"))
+    out: list[Happened] = []
+    for template in state.templates():
+        if template.get("lifetime") == "turn" and state.turn - int(template["turn"]) >= lifetime:
+            state.remove_template(template["id"])
+            out.append({"what": "template", "result": f"{template['id']} ({template['kind']}) removed"})
+    for stand in state.stands():
+        if "suppressed" in stand["markers"]:
+            stand["markers"].remove("suppressed")
+            out.append({"what": "suppression", "stand": stand["id"], "result": "suppression removed"})
+    return out

@@ -1,0 +1,207 @@
+"""Direct fire between stands in a game (table mode or quick mode with ``--range``).
+
+``prepare`` checks everything the rules require before a shot (phase, stands, weapon,
+ammunition, range, sight and spotting) and returns the plan; ``fire_action`` rolls it,
+applies hit effects and books the ammunition; ``odds fire`` calls the same ``prepare``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.fire import (
+    ELIMINATED, FORCED_BACK, SEVERITY, Firer, FirePlan, Tally, Target, fold, plan_direct,
+    resolve_die,
+)  # fmt: skip
+
+
+@dataclass
+class Prepared:
+    plan: FirePlan
+    shooter: dict[str, Any]
+    target: dict[str, Any]
+    sight: Any | None
+    ammo: str
+
+
+def check_phase(ctx: Any, action: str, what: str) -> None:
+    phase = ctx.charts.phase(ctx.state.phase)
+    if action in phase.allows:
+        return
+    allowed = [p.id for p in ctx.charts.phases if action in p.allows]
+    raise RulesRefusal(
+        f"{what} is not allowed in the {phase.id} phase: it happens in the "
+        f"{' or '.join(allowed)} phase (turn chart); advance with 'tabletop phase next'"
+    )
+
+
+def choose_weapon(stand: dict[str, Any], requested: str | None, charts: Any) -> str:
+    carried = stand["weapons"]
+    if not carried:
+        raise RulesRefusal(f"{stand['id']} carries no weapons")
+    if requested is None:
+        return str(carried[0])
+    if requested not in carried:
+        unknown = "" if requested in charts.weapons else " (and no such weapon is charted)"
+        raise BadInput(
+            f"{stand['id']} does not carry {requested!r}{unknown}; it carries {', '.join(carried)}"
+        )
+    return requested
+
+
+def target_of(stand: dict[str, Any], ctx: Any, cover: str, source: str | None) -> Target:
+    spec = ctx.scenario.stand_spec(stand["id"])
+    kind = ctx.charts.stand_kinds[stand["kind"]]
+    return Target(
+        label=stand["id"],
+        kind=kind,
+        quality=stand["quality"],
+        cover=cover,
+        cover_source=source,
+        weight_class=spec.weight_class or kind.weight_class,
+    )
+
+
+def firer_of(stand: dict[str, Any], ctx: Any) -> Firer:
+    markers = list(stand["markers"])
+    if stand.get("landed_turn") == ctx.state.turn:
+        markers.append("landed")
+    return Firer(stand["id"], ctx.charts.stand_kinds[stand["kind"]], stand["quality"],
+                 tuple(markers))
+
+
+def prepare(ctx: Any, inputs: dict[str, Any]) -> Prepared:
+    from tabletop.rules.cd.ammo import check_can_fire
+    from tabletop.rules.cd.weather import effects
+    from tabletop.rules.sighting import end_for_stand, sight, target_cover
+
+    state, charts = ctx.state, ctx.charts
+    shooter = state.stand(inputs["shooter"])
+    target = state.stand(inputs["target"])
+    if shooter["id"] == target["id"]:
+        raise BadInput(f"{shooter['id']} cannot fire at itself")
+    check_phase(ctx, "direct-fire", "direct fire")
+    for stand, role in ((shooter, "fire"), (target, "be fired at")):
+        if stand["status"] == "eliminated":
+            raise RulesRefusal(f"{stand['id']} is eliminated and cannot {role}")
+    if shooter["side"] == target["side"]:
+        raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
+    weapon_id = choose_weapon(shooter, inputs.get("weapon"), charts)
+    weapon = charts.weapons[weapon_id]
+    ammo = inputs.get("ammo") or "standard"
+    check_can_fire(shooter, weapon, ammo, charts)
+    now = effects(state.conditions, charts)
+    seen = None
+    cover, source = inputs.get("cover"), None
+    distance = inputs.get("range")
+    placed = shooter["x"] is not None and target["x"] is not None
+    if distance is None:
+        if not placed:
+            missing = [s["id"] for s in (shooter, target) if s["x"] is None]
+            raise BadInput(
+                f"{' and '.join(missing)} not placed on the table: place with 'tabletop place' "
+                "or give the measured range with --range (quick mode)"
+            )
+        seen = sight(ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"]))
+        if not seen.los:
+            raise RulesRefusal(
+                f"{shooter['id']} has no line of sight to {target['id']}: blocked by "
+                f"{', '.join(seen.blocked_by)} (see 'tabletop measure "
+                f"{shooter['id']} {target['id']}')"
+            )
+        if not seen.spotted and not inputs.get("spotted"):
+            raise RulesRefusal(
+                f"{shooter['id']} has not spotted {target['id']}: "
+                f"{'; '.join(seen.spotting['because'])} (spotting, SPEC 2); "
+                "if another stand spotted it for you, add --spotted"
+            )
+        distance = seen.range
+    if cover is None:
+        cover, source = target_cover(ctx, target["x"], target["y"]) if target["x"] is not None \
+            else ("none", None)
+    requested = tuple((n, v) for n, v in inputs.get("mods") or [])
+    plan = plan_direct(
+        weapon,
+        firer_of(shooter, ctx),
+        target_of(target, ctx, cover, source),
+        float(distance),
+        charts,
+        ammo=ammo,
+        night=now.night,
+        muzzle_flash=bool(seen and seen.muzzle_flash),
+        requested=requested,
+    )
+    return Prepared(plan, shooter, target, seen, ammo)
+
+
+def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list[dict[str, Any]]]:
+    tally = Tally()
+    dice_out = []
+    for index in range(1, plan.rof + 1):
+        before = len(getattr(dice, "rolls", []))
+        outcome = resolve_die(plan, dice, index, trigger_face=trigger_face)
+        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
+        dice_out.append({"to_hit": rolled[0], "hit": outcome.hit, "effect": outcome.effect,
+                         "effect_roll": rolled[1] if len(rolled) > 1 else None,
+                         "trigger": outcome.trigger})
+        tally = fold(tally, outcome)
+    return tally, dice_out
+
+
+def apply_effect(stand: dict[str, Any], worst: str | None) -> str | None:
+    """Put the worst hit result on the target; returns its new status word."""
+    if worst == ELIMINATED:
+        stand["status"] = "eliminated"
+        return "eliminated"
+    if worst == FORCED_BACK:
+        if "forced-back" not in stand["markers"]:
+            stand["markers"].append("forced-back")
+        return "forced back: move it back (hit effects chart)"
+    return None
+
+
+def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from tabletop.rules.cd.ammo import record_firing
+
+    prep = prepare(ctx, inputs)
+    plan, shooter, target = prep.plan, prep.shooter, prep.target
+    ctx.involve(shooter["id"], target["id"])
+    face = int(ctx.charts.param("ammo", "trigger-face"))
+    tally, dice_out = roll_plan(plan, ctx.dice, face)
+    weapon = ctx.charts.weapons[plan.weapon]
+    kind = ctx.charts.stand_kinds[shooter["kind"]]
+    booked = record_firing(ctx.state, shooter, weapon, kind, prep.ammo, tally.triggers,
+                           ctx.charts, f"fire {shooter['id']} -> {target['id']}")
+    shooter["fired"] = {"turn": ctx.state.turn, "phase": ctx.state.phase, "weapon": weapon.id}
+    outcome = apply_effect(target, tally.worst)
+    effects = [d["effect"] for d in dice_out if d["hit"]]
+    return {
+        "verdict": verdict(tally, plan, target["id"]),
+        "shooter": shooter["id"],
+        **plan.working(),
+        "rolls": [d["to_hit"] for d in dice_out],
+        "dice": dice_out,
+        "hits": tally.hits,
+        "effects": effects,
+        "target_now": outcome,
+        "depletion_checks": booked["checks"],
+        "ammunition": booked["notes"],
+        "sight": None if prep.sight is None else {
+            "range": round(prep.sight.range, 3), "blocked_by": prep.sight.blocked_by,
+            "spotting": prep.sight.spotting},
+    }
+
+
+def verdict(tally: Tally, plan: FirePlan, target: str) -> str:
+    if not tally.hits:
+        return f"miss: {plan.weapon} on {target}"
+    worst = tally.worst
+    noun = "hit" if tally.hits == 1 else "hits"
+    effects = f" ({worst})" if worst else ""
+    return f"{tally.hits} {noun}: {plan.weapon} on {target}{effects}"
+
+
+def worst_of(effects: list[str]) -> str | None:
+    return max(effects, key=lambda e: SEVERITY[e]) if effects else None

@@ -1,0 +1,337 @@
+"""To-hit numbers, dice and hit effects: the procedures shared by direct and indirect fire.
+
+A shot is planned first (``FirePlan``: range band, base number, every modifier with its rule,
+the final number, how ammunition is used), with no dice. Then each to-hit die is resolved by
+``resolve_die``, and the dice are folded into a ``Tally``. The ``fire`` and ``barrage``
+commands, their explanations and ``odds`` all use these same functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tabletop.charts import Charts, StandKind, Weapon, weight_number
+from tabletop.dice import DiceLike
+from tabletop.errors import BadInput, RulesRefusal
+
+NO_EFFECT = "no effect"
+SUPPRESSED = "suppressed"
+FORCED_BACK = "forced back"
+ELIMINATED = "eliminated"
+SEVERITY = {NO_EFFECT: 0, SUPPRESSED: 1, FORCED_BACK: 2, ELIMINATED: 3}
+
+
+@dataclass(frozen=True)
+class ModLine:
+    name: str
+    value: int
+    rule: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "value": self.value, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class FirePlan:
+    """Everything about a shot that is known before the dice are thrown."""
+
+    weapon: str
+    target: str
+    ammo: str
+    range: float | None
+    band: str | None
+    row: str
+    base: int
+    modifiers: tuple[ModLine, ...]
+    rof: int
+    effect_quality: str
+    no_effect_up_to: int
+    forced_back_up_to: int
+    miss_effect: str | None = None  # indirect HE: every stand under the template is suppressed
+    depletion: str = "never"  # roll | limited | rocket | flame | never
+    depletion_threshold: int | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def to_hit(self) -> int:
+        return self.base + sum(m.value for m in self.modifiers)
+
+    def working(self) -> dict[str, Any]:
+        return {
+            "weapon": self.weapon,
+            "target": self.target,
+            "ammo": self.ammo,
+            "range": None if self.range is None else round(self.range, 3),
+            "band": self.band,
+            "row": self.row,
+            "base": self.base,
+            "modifiers": [m.as_json() for m in self.modifiers],
+            "to_hit": self.to_hit,
+            "rof": self.rof,
+            "effect_quality": self.effect_quality,
+            "depletion": self.depletion,
+            "depletion_threshold": self.depletion_threshold,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class DieOutcome:
+    """What one to-hit die did: hit or not, its effect, and whether it triggers depletion."""
+
+    hit: bool
+    effect: str | None
+    trigger: bool
+
+
+@dataclass(frozen=True)
+class Tally:
+    hits: int = 0
+    eliminated: int = 0
+    forced_back: int = 0
+    no_effect: int = 0
+    triggers: int = 0
+
+    @property
+    def worst(self) -> str | None:
+        if self.eliminated:
+            return ELIMINATED
+        if self.forced_back:
+            return FORCED_BACK
+        if self.no_effect:
+            return NO_EFFECT
+        return None
+
+
+def fold(tally: Tally, die: DieOutcome) -> Tally:
+    """Add one die to a tally (the real command and the odds both fold with this)."""
+    if die.hit:
+        tally = replace(tally, hits=tally.hits + 1)
+        if die.effect == ELIMINATED:
+            tally = replace(tally, eliminated=tally.eliminated + 1)
+        elif die.effect == FORCED_BACK:
+            tally = replace(tally, forced_back=tally.forced_back + 1)
+        else:
+            tally = replace(tally, no_effect=tally.no_effect + 1)
+    if die.trigger:
+        tally = replace(tally, triggers=tally.triggers + 1)
+    return tally
+
+
+def hit_effect(roll: int, plan: FirePlan) -> str:
+    """The hit effects chart by the target's quality (SPEC 2 defaults, quality chart)."""
+    if roll <= plan.no_effect_up_to:
+        return NO_EFFECT
+    if roll <= plan.forced_back_up_to:
+        return FORCED_BACK
+    return ELIMINATED
+
+
+def resolve_die(
+    plan: FirePlan, dice: DiceLike, index: int, *, counts_for_depletion: bool = True,
+    trigger_face: int = 1,
+) -> DieOutcome:
+    """One to-hit die: at or under the number hits, a natural 1 always hits (SPEC 2);
+    a hit rolls on the hit effects chart; a 1 may trigger a depletion roll (CD 1.1)."""
+    label = f"{plan.weapon} at {plan.target}"
+    of = f" {index} of {plan.rof}" if plan.rof > 1 else ""
+    roll = dice.roll(10, f"to-hit{of}, {label}, needs {plan.to_hit} or less")
+    hit = roll <= plan.to_hit or roll == 1
+    effect = None
+    if hit:
+        effect = hit_effect(dice.roll(10, f"hit effect on {plan.target} ({plan.effect_quality})"), plan)
+    trigger = counts_for_depletion and plan.depletion == "roll" and roll == trigger_face
+    return DieOutcome(hit, effect, trigger)
+
+
+# --- planning ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the to-hit and hit effects procedures need to know about a target."""
+
+    label: str
+    kind: StandKind
+    quality: str
+    cover: str = "none"
+    cover_source: str | None = None
+    weight_class: str | None = None
+
+
+@dataclass(frozen=True)
+class Firer:
+    label: str | None
+    kind: StandKind | None
+    quality: str | None = None
+    markers: tuple[str, ...] = ()
+
+
+def effect_quality(target: Target, charts: Charts, night: bool) -> str:
+    """Soft vehicles roll hit effects as Green (SPEC 2); night lowers quality a level (9.1.3)."""
+    quality = "green" if target.kind.soft else target.quality
+    if night:
+        quality = charts.quality[quality].night_as or quality
+    return quality
+
+
+def requested_modifiers(
+    requested: tuple[tuple[str, int | None], ...], charts: Charts
+) -> list[ModLine]:
+    """``--mod NAME`` takes the charted value; ``--mod NAME=VALUE`` is the referee's own."""
+    out = []
+    for name, value in requested:
+        charted = charts.modifiers.get(name)
+        if value is None:
+            if charted is None:
+                known = ", ".join(sorted(charts.modifiers))
+                raise BadInput(
+                    f"--mod {name!r}: not a charted modifier (charted: {known}); "
+                    f"give a value for your own, like {name}=-1"
+                )
+            out.append(ModLine(charted.label, charted.value, charted.rule))
+        else:
+            label = charted.label if charted else name
+            out.append(ModLine(label, value, "referee"))
+    return out
+
+
+def _charted(charts: Charts, key: str, times: int = 1) -> ModLine:
+    m = charts.modifier(key)
+    return ModLine(m.label, m.value * times, m.rule)
+
+
+def plan_direct(
+    weapon: Weapon,
+    firer: Firer,
+    target: Target,
+    distance: float,
+    charts: Charts,
+    *,
+    ammo: str = "standard",
+    night: bool = False,
+    muzzle_flash: bool = False,
+    requested: tuple[tuple[str, int | None], ...] = (),
+) -> FirePlan:
+    band = weapon.band(distance)
+    if band is None:
+        raise RulesRefusal(
+            f"{target.label} is out of range: {distance:.1f}\" is beyond {weapon.id}'s long "
+            f"range of {weapon.ranges.long:g}\" (weapons chart)"
+        )
+    names = {name for name, _ in requested}
+    descending = "descending" in names
+    armoured = target.kind.armoured
+    row_name = "to_hit_afv" if armoured and weapon.to_hit_afv is not None else "to_hit"
+    row = getattr(weapon, row_name)
+    base = int(getattr(row, band))
+    mods: list[ModLine] = []
+    cover = charts.cover.get(target.cover)
+    if cover is not None and cover.direct and not descending:
+        where = f" ({target.cover_source})" if target.cover_source else ""
+        mods.append(ModLine(f"target in {target.cover} cover{where}", cover.direct, cover.rule))
+    if armoured and row_name == "to_hit" and weight_number(target.weight_class):
+        mods.append(_charted(charts, "afv-no-at", weight_number(target.weight_class)))
+    automatic = []
+    if "pinned" in firer.markers:
+        automatic.append("firer-pinned")
+    elif "suppressed" in firer.markers:
+        automatic.append("firer-suppressed")
+    if "landed" in firer.markers:
+        automatic.append("just-landed")
+    if muzzle_flash:
+        automatic.append("muzzle-flash")
+    mods.extend(_charted(charts, key) for key in automatic if key not in names)
+    mods.extend(requested_modifiers(requested, charts))
+    mods = [m for m in mods if m.value != 0]
+    quality = effect_quality(target, charts, night)
+    bands = charts.quality[quality]
+    notes = ["a natural 1 always hits"]
+    if descending:
+        notes.append("descending paratroopers get no cover (CD 7.2.2)")
+    depletion, threshold = _depletion(weapon, firer, ammo, charts)
+    return FirePlan(
+        weapon=weapon.id,
+        target=target.label,
+        ammo=ammo,
+        range=distance,
+        band=band,
+        row=row_name,
+        base=base,
+        modifiers=tuple(mods),
+        rof=weapon.rof,
+        effect_quality=quality,
+        no_effect_up_to=bands.no_effect_up_to,
+        forced_back_up_to=bands.forced_back_up_to,
+        depletion=depletion,
+        depletion_threshold=threshold,
+        notes=tuple(notes),
+    )
+
+
+def plan_indirect(
+    weapon: Weapon,
+    firer: Firer,
+    target: Target,
+    charts: Charts,
+    *,
+    night: bool = False,
+    requested: tuple[tuple[str, int | None], ...] = (),
+) -> FirePlan:
+    """One stand under an HE template: the weapon's HE number, modified (SPEC 2)."""
+    assert weapon.he is not None
+    mods: list[ModLine] = []
+    if target.kind.category == "personnel":
+        cover = charts.cover.get(target.cover)
+        if cover is not None and cover.indirect:
+            where = f" ({target.cover_source})" if target.cover_source else ""
+            mods.append(ModLine(f"target in {target.cover} cover{where}", cover.indirect, cover.rule))
+    if target.kind.armoured:
+        if target.kind.weak_afv:
+            mods.append(_charted(charts, "weak-afv"))
+        else:
+            weight = weight_number(target.weight_class)
+            if weight:
+                mods.append(_charted(charts, "afv-weight", weight))
+    if "pinned" in firer.markers:
+        mods.append(_charted(charts, "firer-pinned"))
+    mods.extend(requested_modifiers(requested, charts))
+    mods = [m for m in mods if m.value != 0]
+    quality = effect_quality(target, charts, night)
+    bands = charts.quality[quality]
+    depletion, threshold = _depletion(weapon, firer, "standard", charts)
+    return FirePlan(
+        weapon=weapon.id,
+        target=target.label,
+        ammo="he",
+        range=None,
+        band=None,
+        row="he",
+        base=weapon.he,
+        modifiers=tuple(mods),
+        rof=1,
+        effect_quality=quality,
+        no_effect_up_to=bands.no_effect_up_to,
+        forced_back_up_to=bands.forced_back_up_to,
+        miss_effect=SUPPRESSED if charts.param("barrage", "he-suppresses") else None,
+        depletion=depletion,
+        depletion_threshold=threshold,
+        notes=("a natural 1 always hits", "HE suppresses every stand under the template"),
+    )
+
+
+def _depletion(weapon: Weapon, firer: Firer, ammo: str, charts: Charts) -> tuple[str, int | None]:
+    from tabletop.rules.cd.ammo import depletes_by_roll, depletion_threshold
+
+    if weapon.flame is not None:
+        return "flame", None
+    if ammo in ("limited", "smoke", "illum"):
+        return "limited", None
+    if weapon.rocket:
+        return "rocket", None
+    if not depletes_by_roll(weapon, charts):
+        return "never", None
+    if firer.kind is None:
+        return "roll", weapon.calibre_cm
+    return "roll", depletion_threshold(weapon, firer.kind)
