@@ -138,6 +138,8 @@ def _reason(lay: Layers, k: int, traces: Traces, row: int, at_a: bool, at_b: boo
         return f"{lay.kinds[k]} does not block sight; {inside}"
     top, level = _num(float(lay.tops[k])), _num(float(traces.line_level[row]))
     if not traces.rises[row]:
+        if float(traces.line_level[row]) == float(lay.tops[k]):
+            return f"sight line at {level} just clears its top {top}; {inside}"
         return f"sight line at {level} passes over its top {top}; {inside}"
     rising = f"rises to level {top} above the sight line at {level}"
     who = " and ".join(name for name, here in (("A", at_a), ("B", at_b)) if here)

@@ -127,6 +127,7 @@ def record_firing(
     trigger_dice: int,
     charts: Charts,
     event_label: str,
+    ones: int = 0,
 ) -> dict[str, Any]:
     """Book what firing uses up; queue depletion dice for the end of the phase (CD 1.2).
 
@@ -170,7 +171,7 @@ def record_firing(
             f"{trigger_dice} depletion check(s) at the end of the phase: depleted on "
             f"{threshold} or less (CD 1.2{_adjust_rule(kind)})"
         )
-    elif trigger_dice:
+    elif ones:
         out["notes"].append(
             f"a 1 was rolled but {weapon.id} is under "
             f"{charts.param('ammo', 'min-calibre-mm'):g} mm: never depletes (CD 1)"

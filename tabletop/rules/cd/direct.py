@@ -172,8 +172,9 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     tally, dice_out = roll_plan(plan, ctx.dice, face)
     weapon = ctx.charts.weapons[plan.weapon]
     kind = ctx.charts.stand_kinds[shooter["kind"]]
+    ones = sum(1 for d in dice_out if d["to_hit"] == face)
     booked = record_firing(ctx.state, shooter, weapon, kind, prep.ammo, tally.triggers,
-                           ctx.charts, f"fire {shooter['id']} -> {target['id']}")
+                           ctx.charts, f"fire {shooter['id']} -> {target['id']}", ones)
     shooter["fired"] = {"turn": ctx.state.turn, "phase": ctx.state.phase, "weapon": weapon.id}
     outcome = apply_effect(target, tally.worst)
     effects = [d["effect"] for d in dice_out if d["hit"]]

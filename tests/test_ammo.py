@@ -1,0 +1,265 @@
+"""Ammunition depletion and supply, Command Decision section 1, driven through the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Run, as_json, file_digest
+
+RANGE = str(Path(__file__).parent / "data" / "range.yaml")
+
+
+@pytest.fixture
+def rng(run: Run) -> Run:
+    """The firing range scenario, turn 1, fire phase."""
+    run("new", RANGE, "--seed", "3")
+    return run
+
+
+def ammo(run: Run, stand: str) -> dict[str, str]:
+    stands = {s["id"]: s for s in as_json(run("status", "--json"))["stands"]}
+    return stands[stand]["ammo"]
+
+
+def pending(run: Run) -> int:
+    return as_json(run("status", "--json"))["pending"].get("depletion", 0)
+
+
+def to_phase(run: Run, phase: str) -> None:
+    for _ in range(12):
+        if as_json(run("status", "--json"))["phase"] == phase:
+            return
+        run("phase", "next")
+    raise AssertionError(phase)
+
+
+# --- CD 1.2 and its worked examples ------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("shooter", "target", "dice", "threshold"),
+    [
+        # CD 1.2 example: a 37 mm gun depletes on 3 or less.
+        ("AT", "T1", "1,5", 3),
+        # CD 1.2.1 example: an armoured car's 2 cm gun counts as 3 cm.
+        ("AC", "T2", "1,1,9", 3),
+        # CD 1.2.2 example: a tank's 5 cm gun counts as 4 cm.
+        ("TK", "T3", "1,5", 4),
+    ],
+)
+@pytest.mark.parametrize("offset", [0, 1])
+def test_seed_examples_deplete_at_or_under_calibre_in_cm(
+    rng: Run, shooter: str, target: str, dice: str, threshold: int, offset: int
+) -> None:
+    fired = as_json(rng("fire", shooter, target, "--dice", dice, "--json"))
+    assert fired["depletion_checks"] == 1
+    # CD 1.2: the depletion die waits for the end of the fire phase.
+    assert ammo(rng, shooter) == {fired["weapon"]: "ok"}
+    assert pending(rng) == 1
+    roll = threshold + offset
+    ended = as_json(rng("phase", "next", "--dice", str(roll), "--json"))
+    check = [h for h in ended["happened"] if h["what"] == "depletion check"]
+    assert check[0]["rolls"] == [roll]
+    expected = "depleted" if offset == 0 else "ok"
+    assert ammo(rng, shooter)[fired["weapon"]] == expected
+    assert pending(rng) == 0
+
+
+def test_each_one_on_a_multi_die_shot_rolls_its_own_depletion_die(rng: Run) -> None:
+    # CD 1.2: ROF 2, both dice show 1 (each hit then rolls an effect die).
+    fired = as_json(rng("fire", "AC", "T2", "--dice", "1,2,1,3", "--json"))
+    assert fired["depletion_checks"] == 2
+    ended = as_json(rng("phase", "next", "--dice", "9,8", "--json"))
+    rolls = [h["rolls"] for h in ended["happened"] if h["what"] == "depletion check"]
+    assert rolls == [[9], [8]]
+    assert ammo(rng, "AC") == {"kwk-20": "ok"}
+
+
+def test_a_roll_other_than_one_never_triggers(rng: Run) -> None:
+    fired = as_json(rng("fire", "AT", "T1", "--dice", "2,5", "--json"))
+    assert fired["hits"] == 1
+    assert fired["depletion_checks"] == 0
+    assert pending(rng) == 0
+
+
+def test_weapons_under_20mm_never_deplete(rng: Run) -> None:
+    fired = as_json(rng("fire", "MG", "T4", "--dice", "1,1,1,1", "--json"))
+    assert fired["depletion_checks"] == 0
+    assert any("never depletes (CD 1)" in n for n in fired["ammunition"])
+    assert pending(rng) == 0
+
+
+def test_a_depleted_weapon_cannot_fire_and_the_game_is_unchanged(rng: Run) -> None:
+    rng("fire", "AT", "T1", "--dice", "1,5")
+    rng("phase", "next", "--dice", "1")
+    to_phase(rng, "fire")
+    before = file_digest(rng.game)  # type: ignore[attr-defined]
+    refused = rng("fire", "AT", "T1", code=3)
+    assert "ammunition depleted (CD 1.4)" in refused.output
+    assert '6"' in refused.output and "supply point" in refused.output
+    assert file_digest(rng.game) == before  # type: ignore[attr-defined]
+
+
+# --- CD 1.4: resupply ---------------------------------------------------------------------------
+
+
+def deplete(run: Run, stand: str, target: str) -> None:
+    run("fire", stand, target, "--dice", "1,5")
+    run("phase", "next", "--dice", "1")
+
+
+def test_resupply_waits_a_turn_then_comes_from_own_battalion(rng: Run) -> None:
+    deplete(rng, "AT", "T1")
+    report = as_json(rng("turn", "next", "--json"))
+    resupply = [h for h in report["happened"] if h["what"] == "resupply" and h["stand"] == "AT"]
+    assert "depleted this turn (CD 1.4)" in resupply[0]["result"]
+    assert ammo(rng, "AT") == {"pak-36": "depleted"}
+    report = as_json(rng("turn", "next", "--json"))
+    resupply = [h for h in report["happened"] if h["what"] == "resupply" and h["stand"] == "AT"]
+    assert "resupplied pak-36 from SUP" in resupply[0]["result"]
+    assert ammo(rng, "AT") == {"pak-36": "ok"}
+
+
+def test_regimental_supply_point_serves_its_battalions(rng: Run) -> None:
+    rng("fire", "LIM", "T9", "--dice", "1,5")
+    rng("phase", "next", "--dice", "1")
+    rng("turn", "next")
+    report = as_json(rng("turn", "next", "--json"))
+    text = [h["result"] for h in report["happened"] if h.get("stand") == "LIM"]
+    assert any("from SUP-R" in t for t in text)
+
+
+def test_a_supply_point_of_another_battalion_does_not_serve(rng: Run) -> None:
+    # OTHER belongs to I/192; SUP (II/125) is within 6" but is not its own formation's.
+    rng("fire", "OTHER", "LEE", "--dice", "1,5")
+    rng("phase", "next", "--dice", "1")
+    rng("turn", "next")
+    report = as_json(rng("turn", "next", "--json"))
+    text = [h["result"] for h in report["happened"] if h.get("stand") == "OTHER"]
+    assert text and "SUP-X" in text[0] and "needs 6" in text[0]
+    assert ammo(rng, "OTHER") == {"pak-36": "depleted"}
+
+
+def test_out_of_reach_of_supply_stays_depleted(rng: Run) -> None:
+    deplete(rng, "TK", "T3")
+    rng("turn", "next")
+    rng("turn", "next")
+    assert ammo(rng, "TK") == {"kwk-50": "depleted"}
+
+
+def test_manual_resupply_checks_formation_and_turn(rng: Run) -> None:
+    deplete(rng, "TK", "T3")
+    refused = rng("resupply", "TK", "--from", "SUP", code=3)
+    assert "depleted this turn" in refused.output
+    rng("turn", "next")
+    wrong = rng("resupply", "TK", "--from", "SUP-X", code=3)
+    assert "own battalion, regiment, brigade or division (CD 1.4)" in wrong.output
+    assert "not a supply point" in rng("resupply", "TK", "--from", "AT", code=3).output
+    done = as_json(rng("resupply", "TK", "--from", "SUP", "--json"))
+    assert done["restored"] == ["kwk-50"]
+    assert "nothing resupply can restore" in rng("resupply", "TK", "--from", "SUP", code=3).output
+
+
+# --- CD 1.3: limited issue, flame, smoke, rockets -----------------------------------------------
+
+
+def test_limited_rounds_never_roll_and_are_gone_after_the_phase(rng: Run) -> None:
+    fired = as_json(rng("fire", "LIM", "T9", "--ammo", "limited", "--dice", "1,5", "--json"))
+    assert fired["depletion_checks"] == 0
+    # Still within the same fire phase: the limited rounds may be fired again.
+    rng("fire", "LIM", "T9", "--ammo", "limited", "--dice", "9")
+    rng("phase", "next")
+    to_phase(rng, "fire")
+    refused = rng("fire", "LIM", "T9", "--ammo", "limited", code=3)
+    assert "CD 1.3" in refused.output and "never restores" in refused.output
+    # The standard rounds are unaffected.
+    rng("fire", "LIM", "T9", "--dice", "9")
+
+
+def test_a_weapon_without_limited_rounds_says_so(rng: Run) -> None:
+    out = rng("fire", "AT", "T1", "--ammo", "smoke", code=2)
+    assert "cannot fire smoke" in out.output
+
+
+@pytest.mark.parametrize(("stand", "target", "uses"), [("FT", "T5", 1), ("FV", "T6", 2),
+                                                      ("CR", "T7", 3)])
+def test_flamethrower_uses_by_carrier_and_never_refuelled(
+    rng: Run, stand: str, target: str, uses: int
+) -> None:
+    for _ in range(uses):
+        fired = as_json(rng("fire", stand, target, "--dice", "1,2", "--json"))
+        assert fired["depletion_checks"] == 0
+        rng("phase", "next")
+        to_phase(rng, "fire")
+    refused = rng("fire", stand, target, code=3)
+    assert "CD 1.3.1" in refused.output
+    assert list(ammo(rng, stand).values()) == ["spent"]
+    rng("turn", "next")
+    rng("turn", "next")
+    assert list(ammo(rng, stand).values()) == ["spent"]
+
+
+def test_rockets_deplete_by_firing_and_resupply_once(rng: Run) -> None:
+    fired = as_json(rng("fire", "PS", "T8", "--dice", "1,2", "--json"))
+    assert fired["depletion_checks"] == 0
+    assert ammo(rng, "PS") == {"panzerschreck": "depleted"}
+    rng("turn", "next")
+    rng("resupply", "PS", "--from", "SUP")
+    to_phase(rng, "fire")
+    rng("fire", "PS", "T8", "--dice", "9")
+    assert ammo(rng, "PS") == {"panzerschreck": "spent"}
+    rng("turn", "next")
+    to_phase(rng, "fire")
+    out = rng("fire", "PS", "T8", code=3)
+    assert "CD 1.3.3" in out.output
+
+
+def test_indirect_smoke_is_fired_once(rng: Run) -> None:
+    to_phase(rng, "artillery")
+    smoke = as_json(rng("barrage", "MT", "--at", "30,30", "--ammo", "smoke", "--json"))
+    assert smoke["depletion_checks"] == 0
+    rng("turn", "next")
+    rng("phase", "next")
+    out = rng("barrage", "MT", "--at", "30,30", "--ammo", "smoke", code=3)
+    assert "CD 1.3.2" in out.output
+    # HE is still available.
+    rng("barrage", "MT", "--at", "30,30")
+
+
+def test_multi_gun_vehicle_tracks_each_gun(rng: Run) -> None:
+    rng("phase", "next")
+    to_phase(rng, "fire")
+    rng("fire", "LEE", "AT", "--weapon", "us-37mm-m6", "--dice", "1,2")
+    rng("phase", "next", "--dice", "1")
+    assert ammo(rng, "LEE") == {"us-75mm-m2": "ok", "us-37mm-m6": "depleted"}
+    to_phase(rng, "fire")
+    rng("fire", "LEE", "AT", "--weapon", "us-75mm-m2", "--dice", "9")
+    assert "CD 1.4" in rng("fire", "LEE", "AT", "--weapon", "us-37mm-m6", code=3).output
+
+
+# --- CD 1.1: indirect fire --------------------------------------------------------------------
+
+
+def two_under_one_burst(run: Run) -> None:
+    run("place", "T5", "18.2", "20")
+    to_phase(run, "artillery")
+
+
+@pytest.mark.parametrize(("dice", "checks"), [("1,2,1,2", 1), ("5,1,2", 0), ("1,2,5", 1)])
+def test_one_marked_die_for_a_multi_stand_burst(rng: Run, dice: str, checks: int) -> None:
+    two_under_one_burst(rng)
+    out = as_json(rng("barrage", "MT", "--at", "17.6,20", "--dice", dice, "--json"))
+    assert out["under_template"] == ["T4", "T5"]
+    assert out["marked_die"] == "T4"
+    assert out["depletion_checks"] == checks
+
+
+def test_hni_rolls_no_to_hit_and_never_depletes(rng: Run) -> None:
+    two_under_one_burst(rng)
+    out = as_json(rng("barrage", "MT", "--at", "17.6,20", "--hni", "--dice", "1", "--json"))
+    assert out["landed"] is True
+    assert out["rolls"] == {}
+    assert out["depletion_checks"] == 0
+    stands = {s["id"]: s for s in as_json(rng("status", "--json"))["stands"]}
+    assert "suppressed" in stands["T4"]["markers"] and "suppressed" in stands["T5"]["markers"]
