@@ -59,6 +59,24 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Like click's, but every error is one line: ``Error: ... (see '... --help')``."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "tabletop"
+            click.echo(f"Error: {one_line(exc.format_message())} (see '{where} --help')", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(result if isinstance(result, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -265,30 +283,54 @@ def open_game(path: Path) -> Any:
 
 
 def dice_inputs(dice: Any) -> dict[str, Any]:
-    """Physical values and the prompt callback for ``Game.execute``."""
+    """Physical values and the prompt callback for ``Game.execute``.
+
+    SPEC 7: the ``--dice`` values come first; when they run out the referee is asked at an
+    interactive prompt, otherwise the game's generator rolls the rest. ``--dice ask`` asks for
+    every roll, reading answers from a pipe when stdin is not a terminal.
+    """
     if dice is None:
         return {"physical": [], "ask": None}
-    interactive = sys.stdin.isatty()
-    ask = _prompt_for_die if (interactive or dice == "ask") else None
+    ask = DiePrompt() if (dice == "ask" or sys.stdin.isatty()) else None
     physical = [] if dice == "ask" else list(dice)
     return {"physical": physical, "ask": ask}
 
 
-def _prompt_for_die(sides: int, purpose: str) -> int | None:
-    answer = click.prompt(
-        f"d{sides} for {purpose} (blank: let the program roll)",
-        default="",
-        show_default=False,
-        err=True,
-    )
-    if not str(answer).strip():
-        return None
-    try:
-        return int(answer)
-    except ValueError:
-        from tabletop.errors import DiceError
+class DiePrompt:
+    """Asks the referee for each die of one command, until the input ends."""
 
-        raise DiceError(f"{answer!r} is not a die value for {purpose}") from None
+    def __init__(self) -> None:
+        self.ended = False
+
+    def __call__(self, sides: int, purpose: str) -> int | None:
+        if self.ended:
+            return None
+        try:
+            answer: int | None = click.prompt(
+                f"d{sides} for {purpose} (blank: let the program roll)",
+                default="",
+                show_default=False,
+                err=True,
+                value_proc=functools.partial(_die_answer, sides),
+            )
+        except click.Abort as exc:
+            # End of input (not Ctrl-C): piped answers ran out, so the generator rolls the rest.
+            if not isinstance(exc.__context__, EOFError):
+                raise
+            click.echo(err=True)
+            self.ended = True
+            return None
+        return answer
+
+
+def _die_answer(sides: int, text: str) -> int | None:
+    """A typed die value, or None for blank; a bad answer is asked again, not fatal."""
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= sides):
+        raise click.BadParameter(f"{text!r} is not a d{sides} value: give 1 to {sides}, or blank")
+    return int(text)
 
 
 # --- output ----------------------------------------------------------------------------------

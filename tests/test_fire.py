@@ -1,0 +1,309 @@
+"""Direct fire: to-hit planning, dice, hit effects, refusals, quick mode, and exact odds."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tabletop.charts import Charts
+from tabletop.cli import cli
+from tabletop.dice import Dice
+from tabletop.rules.cd.direct import roll_plan
+from tabletop.rules.cd.fire import (
+    ELIMINATED, FORCED_BACK, NO_EFFECT, Firer, Target, hit_effect, plan_direct,
+)  # fmt: skip
+from tabletop.rules.cd.odds import fate, fire_odds
+from tests.conftest import Run, as_json, file_digest, goto_phase
+
+RANGE = str(Path(__file__).parent / "data" / "range.yaml")
+
+
+def quick(charts: Charts, weapon: str, distance: float, kind: str = "infantry",
+          quality: str = "regular", cover: str = "none", mods: tuple = (),
+          shooter_kind: str | None = None):
+    k = charts.stand_kinds[kind]
+    target = Target(kind, k, quality, cover=cover, weight_class=k.weight_class)
+    firer = Firer(None, charts.stand_kinds[shooter_kind] if shooter_kind else None)
+    return plan_direct(charts.weapons[weapon], firer, target, distance, charts, requested=mods)
+
+
+# --- planning -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("weapon", "distance", "band", "base"),
+    [
+        ("rifle", 0.0, "close", 7),
+        ("rifle", 3.0, "close", 7),
+        ("rifle", 3.01, "medium", 5),
+        ("rifle", 6.0, "medium", 5),  # CD 7.2.2 example: medium range, normally a 5
+        ("rifle", 15.0, "long", 3),
+        ("pak-36", 14.0, "medium", 4),
+        ("pak-40", 45.0, "long", 3),
+    ],
+)
+def test_range_band_and_base_number(charts: Charts, weapon: str, distance: float, band: str,
+                                    base: int) -> None:
+    plan = quick(charts, weapon, distance)
+    assert (plan.band, plan.base, plan.to_hit) == (band, base, base)
+
+
+def test_beyond_long_range_is_refused(charts: Charts) -> None:
+    from tabletop.errors import RulesRefusal
+
+    with pytest.raises(RulesRefusal, match="beyond rifle's long range of 15"):
+        quick(charts, "rifle", 15.5)
+
+
+def test_descending_paratroopers_seed_example(charts: Charts) -> None:
+    # CD 7.2.2: British infantry at medium range hit descending paratroopers on a 3,
+    # and the paratroopers get no cover even over a wood.
+    plan = quick(charts, "rifle", 6, kind="paratroop", cover="medium", mods=(("descending", None),))
+    assert plan.to_hit == 3
+    assert [(m.value, m.rule) for m in plan.modifiers] == [(-2, "CD 7.2.2")]
+
+
+@pytest.mark.parametrize(
+    ("mods", "expected", "rules"),
+    [
+        ((("muzzle-flash", None),), 3, ["CD 9.1.2"]),
+        ((("just-landed", None),), 3, ["CD 7.2.2, 7.3.2"]),
+        ((("aa-veteran", None),), 6, ["CD 7.2.2"]),
+        ((("aa-green", None),), 4, ["CD 7.2.2"]),
+        ((("smoke", -1), ("hedge", -1)), 3, ["referee", "referee"]),
+        ((("muzzle-flash", -3),), 2, ["referee"]),
+    ],
+)
+def test_seed_modifiers_and_referee_modifiers(charts: Charts, mods, expected, rules) -> None:
+    plan = quick(charts, "rifle", 6, mods=mods)
+    assert plan.to_hit == expected
+    assert [m.rule for m in plan.modifiers] == rules
+
+
+def test_cover_and_armour(charts: Charts) -> None:
+    plan = quick(charts, "rifle", 6, cover="medium")
+    assert plan.to_hit == 5 + charts.cover["medium"].direct
+    # An AT gun uses its anti-armour row against a tank; a rifle pays the weight class.
+    at = quick(charts, "pak-36", 14, kind="tank")
+    assert at.row == "to_hit_afv" and at.base == 5 and not at.modifiers
+    rifle = quick(charts, "rifle", 6, kind="tank")
+    assert rifle.row == "to_hit" and rifle.to_hit == 5 - 4  # class IV tank
+
+
+def test_unknown_modifier_name_is_bad_input(charts: Charts) -> None:
+    from tabletop.errors import BadInput
+
+    with pytest.raises(BadInput, match="not a charted modifier"):
+        quick(charts, "rifle", 6, mods=(("nosuch", None),))
+
+
+@pytest.mark.parametrize(
+    ("quality", "rolls"),
+    [
+        # SPEC 2: no effect / forced back / eliminated by quality.
+        ("green", (1, 5, 6)),
+        ("trained", (2, 6, 7)),
+        ("regular", (3, 6, 7)),
+        ("experienced", (4, 7, 8)),
+        ("veteran", (5, 7, 8)),  # CD 7.2.2: a veteran crew forced back on a 6
+        ("elite", (6, 8, 9)),
+    ],
+)
+def test_hit_effects_chart(charts: Charts, quality: str, rolls: tuple[int, int, int]) -> None:
+    plan = quick(charts, "rifle", 6, quality=quality)
+    last_none, last_back, first_elim = rolls
+    assert hit_effect(last_none, plan) == NO_EFFECT
+    assert hit_effect(last_none + 1, plan) in (FORCED_BACK, ELIMINATED)
+    assert hit_effect(last_back, plan) == FORCED_BACK
+    assert hit_effect(first_elim, plan) == ELIMINATED
+
+
+def test_soft_vehicles_roll_effects_as_green(charts: Charts) -> None:
+    assert quick(charts, "rifle", 6, kind="truck", quality="elite").effect_quality == "green"
+
+
+def test_natural_one_always_hits(charts: Charts) -> None:
+    plan = quick(charts, "rifle", 15, mods=(("smoke", -5),))
+    assert plan.to_hit < 1
+    tally, dice = roll_plan(plan, Dice(0, physical=[1, 9]), 1)
+    assert tally.hits == 1 and dice[0]["effect"] == ELIMINATED
+    tally, _ = roll_plan(plan, Dice(0, physical=[2]), 1)
+    assert tally.hits == 0
+
+
+# --- odds ---------------------------------------------------------------------------------------
+
+
+def test_odds_are_exact_for_a_simple_shot(charts: Charts) -> None:
+    plan = quick(charts, "pak-36", 14, shooter_kind="towed-gun")  # needs 4, ROF 1
+    odds = fire_odds(plan, charts)
+    assert odds["hits"] == {0: Fraction(6, 10), 1: Fraction(4, 10)}
+    # Regular target: 1-3 no effect, 4-6 forced back, 7+ eliminated.
+    assert odds["outcomes"] == {
+        "missed": Fraction(6, 10),
+        NO_EFFECT: Fraction(4, 10) * Fraction(3, 10),
+        FORCED_BACK: Fraction(4, 10) * Fraction(3, 10),
+        ELIMINATED: Fraction(4, 10) * Fraction(4, 10),
+    }
+    # Depletion: the die shows 1 (1/10), then the depletion die <= 3 (3/10).
+    assert odds["expected"]["depleted"] == Fraction(3, 100)
+
+
+@pytest.mark.parametrize("weapon", ["kwk-20", "hmg-mg34", "pak-36"])
+def test_odds_sum_to_one_and_match_100k_simulated_shots(charts: Charts, weapon: str) -> None:
+    plan = quick(charts, weapon, 5, kind="infantry", shooter_kind="armoured-car")
+    odds = fire_odds(plan, charts)
+    assert sum(odds["outcomes"].values()) == 1
+    assert sum(odds["hits"].values()) == 1
+    trials = 100_000
+    dice = Dice(12345)
+    counts: dict[str, int] = {}
+    for _ in range(trials):
+        tally, _ = roll_plan(plan, dice, 1)
+        key = fate(tally, plan.miss_effect)
+        counts[key] = counts.get(key, 0) + 1
+    for outcome, p in odds["outcomes"].items():
+        expected = float(p)
+        sigma = (expected * (1 - expected) / trials) ** 0.5
+        # Five standard errors: a false alarm about once in 1.7 million checks.
+        assert abs(counts.get(outcome, 0) / trials - expected) <= 5 * sigma + 1e-12
+
+
+def test_odds_for_rof_ten_are_exact_and_fast_enough_to_enumerate(charts: Charts) -> None:
+    plan = quick(charts, "rifle", 6)
+    plan = plan.__class__(**{**plan.__dict__, "rof": 10})
+    odds = fire_odds(plan, charts)
+    assert sum(odds["hits"].values()) == 1
+    p_hit = Fraction(5, 10)
+    assert odds["expected"]["hits"] == 10 * p_hit
+
+
+# --- through the CLI ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def rng(run: Run) -> Run:
+    run("new", RANGE, "--seed", "3")
+    return run
+
+
+def test_fire_json_contract(rng: Run) -> None:
+    out = as_json(rng("fire", "AT", "T1", "--dice", "3,8", "--json"))
+    for key in ("event", "to_hit", "modifiers", "rolls", "hits", "effects", "depletion_checks"):
+        assert key in out
+    assert out["rolls"] == [3] and out["hits"] == 1 and out["effects"] == [ELIMINATED]
+    status = {s["id"]: s for s in as_json(rng("status", "--json"))["stands"]}
+    assert status["T1"]["status"] == "eliminated"
+    assert "eliminated and cannot be fired at" in rng("fire", "AC", "T1", code=3).output
+
+
+def test_forced_back_marks_the_target(rng: Run) -> None:
+    out = as_json(rng("fire", "AT", "T1", "--dice", "2,5", "--json"))
+    assert out["effects"] == [FORCED_BACK]
+    stands = {s["id"]: s for s in as_json(rng("status", "--json"))["stands"]}
+    assert stands["T1"]["markers"] == ["forced-back"]
+
+
+def test_text_output_shows_the_working(rng: Run) -> None:
+    text = rng("fire", "AT", "T1", "--dice", "1,5").output
+    assert text.splitlines()[0] == "1 hit: pak-36 on T1 (forced back)"
+    assert "base 4 (pak-36 medium" in text
+    assert "1* hit, effect 5* forced back" in text
+    assert "depleted on 3 or less (CD 1.2)" in text
+
+
+def test_line_of_sight_refusal_names_the_blocker(rng: Run) -> None:
+    out = rng("fire", "LIM", "WOODS", code=3)
+    assert "no line of sight to WOODS: blocked by copse" in out.output
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["fire", "AT", "T1", "--weapon", "pak-40"], 2, "AT does not carry 'pak-40'"),
+        (["fire", "AT", "T1", "--weapon", "nosuch"], 2, "no such weapon is charted"),
+        (["fire", "AT", "T1", "--range", "-3"], 2, "is negative"),
+        (["fire", "AT", "T1", "--range", "nan"], 2, "not a finite number"),
+        (["fire", "AT", "T1", "--range", "1e9"], 2, "more than 1000 inches"),
+        (["fire", "AT", "T1", "--range", "45"], 3, "out of range"),
+        (["fire", "AT", "NOPE"], 2, "unknown stand 'NOPE'"),
+        (["fire", "AT", "AC"], 3, "both Germany's"),
+        (["fire", "AT", "AT"], 2, "cannot fire at itself"),
+        (["fire", "AT", "T1", "--mod", "cover=x"], 2, "whole number"),
+        (["fire", "AT", "T1", "--dice", "11"], 2, "cannot be a d10"),
+        (["fire", "AT", "T1", "--dice", "5,5,5"], 2, "unused"),
+        (["fire", "SUP", "T1"], 3, "carries no weapons"),
+        (["fire", "AT"], 2, "give both SHOOTER and TARGET"),
+    ],
+)
+def test_bad_fire_input_leaves_the_game_unchanged(rng: Run, args, code, message) -> None:
+    before = file_digest(rng.game)  # type: ignore[attr-defined]
+    out = rng(*args, code=code)
+    assert message in out.output
+    assert len(out.output.strip().splitlines()) == 1
+    assert file_digest(rng.game) == before  # type: ignore[attr-defined]
+
+
+def test_firing_out_of_phase_explains_which_phases_allow_it(game: Run) -> None:
+    out = game("fire", "G-4", "US-4", code=3)
+    assert "not allowed in the movement phase" in out.output
+    assert "opportunity-fire or fire phase" in out.output
+
+
+def test_unplaced_stands_need_a_range(tmp_path: Path, run: Run) -> None:
+    scenario = Path(RANGE).read_text().replace("at: [5, 10]}", "}")
+    path = tmp_path / "s.yaml"
+    path.write_text(scenario)
+    run("new", str(path))
+    assert "give the measured range with --range" in run("fire", "AT", "T1", code=2).output
+    out = as_json(run("fire", "AT", "T1", "--range", "14", "--cover", "medium", "--json"))
+    assert out["range"] == 14 and out["band"] == "medium"
+    assert out["modifiers"][0]["value"] == -2
+
+
+def test_quick_calculator_without_a_game(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["fire", "--weapon", "pak-36", "--range", "14", "--target-kind", "infantry",
+            "--quality", "veteran", "--game", str(tmp_path / "none.sqlite"), "--json",
+            "--dice", "2,6"]
+    out = runner.invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    data = as_json(out)
+    assert data["to_hit"] == 4 and data["hits"] == 1 and data["effects"] == [FORCED_BACK]
+    assert data["event"] is None
+    assert not (tmp_path / "none.sqlite").exists()
+    missing = runner.invoke(cli, ["fire", "--weapon", "pak-36"])
+    assert missing.exit_code == 2 and "quick mode needs --range, --target-kind" in missing.output
+    typo = runner.invoke(cli, ["fire", "--weapon", "pak36", "--range", "3", "--target-kind", "infantry"])
+    assert typo.exit_code == 2 and "did you mean 'pak-36'" in typo.output
+
+
+def test_odds_command_matches_plan(rng: Run) -> None:
+    out = as_json(rng("odds", "fire", "AT", "T1", "--json"))
+    assert out["to_hit"] == 4
+    assert out["exact"]["outcomes"]["missed"] == "3/5"
+    assert abs(sum(out["outcomes"].values()) - 1) < 1e-12
+    # Odds roll nothing and log nothing.
+    assert len(as_json(rng("log", "--json"))["events"]) == 1
+
+
+def test_referee_mod_and_spotted_override_are_logged(rng: Run) -> None:
+    rng("fire", "AT", "T1", "--mod", "hedge=-1", "--dice", "9")
+    event = as_json(rng("log", "--last", "1", "--json"))["events"][0]
+    assert event["inputs"]["mods"] == [["hedge", -1]]
+    assert event["result"]["modifiers"] == [{"name": "hedge", "value": -1, "rule": "referee"}]
+
+
+def test_random_shots_never_crash_and_replay(rng: Run) -> None:
+    shooters = ["AT", "AC", "TK", "MG", "LIM"]
+    targets = ["T2", "T3", "T4", "T9", "LEE"]
+    pick = random.Random(5)
+    for _ in range(12):
+        out = rng("fire", pick.choice(shooters), pick.choice(targets), code=None)
+        assert out.exit_code in (0, 3), out.output
+    goto_phase(rng, "morale")
+    assert "replay reproduces" in rng("replay").output
