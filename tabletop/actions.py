@@ -21,6 +21,10 @@ ACTIONS: dict[str, str] = {
     "phase-next": "tabletop.rules.sequence:phase_next_action",
     "turn-next": "tabletop.rules.sequence:turn_next_action",
     "resupply": "tabletop.rules.cd.ammo:resupply_action",
+    "weather-set": "tabletop.rules.cd.conditions:weather_set_action",
+    "weather-roll": "tabletop.rules.cd.conditions:weather_roll_action",
+    "mire": "tabletop.rules.cd.conditions:mire_action",
+    "unmire": "tabletop.rules.cd.conditions:unmire_action",
 }
 
 

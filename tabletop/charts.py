@@ -20,10 +20,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from tabletop.errors import ChartError
-from tabletop.schema import Context, bounded, build, read_yaml_file
+from tabletop.errors import BadInput, ChartError
+from tabletop.schema import Context, PathT, bounded, build, read_yaml_file
 
 Raw = dict[str, list[dict[str, Any]]]
+
+# The edition of the bundled charts' structure. Raise it when a release adds chart files or
+# entries that the code needs; games started under an older edition then take the new
+# entries from the bundled charts (their own numbers still stand).
+CHARTS_FORMAT = 2
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
@@ -82,8 +87,10 @@ class Weapon(Entry):
 
     def band(self, distance: float) -> str | None:
         """The range band a distance falls in, or None beyond long range."""
+        from tabletop.units import within
+
         for name in BAND_NAMES:
-            if distance <= getattr(self.ranges, name):
+            if within(distance, getattr(self.ranges, name)):
                 return name
         return None
 
@@ -93,14 +100,29 @@ class Weapon(Entry):
         return int((self.calibre_mm or 0) // 10)
 
 
-def _check_weapon(w: Weapon, ctx: Context, path: tuple[str | int, ...]) -> None:
+def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
+    """Checks across a weapon's fields (each problem names the field to change)."""
     r = w.ranges
     if not r.close <= r.medium <= r.long:
-        ctx.error((*path, "ranges"), "range bands must not decrease (close <= medium <= long)")
-    if (w.indirect or w.burst is not None) and (w.burst is None or w.he is None):
-        ctx.error(path, "an indirect-fire weapon needs both 'burst' and 'he'")
+        ctx.error(
+            (*path, "ranges"),
+            f"range bands must not decrease (close <= medium <= long), got close {r.close:g}, "
+            f"medium {r.medium:g}, long {r.long:g}",
+        )
+    # SPEC 6: anything that fires a template needs its diameter and its HE number.
+    if w.indirect or w.burst is not None or w.he is not None:
+        what = "an indirect-fire weapon" if w.indirect else "a weapon firing an HE template"
+        if w.burst is None:
+            ctx.error(
+                (*path, "burst"), f"missing: {what} needs 'burst' (template diameter, inches)"
+            )
+        if w.he is None:
+            ctx.error((*path, "he"), f"missing: {what} needs 'he' (its HE number, 0-10)")
     if w.calibre_mm is None and w.flame is None:
-        ctx.error(path, "missing 'calibre_mm' (needed to decide ammunition depletion, CD 1.2)")
+        ctx.error(
+            (*path, "calibre_mm"),
+            "missing: needed to decide ammunition depletion (CD 1.2); flamethrowers give 'flame'",
+        )
 
 
 # --- stands and quality ----------------------------------------------------------------------
@@ -216,6 +238,49 @@ class Spotting(Entry):
     firing: float | None = bounded(None, min=0)
 
 
+@dataclass(frozen=True, kw_only=True)
+class GroundEffect(Entry):
+    """Extra movement cost of a ground condition (CD 11)."""
+
+    personnel: float = bounded(min=0)
+    vehicle: float = bounded(min=0)
+    road_exempt: tuple[Literal["hard", "paved", "dirt", "plowed"], ...] = ()
+    unplowed_road: float | None = bounded(None, min=0)
+    ski: bool = False
+    mires: Literal["moderate", "deep"] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Miring(Entry):
+    """A row of the miring chart (CD 11.1.4); None where there is no chance."""
+
+    vehicle: Literal["wheeled", "tracked"]
+    where: Literal["open", "dirt-road"]
+    moderate: int | None = bounded(None, min=0, max=10)
+    deep: int | None = bounded(None, min=0, max=10)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WindChange(Entry):
+    """A row of the variable wind chart (CD 10.1.3)."""
+
+    up_to: int = bounded(min=1, max=10)
+    turn: int = bounded(min=-1, max=1)
+    force: int = bounded(min=-1, max=1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Preset(Entry):
+    """A region and season's D10 tables for a day's conditions (CD 11 geographical note)."""
+
+    region: str
+    season: Literal["spring", "summer", "autumn", "winter"]
+    weather: tuple[tuple[int, str], ...]
+    ground: tuple[tuple[int, str], ...]
+    wind: tuple[tuple[int, str], ...] = ((10, "light"),)
+    dusty_up_to: int = bounded(0, min=0, max=10)
+
+
 CHART_SCHEMAS: dict[str, type[Entry]] = {
     "weapons": Weapon,
     "stand_kinds": StandKind,
@@ -229,75 +294,178 @@ CHART_SCHEMAS: dict[str, type[Entry]] = {
     "table": Param,
     "conditions": Condition,
     "spotting": Spotting,
+    "weather": Param,
+    "ground": GroundEffect,
+    "miring": Miring,
+    "wind": WindChange,
+    "presets": Preset,
 }
 
 
 # --- loading ---------------------------------------------------------------------------------
 
 
-def read_raw(folder: Path, problems: list[str], *, required: bool) -> Raw:
-    """Read every known chart file in ``folder`` into plain entry lists."""
+@dataclass(frozen=True)
+class Origin:
+    """Where a chart entry was last given, so a problem names that file, line and entry."""
+
+    file: str
+    position: int  # 1-based, in that file: names an entry that has no usable id
+    lines: dict[PathT, int] = dataclasses.field(default_factory=dict)
+    # An overlay entry whose id is new but close to a bundled one is probably a typo.
+    hint: str | None = None
+
+
+Origins = dict[str, dict[int, Origin]]  # chart name -> index in the merged entry list -> origin
+
+
+def read_raw(
+    folder: Path,
+    problems: list[str],
+    *,
+    required: bool,
+    origins: dict[str, list[Origin]] | None = None,
+) -> Raw:
+    """Read every known chart file in ``folder`` into plain entry lists.
+
+    ``origins``, when given, receives for each chart where each of its entries was read.
+    """
     raw: Raw = {}
     for name in CHART_SCHEMAS:
         path = folder / f"{name}.yaml"
+        shown = f"{folder.name}/{path.name}"
         if not path.is_file():
             if required:
-                problems.append(f"charts/{name}.yaml: missing chart file")
+                problems.append(f"{shown}: missing chart file")
             continue
         try:
-            data, ctx = read_yaml_file(path, f"{folder.name}/{path.name}")
-        except ChartError as exc:
-            problems.extend(exc.problems)
-            continue
-        except Exception as exc:  # BadInput for unreadable or malformed YAML
+            data, ctx = read_yaml_file(path, shown)
+        except BadInput as exc:  # unreadable or malformed YAML
             problems.append(str(exc))
             continue
+        problems.extend(ctx.problems)  # keys given twice
         if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-            problems.append(f"{folder.name}/{path.name}: expected a mapping with an 'entries' list")
+            problems.append(f"{shown}: expected a mapping with an 'entries' list")
             continue
         extra = set(data) - {"entries"}
         if extra:
             problems.append(
-                f"{folder.name}/{path.name}: unknown top-level key(s) {sorted(extra)} "
-                "(accepted: entries)"
+                f"{shown}: unknown top-level key(s) {sorted(map(str, extra))} (accepted: entries)"
             )
-        raw[name] = list(data["entries"])
+        entries: list[Any] = []
+        kept: list[Origin] = []
+        first: dict[str, Origin] = {}
+        for entry, origin in zip(
+            data["entries"], _entry_origins(shown, len(data["entries"]), ctx), strict=True
+        ):
+            ident = entry_id(entry)
+            if ident is not None and ident in first:
+                # Caught here, as an overlay would silently merge a second entry into the first.
+                where = Context(shown, origin.lines, label=f"entry {ident!r}")
+                where.error(
+                    ("id",),
+                    f"duplicate id {ident!r}: each entry needs its own id "
+                    f"(the first is at line {first[ident].lines.get(())})",
+                )
+                problems.extend(where.problems)
+                continue
+            if ident is not None:
+                first[ident] = origin
+            entries.append(entry)
+            kept.append(origin)
+        raw[name] = entries
+        if origins is not None:
+            origins[name] = kept
     if not required:
         known = {f"{n}.yaml" for n in CHART_SCHEMAS}
         for path in sorted(folder.glob("*.yaml")):
             if path.name not in known:
+                close = _close(path.name, known)
                 problems.append(
                     f"{folder.name}/{path.name}: not a chart this program knows "
-                    f"(known: {', '.join(sorted(known))})"
+                    f"(known: {', '.join(sorted(known))}){close}"
                 )
     return raw
 
 
+def _entry_origins(shown: str, count: int, ctx: Context) -> list[Origin]:
+    lines: list[dict[PathT, int]] = [{} for _ in range(count)]
+    for path, line in ctx.lines.items():
+        if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
+            lines[path[1]][path[2:]] = line
+    return [Origin(shown, i + 1, lines[i]) for i in range(count)]
+
+
+def _close(word: str, choices: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def entry_id(entry: Any) -> str | None:
+    """The id a raw entry is matched by (ids are text; a whole number counts as its text)."""
+    value = entry.get("id") if isinstance(entry, dict) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) else None
+
+
 def overlay(base: Raw, extra: Raw) -> Raw:
     """Entries of ``extra`` change the fields they give of base entries with the same id."""
+    return _overlay(base, extra, {}, {})
+
+
+def _overlay(
+    base: Raw, extra: Raw, origins: Origins, extra_origins: dict[str, list[Origin]]
+) -> Raw:
     merged: Raw = {name: [dict(e) for e in entries] for name, entries in base.items()}
     for name, entries in extra.items():
         target = merged.setdefault(name, [])
-        index = {e.get("id"): i for i, e in enumerate(target) if isinstance(e, dict)}
-        for entry in entries:
-            if isinstance(entry, dict) and entry.get("id") in index:
-                target[index[entry["id"]]] = {**target[index[entry["id"]]], **entry}
+        # Ids may be anything in a broken file (a list cannot even be a dict key).
+        index = {entry_id(e): i for i, e in enumerate(target) if entry_id(e) is not None}
+        given = extra_origins.get(name, [])
+        for position, entry in enumerate(entries):
+            origin = given[position] if position < len(given) else None
+            ident = entry_id(entry)
+            if ident is not None and ident in index:
+                at = index[ident]
+                target[at] = {**target[at], **entry}
             else:
+                at = len(target)
                 target.append(entry)
+                close = _close(ident, index) if ident is not None else ""
+                if origin is not None and close:
+                    origin = dataclasses.replace(
+                        origin, hint=f"{ident!r} is a new entry, not a change{close}"
+                    )
+            if origin is not None:
+                origins.setdefault(name, {})[at] = origin
     return merged
 
 
-def load_raw(overlays: tuple[Path, ...] = ()) -> Raw:
-    """The bundled charts with the overlay folders applied in order."""
+def read_charts(overlays: tuple[Path, ...], problems: list[str]) -> tuple[Raw, Origins]:
+    """The bundled charts with the overlay folders applied in order, and where each entry
+    came from. Problems reading the files are appended to ``problems``."""
     from tabletop.resources import charts_dir
 
-    problems: list[str] = []
-    raw = read_raw(charts_dir(), problems, required=True)
+    found: dict[str, list[Origin]] = {}
+    raw = read_raw(charts_dir(), problems, required=True, origins=found)
+    origins: Origins = {name: dict(enumerate(given)) for name, given in found.items()}
     for folder in overlays:
         if not folder.is_dir():
             problems.append(f"--charts {str(folder)!r}: not a folder")
             continue
-        raw = overlay(raw, read_raw(folder, problems, required=False))
+        found = {}
+        extra = read_raw(folder, problems, required=False, origins=found)
+        raw = _overlay(raw, extra, origins, found)
+    return raw, origins
+
+
+def load_raw(overlays: tuple[Path, ...] = ()) -> Raw:
+    """The bundled charts with the overlay folders applied in order."""
+    problems: list[str] = []
+    raw, _ = read_charts(overlays, problems)
     if problems:
         raise ChartError(problems)
     return raw
@@ -306,19 +474,31 @@ def load_raw(overlays: tuple[Path, ...] = ()) -> Raw:
 class Charts:
     """Validated charts, one mapping per chart file, entries keyed by id."""
 
-    def __init__(self, raw: Raw):
+    def __init__(self, raw: Raw, origins: Origins | None = None):
         self.raw = raw
         problems: list[str] = []
         self._tables: dict[str, dict[str, Any]] = {}
+        self._origins: dict[tuple[str, str], Origin] = {}
         for name, schema in CHART_SCHEMAS.items():
-            self._tables[name] = _build_table(name, schema, raw.get(name, []), problems)
+            self._tables[name] = self._build_table(
+                name, schema, raw.get(name, []), (origins or {}).get(name, {}), problems
+            )
         self._cross_check(problems)
         if problems:
             raise ChartError(problems)
 
     @classmethod
     def load(cls, overlays: tuple[Path, ...] = ()) -> Charts:
-        return cls(load_raw(overlays))
+        # Problems reading the files and problems in their values are reported together.
+        problems: list[str] = []
+        raw, origins = read_charts(overlays, problems)
+        try:
+            charts = cls(raw, origins)
+        except ChartError as exc:
+            raise ChartError(problems + exc.problems) from None
+        if problems:
+            raise ChartError(problems)
+        return charts
 
     def table(self, name: str) -> Mapping[str, Any]:
         return self._tables[name]
@@ -371,42 +551,63 @@ class Charts:
     def quality_order(self) -> list[str]:
         return [q.id for q in sorted(self.quality.values(), key=lambda q: q.rank)]
 
+    def _context(self, name: str, ident: str) -> Context:
+        origin = self._origins.get((name, ident))
+        if origin is None:
+            return Context(f"{name}.yaml", label=f"entry {ident!r}")
+        return Context(origin.file, origin.lines, label=f"entry {ident!r}")
+
     def _cross_check(self, problems: list[str]) -> None:
         for q in self.quality.values():
+            ctx = self._context("quality", q.id)
             if not q.no_effect_up_to <= q.forced_back_up_to:
-                problems.append(
-                    f"quality.yaml: entry {q.id!r}: no_effect_up_to must not exceed "
-                    "forced_back_up_to"
+                ctx.error(
+                    ("no_effect_up_to",),
+                    f"{q.no_effect_up_to} must not exceed forced_back_up_to "
+                    f"({q.forced_back_up_to})",
                 )
             if q.night_as is not None and q.night_as not in self.quality:
-                problems.append(
-                    f"quality.yaml: entry {q.id!r}: field 'night_as': unknown quality "
-                    f"{q.night_as!r}"
+                ctx.error(
+                    ("night_as",),
+                    f"unknown quality {q.night_as!r} (known: {', '.join(sorted(self.quality))})"
+                    f"{_close(q.night_as, self.quality)}",
                 )
+            problems.extend(ctx.problems)
         if not self.phases:
             problems.append("turn.yaml: the turn needs at least one phase")
 
-
-def _build_table(
-    name: str, schema: type[Entry], entries: list[Any], problems: list[str]
-) -> dict[str, Any]:
-    table: dict[str, Any] = {}
-    for index, data in enumerate(entries):
-        label = data.get("id") if isinstance(data, dict) else None
-        where = f"entry {label!r}" if isinstance(label, str) else f"entry {index + 1}"
-        ctx = Context(f"{name}.yaml: {where}")
-        entry = build(schema, data, ctx)
-        if entry is not None and schema is Weapon:
-            _check_weapon(entry, ctx, ())  # type: ignore[arg-type]
-        if ctx.problems:
-            problems.extend(p.replace(": : ", ": ") for p in ctx.problems)
-            continue
-        assert entry is not None
-        if entry.id in table:
-            problems.append(f"{name}.yaml: {where}: duplicate id {entry.id!r}")
-            continue
-        table[entry.id] = entry
-    return table
+    def _build_table(
+        self,
+        name: str,
+        schema: type[Entry],
+        entries: list[Any],
+        origins: dict[int, Origin],
+        problems: list[str],
+    ) -> dict[str, Any]:
+        table: dict[str, Any] = {}
+        for index, data in enumerate(entries):
+            origin = origins.get(index, Origin(f"{name}.yaml", index + 1))
+            label = entry_id(data)
+            where = f"entry {label!r}" if label is not None else f"entry {origin.position}"
+            ctx = Context(origin.file, origin.lines, label=where)
+            entry = build(schema, data, ctx)
+            if isinstance(entry, Weapon):
+                check_weapon(entry, ctx)
+            if ctx.problems:
+                problems.extend(ctx.problems)
+                if origin.hint:
+                    ctx.problems.clear()
+                    ctx.error((), origin.hint)
+                    problems.extend(ctx.problems)
+                continue
+            assert entry is not None
+            if entry.id in table:
+                ctx.error(("id",), f"duplicate id {entry.id!r}: each entry needs its own id")
+                problems.extend(ctx.problems)
+                continue
+            table[entry.id] = entry
+            self._origins[(name, entry.id)] = origin
+        return table
 
 
 def entry_as_dict(entry: Entry) -> dict[str, Any]:

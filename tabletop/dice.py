@@ -48,15 +48,19 @@ def parse_dice(text: str) -> list[int]:
     for part in text.replace(" ", ",").split(","):
         if not part:
             continue
-        try:
-            value = int(part)
-        except ValueError:
+        # Plain ASCII digits only: int() would also take "1_0", "+3" or other scripts' digits.
+        if not (part.isascii() and part.isdigit()):
             raise DiceError(
                 f"--dice {text!r}: {part!r} is not a die value (give whole numbers like 3,10,1)"
-            ) from None
-        if value < 1:
-            raise DiceError(f"--dice {text!r}: {value} is not a die value (dice show 1 or more)")
+            )
+        value = int(part)
+        if not 1 <= value <= MAX_SIDES:
+            raise DiceError(
+                f"--dice {text!r}: {value} is not a die value (dice show 1 to {MAX_SIDES})"
+            )
         values.append(value)
+    if not values:
+        raise DiceError(f"--dice {text!r}: give the values you threw, like 3,10,1")
     return values
 
 

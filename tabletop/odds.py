@@ -54,7 +54,7 @@ def distribution(procedure: Callable[[_ScriptedDice], T]) -> dict[T, Fraction]:
         try:
             outcome = procedure(_ScriptedDice(script))
         except _NeedRoll as need:
-            stack.extend(script + ((v, need.sides),) for v in range(need.sides, 0, -1))
+            stack.extend((*script, (v, need.sides)) for v in range(need.sides, 0, -1))
             continue
         p = Fraction(1)
         for _, sides in script:

@@ -15,7 +15,9 @@ A field with a default may be left out. Problems are gathered, not raised one at
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import difflib
+import itertools
 import math
 import types
 import typing
@@ -37,6 +39,8 @@ def format_path(path: PathT) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
+            # A key is shown as written, unless it would break the one-line message.
+            part = part if part.isprintable() else repr(part)
             out += f".{part}" if out else str(part)
     return out
 
@@ -48,6 +52,11 @@ class Context:
     source: str
     lines: dict[PathT, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    # Checks that run over a partly valid document (bad list items left out) see shifted
+    # indexes; an alias maps a shifted prefix back to where the item sits in the file.
+    aliases: dict[PathT, PathT] = field(default_factory=dict)
+    # Shown after the file and line, before the path (a chart's "entry 'pak-36'").
+    label: str | None = None
 
     def line_of(self, path: PathT) -> int | None:
         for cut in range(len(path), -1, -1):
@@ -56,45 +65,112 @@ class Context:
                 return line
         return None
 
+    def in_file(self, path: PathT) -> PathT:
+        """``path`` with aliased prefixes replaced, outermost first."""
+        for cut in range(1, len(path) + 1):
+            alias = self.aliases.get(path[:cut])
+            if alias is not None:
+                path = (*alias, *path[cut:])
+        return path
+
     def error(self, path: PathT, message: str) -> None:
+        path = self.in_file(path)
         line = self.line_of(path)
         where = f"{self.source}:{line}" if line is not None else self.source
-        what = format_path(path)
-        self.problems.append(f"{where}: {what}: {message}" if what else f"{where}: {message}")
+        parts = [where, self.label, format_path(path), message]
+        self.problems.append(": ".join(p for p in parts if p))
+
+
+# Hand-written files nest a few levels and hold a few thousand values. The limits keep a
+# broken or hostile file from crashing the parser (deep nesting overflows the C stack) or
+# from taking forever (aliases of aliases expand exponentially).
+MAX_DEPTH = 64
+MAX_NODES = 200_000
 
 
 def load_yaml(text: str, source: str) -> tuple[Any, Context]:
-    """Parse YAML text, remembering the line of every mapping key and sequence item."""
+    """Parse YAML text, remembering the line of every mapping key and sequence item.
+
+    A key given twice in one mapping is recorded as a problem in the returned context (YAML
+    would keep the last silently).
+    """
     import yaml
 
     loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     ctx = Context(source)
     try:
-        node = yaml.compose(text, Loader=loader_cls)
-        data = yaml.load(text, Loader=loader_cls)
+        _check_depth(yaml.parse(text, Loader=loader_cls), source)
+        loader = loader_cls(text)
+        try:
+            node = loader.get_single_node()
+            if node is not None:
+                _collect_lines(node, ctx)  # before constructing: merge keys change the nodes
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise BadInput(f"{source}{line}: not valid YAML: {problem}") from None
-    if node is not None:
-        _collect_lines(node, (), ctx.lines)
     return data, ctx
 
 
-def _collect_lines(node: Any, path: PathT, lines: dict[PathT, int]) -> None:
+def _check_depth(events: Iterable[Any], source: str) -> None:
     import yaml
 
-    lines.setdefault(path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            key = key_node.value
-            lines[(*path, key)] = key_node.start_mark.line + 1
-            _collect_lines(value_node, (*path, key), lines)
-            lines[(*path, key)] = key_node.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _collect_lines(item, (*path, index), lines)
+    depth = 0
+    for event in events:
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                where = f"{source}:{mark.line + 1}" if mark is not None else source
+                raise BadInput(
+                    f"{where}: nested more than {MAX_DEPTH} levels deep "
+                    "(a chart or scenario needs only a few)"
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _collect_lines(root: Any, ctx: Context) -> None:
+    import yaml
+
+    stack: list[tuple[Any, PathT]] = [(root, ())]
+    for count in itertools.count():
+        if not stack:
+            return
+        if count > MAX_NODES:
+            raise BadInput(
+                f"{ctx.source}: more than {MAX_NODES} values once its aliases (*name) are "
+                "expanded; write the values out, or use fewer aliases of aliases"
+            )
+        node, path = stack.pop()
+        if len(path) > MAX_DEPTH:  # an alias inside its own anchor nests without end
+            raise BadInput(
+                f"{ctx.source}:{node.start_mark.line + 1}: nested more than {MAX_DEPTH} levels "
+                "deep through an alias (*name) that refers to itself"
+            )
+        ctx.lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                key = key_node.value
+                if not isinstance(key, str):
+                    continue  # a list or mapping as a key: constructing the data refuses it
+                line = key_node.start_mark.line + 1
+                ctx.lines[(*path, key)] = line
+                if key in first:
+                    ctx.error(
+                        (*path, key),
+                        f"key {key!r} is given twice (first on line {first[key]}); "
+                        "give each key once",
+                    )
+                first.setdefault(key, line)
+                stack.append((value_node, (*path, key)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*path, i)) for i, item in enumerate(node.value))
 
 
 def read_yaml_file(path: Path, shown_as: str | None = None) -> tuple[Any, Context]:
@@ -131,14 +207,15 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def _describe(tp: Any) -> str:
+def _describe(tp: Any, many: bool = False) -> str:
+    """What a value of type ``tp`` looks like in YAML; ``many`` for the items of a list."""
     origin = get_origin(tp)
     if tp is str:
         return "text"
     if tp is int:
-        return "a whole number"
+        return "whole numbers" if many else "a whole number"
     if tp is float:
-        return "a number"
+        return "numbers" if many else "a number"
     if tp is bool:
         return "true or false"
     if tp is type(None):
@@ -146,16 +223,15 @@ def _describe(tp: Any) -> str:
     if origin is Literal:
         return "one of " + ", ".join(str(a) for a in get_args(tp))
     if origin in (Union, types.UnionType):
-        return " or ".join(_describe(a) for a in get_args(tp))
+        return " or ".join(_describe(a, many) for a in get_args(tp))
     if origin is tuple:
         args = get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return f"a list of {_describe(args[0])}"
-        return f"a list of {len(args)} values"
-    if origin is dict:
-        return "a mapping"
-    if dataclasses.is_dataclass(tp):
-        return "a mapping"
+            inner = _describe(args[0], many=True)
+            return f"lists of {inner}" if many else f"a list of {inner}"
+        return f"lists of {len(args)} values" if many else f"a list of {len(args)} values"
+    if origin is dict or dataclasses.is_dataclass(tp):
+        return "mappings" if many else "a mapping"
     return str(tp)
 
 
@@ -165,6 +241,11 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
         args = get_args(tp)
         if value is None and type(None) in args:
             return None
+        others = [a for a in args if a is not type(None)]
+        if len(others) == 1:
+            # ``X | None`` with a value: X's own message ("at[0]: expected a finite number")
+            # says more than "expected X or null".
+            return _convert(others[0], value, ctx, path)
         for arg in args:
             if arg is type(None):
                 continue
@@ -189,7 +270,8 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
     if tp is str:
         if isinstance(value, str) and value.strip():
             return value
-        if isinstance(value, int | float) and not isinstance(value, bool):
+        # YAML reads 1943-06-06 as a date and 12 as a number; as text they mean what was typed.
+        if isinstance(value, int | float | datetime.date) and not isinstance(value, bool):
             return str(value)
         return _fail(ctx, path, f"expected {_describe(tp)}, got {value!r}")
     if tp is bool:
@@ -215,7 +297,10 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
         else:
             if len(value) != len(args):
                 return _fail(ctx, path, f"expected {len(args)} values, got {len(value)}")
-            items = [_try(a, v, ctx, (*path, i)) for i, (a, v) in enumerate(zip(args, value))]
+            items = [
+                _try(a, v, ctx, (*path, i))
+                for i, (a, v) in enumerate(zip(args, value, strict=True))
+            ]
         if any(item is _MISSING for item in items):
             raise _Invalid
         return tuple(items)
@@ -298,10 +383,11 @@ def _check_bounds(f: dataclasses.Field[Any], value: Any) -> str | None:
     low = f.metadata.get("min")
     high = f.metadata.get("max")
     if isinstance(value, int | float) and not isinstance(value, bool):
+        shown = f"{value:g}" if isinstance(value, float) else repr(value)  # 400, not 400.0
         if low is not None and value < low:
-            return f"{value!r} is too small (at least {low})"
+            return f"{shown} is too small (at least {low})"
         if high is not None and value > high:
-            return f"{value!r} is too large (at most {high})"
+            return f"{shown} is too large (at most {high})"
     check = f.metadata.get("check")
     if check is not None and value is not None:
         return typing.cast(str | None, check(value))

@@ -23,11 +23,12 @@ def cli() -> None:
     """Referee assistant for WWII miniatures battles (Command Decision).
 
     \b
-    Start:   tabletop new crossroads        (a bundled scenario, or a path)
-    Look:    tabletop status | show G-1 | measure G-1 US-1
-    Act:     tabletop fire G-1 US-1 | barrage US-5 --at 20,30
-    Advance: tabletop phase next | turn next
-    Dice:    add --dice 3,10,1 to use the dice you threw; --json for machines.
+    Example (a turn at the table):
+      tabletop new crossroads        start (a bundled scenario, or a path)
+      tabletop status                look; also show G-1, measure G-1 US-1
+      tabletop fire G-1 US-1         act; also barrage US-5 --at 20,30
+      tabletop phase next            advance; also turn next
+    Add --dice 3,10,1 to use the dice you threw; --json for machines.
 
     The game lives in ./tabletop.sqlite unless --game or TABLETOP_GAME says otherwise.
     """

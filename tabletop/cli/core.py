@@ -28,7 +28,7 @@ class DomainError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int):
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click declares it per class
 
 
 class LazyGroup(click.Group):
@@ -62,9 +62,9 @@ class LazyGroup(click.Group):
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Like click's, but every error is one line: ``Error: ... (see '... --help')``."""
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]
         except click.exceptions.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(1)
@@ -100,7 +100,9 @@ class Inches(click.ParamType):
         self.maximum = maximum
         self.allow_negative = allow_negative
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
         if isinstance(value, float):
             number = value
         else:
@@ -114,13 +116,15 @@ class Inches(click.ParamType):
             self.fail(f"{value!r} is negative: distances are 0 or more inches", param, ctx)
         if abs(number) > self.maximum:
             self.fail(f"{value!r} is more than {self.maximum:g} inches", param, ctx)
-        return number
+        return number + 0.0  # -0.0 becomes 0.0, which is not logged or shown as "-0"
 
 
 class Bearing(click.ParamType):
     name = "DEGREES"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -220,7 +224,9 @@ class Modifier(click.ParamType):
         name, sep, number = str(value).partition("=")
         name = name.strip()
         if not name or any(ch.isspace() for ch in name):
-            self.fail(f"{value!r}: give a modifier as NAME or NAME=VALUE, like cover=-2", param, ctx)
+            self.fail(
+                f"{value!r}: give a modifier as NAME or NAME=VALUE, like cover=-2", param, ctx
+            )
         if not sep:
             return (name, None)
         try:

@@ -23,6 +23,7 @@ Hook = Callable[[Any], list[Happened]]
 
 HOOK_MODULES: tuple[str, ...] = (
     "tabletop.rules.cd.boundaries",
+    "tabletop.rules.cd.conditions",
 )
 
 _HOOKS: dict[str, list[tuple[int, int, Hook]]] = {}

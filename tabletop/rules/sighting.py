@@ -15,6 +15,7 @@ from typing import Any
 from tabletop.board import base_of, smoke_blockers
 from tabletop.errors import BadInput
 from tabletop.rules.cd.weather import Effects, effects
+from tabletop.units import within
 
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
 
@@ -46,6 +47,7 @@ class Sight:
     spotting: dict[str, Any] = field(default_factory=dict)
     bands: dict[str, str | None] = field(default_factory=dict)
     muzzle_flash: bool = False
+    a_stand: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -120,18 +122,25 @@ def fired_recently(stand: dict[str, Any], state: Any) -> bool:
         return False
     if fired.get("turn") == state.turn:
         return True
-    return bool(fired.get("turn") == state.turn - 1 and state.phase == "opportunity-fire")
+    # Last turn's flashes mark only the point it fired from (CD 9.1.2).
+    still_there = (fired.get("x"), fired.get("y")) == (stand["x"], stand["y"])
+    return bool(
+        fired.get("turn") == state.turn - 1 and state.phase == "opportunity-fire" and still_there
+    )
 
 
 def illuminated(ctx: Any, x: float, y: float) -> str | None:
-    """The id of an illumination template lighting this point (CD 9.2), if any."""
+    """What lights this point at night, if anything (CD 9.2): an illumination round or a
+    searchlight template, or a fire nearby."""
     from shapely import Point, Polygon
+
+    from tabletop.rules.cd.night import lit_by_fire
 
     here = Point(x, y)
     for t in ctx.state.templates():
         if t.get("illuminates") and Polygon(t["polygon"]).covers(here):
             return str(t["id"])
-    return None
+    return lit_by_fire(ctx, x, y)
 
 
 def sight(ctx: Any, a: End, b: End) -> Sight:
@@ -143,7 +152,7 @@ def sight(ctx: Any, a: End, b: End) -> Sight:
     now: Effects = effects(ctx.state.conditions, ctx.charts)
     lit = illuminated(ctx, b.x, b.y) if now.night or now.visibility is not None else None
     visibility = None if lit else now.visibility
-    visible = line.clear and (visibility is None or rng <= visibility)
+    visible = visibility is None or within(rng, visibility)
     result = Sight(
         a=a.label,
         b=b.label,
@@ -156,6 +165,7 @@ def sight(ctx: Any, a: End, b: End) -> Sight:
         level_b=line.level_b,
         visibility=visibility,
         visible=visible,
+        a_stand=a.stand,
     )
     if a.stand is not None:
         for weapon_id in a.stand["weapons"]:
@@ -189,8 +199,16 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
                 if distance == 0
                 else f"{distance:g}\" under present conditions ({'; '.join(now.because)})"
             )
-    spotted = result.los and (distance is None or result.range <= distance) and (
-        distance != 0 or result.range <= 0
+    effective = result.range
+    if result.a_stand is not None and now.night and not lit:
+        from tabletop.rules.cd.night import sound_detects
+
+        heard, why = sound_detects(ctx, result.a_stand, b.stand, result.range, now)
+        if heard:
+            effective = result.range * float(ctx.charts.param("weather", "sound-distance-factor"))
+            reasons.append(why)
+    spotted = result.los and (distance is None or within(effective, distance)) and (
+        distance != 0 or within(effective, 0)
     )
     if not spotted and result.los and now.night and fired_recently(b.stand, ctx.state):
         # CD 9.1.2: firing stands are spotted at night by anyone with clear sight to them.

@@ -39,7 +39,7 @@ class State:
 
     @property
     def meta(self) -> dict[str, Any]:
-        return self.rows["meta"]  # type: ignore[no-any-return]
+        return self.rows["meta"]
 
     @property
     def turn(self) -> int:
@@ -51,7 +51,7 @@ class State:
 
     @property
     def conditions(self) -> dict[str, Any]:
-        return self.rows["conditions"]  # type: ignore[no-any-return]
+        return self.rows["conditions"]
 
     # --- stands -----------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ class State:
         row = self.rows.get(STAND + stand_id)
         if row is None:
             raise UnknownStand(unknown_stand_message(stand_id, self.stand_ids()))
-        return row  # type: ignore[no-any-return]
+        return row
 
     def stands(self) -> list[dict[str, Any]]:
         return [self.rows[STAND + s] for s in self.meta["stand_order"]]
@@ -106,7 +106,9 @@ def unknown_stand_message(stand_id: str, known: list[str]) -> str:
     return f"unknown stand {stand_id!r} (stands: {shown}){hint}"
 
 
-def diff(before: dict[str, str], after: dict[str, str]) -> tuple[dict[str, str | None], dict[str, str | None]]:
+def diff(
+    before: dict[str, str], after: dict[str, str]
+) -> tuple[dict[str, str | None], dict[str, str | None]]:
     """Rows to write, and the before-image that undoes them (None = row did not exist)."""
     writes: dict[str, str | None] = {}
     undo: dict[str, str | None] = {}

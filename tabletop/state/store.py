@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.errors import BadInput, GameBusy, NoGame
+from tabletop.errors import BadInput, GameBusy, NoGame, TabletopError
 
 BUSY_SECONDS = 5.0
 GENESIS = "0" * 64
@@ -62,6 +62,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (stand, seq)
     );
     """,
+    # 2: which edition of the bundled charts a game's stored charts follow, so an older
+    # game can take the chart entries added since (tabletop.charts.CHARTS_FORMAT).
+    """
+    ALTER TABLE game ADD COLUMN charts_format INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -99,6 +104,7 @@ class GameRow:
     scenario_text: str
     charts_json: str
     seed: int
+    charts_format: int = 1
 
 
 @dataclass(frozen=True)
@@ -146,9 +152,20 @@ class Store:
         conn = _connect(path)
         store = cls(conn, path)
         try:
+            # Check the file is a game before anything writes to it: an empty file or another
+            # program's database must not be migrated into a half-made game or switched to WAL.
+            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+                raise BadInput(
+                    f"{str(path)!r} is not a tabletop game file (start a game with "
+                    "'tabletop new SCENARIO.yaml')"
+                )
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             store._migrate()
+            store.game()
+        except TabletopError:
+            conn.close()
+            raise
         except sqlite3.OperationalError as exc:
             conn.close()
             if "locked" in str(exc) or "busy" in str(exc):
@@ -160,16 +177,28 @@ class Store:
         return store
 
     @classmethod
-    def create(cls, path: Path, game: GameRow, rows: dict[str, str], first_event: dict[str, Any],
-               *, force: bool) -> Store:
+    def create(
+        cls,
+        path: Path,
+        game: GameRow,
+        rows: dict[str, str],
+        first_event: dict[str, Any],
+        *,
+        force: bool,
+    ) -> Store:
         """Write a new game file atomically (a temporary file renamed into place)."""
+        if path.is_dir():
+            raise BadInput(f"{str(path)!r} is a folder, not a game file")
         if path.exists() and not force:
             raise BadInput(
-                f"{str(path)!r} already holds a game: use --force to replace it, "
+                f"{str(path)!r} already exists: use --force to replace it, "
                 "or --game to choose another file"
             )
-        if path.exists() and path.is_dir():
-            raise BadInput(f"{str(path)!r} is a folder, not a game file")
+        if not path.parent.is_dir():
+            raise BadInput(
+                f"cannot create a game at {str(path)!r}: the folder {str(path.parent)!r} "
+                "does not exist"
+            )
         temp = path.with_name(f".{path.name}.new-{os.getpid()}")
         for leftover in _family(temp):
             leftover.unlink(missing_ok=True)
@@ -183,10 +212,16 @@ class Store:
             store._migrate()
             with store.transaction():
                 conn.execute(
-                    "INSERT INTO game (id, name, scenario_source, scenario_text, charts_json, seed)"
-                    " VALUES (1, ?, ?, ?, ?, ?)",
-                    (game.name, game.scenario_source, game.scenario_text, game.charts_json,
-                     game.seed),
+                    "INSERT INTO game (id, name, scenario_source, scenario_text, charts_json, seed,"
+                    " charts_format) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game.name,
+                        game.scenario_source,
+                        game.scenario_text,
+                        game.charts_json,
+                        game.seed,
+                        game.charts_format,
+                    ),
                 )
                 store.write_rows({k: v for k, v in rows.items()})
                 store.append_event(first_event, subjects=())
@@ -195,10 +230,12 @@ class Store:
                 if old != path:
                     old.unlink(missing_ok=True)
             os.replace(temp, path)
-        except BaseException:
+        except BaseException as exc:
             conn.close()
             for leftover in _family(temp):
                 leftover.unlink(missing_ok=True)
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise BadInput(f"cannot create a game at {str(path)!r}: {exc}") from None
             raise
         return cls.open(path)
 
@@ -247,7 +284,8 @@ class Store:
 
     def game(self) -> GameRow:
         row = self.conn.execute(
-            "SELECT name, scenario_source, scenario_text, charts_json, seed FROM game"
+            "SELECT name, scenario_source, scenario_text, charts_json, seed, charts_format"
+            " FROM game"
         ).fetchone()
         if row is None:
             raise BadInput(f"{str(self.path)!r} has no game in it")
@@ -269,15 +307,17 @@ class Store:
         return 1 if row[0] is None else int(row[0]) + 1
 
     def events(self, *, stand: str | None = None, last: int | None = None) -> list[EventRow]:
-        query = "SELECT * FROM events"
+        """Events in log order; only those involving ``stand``; only the ``last`` N of them."""
+        where = ""
         args: list[Any] = []
         if stand is not None:
-            query += " WHERE seq IN (SELECT seq FROM event_subjects WHERE stand = ?)"
+            where = "WHERE seq IN (SELECT seq FROM event_subjects WHERE stand = ?)"
             args.append(stand)
-        query += " ORDER BY seq"
-        if last is not None:
-            query = f"SELECT * FROM ({query[:-len(' ORDER BY seq')]} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
-            args.append(last)
+        # LIMIT -1 is SQLite's "no limit", so one statement serves both cases.
+        args.append(-1 if last is None else last)
+        query = (
+            f"SELECT * FROM (SELECT * FROM events {where} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+        )
         return [_event(r) for r in self.conn.execute(query, args)]
 
     def event(self, seq: int) -> EventRow | None:
@@ -312,9 +352,19 @@ class Store:
             "INSERT INTO events (seq, kind, command, turn, phase, inputs, rolls, result, undo,"
             " undoes, state_hash, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
-                event["seq"], event["kind"], event["command"], event["turn"], event["phase"],
-                canonical(event["inputs"]), canonical(event["rolls"]), canonical(event["result"]),
-                canonical(event["undo"]), event["undoes"], event["state_hash"], prev, digest,
+                event["seq"],
+                event["kind"],
+                event["command"],
+                event["turn"],
+                event["phase"],
+                canonical(event["inputs"]),
+                canonical(event["rolls"]),
+                canonical(event["result"]),
+                canonical(event["undo"]),
+                event["undoes"],
+                event["state_hash"],
+                prev,
+                digest,
             ),
         )
         for stand in sorted(set(subjects)):
@@ -327,14 +377,29 @@ class Store:
 def _event(row: tuple[Any, ...]) -> EventRow:
     (seq, kind, command, turn, phase, inputs, rolls, result, undo, undoes, sh, prev, digest) = row
     return EventRow(
-        seq, kind, command, turn, phase, json.loads(inputs), json.loads(rolls),
-        json.loads(result), json.loads(undo), undoes, sh, prev, digest,
+        seq,
+        kind,
+        command,
+        turn,
+        phase,
+        json.loads(inputs),
+        json.loads(rolls),
+        json.loads(result),
+        json.loads(undo),
+        undoes,
+        sh,
+        prev,
+        digest,
     )
 
 
 def _family(path: Path) -> list[Path]:
-    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
-            path.with_name(path.name + "-journal")]
+    return [
+        path,
+        path.with_name(path.name + "-wal"),
+        path.with_name(path.name + "-shm"),
+        path.with_name(path.name + "-journal"),
+    ]
 
 
 def _busy(path: Path) -> GameBusy:

@@ -11,15 +11,18 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 
 
 @click.command("log")
-@click.option("--last", type=click.IntRange(1, 1_000_000), default=None, help="Only the last N events.")
+@click.option(
+    "--last", type=click.IntRange(1, 1_000_000), default=None, help="Only the last N events."
+)
 @click.option("--stand", type=STAND, default=None, help="Only events involving this stand.")
 @click.option("--verify", is_flag=True, help="Check the hash chain; name the first bad event.")
 @click.option("--physical", is_flag=True, help="Show only rolls typed in from physical dice.")
 @game_option
 @json_option
 @command
-def cli(last: int | None, stand: str | None, verify: bool, physical: bool, game: Path,
-        as_json: bool) -> None:
+def cli(
+    last: int | None, stand: str | None, verify: bool, physical: bool, game: Path, as_json: bool
+) -> None:
     """Every event: command, turn, phase, dice rolled, and outcome.
 
     Physical dice are marked with * in text and "physical" in JSON.
@@ -33,11 +36,20 @@ def cli(last: int | None, stand: str | None, verify: bool, physical: bool, game:
     if verify:
         report = g.verify()
         if as_json:
-            emit_json({"ok": report.ok, "events": report.events, "first_bad": report.first_bad,
-                       "message": report.message})
+            emit_json(
+                {
+                    "ok": report.ok,
+                    "events": report.events,
+                    "first_bad": report.first_bad,
+                    "message": report.message,
+                }
+            )
         else:
-            click.echo(f"{report.message} ({report.events} events)" if report.ok
-                       else f"TAMPERED: {report.message}")
+            click.echo(
+                f"{report.message} ({report.events} events)"
+                if report.ok
+                else f"TAMPERED: {report.message}"
+            )
         if not report.ok:
             raise SystemExit(1)
         return
@@ -54,8 +66,15 @@ def cli(last: int | None, stand: str | None, verify: bool, physical: bool, game:
 
 def _event_json(ev: Any, physical_only: bool) -> dict[str, Any]:
     rolls = [r for r in ev.rolls if r["source"] == "physical"] if physical_only else ev.rolls
-    out = {"seq": ev.seq, "turn": ev.turn, "phase": ev.phase, "command": ev.command,
-           "inputs": ev.inputs, "rolls": rolls, "result": ev.result}
+    out = {
+        "seq": ev.seq,
+        "turn": ev.turn,
+        "phase": ev.phase,
+        "command": ev.command,
+        "inputs": ev.inputs,
+        "rolls": rolls,
+        "result": ev.result,
+    }
     if ev.undoes is not None:
         out["undoes"] = ev.undoes
     return out

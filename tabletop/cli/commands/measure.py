@@ -34,8 +34,10 @@ def cli(a: str, b: str | None, at: tuple[float, float] | None, game: Path, as_js
     from tabletop.errors import BadInput
     from tabletop.rules.sighting import sight
 
-    if (b is None) == (at is None):
-        raise BadInput("give either B (a stand or X,Y) or --at X,Y")
+    if b is not None and at is not None:
+        raise BadInput(f"give B ({b!r}) or --at X,Y, not both")
+    if b is None and at is None:
+        raise BadInput(f"measure from {a!r} to what? give B (a stand or X,Y) or --at X,Y")
     g = open_game(game)
     ctx = g.context()
     first = _end(ctx, a)
@@ -63,16 +65,26 @@ def _point(ctx: Any, xy: Any) -> Any:
 
 def render(s: Any) -> str:
     sight_word = "clear" if s.los else "BLOCKED by " + ", ".join(s.blocked_by)
-    lines = [headline(f"{s.a} -> {s.b}: {s.range:.1f}\" at bearing {s.bearing:.0f}, sight {sight_word}")]
+    lines = [
+        headline(f'{s.a} -> {s.b}: {s.range:.1f}" at bearing {s.bearing:.0f}, sight {sight_word}')
+    ]
     if s.bands:
-        lines.append("range band: " + ", ".join(f"{w} {band or 'out of range'}"
-                                                for w, band in s.bands.items()))
+        lines.append(
+            "range band: "
+            + ", ".join(f"{w} {band or 'out of range'}" for w, band in s.bands.items())
+        )
     lines.append(f"levels: {s.level_a:g} -> {s.level_b:g}")
     for c in s.crossings:
         mark = "blocks" if c["blocks"] else "clear"
         lines.append(f"  {c['piece']} ({c['kind']}) {mark}: {c['reason']}")
-    vis = "unlimited" if s.visibility is None else f"{s.visibility:g}\""
-    lines.append(f"visible: {'yes' if s.visible else 'no'} (visibility {vis})")
+    # SPEC 7: "visible" is what light and weather allow; the sight line is reported above.
+    if s.visibility is None:
+        lines.append("within visibility: yes (no limit from light or weather)")
+    else:
+        lines.append(f"within visibility: {'yes' if s.visible else 'no'} "
+                     f'(visibility {s.visibility:g}")')
     if s.spotted is not None:
-        lines.append(f"spotted: {'yes' if s.spotted else 'no'}: " + "; ".join(s.spotting["because"]))
+        lines.append(
+            f"spotted: {'yes' if s.spotted else 'no'}: " + "; ".join(s.spotting["because"])
+        )
     return "\n".join(lines)

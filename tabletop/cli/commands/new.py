@@ -60,8 +60,16 @@ def cli(
     state = created.state()
     created.close()
     if as_json:
-        emit_json({"game": str(game), "name": loaded.scenario.name, "seed": seed,
-                   "turn": state.turn, "phase": state.phase, "stands": len(state.stand_ids())})
+        emit_json(
+            {
+                "game": str(game),
+                "name": loaded.scenario.name,
+                "seed": seed,
+                "turn": state.turn,
+                "phase": state.phase,
+                "stands": len(state.stand_ids()),
+            }
+        )
         return
     click.echo(
         f"New game {loaded.scenario.name!r} in {game}: {len(state.stand_ids())} stands, "

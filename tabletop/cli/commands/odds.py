@@ -14,7 +14,15 @@ from tabletop.cli.core import charts_option, command, emit_json, game_option, he
 
 @click.group("odds")
 def cli() -> None:
-    """Exact odds of an action's outcomes, from the same procedure the action rolls."""
+    """Exact odds of an action's outcomes, from the same procedure the action rolls.
+
+    Nothing is rolled or logged, and odds may be asked in any phase.
+
+    \b
+    Example:
+      tabletop odds fire G-4 US-4
+      tabletop odds barrage US-5 --at 27,21
+    """
 
 
 @cli.command("fire")
@@ -52,7 +60,7 @@ def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo:
         ctx = g.context()
         charts = ctx.charts
         plan = prepare(ctx, fire_inputs(shooter, target, weapon, ammo, range_, cover, mods,
-                                        spotted)).plan
+                                        spotted), any_phase=True).plan
     odds = fire_odds(plan, charts)
     show(plan.working(), odds, as_json)
 
@@ -77,7 +85,7 @@ def odds_barrage(shooter: str, at: tuple[float, float], weapon: str | None, ammo
     from tabletop.rules.cd.odds import barrage_odds
 
     ctx = open_game(game).context()
-    b = prepare(ctx, barrage_inputs(shooter, at, weapon, ammo, hni, mods))
+    b = prepare(ctx, barrage_inputs(shooter, at, weapon, ammo, hni, mods), any_phase=True)
     if b.hni:
         lands = Fraction(int(ctx.charts.param("barrage", "hni-lands-up-to")), 10)
         odds: dict[str, Any] = {

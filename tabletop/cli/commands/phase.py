@@ -12,7 +12,12 @@ from tabletop.cli.core import command, dice_inputs, dice_option, emit_json, game
 
 @click.group("phase")
 def cli() -> None:
-    """The phases of the turn (see 'tabletop charts show turn')."""
+    """The phases of the turn (see 'tabletop charts show turn').
+
+    \b
+    Example:
+      tabletop phase next
+    """
 
 
 @cli.command("next")

@@ -8,14 +8,23 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    BEARING, STAND, Inches, command, emit_json, game_option, json_option, open_game,
+    BEARING,
+    STAND,
+    Inches,
+    command,
+    emit_json,
+    game_option,
+    json_option,
+    open_game,
 )  # fmt: skip
 
 
-@click.command("place")
+# A negative coordinate is a plain mistake to report as off the table, not an unknown
+# option "-1"; so dash-words reach the arguments, and the rules check the table's edges.
+@click.command("place", context_settings={"ignore_unknown_options": True})
 @click.argument("stand", type=STAND)
-@click.argument("x", type=Inches(10_000))
-@click.argument("y", type=Inches(10_000))
+@click.argument("x", type=Inches(10_000, allow_negative=True))
+@click.argument("y", type=Inches(10_000, allow_negative=True))
 @click.option("--facing", type=BEARING, default=None, help="Facing in degrees (0 = north).")
 @game_option
 @json_option
@@ -33,7 +42,9 @@ def cli(stand: str, x: float, y: float, facing: float | None, game: Path, as_jso
     if as_json:
         emit_json({"event": out.seq, **r})
         return
-    moved = f", moved {r['moved']:g}\"" if r.get("moved") else ""
+    moved = f', moved {r["moved"]:g}"' if r.get("moved") else ""
     terrain = f" in {', '.join(r['terrain'])}" if r["terrain"] else ""
-    click.echo(f"{r['stand']} at {r['x']:g},{r['y']:g} facing {r['facing']:g}{terrain}{moved} "
-               f"(event {out.seq})")
+    click.echo(
+        f"{r['stand']} at {r['x']:g},{r['y']:g} facing {r['facing']:g}{terrain}{moved} "
+        f"(event {out.seq})"
+    )

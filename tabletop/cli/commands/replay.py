@@ -32,10 +32,19 @@ def cli(game: Path, as_json: bool) -> None:
     else:
         report = g.replay()
     if as_json:
-        emit_json({"ok": report.ok, "events": report.events,
-                   "first_divergence": report.first_divergence, "message": report.message})
+        emit_json(
+            {
+                "ok": report.ok,
+                "events": report.events,
+                "first_divergence": report.first_divergence,
+                "message": report.message,
+            }
+        )
     else:
-        click.echo(f"{report.message} ({report.events} events)" if report.ok
-                   else f"DIVERGED at event {report.first_divergence}: {report.message}")
+        click.echo(
+            f"{report.message} ({report.events} events)"
+            if report.ok
+            else f"DIVERGED at event {report.first_divergence}: {report.message}"
+        )
     if not report.ok:
         raise SystemExit(1)

@@ -8,21 +8,32 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    command, dice_inputs, dice_option, emit_json, game_option, json_option, rolls_text,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    json_option,
+    rolls_text,
 )  # fmt: skip
 
 
 @click.command("roll")
 @click.argument("dice_spec", metavar="NdX")
 @click.option("--for", "purpose", default=None, help="What the roll is for (kept in the log).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Without a game: seed this roll.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Without a game: seed this roll.",
+)
 @dice_option
 @game_option
 @json_option
 @command
-def cli(dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: Path,
-        as_json: bool) -> None:
+def cli(
+    dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: Path, as_json: bool
+) -> None:
     """Roll NdX (e.g. 3d10, d6) for anything the rules leave to the referee.
 
     With a game file the roll is logged; without one it is just rolled.
@@ -37,14 +48,22 @@ def cli(dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: 
     if game.exists():
         from tabletop.cli.core import open_game
 
+        if seed is not None:
+            # A logged roll must come from the game's own generator, or replay cannot redo it.
+            raise click.BadParameter(
+                f"{seed}: --seed is for rolls without a game; {str(game)!r} rolls with its own "
+                "seed",
+                param_hint="'--seed'",
+            )
         out = open_game(game).execute("roll", inputs, **dice_inputs(dice))
         result, rolls, event = out.result, [r.as_dict() for r in out.rolls], out.seq
     else:
         from tabletop.dice import Dice
         from tabletop.rules.placement import plain_roll
 
-        d = Dice(seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
-                 **{"physical": dice_inputs(dice)["physical"], "ask": dice_inputs(dice)["ask"]})
+        d = Dice(
+            seed if seed is not None else int.from_bytes(os.urandom(6), "big"), **dice_inputs(dice)
+        )
         result = plain_roll(_Quick(d), inputs)
         d.finish()
         rolls, event = [r.as_dict() for r in d.rolls], None
@@ -52,8 +71,10 @@ def cli(dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: 
         emit_json({"event": event, **result, "rolls": rolls})
         return
     values = " ".join(str(v) for v in result["values"])
-    click.echo(f"{result['dice']}: {values} (total {result['total']})"
-               + ("" if event else "  [not logged: no game]"))
+    click.echo(
+        f"{result['dice']}: {values} (total {result['total']})"
+        + ("" if event else "  [not logged: no game]")
+    )
     if any(r["source"] == "physical" for r in rolls):
         click.echo(f"  dice: {rolls_text(rolls)}")
 

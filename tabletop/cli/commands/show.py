@@ -30,39 +30,87 @@ def cli(stand: str, game: Path, as_json: bool) -> None:
     state = State.from_db(g.store.rows())
     row = state.stand(stand)
     history = [
-        {"seq": ev.seq, "turn": ev.turn, "phase": ev.phase, "command": ev.command,
-         "result": ev.result}
+        {
+            "seq": ev.seq,
+            "turn": ev.turn,
+            "phase": ev.phase,
+            "command": ev.command,
+            "result": ev.result,
+        }
         for ev in g.store.events(stand=stand)
     ]
     data: dict[str, Any] = {
-        **{k: row[k] for k in ("id", "side", "kind", "quality", "formation", "x", "y", "facing",
-                               "width", "depth", "status", "markers")},
+        **{
+            k: row[k]
+            for k in (
+                "id",
+                "side",
+                "kind",
+                "quality",
+                "formation",
+                "x",
+                "y",
+                "facing",
+                "width",
+                "depth",
+                "status",
+                "markers",
+            )
+        },
         "ammo": {w: {**a, "status": weapon_status(a)} for w, a in row["ammo"].items()},
         "history": history,
     }
     if as_json:
         emit_json(data)
         return
-    where = "not placed" if row["x"] is None else f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}"
+    where = (
+        "not placed"
+        if row["x"] is None
+        else f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}"
+    )
     click.echo(headline(f"{row['id']}: {row['quality']} {row['kind']} of {row['side']}"))
-    click.echo(f"{where}; base {row['width']:g}\" x {row['depth']:g}\"; formation {row['formation']}")
-    click.echo(f"status: {row['status']}" + (f" ({', '.join(row['markers'])})" if row["markers"] else ""))
+    click.echo(f'{where}; base {row["width"]:g}" x {row["depth"]:g}"; formation {row["formation"]}')
+    click.echo(
+        f"status: {row['status']}" + (f" ({', '.join(row['markers'])})" if row["markers"] else "")
+    )
     for weapon, ammo in data["ammo"].items():
-        extras = [f"{k} {v}" for k, v in ammo.items()
-                  if k not in ("state", "status", "depleted_turn") and v is not None]
-        if ammo["depleted_turn"] is not None:
-            extras.append(f"depleted in turn {ammo['depleted_turn']}")
-        click.echo(f"  {weapon}: {ammo['status']}" + (f" ({'; '.join(extras)})" if extras else ""))
+        notes = _ammo_notes(ammo)
+        click.echo(f"  {weapon}: {ammo['status']}" + (f" ({'; '.join(notes)})" if notes else ""))
     if history:
         click.echo("history:")
         for h in history:
-            click.echo(f"  #{h['seq']} turn {h['turn']} {h['phase']}: {h['command']} "
-                       f"{_summary(h['result'])}")
+            click.echo(
+                f"  #{h['seq']} turn {h['turn']} {h['phase']}: {h['command']} "
+                f"{_summary(h['result'], row['id'])}".rstrip()
+            )
 
 
-def _summary(result: Any) -> str:
+# How each field of an ammunition record reads to a referee ("limited available" did not).
+AMMO_NOTES = {
+    "uses_left": "{} use(s) left",
+    "resupplies_left": "{} resupply left",
+    "limited": "limited-issue rounds {}",
+    "smoke": "smoke rounds {}",
+    "illum": "illumination rounds {}",
+    "depleted_turn": "depleted in turn {}",
+}
+
+
+def _ammo_notes(ammo: dict[str, Any]) -> list[str]:
+    return [
+        AMMO_NOTES.get(key, key + " {}").format(value)
+        for key, value in ammo.items()
+        if key not in ("state", "status") and value is not None
+    ]
+
+
+def _summary(result: Any, stand: str) -> str:
     if isinstance(result, dict) and "verdict" in result:
         return str(result["verdict"])
+    if isinstance(result, dict) and "happened" in result:
+        # A phase or turn boundary: what it did to this stand, not the whole table's news.
+        mine = [h for h in result["happened"] if h.get("stand") == stand]
+        return "; ".join(f"{h['what']}: {h['result']}" for h in mine)
     if isinstance(result, dict):
         keys = [f"{k}={v}" for k, v in result.items() if isinstance(v, str | int | float)][:4]
         return ", ".join(keys)

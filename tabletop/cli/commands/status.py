@@ -97,7 +97,9 @@ def render(data: dict[str, Any], name: str) -> str:
     lines.append(tabulate(rows, headers=["stand", "side", "kind", "at", "status", "weapons"]))
     if data["templates"]:
         lines.append("")
-        lines.append("Templates: " + ", ".join(f"{t['id']} ({t['kind']})" for t in data["templates"]))
+        lines.append(
+            "Templates: " + ", ".join(f"{t['id']} ({t['kind']})" for t in data["templates"])
+        )
     if data["pending"]:
         lines.append("Pending: " + ", ".join(f"{n} {k}" for k, n in data["pending"].items()))
     return "\n".join(lines)

@@ -13,7 +13,12 @@ from tabletop.cli.core import command, dice_option, game_option, json_option
 
 @click.group("turn")
 def cli() -> None:
-    """Whole turns."""
+    """Whole turns: finish this one and start the next.
+
+    \b
+    Example:
+      tabletop turn next
+    """
 
 
 @cli.command("next")

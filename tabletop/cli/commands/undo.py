@@ -26,7 +26,14 @@ def cli(game: Path, as_json: bool) -> None:
     g = open_game(game)
     out, target = g.undo()
     if as_json:
-        emit_json({"event": out.seq, "undid": target.seq, "command": target.command,
-                   "turn": out.turn, "phase": out.phase})
+        emit_json(
+            {
+                "event": out.seq,
+                "undid": target.seq,
+                "command": target.command,
+                "turn": out.turn,
+                "phase": out.phase,
+            }
+        )
         return
     click.echo(f"Undid #{target.seq} ({target.command}); now turn {out.turn}, {out.phase} phase.")

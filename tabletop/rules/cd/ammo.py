@@ -15,6 +15,7 @@ from typing import Any
 from tabletop.charts import Charts, StandKind, Weapon
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.units import within
 
 AMMO_KINDS = ("standard", "limited", "smoke", "illum")
 
@@ -327,7 +328,7 @@ def resupply_end_of_turn(state: Any, scenario: Any, charts: Charts, distance: An
                                        f"'tabletop resupply {stand['id']} --from SUPPLY'"})
             continue
         near, point = min(measured)
-        if near > radius:
+        if not within(near, radius):
             happened.append({"what": "resupply", "stand": stand["id"],
                              "result": f"nearest supply point {point} is {near:.1f}\" away "
                                        f"(needs {radius:g}\", CD 1.4)"})

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.units import within
 from tabletop.rules.cd.fire import ELIMINATED, FORCED_BACK, FirePlan, fold, plan_indirect, resolve_die, Tally
 
 
@@ -54,7 +55,7 @@ def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
     return circle(x, y, weapon.burst)
 
 
-def prepare(ctx: Any, inputs: dict[str, Any]) -> Barrage:
+def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
     from tabletop.board import base_of
     from tabletop.rules.cd.ammo import check_can_fire
     from tabletop.rules.cd.direct import check_phase, choose_weapon, firer_of, target_of
@@ -64,7 +65,8 @@ def prepare(ctx: Any, inputs: dict[str, Any]) -> Barrage:
 
     state, charts = ctx.state, ctx.charts
     shooter = state.stand(inputs["shooter"])
-    check_phase(ctx, "indirect-fire", "indirect fire")
+    if not any_phase:
+        check_phase(ctx, "indirect-fire", "indirect fire")
     if shooter["status"] == "eliminated":
         raise RulesRefusal(f"{shooter['id']} is eliminated and cannot fire")
     indirect = [w for w in shooter["weapons"] if charts.weapons[w].indirect]
@@ -87,7 +89,7 @@ def prepare(ctx: Any, inputs: dict[str, Any]) -> Barrage:
         raise BadInput(f"--at {x:g},{y:g} is off the {w:g} x {d:g} table")
     if shooter["x"] is not None:
         reach = math.dist((shooter["x"], shooter["y"]), (x, y))
-        if reach > weapon.ranges.long:
+        if not within(reach, weapon.ranges.long):
             raise RulesRefusal(
                 f"{x:g},{y:g} is {reach:.1f}\" from {shooter['id']}: beyond {weapon.id}'s range "
                 f"of {weapon.ranges.long:g}\" (weapons chart)"
@@ -188,7 +190,10 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
                                f"barrage {shooter['id']}")
         result["depletion_checks"] = booked["checks"]
         result["ammunition"] = booked["notes"]
-    shooter["fired"] = {"turn": state.turn, "phase": state.phase, "weapon": b.weapon.id}
+    shooter["fired"] = {"turn": state.turn, "phase": state.phase, "weapon": b.weapon.id,
+                        "x": shooter["x"], "y": shooter["y"]}
+    for sid, _ in b.under:
+        state.stand(sid)["fired_at"] = state.turn
     return result
 
 

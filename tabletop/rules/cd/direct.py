@@ -72,7 +72,8 @@ def firer_of(stand: dict[str, Any], ctx: Any) -> Firer:
                  tuple(markers))
 
 
-def prepare(ctx: Any, inputs: dict[str, Any]) -> Prepared:
+def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Prepared:
+    """Everything checked before a shot; ``any_phase`` lets ``odds`` look ahead."""
     from tabletop.rules.cd.ammo import check_can_fire
     from tabletop.rules.cd.weather import effects
     from tabletop.rules.sighting import end_for_stand, sight, target_cover
@@ -82,7 +83,8 @@ def prepare(ctx: Any, inputs: dict[str, Any]) -> Prepared:
     target = state.stand(inputs["target"])
     if shooter["id"] == target["id"]:
         raise BadInput(f"{shooter['id']} cannot fire at itself")
-    check_phase(ctx, "direct-fire", "direct fire")
+    if not any_phase:
+        check_phase(ctx, "direct-fire", "direct fire")
     for stand, role in ((shooter, "fire"), (target, "be fired at")):
         if stand["status"] == "eliminated":
             raise RulesRefusal(f"{stand['id']} is eliminated and cannot {role}")
@@ -175,7 +177,9 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     ones = sum(1 for d in dice_out if d["to_hit"] == face)
     booked = record_firing(ctx.state, shooter, weapon, kind, prep.ammo, tally.triggers,
                            ctx.charts, f"fire {shooter['id']} -> {target['id']}", ones)
-    shooter["fired"] = {"turn": ctx.state.turn, "phase": ctx.state.phase, "weapon": weapon.id}
+    shooter["fired"] = {"turn": ctx.state.turn, "phase": ctx.state.phase, "weapon": weapon.id,
+                        "x": shooter["x"], "y": shooter["y"]}
+    target["fired_at"] = ctx.state.turn
     outcome = apply_effect(target, tally.worst)
     effects = [d["effect"] for d in dice_out if d["hit"]]
     return {

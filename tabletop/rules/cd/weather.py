@@ -35,6 +35,8 @@ class Effects:
     turn_minutes: int
     night: bool
     because: tuple[str, ...] = field(default=())
+    night_rules: dict[str, Any] = field(default_factory=dict)
+    sound_deadened: str | None = None
 
     def spotting_distance(self, daylight: float | None) -> float | None:
         """Spotting distance now for a target with this daylight distance (None: unlimited).
@@ -88,6 +90,7 @@ def effects(conditions: dict[str, Any], charts: Charts) -> Effects:
     limits = [c.visibility for c in seeing if c.visibility is not None]
     worst = max(seeing, key=lambda c: (c.severity, -(c.visibility or math.inf)))
     smoke_cap = charts.param("barrage", f"smoke-max-length-{force}")
+    night = conditions["light"] in ("night-moonlit", "night-dark")
     return Effects(
         visibility=min(limits) if limits else None,
         spotting_factor=worst.spotting_factor,
@@ -97,6 +100,34 @@ def effects(conditions: dict[str, Any], charts: Charts) -> Effects:
         personnel_move=weather.personnel_move,
         smoke_max_length=None if smoke_cap in (None, 0, "none") else float(smoke_cap),
         turn_minutes=int(light.turn_minutes or charts.param("table", "turn-minutes")),
-        night=conditions["light"] in ("night-moonlit", "night-dark"),
+        night=night,
         because=tuple(because),
+        night_rules=night_rules(charts) if night else {},
+        sound_deadened=_deadened(conditions, weather_id, charts),
     )
+
+
+def night_rules(charts: Charts) -> dict[str, Any]:
+    """What else changes in a night turn (CD 9.1.3 to 9.1.6)."""
+    return {
+        "quality": "one level lower; green stays green (CD 9.1.3)",
+        "morale": int(charts.param("weather", "night-morale")),
+        "pins": "no automatic recovery: pinned stands test morale each morale phase (CD 9.1.4)",
+        "orders_radius": float(charts.param("weather", "orders-radius-night")),
+        "rally_orders": False,
+        "aircraft": "grounded, except airborne missions (CD 9.1.6)",
+        "aa_dice": int(charts.param("weather", "night-aa-dice")),
+        "engineering": "tasks of an hour or less take a night turn; longer ones a turn per hour "
+                       "(CD 9.1.7)",
+    }
+
+
+def _deadened(conditions: dict[str, Any], weather_id: str, charts: Charts) -> str | None:
+    """Why sound detection is impossible now, if it is (CD 9.3, 10.1.2)."""
+    deadening = set(str(charts.param("weather", "sound-deadened-by")).split(","))
+    force = conditions["wind"]["force"]
+    if force in deadening:
+        return f"{force} wind (CD 9.3, 10.1.2)"
+    if weather_id in deadening:
+        return f"{weather_id} (CD 9.3)"
+    return None

@@ -1,0 +1,45 @@
+"""tabletop mire STAND: the miring check at the end of a move in mud."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import (
+    POINT, STAND, command, dice_inputs, dice_option, emit_json, game_option, json_option,
+    open_game,
+)  # fmt: skip
+
+
+@click.command("mire")
+@click.argument("stand", type=STAND)
+@click.option("--where", type=click.Choice(["open", "dirt-road", "hard-road"]), default=None,
+              help="Where it moved (default: from the terrain under the stand).")
+@click.option("--across-mud", "across", type=POINT, nargs=2, default=None,
+              help="Where it entered and left the mud, if it ended on safe ground.")
+@dice_option
+@game_option
+@json_option
+@command
+def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_json: bool) -> None:
+    """Roll the miring chart for a vehicle that moved in moderate or deep mud (CD 11.1.4).
+
+    A vehicle that mires after crossing a patch of mud is placed halfway across it.
+
+    \b
+    Example:
+      tabletop mire G-5 --where open --dice 3
+      tabletop mire G-5 --across-mud 30,18 34,20
+    """
+    inputs = {"stand": stand, "where": where, "across": [list(p) for p in across] if across else None}
+    out = open_game(game).execute("mire", inputs, **dice_inputs(dice))
+    if as_json:
+        emit_json({"event": out.seq, **out.result})
+        return
+    r = out.result
+    roll = f" (rolled {r['rolls'][0]}, mires on {r['number']} or less)" if r["rolls"] else ""
+    click.echo(f"{r['verdict']}{roll}")
+    if r.get("placed_at"):
+        click.echo(f"  placed halfway across the mud at {r['placed_at'][0]:g},{r['placed_at'][1]:g}")

@@ -1,0 +1,39 @@
+"""tabletop move-cost STAND --terrain T: what moving costs now."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tabletop.cli.core import STAND, command, emit_json, game_option, json_option, open_game
+
+
+@click.command("move-cost")
+@click.argument("stand", type=STAND)
+@click.option("--terrain", default=None,
+              help="Terrain kind moved through (default: where the stand is).")
+@click.option("--road", type=click.Choice(["hard", "dirt", "paved", "plowed", "unplowed"]),
+              default=None, help="Moving along a road of this kind.")
+@game_option
+@json_option
+@command
+def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: bool) -> None:
+    """Inches paid per inch moved: terrain, then mud, snow or ice, then the weather.
+
+    \b
+    Example:
+      tabletop move-cost US-3 --terrain woods
+      tabletop move-cost G-5 --road dirt
+    """
+    from tabletop.rules.cd.movement import move_cost_for
+
+    g = open_game(game)
+    result = move_cost_for(g.context(), stand, terrain, road)
+    if as_json:
+        emit_json(result)
+        return
+    total = "impassable" if result["multiplier"] is None else f"x{result['multiplier']:g}"
+    click.echo(f"{stand} through {result['terrain']}: {total}")
+    for why in result["because"]:
+        click.echo(f"  {why}")

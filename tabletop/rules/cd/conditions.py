@@ -1,0 +1,248 @@
+"""Setting, rolling and changing light, weather, wind and ground; miring (CD 9, 10, 11)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd import ground
+from tabletop.rules.sequence import Happened, on
+
+FORCES = ("light", "moderate", "high")
+FOG_SCALE = ("clear", "mist", "fog")
+PRECIPITATION = ("light", "steady", "heavy")
+SETTABLE = ("light", "weather", "dusty", "ground", "variable_wind", "fog_returns",
+            "precipitation_changes")
+
+
+def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    cond = ctx.state.conditions
+    before = _snapshot(cond)
+    for key in SETTABLE:
+        if inputs.get(key) is not None:
+            cond[key] = inputs[key]
+    if inputs.get("wind_from") is not None:
+        cond["wind"]["from"] = int(inputs["wind_from"])
+    if inputs.get("wind_force") is not None:
+        cond["wind"]["force"] = inputs["wind_force"]
+    changed = {k: v for k, v in _snapshot(cond).items() if before.get(k) != v}
+    if not changed:
+        raise BadInput("nothing to change: give at least one of --light, --weather, --wind-from, "
+                       "--wind-force, --dusty/--no-dusty, --ground")
+    return {"verdict": "conditions now " + ", ".join(f"{k} {v}" for k, v in changed.items()),
+            "changed": changed, "conditions": _snapshot(cond)}
+
+
+def _snapshot(cond: dict[str, Any]) -> dict[str, Any]:
+    flat = {k: v for k, v in cond.items() if k != "wind"}
+    flat["wind_from"] = cond["wind"]["from"]
+    flat["wind_force"] = cond["wind"]["force"]
+    return flat
+
+
+def roll_wind_direction(ctx: Any) -> tuple[int, list[int]]:
+    """CD 10.1.1: a D10 on the wind direction chart, rolling again on 9 or 10."""
+    above = int(ctx.charts.param("weather", "wind-reroll-above"))
+    rolls = []
+    while True:
+        roll = ctx.dice.roll(10, f"wind direction (again on {above + 1}+)")
+        rolls.append(roll)
+        if roll <= above:
+            return roll, rolls
+
+
+def _pick(table: tuple[tuple[int, str], ...], roll: int) -> str:
+    for up_to, value in table:
+        if roll <= up_to:
+            return value
+    return table[-1][1]
+
+
+def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    cond = ctx.state.conditions
+    before = _snapshot(cond)
+    preset_id = inputs.get("preset")
+    if preset_id is not None:
+        presets = ctx.charts.table("presets")
+        if preset_id not in presets:
+            raise BadInput(f"--preset {preset_id!r}: known presets: {', '.join(presets)}")
+        preset = presets[preset_id]
+        cond["weather"] = _pick(preset.weather, ctx.dice.roll(10, f"{preset_id}: weather"))
+        cond["ground"] = _pick(preset.ground, ctx.dice.roll(10, f"{preset_id}: ground"))
+        cond["wind"]["force"] = _pick(preset.wind, ctx.dice.roll(10, f"{preset_id}: wind force"))
+        cond["dusty"] = ctx.dice.roll(10, f"{preset_id}: dust") <= preset.dusty_up_to
+    direction, _ = roll_wind_direction(ctx)
+    cond["wind"]["from"] = direction
+    after = _snapshot(cond)
+    changed = {k: v for k, v in after.items() if before.get(k) != v}
+    return {"verdict": f"wind from {direction}" + (f"; {preset_id}: {cond['weather']}, ground "
+                                                    f"{cond['ground']}, {cond['wind']['force']} wind"
+                                                    f"{', dusty' if cond['dusty'] else ''}"
+                                                    if preset_id else ""),
+            "preset": preset_id, "changed": changed, "conditions": after}
+
+
+# --- at the start of each turn ---------------------------------------------------------------
+
+
+@on("start-turn", order=20)
+def variable_wind(ctx: Any) -> list[Happened]:
+    """CD 10.1.3: when the scenario asks, the wind may shift each turn."""
+    cond = ctx.state.conditions
+    if not cond.get("variable_wind"):
+        return []
+    roll = ctx.dice.roll(10, "variable wind")
+    row = next(r for r in sorted(ctx.charts.table("wind").values(), key=lambda r: r.up_to)
+               if roll <= r.up_to)
+    wind = cond["wind"]
+    old = dict(wind)
+    wind["from"] = (int(wind["from"]) - 1 + row.turn) % 8 + 1
+    index = min(max(FORCES.index(wind["force"]) + row.force, 0), len(FORCES) - 1)
+    wind["force"] = FORCES[index]
+    text = ("no change" if wind == old else
+            f"from {old['from']} {old['force']} to from {wind['from']} {wind['force']}")
+    return [{"what": "variable wind", "rolls": [roll], "result": f"{text} ({row.rule})"}]
+
+
+@on("start-turn", order=30)
+def mist_and_fog(ctx: Any) -> list[Happened]:
+    """CD 10.2.3: in mist or fog, a roll each turn to see whether it changes, and how."""
+    cond = ctx.state.conditions
+    weather = cond["weather"]
+    returning = weather == "clear" and cond.get("fog_returns")
+    if weather not in ("mist", "fog") and not returning:
+        return []
+    change_on = int(ctx.charts.param("weather", "fog-change-up-to"))
+    roll = ctx.dice.roll(10, f"mist and fog: changes on {change_on} or less")
+    if roll > change_on:
+        return [{"what": "mist and fog", "rolls": [roll], "result": f"{weather} holds"}]
+    thin_on = int(ctx.charts.param("weather", "fog-thins-up-to"))
+    effect = ctx.dice.roll(10, f"mist and fog: thins on {thin_on} or less, else thickens")
+    step = -1 if effect <= thin_on else 1
+    new = FOG_SCALE[min(max(FOG_SCALE.index(weather) + step, 0), 2)]
+    cond["weather"] = new
+    return [{"what": "mist and fog", "rolls": [roll, effect],
+             "result": f"{weather} becomes {new} (CD 10.2.3)" if new != weather
+             else f"{weather} holds (CD 10.2.3)"}]
+
+
+@on("start-turn", order=40)
+def precipitation(ctx: Any) -> list[Happened]:
+    """CD 10.3.3: variable rain or snow when the scenario asks for it."""
+    cond = ctx.state.conditions
+    kind, _, level = cond["weather"].partition("-")
+    if not cond.get("precipitation_changes") or kind not in ("rain", "snow"):
+        return []
+    change_on = int(ctx.charts.param("weather", "precipitation-change-up-to"))
+    roll = ctx.dice.roll(10, f"{kind}: changes on {change_on} or less")
+    if roll > change_on:
+        return [{"what": kind, "rolls": [roll], "result": f"{cond['weather']} holds"}]
+    lighter_on = int(ctx.charts.param("weather", "precipitation-lightens-up-to"))
+    effect = ctx.dice.roll(10, f"{kind}: lightens on {lighter_on} or less, else heavier")
+    index = PRECIPITATION.index(level) + (-1 if effect <= lighter_on else 1)
+    new = "clear" if index < 0 else f"{kind}-{PRECIPITATION[min(index, 2)]}"
+    old, cond["weather"] = cond["weather"], new
+    return [{"what": kind, "rolls": [roll, effect], "result": f"{old} becomes {new} (CD 10.3.3)"}]
+
+
+# --- miring ----------------------------------------------------------------------------------
+
+
+def weight_class_of(ctx: Any, stand: dict[str, Any]) -> str | None:
+    try:
+        spec = ctx.scenario.stand_spec(stand["id"])
+        own = spec.weight_class
+    except KeyError:
+        own = None
+    return own or ctx.charts.stand_kinds[stand["kind"]].weight_class
+
+
+def where_is(ctx: Any, stand: dict[str, Any], given: str | None) -> str:
+    if given is not None:
+        return given
+    if stand["x"] is None:
+        return "open"
+    kinds = {p.kind for p in ctx.table.pieces_at(stand["x"], stand["y"])}
+    if kinds & {"road-hard", "road-paved", "bridge"}:
+        return "hard-road"
+    if "road-dirt" in kinds:
+        return "dirt-road"
+    return "open"
+
+
+def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    stand = ctx.state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    kind = ctx.charts.stand_kinds[stand["kind"]]
+    if stand["status"] == "eliminated":
+        raise RulesRefusal(f"{stand['id']} is eliminated")
+    if "mired" in stand["markers"]:
+        raise RulesRefusal(f"{stand['id']} is already mired: unmire it first (CD 11.1.5)")
+    where = where_is(ctx, stand, inputs.get("where"))
+    number, why = ground.mire_number(kind, where, ctx.state.conditions["ground"], ctx.charts)
+    mired = ground.roll_mire(number, ctx.dice, stand["id"])
+    rolls = [r.value for r in getattr(ctx.dice, "rolls", [])][-1:] if number else []
+    placed_at = None
+    if mired:
+        stand["markers"].append("mired")
+        across = inputs.get("across")
+        if across:
+            (x1, y1), (x2, y2) = across
+            # CD 11.1.4: a vehicle that crossed mud and mires stops halfway across it.
+            stand["x"], stand["y"] = (x1 + x2) / 2, (y1 + y2) / 2
+            placed_at = [stand["x"], stand["y"]]
+    verdict = (f"{stand['id']} is mired" if mired else
+               f"{stand['id']} is not mired" + ("" if number else f": {why}"))
+    return {"verdict": verdict, "stand": stand["id"], "mired": mired, "where": where,
+            "number": number, "because": why, "rolls": rolls, "placed_at": placed_at}
+
+
+def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    state, charts = ctx.state, ctx.charts
+    stand = state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    if "mired" not in stand["markers"]:
+        raise RulesRefusal(f"{stand['id']} is not mired")
+    kind = charts.stand_kinds[stand["kind"]]
+    where = where_is(ctx, stand, inputs.get("where"))
+    number, why = ground.mire_number(kind, where, state.conditions["ground"], charts)
+    assist_id = inputs.get("assist")
+    if assist_id:
+        helper = state.stand(assist_id)
+        ctx.involve(helper["id"])
+        helper_kind = charts.stand_kinds[helper["kind"]]
+        if helper["status"] == "eliminated":
+            raise RulesRefusal(f"{helper['id']} cannot help: it is eliminated")
+        if "mired" in helper["markers"]:
+            raise RulesRefusal(f"{helper['id']} cannot help: it is mired itself (CD 11.1.5)")
+        if not ground.can_assist(helper_kind, weight_class_of(ctx, helper),
+                                 weight_class_of(ctx, stand)):
+            raise RulesRefusal(
+                f"{helper['id']} cannot tow {stand['id']}: it must be a vehicle of equal or "
+                f"greater weight class (CD 11.1.5)")
+        # CD 11.1.5: the helper pushes or tows through the mud, and may mire itself.
+        helper_number, _ = ground.mire_number(helper_kind, where, state.conditions["ground"], charts)
+        helper_mired = ground.roll_mire(helper_number, ctx.dice, helper["id"])
+        if helper_mired:
+            helper["markers"].append("mired")
+        else:
+            stand["markers"].remove("mired")
+        return {"verdict": (f"{helper['id']} mires too; {stand['id']} stays mired" if helper_mired
+                            else f"{helper['id']} tows {stand['id']} free"),
+                "stand": stand["id"], "mired": helper_mired, "assist": helper["id"],
+                "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])]}
+    free = ground.roll_unmire(number, ctx.dice, stand["id"])
+    moved_to = None
+    if free:
+        stand["markers"].remove("mired")
+        if stand["x"] is not None:
+            # CD 11.1.5: freed, it moves one inch the way it was ordered (its facing).
+            rad = math.radians(stand["facing"])
+            stand["x"] = round(stand["x"] + math.sin(rad), 6)
+            stand["y"] = round(stand["y"] + math.cos(rad), 6)
+            moved_to = [stand["x"], stand["y"]]
+    return {"verdict": f"{stand['id']} {'unmires itself' if free else 'stays mired'} "
+                       f"(needs more than {2 * number}; hasty advance order, CD 11.1.5)",
+            "stand": stand["id"], "mired": not free, "number": number,
+            "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])], "moved_to": moved_to}

@@ -1,0 +1,141 @@
+"""Movement costs under terrain, ground and weather; miring and unmiring (CD 10, 11).
+
+How the multipliers combine: each is a factor on the inches a stand pays per inch moved.
+The terrain's own cost (terrain chart, by how the stand moves) is multiplied by the ground
+condition's (mud, snow, ice: "in addition to any other movement costs", CD 11.1.1), and by
+the weather's: a base allowance halved or quartered (CD 10.2.2, 10.3.2) costs the same as
+paying double or quadruple. Roads exempt a stand from the ground condition where the rules
+say (hard roads in mud, plowed roads in snow); ski-mobile stands ignore snow (and ski
+vehicles ice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.charts import Charts, StandKind, weight_number
+from tabletop.dice import DiceLike
+from tabletop.errors import BadInput, RulesRefusal
+
+# How each kind of mobility pays terrain costs (terrain chart columns).
+TERRAIN_COLUMN = {
+    "foot": "foot", "mounted": "foot", "towed": "foot",
+    "wheeled": "wheeled", "halftrack": "tracked", "tracked": "tracked",
+}  # fmt: skip
+ROADS = ("hard", "dirt", "paved", "plowed", "unplowed")
+
+
+@dataclass
+class Cost:
+    multiplier: float | None
+    because: list[str] = field(default_factory=list)
+
+    def times(self, factor: float, why: str) -> None:
+        if self.multiplier is not None and factor != 1:
+            self.multiplier *= factor
+        self.because.append(why)
+
+
+def is_vehicle(kind: StandKind) -> bool:
+    return kind.category == "vehicle"
+
+
+def move_cost(
+    kind: StandKind,
+    terrain_id: str,
+    conditions: dict[str, Any],
+    charts: Charts,
+    *,
+    road: str | None = None,
+    ski: bool = False,
+    near_flood: bool = False,
+) -> Cost:
+    from tabletop.rules.cd.weather import effects
+
+    if road is not None and road not in ROADS:
+        raise BadInput(f"--road {road!r}: accepted: {', '.join(ROADS)}")
+    if kind.mobility == "static":
+        return Cost(None, [f"a {kind.id} does not move"])
+    column = TERRAIN_COLUMN[kind.mobility]
+    terrain = charts.terrain[terrain_id]
+    cost = Cost(1.0)
+    if road is None:
+        own = getattr(terrain.move, column) if terrain.move is not None else 1.0
+        if own is None:
+            return Cost(None, [f"{terrain_id} is impassable to {column} stands ({terrain.rule})"])
+        cost.times(own, f"{terrain_id}: x{own:g} for {column} stands ({terrain.rule})")
+    else:
+        cost.because.append(f"on a {road} road: road movement")
+    ground_id = conditions["ground"]
+    if near_flood and ground_id in ("dry", "mud-light", "mud-moderate"):
+        margin = charts.param("weather", "flooded-mud-margin")
+        ground_id = "mud-deep"
+        cost.because.append(f"within {margin:g}\" of impassable flooding: deep mud (CD 10.3.4)")
+    _ground(cost, kind, ground_id, charts, road, ski)
+    now = effects(conditions, charts)
+    allowance = now.vehicle_move if is_vehicle(kind) else now.personnel_move
+    if allowance != 1:
+        cost.times(1 / allowance, f"weather: base allowance x{allowance:g}, so costs "
+                                  f"x{1 / allowance:g} ({'; '.join(now.because[1:]) or 'CD 10'})")
+    return cost
+
+
+def _ground(cost: Cost, kind: StandKind, ground_id: str, charts: Charts, road: str | None,
+            ski: bool) -> None:
+    ground = charts.table("ground")[ground_id]
+    vehicle = is_vehicle(kind)
+    factor = ground.vehicle if vehicle else ground.personnel
+    if factor == 1:
+        return
+    if road is not None and road in ground.road_exempt:
+        cost.because.append(f"{ground_id}: no effect on a {road} road ({ground.rule})")
+        return
+    if ski and ground.ski:
+        cost.because.append(f"{ground_id}: ski-mobile stand pays normal costs ({ground.rule})")
+        return
+    if vehicle and road in ("unplowed", "hard", "dirt", "paved") and ground.unplowed_road:
+        cost.times(ground.unplowed_road,
+                   f"{ground_id}: x{ground.unplowed_road:g} on an unplowed road ({ground.rule})")
+        return
+    who = "vehicles" if vehicle else "personnel"
+    cost.times(factor, f"{ground_id}: x{factor:g} for {who} ({ground.rule})")
+
+
+# --- miring ---------------------------------------------------------------------------------
+
+
+def mire_number(kind: StandKind, where: str, ground_id: str, charts: Charts) -> tuple[int, str]:
+    """The miring number (0 = no chance) and why (CD 11.1.4)."""
+    if not is_vehicle(kind):
+        raise RulesRefusal(f"only vehicles mire; a {kind.id} does not (CD 11.1.4)")
+    if kind.recovery:
+        return 0, "recovery vehicles never mire (CD 11.1.4)"
+    level = charts.table("ground")[ground_id].mires
+    if level is None:
+        return 0, f"no miring in {ground_id} (CD 11.1.4: moderate and deep mud only)"
+    if where == "hard-road":
+        return 0, "on a hard road: safe from miring (CD 11.1)"
+    wheeled = kind.mobility in ("wheeled", "halftrack")
+    if where == "dirt-road" and kind.mobility == "halftrack":
+        return 0, "halftracks never mire on dirt roads (CD 11.1.4)"
+    row_id = f"{'wheeled' if wheeled else 'tracked'}-{'dirt-road' if where == 'dirt-road' else 'open'}"
+    row = charts.table("miring").get(row_id)
+    number = getattr(row, level) if row is not None else None
+    if not number:
+        return 0, f"no miring chance for {row_id.replace('-', ' ')} in {level} mud (CD 11.1.4)"
+    return int(number), f"{row_id.replace('-', ' ')} in {level} mud: mires on {number} or less ({row.rule})"
+
+
+def roll_mire(number: int, dice: DiceLike, label: str) -> bool:
+    return number > 0 and dice.roll(10, f"miring {label}: mired on {number} or less") <= number
+
+
+def roll_unmire(number: int, dice: DiceLike, label: str) -> bool:
+    """Self-unmiring: the roll must beat twice the miring number (CD 11.1.5)."""
+    need = 2 * number
+    return dice.roll(10, f"unmiring {label}: free on more than {need}") > need
+
+
+def can_assist(helper: StandKind, helper_class: str | None, mired_class: str | None) -> bool:
+    return is_vehicle(helper) and weight_number(helper_class) >= weight_number(mired_class)

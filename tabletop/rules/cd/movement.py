@@ -1,0 +1,55 @@
+"""The move-cost query for a stand in a game (terrain from the table, ground, weather)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.errors import BadInput
+from tabletop.rules.cd.ground import move_cost
+from tabletop.units import within
+
+ROAD_KINDS = {"road-hard": "hard", "road-paved": "paved", "road-dirt": "dirt"}
+
+
+def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None) -> dict[str, Any]:
+    stand = ctx.state.stand(stand_id)
+    charts = ctx.charts
+    kind = charts.stand_kinds[stand["kind"]]
+    near_flood = False
+    if terrain is None:
+        if stand["x"] is None:
+            raise BadInput(f"{stand_id} is not placed: give --terrain (one of the terrain kinds)")
+        here = ctx.table.pieces_at(stand["x"], stand["y"])
+        roads = [p.kind for p in here if p.kind in ROAD_KINDS]
+        if roads and road is None:
+            road = ROAD_KINDS[roads[0]]
+        areas = [p.kind for p in here if p.kind not in ROAD_KINDS and charts.terrain[p.kind].move]
+        terrain = areas[-1] if areas else "open"
+    elif terrain not in charts.terrain:
+        import difflib
+
+        close = difflib.get_close_matches(terrain, list(charts.terrain), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise BadInput(f"--terrain {terrain!r}: unknown terrain kind{hint}")
+    if stand["x"] is not None:
+        near_flood = _near_flood(ctx, stand)
+    spec_ski = False
+    try:
+        spec_ski = ctx.scenario.stand_spec(stand_id).ski
+    except KeyError:
+        pass
+    cost = move_cost(kind, terrain, ctx.state.conditions, charts, road=road, ski=spec_ski,
+                     near_flood=near_flood)
+    return {"stand": stand_id, "terrain": terrain, "road": road, "multiplier": cost.multiplier,
+            "because": cost.because}
+
+
+def _near_flood(ctx: Any, stand: dict[str, Any]) -> bool:
+    from shapely import Point
+
+    margin = float(ctx.charts.param("weather", "flooded-mud-margin"))
+    here = Point(stand["x"], stand["y"])
+    for spec in ctx.scenario.terrain:
+        if spec.kind == "flooded" and within(ctx.table.geometry(spec.id).distance(here), margin):
+            return True
+    return False

@@ -1,0 +1,71 @@
+"""Night: sound detection and light sources (CD 9.2, 9.3)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tabletop.rules.cd.weather import Effects
+from tabletop.units import within
+
+
+def _noisy_near(ctx: Any, x: float, y: float, radius: float) -> str | None:
+    """A stand firing or fired on this turn within ``radius`` of (x, y) (CD 9.3)."""
+    turn = ctx.state.turn
+    for s in ctx.state.stands():
+        if s["x"] is None:
+            continue
+        fired = (s.get("fired") or {}).get("turn") == turn
+        hit = s.get("fired_at") == turn
+        if (fired or hit) and within(math.dist((s["x"], s["y"]), (x, y)), radius):
+            return f"{s['id']} {'firing' if fired else 'under fire'} nearby"
+    return None
+
+
+def sound_detects(ctx: Any, listener: dict[str, Any], target: dict[str, Any], distance: float,
+                  now: Effects) -> tuple[bool, str]:
+    """Whether a stationary, silent stand hears a moving enemy (CD 9.3)."""
+    state, charts = ctx.state, ctx.charts
+    if not now.night:
+        return False, "sound detection is a night rule (CD 9.3)"
+    if target.get("moved_turn") != state.turn:
+        return False, f"{target['id']} is not moving"
+    if listener.get("moved_turn") == state.turn or (listener.get("fired") or {}).get(
+        "turn"
+    ) == state.turn:
+        return False, f"{listener['id']} is not stationary and silent"
+    vehicle = charts.stand_kinds[target["kind"]].category == "vehicle"
+    reach = float(charts.param("weather", "sound-vehicle" if vehicle else "sound-personnel"))
+    if not within(distance, reach):
+        return False, f"beyond {reach:g}\" for moving {'vehicles' if vehicle else 'personnel'}"
+    if now.sound_deadened:
+        return False, f"sound deadened by {now.sound_deadened}"
+    radius = float(charts.param("weather", "sound-noise-radius"))
+    for x, y in ((listener["x"], listener["y"]), (target["x"], target["y"])):
+        noise = _noisy_near(ctx, x, y, radius)
+        if noise:
+            return False, f"too noisy: {noise} (CD 9.3)"
+    factor = float(charts.param("weather", "sound-distance-factor"))
+    return True, (f"heard moving within {reach:g}\": counts as {distance * factor:g}\" away "
+                  "for spotting (CD 9.3)")
+
+
+def lit_by_fire(ctx: Any, x: float, y: float) -> str | None:
+    """A burning vehicle within 1" or a burning building within 3" lights a point (CD 9.2)."""
+    small = float(ctx.charts.param("weather", "fire-light-radius"))
+    large = float(ctx.charts.param("weather", "large-fire-light-radius"))
+    for s in ctx.state.stands():
+        if "burning" in s["markers"] and s["x"] is not None:
+            if within(math.dist((s["x"], s["y"]), (x, y)), small):
+                return f"burning {s['id']}"
+    burning = [t for t, v in ctx.state.rows.items()
+               if t.startswith("terrain:") and v.get("state") == "burning"]
+    if burning:
+        from shapely import Point
+
+        here = Point(x, y)
+        for key in burning:
+            piece_id = key.split(":", 1)[1]
+            if within(ctx.table.geometry(piece_id).distance(here), large):
+                return f"burning {piece_id}"
+    return None

@@ -1,0 +1,300 @@
+"""Night, weather and ground (CD 9, 10, 11): effects in force, movement, miring, changes."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from tabletop.rules.cd.weather import effects
+from tests.conftest import Run, as_json, file_digest
+
+MUD = str(Path(__file__).parent / "data" / "mud.yaml")
+
+# --- the effects table, derived by hand from CD 9.1.2, 9.4, 9.2.2, 10.1.2, 10.2, 10.3 ---------
+# Each condition on its own: (visibility, spotting factor, fixed spotting, severity).
+LIGHT = {
+    "day": (None, None, None, 0),
+    "twilight": (30, 0.5, None, 1),  # CD 9.4
+    "artificial-moonlight": (30, 0.5, None, 1),  # CD 9.2.2: night treated as twilight
+    "night-moonlit": (4, None, 4, 3),  # CD 9.1.2
+    "night-dark": (2, None, 2, 4),  # CD 9.1.2
+}
+WEATHER = {
+    "clear": (None, None, None, 0),
+    "mist": (30, 0.5, None, 1),  # CD 10.2.1
+    "fog": (4, None, 4, 3),
+    "light": (30, 0.5, None, 1),  # CD 10.3.1, precipitation by level
+    "steady": (15, 0.25, None, 2),
+    "heavy": (4, None, 4, 3),
+}
+# CD 10.1.2: moderate wind makes precipitation a level worse, high wind makes it heavy.
+WORSE = {
+    ("light", "light"): "light", ("light", "moderate"): "steady", ("light", "high"): "heavy",
+    ("steady", "light"): "steady", ("steady", "moderate"): "heavy", ("steady", "high"): "heavy",
+    ("heavy", "light"): "heavy", ("heavy", "moderate"): "heavy", ("heavy", "high"): "heavy",
+}  # fmt: skip
+# CD 10.1.2: wind on dusty ground counts as mist (moderate) or fog (high), for seeing only.
+DUST = {"light": None, "moderate": "mist", "high": "fog"}
+# CD 10.2.2, 10.3.2: base movement multipliers (vehicle, personnel).
+MOVE = {"clear": (1, 1), "mist": (0.5, 1), "fog": (0.25, 0.5), "light": (0.5, 1),
+        "steady": (0.5, 1), "heavy": (0.25, 0.5)}
+SMOKE = {"light": None, "moderate": 4, "high": 1}  # CD 10.1.2
+
+
+def expected(light: str, weather: str, force: str, dusty: bool) -> dict:
+    kind, _, level = weather.partition("-")
+    weather_key = WORSE[(level, force)] if kind in ("rain", "snow") else weather
+    parts = [LIGHT[light], WEATHER[weather_key]]
+    if dusty and DUST[force]:
+        parts.append(WEATHER[DUST[force]])
+    limits = [p[0] for p in parts if p[0] is not None]
+    worst = max(parts, key=lambda p: (p[3], -(p[0] or 1000)))
+    return {
+        "visibility": min(limits) if limits else None,
+        "spotting_factor": worst[1],
+        "spotting_fixed": worst[2],
+        "smoke_max_length": SMOKE[force],
+        "movement": MOVE[weather_key],
+    }
+
+
+COMBINATIONS = list(itertools.product(
+    LIGHT, ["clear", "mist", "fog", "rain-light", "rain-steady", "rain-heavy", "snow-light",
+            "snow-steady", "snow-heavy"], ["light", "moderate", "high"], [False, True]))
+
+
+@pytest.mark.parametrize(("light", "weather", "force", "dusty"), COMBINATIONS)
+def test_effects_for_every_combination(charts, light, weather, force, dusty) -> None:
+    now = effects({"light": light, "weather": weather, "dusty": dusty, "ground": "dry",
+                   "wind": {"from": 1, "force": force}}, charts)
+    want = expected(light, weather, force, dusty)
+    assert now.visibility == want["visibility"]
+    assert now.spotting_factor == want["spotting_factor"]
+    assert now.spotting_fixed == want["spotting_fixed"]
+    assert now.smoke_max_length == want["smoke_max_length"]
+    assert (now.vehicle_move, now.personnel_move) == want["movement"]
+
+
+@pytest.mark.parametrize(
+    ("light", "daylight", "spotting"),
+    [
+        ("twilight", 10, 5), ("twilight", 1, 0), ("twilight", 7, 3),  # halved, rounded down
+        ("night-moonlit", 40, 4), ("night-moonlit", 6, 0), ("night-moonlit", None, 4),
+        ("night-dark", 20, 2), ("day", None, None), ("day", 10, 10),
+    ],
+)
+def test_spotting_distance_rounding_and_contact(charts, light, daylight, spotting) -> None:
+    now = effects({"light": light, "weather": "clear", "dusty": False, "ground": "dry",
+                   "wind": {"from": 1, "force": "light"}}, charts)
+    assert now.spotting_distance(daylight) == spotting
+
+
+def test_weather_show_json_keys(game: Run) -> None:
+    game("weather", "set", "--weather", "rain-light", "--wind-force", "moderate")
+    out = as_json(game("weather", "show", "--json"))
+    assert out["visibility"] == 15 and out["spotting_factor"] == 0.25
+    assert out["spotting_fixed"] is None and out["smoke_max_length"] == 4
+    assert out["movement"] == {"vehicle": 0.5, "personnel": 1}
+
+
+def test_night_rules_in_force(game: Run) -> None:
+    game("weather", "set", "--light", "night-dark")
+    out = as_json(game("weather", "show", "--json"))
+    assert out["turn_minutes"] == 120 and out["night"] is True
+    rules = out["night_rules"]
+    assert rules["orders_radius"] == 3 and rules["rally_orders"] is False
+    assert rules["morale"] == -2 and rules["aa_dice"] == -1
+    game("weather", "set", "--light", "twilight")
+    out = as_json(game("weather", "show", "--json"))
+    assert out["turn_minutes"] == 60 and out["night_rules"] == {}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--wind-from", "9"], "9 is not in the range 1<=x<=8"),
+        (["--ground", "swampy"], "'swampy' is not one of"),
+        ([], "nothing to change"),
+    ],
+)
+def test_bad_weather_input(game: Run, args, message) -> None:
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    assert message in game("weather", "set", *args, code=2).output
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+# --- movement: the seed's tracked vehicle in woods (CD 11.1.1, 11.1.2, 11.2.1, 11.2.2) -----------
+
+
+@pytest.fixture
+def mud(run: Run) -> Run:
+    run("new", MUD, "--seed", "2")
+    return run
+
+
+@pytest.mark.parametrize(
+    ("ground", "multiplier"),
+    [("dry", 2), ("mud-light", 4), ("mud-moderate", 8), ("mud-deep", 8), ("snow", 4),
+     ("snow-deep", 8), ("ice", 4)],
+)
+def test_tracked_vehicle_in_woods(mud: Run, ground: str, multiplier: float) -> None:
+    mud("weather", "set", "--ground", ground) if ground != "mud-deep" else None
+    out = as_json(mud("move-cost", "TANK", "--json"))
+    assert out["terrain"] == "woods" and out["multiplier"] == multiplier
+
+
+@pytest.mark.parametrize(
+    ("stand", "args", "ground", "multiplier"),
+    [
+        ("CAR", ["--road", "hard"], "mud-deep", 1),  # hard roads ignore mud (CD 11.1)
+        ("CAR", ["--road", "dirt"], "mud-deep", 4),
+        ("INF", ["--terrain", "open"], "mud-light", 2),
+        ("INF", ["--terrain", "open"], "mud-moderate", 2),
+        ("CAR", ["--road", "plowed"], "snow-deep", 1),  # CD 11.2.2
+        ("CAR", ["--road", "unplowed"], "snow-deep", 4),
+        ("CAR", ["--road", "unplowed"], "snow", 2),  # CD 11.2.1
+        ("SKI", ["--terrain", "open"], "snow-deep", 1),  # ski-mobile
+        ("INF", ["--terrain", "open"], "snow-deep", 2),
+        ("CAR", ["--road", "hard"], "ice", 2),  # CD 11.3: roads too
+        ("INF", ["--terrain", "open"], "ice", 1),
+        ("CAR", ["--terrain", "woods"], "dry", None),
+    ],
+)
+def test_ground_on_roads_and_for_ski_stands(mud: Run, stand, args, ground, multiplier) -> None:
+    mud("weather", "set", "--ground", ground) if ground != "mud-deep" else None
+    out = as_json(mud("move-cost", stand, *args, "--json"))
+    assert out["multiplier"] == multiplier
+
+
+def test_weather_slows_movement_on_top_of_ground(mud: Run) -> None:
+    mud("weather", "set", "--ground", "dry", "--weather", "fog")
+    assert as_json(mud("move-cost", "CAR", "--terrain", "open", "--json"))["multiplier"] == 4
+    assert as_json(mud("move-cost", "INF", "--terrain", "open", "--json"))["multiplier"] == 2
+
+
+def test_near_flooding_counts_as_deep_mud(mud: Run) -> None:
+    mud("weather", "set", "--ground", "dry")
+    out = as_json(mud("move-cost", "WET", "--terrain", "open", "--json"))
+    assert out["multiplier"] == 2 and "CD 10.3.4" in " ".join(out["because"])
+
+
+def test_move_cost_bad_input(mud: Run) -> None:
+    assert "did you mean 'woods'" in mud("move-cost", "CAR", "--terrain", "wods", code=2).output
+    assert "unknown stand" in mud("move-cost", "NOPE", code=2).output
+
+
+# --- miring (CD 11.1.4, 11.1.5) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stand", "where", "ground", "number"),
+    [
+        ("CAR", "open", "mud-moderate", 2), ("CAR", "open", "mud-deep", 4),
+        ("TANK", "open", "mud-moderate", 1), ("TANK", "open", "mud-deep", 2),
+        ("LORRY", "dirt-road", "mud-deep", 1), ("LORRY", "dirt-road", "mud-moderate", 0),
+        ("HT", "open", "mud-deep", 4), ("HT", "dirt-road", "mud-deep", 0),
+        ("TANK", "dirt-road", "mud-deep", 0), ("CAR", "hard-road", "mud-deep", 0),
+        ("BERGE", "open", "mud-deep", 0), ("CAR", "open", "mud-light", 0),
+    ],
+)
+def test_miring_chart(mud: Run, stand, where, ground, number) -> None:
+    if ground != "mud-deep":
+        mud("weather", "set", "--ground", ground)
+    dice = ["--dice", str(number)] if number else []
+    out = as_json(mud("mire", stand, "--where", where, *dice, "--json"))
+    assert out["number"] == number
+    assert out["mired"] is bool(number)
+    if number:
+        higher = as_json(mud("undo", "--json"))
+        assert higher["command"] == "mire"
+        again = as_json(mud("mire", stand, "--where", where, "--dice", str(number + 1), "--json"))
+        assert again["mired"] is False
+
+
+def test_only_vehicles_mire(mud: Run) -> None:
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    assert "only vehicles mire" in mud("mire", "INF", code=3).output
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
+def test_mired_across_mud_is_placed_halfway(mud: Run) -> None:
+    out = as_json(mud("mire", "CAR", "--across-mud", "4,10", "8,14", "--dice", "1", "--json"))
+    assert out["placed_at"] == [6, 12]
+
+
+def test_unmiring_by_itself_needs_more_than_double(mud: Run) -> None:
+    mud("mire", "TANK", "--where", "open", "--dice", "1")
+    stuck = as_json(mud("unmire", "TANK", "--dice", "4", "--json"))  # tracked deep: 2 -> beat 4
+    assert stuck["mired"] is True
+    free = as_json(mud("unmire", "TANK", "--dice", "5", "--json"))
+    assert free["mired"] is False and free["moved_to"] == [35, 26]
+
+
+def test_unmiring_with_help(mud: Run) -> None:
+    mud("mire", "TANK", "--where", "open", "--dice", "1")
+    assert "equal or greater weight class" in mud("unmire", "TANK", "--assist", "LORRY",
+                                                  code=3).output
+    # The class V Tiger tows the class IV tank out, rolling to see it does not mire itself.
+    helped = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "9", "--json"))
+    assert helped["mired"] is False
+    assert "is not mired" in mud("unmire", "TANK", code=3).output
+    mud("mire", "TANK", "--where", "open", "--dice", "1")
+    stuck = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "1", "--json"))
+    assert stuck["mired"] is True and "BIG mires too" in stuck["verdict"]
+    assert "mired itself" in mud("unmire", "TANK", "--assist", "BIG", code=3).output
+
+
+# --- turn-boundary procedures (CD 10.1.3, 10.2.3) ---------------------------------------------
+
+
+def test_variable_wind_each_turn(game: Run) -> None:
+    game("weather", "set", "--variable-wind", "--wind-from", "8", "--wind-force", "light")
+    out = as_json(game("turn", "next", "--dice", "9", "--json"))
+    assert [h for h in out["happened"] if h["what"] == "variable wind"][0]["rolls"] == [9]
+    status = as_json(game("status", "--json"))
+    assert status["wind"] == {"from": 1, "force": "light"}  # clockwise; light stays light
+    game("turn", "next", "--dice", "10")
+    assert as_json(game("status", "--json"))["wind"] == {"from": 8, "force": "moderate"}
+
+
+@pytest.mark.parametrize(
+    ("weather", "dice", "after"),
+    [("fog", "3,5", "mist"), ("mist", "2,1", "clear"), ("mist", "1,6", "fog"),
+     ("fog", "4", "fog"), ("fog", "1,10", "fog")],
+)
+def test_mist_and_fog_change(game: Run, weather: str, dice: str, after: str) -> None:
+    game("weather", "set", "--weather", weather)
+    game("turn", "next", "--dice", dice)
+    assert as_json(game("status", "--json"))["weather"] == after
+
+
+def test_wind_direction_roll_rerolls_nine_and_ten(game: Run) -> None:
+    out = as_json(game("weather", "roll", "--dice", "10,9,4", "--json"))
+    assert out["conditions"]["wind_from"] == 4
+    assert [r["value"] for r in out["rolls"]] == [10, 9, 4]
+
+
+def test_preset_rolls_a_days_conditions(game: Run) -> None:
+    out = as_json(game("weather", "roll", "--preset", "eastern-europe-winter", "--dice",
+                       "9,10,10,1,2", "--json"))
+    c = out["conditions"]
+    assert (c["weather"], c["ground"], c["wind_force"], c["wind_from"]) == (
+        "snow-heavy", "snow-deep", "high", 2)
+    assert "known presets" in game("weather", "roll", "--preset", "mars", code=2).output
+
+
+# --- sound detection: the seed's example (CD 9.3) ------------------------------------------------
+
+
+@pytest.mark.parametrize(("light", "spotted"), [("night-moonlit", True), ("night-dark", False)])
+def test_sound_detection_example(mud: Run, light: str, spotted: bool) -> None:
+    # A moving infantry stand 6" from a stationary, silent enemy counts as 3" away: spotted
+    # under a normal night's 4" visibility, not under an overcast night's 2".
+    mud("weather", "set", "--light", light, "--ground", "dry")
+    mud("place", "INF", "20", "12.2")  # base to base 6" from R2 at (20, 19)
+    out = as_json(mud("measure", "R2", "INF", "--json"))
+    assert out["range"] == pytest.approx(6.0)
+    assert out["spotted"] is spotted
+    assert any("CD 9.3" in why for why in out["spotting"]["because"])
