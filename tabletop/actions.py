@@ -25,6 +25,7 @@ ACTIONS: dict[str, str] = {
     "weather-roll": "tabletop.rules.cd.conditions:weather_roll_action",
     "mire": "tabletop.rules.cd.conditions:mire_action",
     "unmire": "tabletop.rules.cd.conditions:unmire_action",
+    "model-fire": "tabletop.rules.models.engine:model_fire_action",
 }
 
 

@@ -1,9 +1,11 @@
 """Scenario files, format v1 (SPEC 6): schema, validation and the game's opening state.
 
-``parse_scenario(text, source, charts_loader)`` returns a validated ``Scenario`` or raises
+``parse_scenario(text, source, ...)`` returns a validated ``LoadedScenario`` or raises
 ``ScenarioError`` listing every problem with ``file:line: path: message``. Checks that need
 the charts (stand kinds, terrain kinds, weapons, qualities, phases) use the charts the game
-will play with, including the scenario's own ``weapons`` and ``charts`` overlay.
+will play with, including the scenario's own ``weapons`` and ``charts`` overlay. When some
+items are malformed, the checks across the file still run on the rest, so one run reports
+every problem.
 """
 
 from __future__ import annotations

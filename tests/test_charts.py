@@ -68,6 +68,11 @@ def test_every_chart_has_a_file(name: str) -> None:
     assert (charts_dir() / f"{name}.yaml").is_file()
 
 
+def test_every_chart_file_has_a_schema() -> None:
+    # The loader reads only the charts it has a schema for; any other file would be ignored.
+    assert {p.stem for p in charts_dir().glob("*.yaml")} <= set(CHART_SCHEMAS)
+
+
 @pytest.mark.parametrize("name", list(CHART_SCHEMAS))
 def test_every_entry_names_its_rule(charts: Charts, name: str) -> None:
     for entry_id, entry in charts.table(name).items():

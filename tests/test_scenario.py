@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
+from conftest import Run, as_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -824,7 +826,7 @@ def write(tmp_path: Path, text: str, name: str = "battle.yaml") -> Path:
         ),
     ],
 )
-def test_new_with_a_broken_scenario(run, tmp_path: Path, text: str, first: str) -> None:
+def test_new_with_a_broken_scenario(run: Run, tmp_path: Path, text: str, first: str) -> None:
     path = write(tmp_path, text)
     result = run("new", str(path), code=2)
     assert result.output.startswith(f"Error: {first}")
@@ -833,9 +835,7 @@ def test_new_with_a_broken_scenario(run, tmp_path: Path, text: str, first: str) 
     assert not run.game.exists()
 
 
-def test_new_from_a_path_and_from_a_bundled_name(run, tmp_path: Path) -> None:
-    from conftest import as_json
-
+def test_new_from_a_path_and_from_a_bundled_name(run: Run, tmp_path: Path) -> None:
     path = write(tmp_path, MINIMAL)
     data = as_json(run("new", str(path), "--seed", "3", "--json"))
     assert (data["name"], data["stands"], data["seed"]) == ("Test", 2, 3)
@@ -849,9 +849,7 @@ def test_new_from_a_path_and_from_a_bundled_name(run, tmp_path: Path) -> None:
     assert result.output.startswith("New game 'Crossroads' in ")
 
 
-def test_new_refuses_to_overwrite_without_force(run, tmp_path: Path) -> None:
-    from conftest import as_json
-
+def test_new_refuses_to_overwrite_without_force(run: Run, tmp_path: Path) -> None:
     run("new", "crossroads", "--seed", "1")
     before = run.game.read_bytes()
     result = run("new", str(write(tmp_path, MINIMAL)), code=2)
@@ -865,14 +863,14 @@ def test_new_refuses_to_overwrite_without_force(run, tmp_path: Path) -> None:
     assert sorted(s["id"] for s in status["stands"]) == ["G-1", "US-1"]
 
 
-def test_new_with_a_broken_scenario_keeps_the_old_game(run, tmp_path: Path) -> None:
+def test_new_with_a_broken_scenario_keeps_the_old_game(run: Run, tmp_path: Path) -> None:
     run("new", "crossroads", "--seed", "1")
     before = run.game.read_bytes()
     run("new", str(write(tmp_path, edit(("format: 1", "format: 2")))), "--force", code=2)
     assert run.game.read_bytes() == before
 
 
-def test_new_with_an_unknown_bundled_name(run) -> None:
+def test_new_with_an_unknown_bundled_name(run: Run) -> None:
     result = run("new", "crossroad", code=2)
     assert result.output == (
         "Error: scenario 'crossroad': no such file, and no bundled scenario 'crossroad' "
@@ -881,15 +879,15 @@ def test_new_with_an_unknown_bundled_name(run) -> None:
     assert not run.game.exists()
 
 
-def test_new_with_a_missing_path(run, tmp_path: Path) -> None:
+def test_new_with_a_missing_path(run: Run, tmp_path: Path) -> None:
     missing = tmp_path / "nope.yaml"
     result = run("new", str(missing), code=2)
     assert result.output == f"Error: scenario {str(missing)!r}: no such file\n"
 
 
-def test_new_with_scenario_weapons_and_charts_folder(run, runner, tmp_path: Path) -> None:
-    from conftest import as_json
-
+def test_new_with_scenario_weapons_and_charts_folder(
+    run: Run, runner: CliRunner, tmp_path: Path
+) -> None:
     write_overlay(tmp_path / "house", "entries:\n  - {id: pak-36, rof: 3}\n")
     text = edit(("weapons: [rifle], at: [18, 27]", "weapons: [pak-36, pak-37], at: [18, 27]"))
     path = write(tmp_path, text + f"charts: house\nweapons:\n  - {PAK_37}\n")

@@ -13,6 +13,41 @@ from tabletop.cli.core import (
 )  # fmt: skip
 
 COVERS = ("none", "light", "medium", "hard", "fortification")
+
+
+class Setting(click.ParamType):
+    """``KEY=VALUE`` for a model option; numbers and true/false are read as such."""
+
+    name = "KEY=VALUE"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[str, Any]:
+        if isinstance(value, tuple):
+            return value
+        key, sep, text = str(value).partition("=")
+        if not sep or not key.strip():
+            self.fail(f"{value!r}: write KEY=VALUE, like cover=woods", param, ctx)
+        return (key.strip(), parse_value(text.strip()))
+
+
+def parse_value(text: str) -> Any:
+    import math
+
+    if text.lower() in ("true", "yes"):
+        return True
+    if text.lower() in ("false", "no"):
+        return False
+    for cast in (int, float):
+        try:
+            number = cast(text)
+        except ValueError:
+            continue
+        if isinstance(number, float) and not math.isfinite(number):
+            return text
+        return number
+    return text
+
+
+SETTING = Setting()
 AMMO = ("standard", "limited", "smoke", "illum")
 
 
@@ -39,6 +74,21 @@ def fire_options(f: Any) -> Any:
                          help="Quick mode: the target's quality (default regular)."),
             click.option("--shooter-kind", default=None,
                          help="Quick mode: the shooter's stand kind (for depletion)."),
+            click.option("--model", default=None,
+                         help="Resolution model: cd (default), mech-brigade, typhoon, "
+                              "squad-battles (or the scenario's model:)."),
+            click.option("--shooter", "shooter_profile", default=None,
+                         help="Model quick mode: the firing unit's profile id."),
+            click.option("--target", "target_profile", default=None,
+                         help="Model quick mode: the target's profile id."),
+            click.option("--count", type=click.IntRange(1, 1000), default=None,
+                         help="Model fire: how many weapons or vehicles fire."),
+            click.option("--range-squares", type=click.FloatRange(0, 10_000), default=None,
+                         help="Model fire: range in the model's squares or hexes."),
+            click.option("--smoke", type=click.IntRange(0, 10), default=None,
+                         help="Model fire: smoke level between the units."),
+            click.option("--set", "settings", type=SETTING, multiple=True,
+                         help="Model fire: a model option KEY=VALUE (repeatable)."),
         ]
     ):
         f = option(f)
@@ -103,7 +153,10 @@ def _known(value: str, table: Any, option: str, what: str) -> None:
 @command
 def cli(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
         range_: float | None, cover: str | None, mods: tuple[Any, ...], spotted: bool,
-        target_kind: str | None, quality: str | None, shooter_kind: str | None, dice: Any,
+        target_kind: str | None, quality: str | None, shooter_kind: str | None,
+        model: str | None, shooter_profile: str | None, target_profile: str | None,
+        count: int | None, range_squares: float | None, smoke: int | None,
+        settings: tuple[Any, ...], dice: Any,
         seed: int | None, charts_dirs: tuple[Path, ...], game: Path, as_json: bool) -> None:
     """SHOOTER fires at TARGET: to-hit number, dice, hits, hit effects, ammunition.
 
@@ -116,6 +169,16 @@ def cli(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
       tabletop fire G-1 US-1 --range 6 --mod descending --dice 3,7
       tabletop fire --weapon pak-36 --range 14 --target-kind infantry --quality veteran
     """
+    request = ModelRequest(model, shooter, target, shooter_profile, target_profile, count,
+                           range_, range_squares, smoke, settings)
+    chosen = request.model_name(game)
+    if chosen != "cd":
+        result = model_fire(request, chosen, dice, seed, charts_dirs, game)
+        if as_json:
+            emit_json(result)
+        else:
+            click.echo(render_model(result))
+        return
     if shooter is None or target is None:
         if shooter is not None:
             from tabletop.errors import BadInput
@@ -165,6 +228,95 @@ def _quick_fire(weapon: str | None, range_: float | None, target_kind: str | Non
             "depletion_checks": tally.triggers if plan.depletion == "roll" else 0,
             "ammunition": notes,
             "physical": [r.source == "physical" for r in d.rolls]}
+
+
+class ModelRequest:
+    """What the command line says about a model shot (table mode or quick mode)."""
+
+    def __init__(self, model: str | None, shooter: str | None, target: str | None,
+                 shooter_profile: str | None, target_profile: str | None, count: int | None,
+                 range_: float | None, range_squares: float | None, smoke: int | None,
+                 settings: tuple[Any, ...]):
+        self.model = model
+        self.shooter, self.target = shooter, target
+        self.shooter_profile, self.target_profile = shooter_profile, target_profile
+        self.count, self.range, self.range_squares = count, range_, range_squares
+        self.options = dict(settings)
+        if smoke is not None:
+            self.options["smoke"] = smoke
+
+    def model_name(self, game: Path) -> str:
+        """--model, else the game's scenario model (when stands are named), else cd."""
+        if self.model is not None:
+            return self.model
+        if self.shooter is not None and game.exists():
+            from tabletop.cli.core import open_game
+
+            return str(open_game(game).loaded.scenario.model)
+        return "cd"
+
+    def quick(self) -> bool:
+        return self.shooter is None and self.target is None
+
+
+def model_shot(request: ModelRequest, model: Any) -> Any:
+    from tabletop.errors import BadInput
+    from tabletop.rules.models import Shot
+
+    missing = [n for n, v in (("--shooter", request.shooter_profile),
+                              ("--target", request.target_profile)) if v is None]
+    if missing:
+        raise BadInput(f"{model.name} quick mode needs {' and '.join(missing)} (profile ids "
+                       f"from charts/models/{model.chart}.yaml), or SHOOTER and TARGET stands")
+    if (request.range is None) == (request.range_squares is None):
+        raise BadInput("give the range once: --range INCHES or --range-squares N")
+    inches = request.range if request.range is not None else \
+        float(request.range_squares) * model.inches_per_unit  # type: ignore[arg-type]
+    model.check_options(request.options)
+    return Shot(str(request.shooter_profile), str(request.target_profile), inches,
+                request.count or 1, request.options)
+
+
+def model_fire(request: ModelRequest, name: str, dice: Any, seed: int | None,
+               charts_dirs: tuple[Path, ...], game: Path) -> dict[str, Any]:
+    import os
+
+    from tabletop.errors import BadInput
+    from tabletop.rules.models import find_model
+
+    if request.quick():
+        from tabletop.charts import Charts
+        from tabletop.dice import Dice
+
+        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        shot = model_shot(request, model)
+        inputs = dice_inputs(dice)
+        d = Dice(seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
+                 physical=inputs["physical"], ask=inputs["ask"])
+        outcome = model.fire(shot, d)
+        d.finish()
+        return {"event": None, "verdict": outcome.verdict, "model": name, **outcome.data,
+                "lines": outcome.lines, "rolls": [r.as_dict() for r in d.rolls]}
+    if request.shooter is None or request.target is None:
+        raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
+    from tabletop.cli.core import open_game
+
+    out = open_game(game).execute("model-fire", {
+        "model": name, "shooter": request.shooter, "target": request.target,
+        "range": request.range if request.range_squares is None else None,
+        "count": request.count, "options": request.options,
+    }, **dice_inputs(dice))
+    return {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
+
+
+def render_model(r: dict[str, Any]) -> str:
+    lines = [headline(r["verdict"]), *[f"  {line}" for line in r.get("lines", [])]]
+    if r.get("rolls"):
+        lines.append("  dice: " + ", ".join(f"{x['value']}{'*' if x['source'] == 'physical' else ''}"
+                                            f" ({x['purpose']})" for x in r["rolls"]))
+    if r.get("event"):
+        lines.append(f"  (event {r['event']})")
+    return "\n".join(lines)
 
 
 def render(r: dict[str, Any]) -> str:

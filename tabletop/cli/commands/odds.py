@@ -34,7 +34,10 @@ def cli() -> None:
 def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
               range_: float | None, cover: str | None, mods: tuple[Any, ...], spotted: bool,
               target_kind: str | None, quality: str | None, shooter_kind: str | None,
-              charts_dirs: tuple[Path, ...], game: Path, as_json: bool) -> None:
+              model: str | None, shooter_profile: str | None, target_profile: str | None,
+              count: int | None, range_squares: float | None, smoke: int | None,
+              settings: tuple[Any, ...], charts_dirs: tuple[Path, ...], game: Path,
+              as_json: bool) -> None:
     """Odds of SHOOTER's fire at TARGET: hits, hit effects, ammunition depletion.
 
     Takes the same arguments as 'tabletop fire'; nothing is rolled or logged.
@@ -44,8 +47,15 @@ def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo:
       tabletop odds fire G-4 US-4
       tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry --shooter-kind armoured-car
     """
+    from tabletop.cli.commands.fire import ModelRequest
     from tabletop.rules.cd.odds import fire_odds
 
+    request = ModelRequest(model, shooter, target, shooter_profile, target_profile, count,
+                           range_, range_squares, smoke, settings)
+    chosen = request.model_name(game)
+    if chosen != "cd":
+        model_odds(request, chosen, charts_dirs, game, as_json)
+        return
     if shooter is None or target is None:
         from tabletop.charts import Charts
 
@@ -101,6 +111,29 @@ def odds_barrage(shooter: str, at: tuple[float, float], weapon: str | None, ammo
         odds = barrage_odds(b.plans, marked, ctx.charts)
     show({"weapon": b.weapon.id, "at": list(b.point), "under_template": [s for s, _ in b.under]},
          odds, as_json)
+
+
+def model_odds(request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path,
+               as_json: bool) -> None:
+    from tabletop.cli.commands.fire import model_shot
+    from tabletop.rules.models import find_model
+
+    if request.quick():
+        from tabletop.charts import Charts
+
+        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        shot = model_shot(request, model)
+    else:
+        from tabletop.cli.core import open_game
+        from tabletop.rules.models.engine import shot_from_table
+
+        ctx = open_game(game).context()
+        model = find_model(name, ctx.charts)
+        shot, _ = shot_from_table(ctx, model, {
+            "shooter": request.shooter, "target": request.target, "range": request.range,
+            "count": request.count, "options": request.options})
+    show({"weapon": f"{name}: {shot.shooter} at {shot.target}", "model": name},
+         model.odds(shot), as_json)
 
 
 def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:

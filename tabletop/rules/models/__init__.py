@@ -1,0 +1,116 @@
+"""Alternative resolution models (SPEC 5), found by name like python-chess's variants.
+
+A model resolves fire (and, for some, close combat) on the same table, dice, state and log
+as Command Decision, with its own chart ``charts/models/<chart>.yaml``. Each is a subclass of
+``Model`` registered in ``MODELS``; the CLI only ever calls ``find_model(name)`` and the
+``Model`` methods, so adding a model means adding a module, a chart and one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tabletop.dice import DiceLike
+from tabletop.errors import BadInput
+
+MODELS: dict[str, str] = {
+    "mech-brigade": "tabletop.rules.models.mech_brigade:MechBrigade",
+    "typhoon": "tabletop.rules.models.typhoon:Typhoon",
+    "squad-battles": "tabletop.rules.models.squad_battles:SquadBattles",
+    "aggression": "tabletop.rules.models.aggression:Aggression",
+}
+CD = "cd"
+
+
+def model_names() -> list[str]:
+    return [CD, *MODELS]
+
+
+def find_model(name: str, charts: Any) -> Model:
+    """The model called ``name``, bound to the game's charts; BadInput if unknown."""
+    target = MODELS.get(name)
+    if target is None:
+        raise BadInput(f"unsupported model: {name!r} (models: {', '.join(model_names())})")
+    module_name, _, attr = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), attr)
+    model: Model = cls(charts)
+    return model
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A model fire request: profiles from the model's chart and the range in inches.
+
+    ``options`` holds the model's own situation keys (smoke level, cover, moving, ...), from
+    the command line (``--smoke``, ``--set KEY=VALUE``) or from the table in table mode.
+    """
+
+    shooter: str
+    target: str
+    range_inches: float
+    count: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+    shooter_stand: str | None = None
+    target_stand: str | None = None
+
+
+@dataclass
+class Outcome:
+    """What a model resolved: ``data`` holds the model's JSON keys; ``lines`` the working."""
+
+    verdict: str
+    data: dict[str, Any]
+    lines: list[str] = field(default_factory=list)
+    # Changes for the target stand's own record under stand["models"][model name].
+    target_state: dict[str, Any] | None = None
+    eliminated: bool = False
+
+
+class Model(ABC):
+    name: ClassVar[str]
+    chart: ClassVar[str]
+    # What ``--set KEY=VALUE`` accepts for fire, with a one-line description each.
+    options: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, charts: Any):
+        self.charts = charts
+
+    @property
+    @abstractmethod
+    def inches_per_unit(self) -> float:
+        """Inches per square or hex (the model's chart ``scale``)."""
+
+    @property
+    def unit_name(self) -> str:
+        return "square"
+
+    def to_units(self, inches: float) -> float:
+        return inches / self.inches_per_unit
+
+    def profiles(self) -> Mapping[str, Any]:
+        """Unit data by profile id (for checks and shell completion)."""
+        return {}
+
+    @abstractmethod
+    def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
+        """Resolve one fire action, rolling every random step through ``dice``."""
+
+    def odds(self, shot: Shot) -> dict[str, Any]:
+        """Exact or analytic outcome probabilities: ``outcomes`` and ``expected``."""
+        raise BadInput(f"the {self.name} model has no odds for fire")
+
+    def situation_from_table(self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any],
+                             sight: Any) -> dict[str, Any]:
+        """Options the table itself decides (cover, smoke...) for table-mode fire."""
+        return {}
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            accepted = ", ".join(f"{k} ({v})" for k, v in self.options.items()) or "none"
+            raise BadInput(f"--set {unknown[0]!r}: not an option of the {self.name} model "
+                           f"(accepted: {accepted})")

@@ -1,0 +1,82 @@
+"""Model fire on the table: profiles from the scenario, range and sight from the geometry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.models import Model, Shot, find_model
+
+
+def missing_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> list[str]:
+    return [s for s in stand_ids if model.name not in ctx.scenario.stand_spec(s).profiles]
+
+
+def require_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> None:
+    missing = missing_profiles(ctx, model, stand_ids)
+    if missing:
+        raise BadInput(
+            f"stands without a {model.name} profile: {', '.join(missing)}; give each "
+            f"'profiles: {{{model.name}: ID}}' in the scenario, with IDs from "
+            f"charts/models/{model.chart}.yaml"
+        )
+    known = model.profiles()
+    for s in stand_ids:
+        profile = ctx.scenario.stand_spec(s).profiles[model.name]
+        if known and profile not in known:
+            raise BadInput(f"{s}'s {model.name} profile {profile!r} is not in "
+                           f"charts/models/{model.chart}.yaml")
+
+
+def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Shot, Any]:
+    from tabletop.rules.sighting import end_for_stand, sight
+
+    state = ctx.state
+    shooter, target = state.stand(inputs["shooter"]), state.stand(inputs["target"])
+    if shooter["id"] == target["id"]:
+        raise BadInput(f"{shooter['id']} cannot fire at itself")
+    for stand, role in ((shooter, "fire"), (target, "be fired at")):
+        if stand["status"] == "eliminated":
+            raise RulesRefusal(f"{stand['id']} is eliminated and cannot {role}")
+    require_profiles(ctx, model, [shooter["id"], target["id"]])
+    seen = None
+    distance = inputs.get("range")
+    if distance is None:
+        if shooter["x"] is None or target["x"] is None:
+            raise BadInput("place both stands on the table, or give the measured range "
+                           "with --range")
+        seen = sight(ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"]))
+        distance = seen.range
+    options = dict(model.situation_from_table(ctx, shooter, target, seen)) if seen else {}
+    options.update(inputs.get("options") or {})
+    model.check_options(inputs.get("options") or {})
+    spec = ctx.scenario.stand_spec
+    shot = Shot(
+        shooter=spec(shooter["id"]).profiles[model.name],
+        target=spec(target["id"]).profiles[model.name],
+        range_inches=float(distance),
+        count=int(inputs.get("count") or 1),
+        options=options,
+        shooter_stand=shooter["id"],
+        target_stand=target["id"],
+    )
+    return shot, seen
+
+
+def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    model = find_model(inputs["model"], ctx.charts)
+    shot, _ = shot_from_table(ctx, model, inputs)
+    ctx.involve(shot.shooter_stand or "", shot.target_stand or "")
+    outcome = model.fire(shot, ctx.dice)
+    target = ctx.state.stand(inputs["target"])
+    if outcome.target_state:
+        target.setdefault("models", {}).setdefault(model.name, {}).update(outcome.target_state)
+    if outcome.eliminated:
+        target["status"] = "eliminated"
+    ctx.state.stand(inputs["shooter"])["fired"] = {
+        "turn": ctx.state.turn, "phase": ctx.state.phase, "model": model.name,
+        "x": ctx.state.stand(inputs["shooter"])["x"], "y": ctx.state.stand(inputs["shooter"])["y"],
+    }
+    target["fired_at"] = ctx.state.turn
+    return {"verdict": outcome.verdict, "model": model.name, **outcome.data,
+            "lines": outcome.lines}
