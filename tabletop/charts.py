@@ -28,7 +28,7 @@ Raw = dict[str, list[dict[str, Any]]]
 # The edition of the bundled charts' structure. Raise it when a release adds chart files or
 # entries that the code needs; games started under an older edition then take the new
 # entries from the bundled charts (their own numbers still stand).
-CHARTS_FORMAT = 2
+CHARTS_FORMAT = 3
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
@@ -331,9 +331,11 @@ def read_raw(
     ``origins``, when given, receives for each chart where each of its entries was read.
     """
     raw: Raw = {}
-    for name in CHART_SCHEMAS:
-        path = folder / f"{name}.yaml"
-        shown = f"{folder.name}/{path.name}"
+    files = [(name, folder / f"{name}.yaml") for name in CHART_SCHEMAS]
+    # Alternative models keep their charts in models/<chart>.yaml (SPEC 5).
+    files += [(f"models/{p.stem}", p) for p in sorted((folder / "models").glob("*.yaml"))]
+    for name, path in files:
+        shown = f"{folder.name}/{name}.yaml"
         if not path.is_file():
             if required:
                 problems.append(f"{shown}: missing chart file")
@@ -476,6 +478,7 @@ class Charts:
 
     def __init__(self, raw: Raw, origins: Origins | None = None):
         self.raw = raw
+        self._model_tables: dict[str, dict[str, dict[str, Any]]] = {}
         problems: list[str] = []
         self._tables: dict[str, dict[str, Any]] = {}
         self._origins: dict[tuple[str, str], Origin] = {}
@@ -502,6 +505,46 @@ class Charts:
 
     def table(self, name: str) -> Mapping[str, Any]:
         return self._tables[name]
+
+    def model_tables(
+        self, chart: str, schemas: Mapping[str, type[Entry]]
+    ) -> dict[str, dict[str, Any]]:
+        """An alternative model's chart (``models/<chart>.yaml``), validated with its own
+        schemas: each entry names its ``table``. Built once per Charts."""
+        key = f"models/{chart}"
+        cached = self._model_tables.get(key)
+        if cached is not None:
+            return cached
+        problems: list[str] = []
+        tables: dict[str, dict[str, Any]] = {name: {} for name in schemas}
+        for index, data in enumerate(self.raw.get(key, [])):
+            ident = entry_id(data)
+            where = f"entry {ident!r}" if ident is not None else f"entry {index + 1}"
+            ctx = Context(f"{key}.yaml: {where}")
+            table = data.get("table") if isinstance(data, dict) else None
+            if not isinstance(table, str) or table not in schemas:
+                ctx.error(
+                    ("table",),
+                    f"{table!r} is not a table of this chart (tables: {', '.join(schemas)})",
+                )
+                problems.extend(ctx.problems)
+                continue
+            fields = {k: v for k, v in data.items() if k != "table"}
+            entry = build(schemas[table], fields, ctx)
+            problems.extend(ctx.problems)
+            if entry is not None:
+                if entry.id in tables[table]:
+                    problems.append(f"{key}.yaml: {where}: duplicate id in table {table!r}")
+                tables[table][entry.id] = entry
+        if key not in self.raw:
+            problems.append(f"{key}.yaml: missing chart file")
+        if problems:
+            raise ChartError(problems)
+        self._model_tables[key] = tables
+        return tables
+
+    def model_charts(self) -> list[str]:
+        return sorted(k.split("/", 1)[1] for k in self.raw if k.startswith("models/"))
 
     @property
     def weapons(self) -> Mapping[str, Weapon]:

@@ -27,7 +27,9 @@ class ChartError(BadInput):
 
     def __init__(self, problems: list[str]):
         self.problems = problems
-        head = problems[0] if len(problems) == 1 else f"{len(problems)} chart problems: {problems[0]}"
+        head = (
+            problems[0] if len(problems) == 1 else f"{len(problems)} chart problems: {problems[0]}"
+        )
         super().__init__(head)
 
 
@@ -37,7 +39,9 @@ class ScenarioError(BadInput):
     def __init__(self, problems: list[str]):
         self.problems = problems
         head = (
-            problems[0] if len(problems) == 1 else f"{len(problems)} scenario problems: {problems[0]}"
+            problems[0]
+            if len(problems) == 1
+            else f"{len(problems)} scenario problems: {problems[0]}"
         )
         super().__init__(head)
 

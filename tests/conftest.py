@@ -37,8 +37,9 @@ def run(runner: CliRunner, tmp_path: Path) -> Run:
     """
     game = tmp_path / "game.sqlite"
 
-    def invoke(*args: str, code: int | None = 0, game_file: Path | None = None,
-               input: str | None = None) -> Result:
+    def invoke(
+        *args: str, code: int | None = 0, game_file: Path | None = None, input: str | None = None
+    ) -> Result:
         argv = [*args, "--game", str(game_file or game)]
         result = runner.invoke(cli, argv, input=input, catch_exceptions=True)
         if result.exception is not None and not isinstance(result.exception, SystemExit):

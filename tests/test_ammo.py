@@ -37,6 +37,7 @@ def to_phase(run: Run, phase: str) -> None:
 
 # --- CD 1.2 and its worked examples ------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("shooter", "target", "dice", "threshold"),
     [
@@ -182,8 +183,9 @@ def test_a_weapon_without_limited_rounds_says_so(rng: Run) -> None:
     assert "cannot fire smoke" in out.output
 
 
-@pytest.mark.parametrize(("stand", "target", "uses"), [("FT", "T5", 1), ("FV", "T6", 2),
-                                                      ("CR", "T7", 3)])
+@pytest.mark.parametrize(
+    ("stand", "target", "uses"), [("FT", "T5", 1), ("FV", "T6", 2), ("CR", "T7", 3)]
+)
 def test_flamethrower_uses_by_carrier_and_never_refuelled(
     rng: Run, stand: str, target: str, uses: int
 ) -> None:

@@ -14,7 +14,13 @@ from tabletop.cli import cli
 from tabletop.dice import Dice
 from tabletop.rules.cd.direct import roll_plan
 from tabletop.rules.cd.fire import (
-    ELIMINATED, FORCED_BACK, NO_EFFECT, Firer, Target, hit_effect, plan_direct,
+    ELIMINATED,
+    FORCED_BACK,
+    NO_EFFECT,
+    Firer,
+    Target,
+    hit_effect,
+    plan_direct,
 )  # fmt: skip
 from tabletop.rules.cd.odds import fate, fire_odds
 from tests.conftest import Run, as_json, file_digest, goto_phase
@@ -22,9 +28,16 @@ from tests.conftest import Run, as_json, file_digest, goto_phase
 RANGE = str(Path(__file__).parent / "data" / "range.yaml")
 
 
-def quick(charts: Charts, weapon: str, distance: float, kind: str = "infantry",
-          quality: str = "regular", cover: str = "none", mods: tuple = (),
-          shooter_kind: str | None = None):
+def quick(
+    charts: Charts,
+    weapon: str,
+    distance: float,
+    kind: str = "infantry",
+    quality: str = "regular",
+    cover: str = "none",
+    mods: tuple = (),
+    shooter_kind: str | None = None,
+):
     k = charts.stand_kinds[kind]
     target = Target(kind, k, quality, cover=cover, weight_class=k.weight_class)
     firer = Firer(None, charts.stand_kinds[shooter_kind] if shooter_kind else None)
@@ -46,8 +59,9 @@ def quick(charts: Charts, weapon: str, distance: float, kind: str = "infantry",
         ("pak-40", 45.0, "long", 3),
     ],
 )
-def test_range_band_and_base_number(charts: Charts, weapon: str, distance: float, band: str,
-                                    base: int) -> None:
+def test_range_band_and_base_number(
+    charts: Charts, weapon: str, distance: float, band: str, base: int
+) -> None:
     plan = quick(charts, weapon, distance)
     assert (plan.band, plan.base, plan.to_hit) == (band, base, base)
 
@@ -267,9 +281,22 @@ def test_unplaced_stands_need_a_range(tmp_path: Path, run: Run) -> None:
 
 def test_quick_calculator_without_a_game(tmp_path: Path) -> None:
     runner = CliRunner()
-    args = ["fire", "--weapon", "pak-36", "--range", "14", "--target-kind", "infantry",
-            "--quality", "veteran", "--game", str(tmp_path / "none.sqlite"), "--json",
-            "--dice", "2,6"]
+    args = [
+        "fire",
+        "--weapon",
+        "pak-36",
+        "--range",
+        "14",
+        "--target-kind",
+        "infantry",
+        "--quality",
+        "veteran",
+        "--game",
+        str(tmp_path / "none.sqlite"),
+        "--json",
+        "--dice",
+        "2,6",
+    ]
     out = runner.invoke(cli, args)
     assert out.exit_code == 0, out.output
     data = as_json(out)
@@ -278,7 +305,9 @@ def test_quick_calculator_without_a_game(tmp_path: Path) -> None:
     assert not (tmp_path / "none.sqlite").exists()
     missing = runner.invoke(cli, ["fire", "--weapon", "pak-36"])
     assert missing.exit_code == 2 and "quick mode needs --range, --target-kind" in missing.output
-    typo = runner.invoke(cli, ["fire", "--weapon", "pak36", "--range", "3", "--target-kind", "infantry"])
+    typo = runner.invoke(
+        cli, ["fire", "--weapon", "pak36", "--range", "3", "--target-kind", "infantry"]
+    )
     assert typo.exit_code == 2 and "did you mean 'pak-36'" in typo.output
 
 

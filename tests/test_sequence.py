@@ -13,7 +13,7 @@ def test_phases_follow_the_turn_chart(game: Run, charts) -> None:
         out = as_json(game("phase", "next", "--json"))
         seen.append((out["turn"], out["phase"]))
     start = order.index("movement")
-    expected = [(1, p) for p in order[start + 1:]] + [(2, p) for p in order[: start + 1]]
+    expected = [(1, p) for p in order[start + 1 :]] + [(2, p) for p in order[: start + 1]]
     assert seen == expected
 
 
@@ -29,8 +29,15 @@ def test_happened_reports_the_boundary_procedures(game: Run) -> None:
     game("fire", "G-4", "US-4", "--dice", "1,5")
     out = as_json(game("phase", "next", "--dice", "7", "--json"))
     checks = [h for h in out["happened"] if h["what"] == "depletion check"]
-    assert checks == [{"what": "depletion check", "stand": "G-4", "weapon": "pak-36",
-                       "rolls": [7], "result": "ammunition holds (rolled 7 > 3)"}]
+    assert checks == [
+        {
+            "what": "depletion check",
+            "stand": "G-4",
+            "weapon": "pak-36",
+            "rolls": [7],
+            "result": "ammunition holds (rolled 7 > 3)",
+        }
+    ]
 
 
 def test_artillery_phase_clears_last_turns_templates_and_suppression(game: Run) -> None:

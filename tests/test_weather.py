@@ -38,8 +38,14 @@ WORSE = {
 # CD 10.1.2: wind on dusty ground counts as mist (moderate) or fog (high), for seeing only.
 DUST = {"light": None, "moderate": "mist", "high": "fog"}
 # CD 10.2.2, 10.3.2: base movement multipliers (vehicle, personnel).
-MOVE = {"clear": (1, 1), "mist": (0.5, 1), "fog": (0.25, 0.5), "light": (0.5, 1),
-        "steady": (0.5, 1), "heavy": (0.25, 0.5)}
+MOVE = {
+    "clear": (1, 1),
+    "mist": (0.5, 1),
+    "fog": (0.25, 0.5),
+    "light": (0.5, 1),
+    "steady": (0.5, 1),
+    "heavy": (0.25, 0.5),
+}
 SMOKE = {"light": None, "moderate": 4, "high": 1}  # CD 10.1.2
 
 
@@ -60,15 +66,38 @@ def expected(light: str, weather: str, force: str, dusty: bool) -> dict:
     }
 
 
-COMBINATIONS = list(itertools.product(
-    LIGHT, ["clear", "mist", "fog", "rain-light", "rain-steady", "rain-heavy", "snow-light",
-            "snow-steady", "snow-heavy"], ["light", "moderate", "high"], [False, True]))
+COMBINATIONS = list(
+    itertools.product(
+        LIGHT,
+        [
+            "clear",
+            "mist",
+            "fog",
+            "rain-light",
+            "rain-steady",
+            "rain-heavy",
+            "snow-light",
+            "snow-steady",
+            "snow-heavy",
+        ],
+        ["light", "moderate", "high"],
+        [False, True],
+    )
+)
 
 
 @pytest.mark.parametrize(("light", "weather", "force", "dusty"), COMBINATIONS)
 def test_effects_for_every_combination(charts, light, weather, force, dusty) -> None:
-    now = effects({"light": light, "weather": weather, "dusty": dusty, "ground": "dry",
-                   "wind": {"from": 1, "force": force}}, charts)
+    now = effects(
+        {
+            "light": light,
+            "weather": weather,
+            "dusty": dusty,
+            "ground": "dry",
+            "wind": {"from": 1, "force": force},
+        },
+        charts,
+    )
     want = expected(light, weather, force, dusty)
     assert now.visibility == want["visibility"]
     assert now.spotting_factor == want["spotting_factor"]
@@ -80,14 +109,28 @@ def test_effects_for_every_combination(charts, light, weather, force, dusty) -> 
 @pytest.mark.parametrize(
     ("light", "daylight", "spotting"),
     [
-        ("twilight", 10, 5), ("twilight", 1, 0), ("twilight", 7, 3),  # halved, rounded down
-        ("night-moonlit", 40, 4), ("night-moonlit", 6, 0), ("night-moonlit", None, 4),
-        ("night-dark", 20, 2), ("day", None, None), ("day", 10, 10),
+        ("twilight", 10, 5),
+        ("twilight", 1, 0),
+        ("twilight", 7, 3),  # halved, rounded down
+        ("night-moonlit", 40, 4),
+        ("night-moonlit", 6, 0),
+        ("night-moonlit", None, 4),
+        ("night-dark", 20, 2),
+        ("day", None, None),
+        ("day", 10, 10),
     ],
 )
 def test_spotting_distance_rounding_and_contact(charts, light, daylight, spotting) -> None:
-    now = effects({"light": light, "weather": "clear", "dusty": False, "ground": "dry",
-                   "wind": {"from": 1, "force": "light"}}, charts)
+    now = effects(
+        {
+            "light": light,
+            "weather": "clear",
+            "dusty": False,
+            "ground": "dry",
+            "wind": {"from": 1, "force": "light"},
+        },
+        charts,
+    )
     assert now.spotting_distance(daylight) == spotting
 
 
@@ -136,8 +179,15 @@ def mud(run: Run) -> Run:
 
 @pytest.mark.parametrize(
     ("ground", "multiplier"),
-    [("dry", 2), ("mud-light", 4), ("mud-moderate", 8), ("mud-deep", 8), ("snow", 4),
-     ("snow-deep", 8), ("ice", 4)],
+    [
+        ("dry", 2),
+        ("mud-light", 4),
+        ("mud-moderate", 8),
+        ("mud-deep", 8),
+        ("snow", 4),
+        ("snow-deep", 8),
+        ("ice", 4),
+    ],
 )
 def test_tracked_vehicle_in_woods(mud: Run, ground: str, multiplier: float) -> None:
     mud("weather", "set", "--ground", ground) if ground != "mud-deep" else None
@@ -191,12 +241,18 @@ def test_move_cost_bad_input(mud: Run) -> None:
 @pytest.mark.parametrize(
     ("stand", "where", "ground", "number"),
     [
-        ("CAR", "open", "mud-moderate", 2), ("CAR", "open", "mud-deep", 4),
-        ("TANK", "open", "mud-moderate", 1), ("TANK", "open", "mud-deep", 2),
-        ("LORRY", "dirt-road", "mud-deep", 1), ("LORRY", "dirt-road", "mud-moderate", 0),
-        ("HT", "open", "mud-deep", 4), ("HT", "dirt-road", "mud-deep", 0),
-        ("TANK", "dirt-road", "mud-deep", 0), ("CAR", "hard-road", "mud-deep", 0),
-        ("BERGE", "open", "mud-deep", 0), ("CAR", "open", "mud-light", 0),
+        ("CAR", "open", "mud-moderate", 2),
+        ("CAR", "open", "mud-deep", 4),
+        ("TANK", "open", "mud-moderate", 1),
+        ("TANK", "open", "mud-deep", 2),
+        ("LORRY", "dirt-road", "mud-deep", 1),
+        ("LORRY", "dirt-road", "mud-moderate", 0),
+        ("HT", "open", "mud-deep", 4),
+        ("HT", "dirt-road", "mud-deep", 0),
+        ("TANK", "dirt-road", "mud-deep", 0),
+        ("CAR", "hard-road", "mud-deep", 0),
+        ("BERGE", "open", "mud-deep", 0),
+        ("CAR", "open", "mud-light", 0),
     ],
 )
 def test_miring_chart(mud: Run, stand, where, ground, number) -> None:
@@ -234,8 +290,9 @@ def test_unmiring_by_itself_needs_more_than_double(mud: Run) -> None:
 
 def test_unmiring_with_help(mud: Run) -> None:
     mud("mire", "TANK", "--where", "open", "--dice", "1")
-    assert "equal or greater weight class" in mud("unmire", "TANK", "--assist", "LORRY",
-                                                  code=3).output
+    assert (
+        "equal or greater weight class" in mud("unmire", "TANK", "--assist", "LORRY", code=3).output
+    )
     # The class V Tiger tows the class IV tank out, rolling to see it does not mire itself.
     helped = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "9", "--json"))
     assert helped["mired"] is False
@@ -252,7 +309,7 @@ def test_unmiring_with_help(mud: Run) -> None:
 def test_variable_wind_each_turn(game: Run) -> None:
     game("weather", "set", "--variable-wind", "--wind-from", "8", "--wind-force", "light")
     out = as_json(game("turn", "next", "--dice", "9", "--json"))
-    assert [h for h in out["happened"] if h["what"] == "variable wind"][0]["rolls"] == [9]
+    assert next(h for h in out["happened"] if h["what"] == "variable wind")["rolls"] == [9]
     status = as_json(game("status", "--json"))
     assert status["wind"] == {"from": 1, "force": "light"}  # clockwise; light stays light
     game("turn", "next", "--dice", "10")
@@ -261,8 +318,13 @@ def test_variable_wind_each_turn(game: Run) -> None:
 
 @pytest.mark.parametrize(
     ("weather", "dice", "after"),
-    [("fog", "3,5", "mist"), ("mist", "2,1", "clear"), ("mist", "1,6", "fog"),
-     ("fog", "4", "fog"), ("fog", "1,10", "fog")],
+    [
+        ("fog", "3,5", "mist"),
+        ("mist", "2,1", "clear"),
+        ("mist", "1,6", "fog"),
+        ("fog", "4", "fog"),
+        ("fog", "1,10", "fog"),
+    ],
 )
 def test_mist_and_fog_change(game: Run, weather: str, dice: str, after: str) -> None:
     game("weather", "set", "--weather", weather)
@@ -277,11 +339,24 @@ def test_wind_direction_roll_rerolls_nine_and_ten(game: Run) -> None:
 
 
 def test_preset_rolls_a_days_conditions(game: Run) -> None:
-    out = as_json(game("weather", "roll", "--preset", "eastern-europe-winter", "--dice",
-                       "9,10,10,1,2", "--json"))
+    out = as_json(
+        game(
+            "weather",
+            "roll",
+            "--preset",
+            "eastern-europe-winter",
+            "--dice",
+            "9,10,10,1,2",
+            "--json",
+        )
+    )
     c = out["conditions"]
     assert (c["weather"], c["ground"], c["wind_force"], c["wind_from"]) == (
-        "snow-heavy", "snow-deep", "high", 2)
+        "snow-heavy",
+        "snow-deep",
+        "high",
+        2,
+    )
     assert "known presets" in game("weather", "roll", "--preset", "mars", code=2).output
 
 

@@ -30,7 +30,7 @@ class RulesContext:
             from tabletop.board import build_table
 
             self._table = build_table(self.scenario, self.charts)
-        return self._table  # type: ignore[no-any-return]
+        return self._table  # type: ignore[no-any-return,unused-ignore]
 
     def involve(self, *stand_ids: str) -> None:
         """Mark stands whose history (``show STAND``) this event belongs to."""

@@ -28,8 +28,11 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
     moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
     candidate = {**stand, "x": x, "y": y, "facing": facing}
-    others = [s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None
-              and s["status"] != "eliminated"]
+    others = [
+        s
+        for s in state.stands()
+        if s["id"] != stand["id"] and s["x"] is not None and s["status"] != "eliminated"
+    ]
     tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
     clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
     if clash:
@@ -68,6 +71,8 @@ def parse_dice_spec(text: str) -> tuple[int, int]:
 def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     count, sides = parse_dice_spec(inputs["dice"])
     purpose = inputs.get("purpose") or "referee roll"
-    values = [ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose)
-              for i in range(1, count + 1)]
+    values = [
+        ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose)
+        for i in range(1, count + 1)
+    ]
     return {"dice": f"{count}d{sides}", "purpose": purpose, "values": values, "total": sum(values)}

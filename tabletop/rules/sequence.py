@@ -78,8 +78,12 @@ def phase_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     before = (ctx.state.turn, ctx.state.phase)
     happened = advance_phase(ctx)
     _involve(ctx, happened)
-    return {"from": {"turn": before[0], "phase": before[1]}, "turn": ctx.state.turn,
-            "phase": ctx.state.phase, "happened": happened}
+    return {
+        "from": {"turn": before[0], "phase": before[1]},
+        "turn": ctx.state.turn,
+        "phase": ctx.state.phase,
+        "happened": happened,
+    }
 
 
 def turn_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -90,8 +94,12 @@ def turn_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     while ctx.state.turn == start:
         happened += advance_phase(ctx)
     _involve(ctx, happened)
-    return {"from": {"turn": before[0], "phase": before[1]}, "turn": ctx.state.turn,
-            "phase": ctx.state.phase, "happened": happened}
+    return {
+        "from": {"turn": before[0], "phase": before[1]},
+        "turn": ctx.state.turn,
+        "phase": ctx.state.phase,
+        "happened": happened,
+    }
 
 
 def _involve(ctx: Any, happened: list[Happened]) -> None:

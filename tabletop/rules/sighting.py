@@ -182,10 +182,14 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
     row = ctx.charts.spotting[cover]
     daylight = getattr(row, doing)
     reasons = [
-        f"{b.label} is {doing} " + ("in the open" if cover == "none" else f"in {cover} cover")
+        f"{b.label} is {doing} "
+        + ("in the open" if cover == "none" else f"in {cover} cover")
         + (f" ({source})" if source else "")
-        + (f": spotted within {daylight:g}\" by day" if daylight is not None else
-           ": spotted at any distance in sight by day")
+        + (
+            f': spotted within {daylight:g}" by day'
+            if daylight is not None
+            else ": spotted at any distance in sight by day"
+        )
         + f" ({row.rule})"
     ]
     if lit:
@@ -197,7 +201,7 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
             reasons.append(
                 "contact only under present conditions"
                 if distance == 0
-                else f"{distance:g}\" under present conditions ({'; '.join(now.because)})"
+                else f'{distance:g}" under present conditions ({"; ".join(now.because)})'
             )
     effective = result.range
     if result.a_stand is not None and now.night and not lit:
@@ -207,8 +211,10 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
         if heard:
             effective = result.range * float(ctx.charts.param("weather", "sound-distance-factor"))
             reasons.append(why)
-    spotted = result.los and (distance is None or within(effective, distance)) and (
-        distance != 0 or within(effective, 0)
+    spotted = (
+        result.los
+        and (distance is None or within(effective, distance))
+        and (distance != 0 or within(effective, 0))
     )
     if not spotted and result.los and now.night and fired_recently(b.stand, ctx.state):
         # CD 9.1.2: firing stands are spotted at night by anyone with clear sight to them.
@@ -218,8 +224,7 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
     if not result.los:
         reasons.append("no line of sight")
     result.spotted = spotted
-    result.spotting = {"cover": cover, "activity": doing, "distance": distance,
-                       "because": reasons}
+    result.spotting = {"cover": cover, "activity": doing, "distance": distance, "because": reasons}
 
 
 def _crossing(c: Any) -> dict[str, Any]:

@@ -8,28 +8,66 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    MODIFIER, POINT, STAND, command, dice_inputs, dice_option, emit_json, game_option, headline,
-    json_option, open_game,
+    MODIFIER,
+    POINT,
+    STAND,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    open_game,
 )  # fmt: skip
 
 
-def barrage_inputs(shooter: str, at: tuple[float, float], weapon: str | None, ammo: str,
-                   hni: bool, mods: tuple[Any, ...]) -> dict[str, Any]:
-    return {"shooter": shooter, "at": list(at), "weapon": weapon, "ammo": ammo, "hni": hni,
-            "mods": [list(m) for m in mods]}
+def barrage_inputs(
+    shooter: str,
+    at: tuple[float, float],
+    weapon: str | None,
+    ammo: str,
+    hni: bool,
+    mods: tuple[Any, ...],
+) -> dict[str, Any]:
+    return {
+        "shooter": shooter,
+        "at": list(at),
+        "weapon": weapon,
+        "ammo": ammo,
+        "hni": hni,
+        "mods": [list(m) for m in mods],
+    }
 
 
 def barrage_options(f: Any) -> Any:
-    for option in reversed([
-        click.argument("shooter", type=STAND),
-        click.option("--at", "at", type=POINT, required=True, help="Aiming point X,Y (inches)."),
-        click.option("--weapon", default=None, help="Which indirect weapon (default: the first)."),
-        click.option("--ammo", type=click.Choice(["he", "smoke", "illum"]), default="he",
-                     help="HE burst, smoke screen or illumination."),
-        click.option("--hni", is_flag=True, help="Harassing and interdiction fire (no to-hit)."),
-        click.option("--mod", "mods", type=MODIFIER, multiple=True,
-                     help="A to-hit modifier for every stand under the template (repeatable)."),
-    ]):
+    for option in reversed(
+        [
+            click.argument("shooter", type=STAND),
+            click.option(
+                "--at", "at", type=POINT, required=True, help="Aiming point X,Y (inches)."
+            ),
+            click.option(
+                "--weapon", default=None, help="Which indirect weapon (default: the first)."
+            ),
+            click.option(
+                "--ammo",
+                type=click.Choice(["he", "smoke", "illum"]),
+                default="he",
+                help="HE burst, smoke screen or illumination.",
+            ),
+            click.option(
+                "--hni", is_flag=True, help="Harassing and interdiction fire (no to-hit)."
+            ),
+            click.option(
+                "--mod",
+                "mods",
+                type=MODIFIER,
+                multiple=True,
+                help="A to-hit modifier for every stand under the template (repeatable).",
+            ),
+        ]
+    ):
         f = option(f)
     return f
 
@@ -40,8 +78,17 @@ def barrage_options(f: Any) -> Any:
 @game_option
 @json_option
 @command
-def cli(shooter: str, at: tuple[float, float], weapon: str | None, ammo: str, hni: bool,
-        mods: tuple[Any, ...], dice: Any, game: Path, as_json: bool) -> None:
+def cli(
+    shooter: str,
+    at: tuple[float, float],
+    weapon: str | None,
+    ammo: str,
+    hni: bool,
+    mods: tuple[Any, ...],
+    dice: Any,
+    game: Path,
+    as_json: bool,
+) -> None:
     """SHOOTER fires indirect at X,Y: template, stands under it, a roll for each.
 
     HE suppresses every stand under the burst; when several stands roll, the first
@@ -55,8 +102,9 @@ def cli(shooter: str, at: tuple[float, float], weapon: str | None, ammo: str, hn
       tabletop barrage US-5 --at 30,30 --hni
     """
     g = open_game(game)
-    out = g.execute("barrage", barrage_inputs(shooter, at, weapon, ammo, hni, mods),
-                    **dice_inputs(dice))
+    out = g.execute(
+        "barrage", barrage_inputs(shooter, at, weapon, ammo, hni, mods), **dice_inputs(dice)
+    )
     r = {"event": out.seq, **out.result}
     if as_json:
         emit_json(r)
@@ -65,9 +113,11 @@ def cli(shooter: str, at: tuple[float, float], weapon: str | None, ammo: str, hn
     for sid in r["under_template"]:
         if sid in r["rolls"]:
             mods_text = " ".join(f"{m['value']:+d} {m['name']}" for m in r["modifiers"][sid])
-            click.echo(f"  {sid} ({r['fractions'][sid]:.0%} under): needs {r['to_hit'][sid]}"
-                       f"{' [' + mods_text + ']' if mods_text else ''}, rolled "
-                       f"{', '.join(map(str, r['rolls'][sid]))}: {r['effects'][sid]}")
+            click.echo(
+                f"  {sid} ({r['fractions'][sid]:.0%} under): needs {r['to_hit'][sid]}"
+                f"{' [' + mods_text + ']' if mods_text else ''}, rolled "
+                f"{', '.join(map(str, r['rolls'][sid]))}: {r['effects'][sid]}"
+            )
         else:
             click.echo(f"  {sid} ({r['fractions'][sid]:.0%} under)")
     if r.get("marked_die"):

@@ -46,8 +46,12 @@ def list_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
         return
     from tabulate import tabulate
 
-    click.echo(tabulate([[r["chart"], r["entries"], r["defaults"]] for r in rows],
-                        headers=["chart", "entries", "default (replace with your book)"]))
+    click.echo(
+        tabulate(
+            [[r["chart"], r["entries"], r["defaults"]] for r in rows],
+            headers=["chart", "entries", "default (replace with your book)"],
+        )
+    )
 
 
 @cli.command("show")

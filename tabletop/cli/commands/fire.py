@@ -8,8 +8,17 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    INCHES, MODIFIER, STAND, charts_option, command, dice_inputs, dice_option, emit_json,
-    game_option, headline, json_option,
+    INCHES,
+    MODIFIER,
+    STAND,
+    charts_option,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
 )  # fmt: skip
 
 COVERS = ("none", "light", "medium", "hard", "fortification")
@@ -58,60 +67,143 @@ def fire_options(f: Any) -> Any:
             click.argument("shooter", type=STAND, required=False),
             click.argument("target", type=STAND, required=False),
             click.option("--weapon", default=None, help="Which of the shooter's weapons."),
-            click.option("--ammo", type=click.Choice(AMMO), default="standard",
-                         help="Round to fire (limited-issue, smoke, illumination)."),
-            click.option("--range", "range_", type=INCHES, default=None,
-                         help="Measured range in inches (quick mode; else from the table)."),
-            click.option("--cover", type=click.Choice(COVERS), default=None,
-                         help="Target's cover (default: from the terrain it stands in)."),
-            click.option("--mod", "mods", type=MODIFIER, multiple=True,
-                         help="A to-hit modifier: a charted NAME, or NAME=VALUE (repeatable)."),
-            click.option("--spotted", is_flag=True,
-                         help="The target is spotted by another stand (referee's call)."),
-            click.option("--target-kind", default=None,
-                         help="Quick mode without stands: the target's stand kind."),
-            click.option("--quality", default=None,
-                         help="Quick mode: the target's quality (default regular)."),
-            click.option("--shooter-kind", default=None,
-                         help="Quick mode: the shooter's stand kind (for depletion)."),
-            click.option("--model", default=None,
-                         help="Resolution model: cd (default), mech-brigade, typhoon, "
-                              "squad-battles (or the scenario's model:)."),
-            click.option("--shooter", "shooter_profile", default=None,
-                         help="Model quick mode: the firing unit's profile id."),
-            click.option("--target", "target_profile", default=None,
-                         help="Model quick mode: the target's profile id."),
-            click.option("--count", type=click.IntRange(1, 1000), default=None,
-                         help="Model fire: how many weapons or vehicles fire."),
-            click.option("--range-squares", type=click.FloatRange(0, 10_000), default=None,
-                         help="Model fire: range in the model's squares or hexes."),
-            click.option("--smoke", type=click.IntRange(0, 10), default=None,
-                         help="Model fire: smoke level between the units."),
-            click.option("--set", "settings", type=SETTING, multiple=True,
-                         help="Model fire: a model option KEY=VALUE (repeatable)."),
+            click.option(
+                "--ammo",
+                type=click.Choice(AMMO),
+                default="standard",
+                help="Round to fire (limited-issue, smoke, illumination).",
+            ),
+            click.option(
+                "--range",
+                "range_",
+                type=INCHES,
+                default=None,
+                help="Measured range in inches (quick mode; else from the table).",
+            ),
+            click.option(
+                "--cover",
+                type=click.Choice(COVERS),
+                default=None,
+                help="Target's cover (default: from the terrain it stands in).",
+            ),
+            click.option(
+                "--mod",
+                "mods",
+                type=MODIFIER,
+                multiple=True,
+                help="A to-hit modifier: a charted NAME, or NAME=VALUE (repeatable).",
+            ),
+            click.option(
+                "--spotted",
+                is_flag=True,
+                help="The target is spotted by another stand (referee's call).",
+            ),
+            click.option(
+                "--target-kind",
+                default=None,
+                help="Quick mode without stands: the target's stand kind.",
+            ),
+            click.option(
+                "--quality",
+                default=None,
+                help="Quick mode: the target's quality (default regular).",
+            ),
+            click.option(
+                "--shooter-kind",
+                default=None,
+                help="Quick mode: the shooter's stand kind (for depletion).",
+            ),
+            click.option(
+                "--model",
+                default=None,
+                help="Resolution model: cd (default), mech-brigade, typhoon, "
+                "squad-battles (or the scenario's model:).",
+            ),
+            click.option(
+                "--shooter",
+                "shooter_profile",
+                default=None,
+                help="Model quick mode: the firing unit's profile id.",
+            ),
+            click.option(
+                "--target",
+                "target_profile",
+                default=None,
+                help="Model quick mode: the target's profile id.",
+            ),
+            click.option(
+                "--count",
+                type=click.IntRange(1, 1000),
+                default=None,
+                help="Model fire: how many weapons or vehicles fire.",
+            ),
+            click.option(
+                "--range-squares",
+                type=click.FloatRange(0, 10_000),
+                default=None,
+                help="Model fire: range in the model's squares or hexes.",
+            ),
+            click.option(
+                "--smoke",
+                type=click.IntRange(0, 10),
+                default=None,
+                help="Model fire: smoke level between the units.",
+            ),
+            click.option(
+                "--set",
+                "settings",
+                type=SETTING,
+                multiple=True,
+                help="Model fire: a model option KEY=VALUE (repeatable).",
+            ),
         ]
     ):
         f = option(f)
     return f
 
 
-def fire_inputs(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
-                range_: float | None, cover: str | None, mods: tuple[Any, ...],
-                spotted: bool) -> dict[str, Any]:
-    return {"shooter": shooter, "target": target, "weapon": weapon, "ammo": ammo,
-            "range": range_, "cover": cover, "mods": [list(m) for m in mods],
-            "spotted": spotted}
+def fire_inputs(
+    shooter: str | None,
+    target: str | None,
+    weapon: str | None,
+    ammo: str,
+    range_: float | None,
+    cover: str | None,
+    mods: tuple[Any, ...],
+    spotted: bool,
+) -> dict[str, Any]:
+    return {
+        "shooter": shooter,
+        "target": target,
+        "weapon": weapon,
+        "ammo": ammo,
+        "range": range_,
+        "cover": cover,
+        "mods": [list(m) for m in mods],
+        "spotted": spotted,
+    }
 
 
-def quick_plan(weapon: str | None, range_: float | None, target_kind: str | None,
-               quality: str | None, shooter_kind: str | None, cover: str | None, ammo: str,
-               mods: tuple[Any, ...], charts: Any) -> Any:
+def quick_plan(
+    weapon: str | None,
+    range_: float | None,
+    target_kind: str | None,
+    quality: str | None,
+    shooter_kind: str | None,
+    cover: str | None,
+    ammo: str,
+    mods: tuple[Any, ...],
+    charts: Any,
+) -> Any:
     """A shot described entirely on the command line (no game, no stands)."""
     from tabletop.errors import BadInput
     from tabletop.rules.cd.fire import Firer, Target, plan_direct
 
-    missing = [n for n, v in (("--weapon", weapon), ("--range", range_),
-                              ("--target-kind", target_kind)) if v is None]
+    missing = [
+        n
+        for n, v in (("--weapon", weapon), ("--range", range_), ("--target-kind", target_kind))
+        if v is None
+    ]
     if missing:
         raise BadInput(
             f"quick mode needs {', '.join(missing)} (or give SHOOTER and TARGET stands of a game)"
@@ -124,11 +216,17 @@ def quick_plan(weapon: str | None, range_: float | None, target_kind: str | None
     quality = quality or "regular"
     _known(quality, charts.quality, "--quality", "quality")
     kind = charts.stand_kinds[target_kind]
-    target = Target(label=target_kind, kind=kind, quality=quality, cover=cover or "none",
-                    weight_class=kind.weight_class)
+    target = Target(
+        label=target_kind,
+        kind=kind,
+        quality=quality,
+        cover=cover or "none",
+        weight_class=kind.weight_class,
+    )
     firer = Firer(None, charts.stand_kinds.get(shooter_kind) if shooter_kind else None)
-    return plan_direct(charts.weapons[weapon], firer, target, range_, charts, ammo=ammo,
-                       requested=tuple(mods))
+    return plan_direct(
+        charts.weapons[weapon], firer, target, range_, charts, ammo=ammo, requested=tuple(mods)
+    )
 
 
 def _known(value: str, table: Any, option: str, what: str) -> None:
@@ -145,19 +243,41 @@ def _known(value: str, table: Any, option: str, what: str) -> None:
 @click.command("fire")
 @fire_options
 @dice_option
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Quick mode without a game: seed the dice.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Quick mode without a game: seed the dice.",
+)
 @charts_option
 @game_option
 @json_option
 @command
-def cli(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
-        range_: float | None, cover: str | None, mods: tuple[Any, ...], spotted: bool,
-        target_kind: str | None, quality: str | None, shooter_kind: str | None,
-        model: str | None, shooter_profile: str | None, target_profile: str | None,
-        count: int | None, range_squares: float | None, smoke: int | None,
-        settings: tuple[Any, ...], dice: Any,
-        seed: int | None, charts_dirs: tuple[Path, ...], game: Path, as_json: bool) -> None:
+def cli(
+    shooter: str | None,
+    target: str | None,
+    weapon: str | None,
+    ammo: str,
+    range_: float | None,
+    cover: str | None,
+    mods: tuple[Any, ...],
+    spotted: bool,
+    target_kind: str | None,
+    quality: str | None,
+    shooter_kind: str | None,
+    model: str | None,
+    shooter_profile: str | None,
+    target_profile: str | None,
+    count: int | None,
+    range_squares: float | None,
+    smoke: int | None,
+    settings: tuple[Any, ...],
+    dice: Any,
+    seed: int | None,
+    charts_dirs: tuple[Path, ...],
+    game: Path,
+    as_json: bool,
+) -> None:
     """SHOOTER fires at TARGET: to-hit number, dice, hits, hit effects, ammunition.
 
     In a game, range, sight, spotting and cover come from the table unless --range
@@ -169,8 +289,18 @@ def cli(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
       tabletop fire G-1 US-1 --range 6 --mod descending --dice 3,7
       tabletop fire --weapon pak-36 --range 14 --target-kind infantry --quality veteran
     """
-    request = ModelRequest(model, shooter, target, shooter_profile, target_profile, count,
-                           range_, range_squares, smoke, settings)
+    request = ModelRequest(
+        model,
+        shooter,
+        target,
+        shooter_profile,
+        target_profile,
+        count,
+        range_,
+        range_squares,
+        smoke,
+        settings,
+    )
     chosen = request.model_name(game)
     if chosen != "cd":
         result = model_fire(request, chosen, dice, seed, charts_dirs, game)
@@ -184,26 +314,52 @@ def cli(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
             from tabletop.errors import BadInput
 
             raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
-        result = _quick_fire(weapon, range_, target_kind, quality, shooter_kind, cover, ammo,
-                             mods, dice, seed, charts_dirs)
+        result = _quick_fire(
+            weapon,
+            range_,
+            target_kind,
+            quality,
+            shooter_kind,
+            cover,
+            ammo,
+            mods,
+            dice,
+            seed,
+            charts_dirs,
+        )
     else:
         from tabletop.cli.core import open_game
 
         g = open_game(game)
-        out = g.execute("fire", fire_inputs(shooter, target, weapon, ammo, range_, cover, mods,
-                                            spotted), **dice_inputs(dice))
-        result = {"event": out.seq, **out.result,
-                  "physical": [r.source == "physical" for r in out.rolls]}
+        out = g.execute(
+            "fire",
+            fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted),
+            **dice_inputs(dice),
+        )
+        result = {
+            "event": out.seq,
+            **out.result,
+            "physical": [r.source == "physical" for r in out.rolls],
+        }
     if as_json:
         emit_json(result)
         return
     click.echo(render(result))
 
 
-def _quick_fire(weapon: str | None, range_: float | None, target_kind: str | None,
-                quality: str | None, shooter_kind: str | None, cover: str | None, ammo: str,
-                mods: tuple[Any, ...], dice: Any, seed: int | None,
-                charts_dirs: tuple[Path, ...]) -> dict[str, Any]:
+def _quick_fire(
+    weapon: str | None,
+    range_: float | None,
+    target_kind: str | None,
+    quality: str | None,
+    shooter_kind: str | None,
+    cover: str | None,
+    ammo: str,
+    mods: tuple[Any, ...],
+    dice: Any,
+    seed: int | None,
+    charts_dirs: tuple[Path, ...],
+) -> dict[str, Any]:
     import os
 
     from tabletop.charts import Charts
@@ -211,32 +367,51 @@ def _quick_fire(weapon: str | None, range_: float | None, target_kind: str | Non
     from tabletop.rules.cd.direct import roll_plan, verdict
 
     charts = Charts.load(tuple(charts_dirs))
-    plan = quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods,
-                      charts)
+    plan = quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods, charts)
     inputs = dice_inputs(dice)
-    d = Dice(seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
-             physical=inputs["physical"], ask=inputs["ask"])
+    d = Dice(
+        seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
+        physical=inputs["physical"],
+        ask=inputs["ask"],
+    )
     tally, dice_out = roll_plan(plan, d, int(charts.param("ammo", "trigger-face")))
     d.finish()
     notes = []
     if tally.triggers and plan.depletion == "roll":
-        notes.append(f"{tally.triggers} depletion check(s) due at the end of the fire phase: "
-                     f"depleted on {plan.depletion_threshold} or less (CD 1.2)")
-    return {"event": None, "verdict": verdict(tally, plan, plan.target), **plan.working(),
-            "rolls": [x["to_hit"] for x in dice_out], "dice": dice_out, "hits": tally.hits,
-            "effects": [x["effect"] for x in dice_out if x["hit"]],
-            "depletion_checks": tally.triggers if plan.depletion == "roll" else 0,
-            "ammunition": notes,
-            "physical": [r.source == "physical" for r in d.rolls]}
+        notes.append(
+            f"{tally.triggers} depletion check(s) due at the end of the fire phase: "
+            f"depleted on {plan.depletion_threshold} or less (CD 1.2)"
+        )
+    return {
+        "event": None,
+        "verdict": verdict(tally, plan, plan.target),
+        **plan.working(),
+        "rolls": [x["to_hit"] for x in dice_out],
+        "dice": dice_out,
+        "hits": tally.hits,
+        "effects": [x["effect"] for x in dice_out if x["hit"]],
+        "depletion_checks": tally.triggers if plan.depletion == "roll" else 0,
+        "ammunition": notes,
+        "physical": [r.source == "physical" for r in d.rolls],
+    }
 
 
 class ModelRequest:
     """What the command line says about a model shot (table mode or quick mode)."""
 
-    def __init__(self, model: str | None, shooter: str | None, target: str | None,
-                 shooter_profile: str | None, target_profile: str | None, count: int | None,
-                 range_: float | None, range_squares: float | None, smoke: int | None,
-                 settings: tuple[Any, ...]):
+    def __init__(
+        self,
+        model: str | None,
+        shooter: str | None,
+        target: str | None,
+        shooter_profile: str | None,
+        target_profile: str | None,
+        count: int | None,
+        range_: float | None,
+        range_squares: float | None,
+        smoke: int | None,
+        settings: tuple[Any, ...],
+    ):
         self.model = model
         self.shooter, self.target = shooter, target
         self.shooter_profile, self.target_profile = shooter_profile, target_profile
@@ -263,22 +438,41 @@ def model_shot(request: ModelRequest, model: Any) -> Any:
     from tabletop.errors import BadInput
     from tabletop.rules.models import Shot
 
-    missing = [n for n, v in (("--shooter", request.shooter_profile),
-                              ("--target", request.target_profile)) if v is None]
+    missing = [
+        n
+        for n, v in (("--shooter", request.shooter_profile), ("--target", request.target_profile))
+        if v is None
+    ]
     if missing:
-        raise BadInput(f"{model.name} quick mode needs {' and '.join(missing)} (profile ids "
-                       f"from charts/models/{model.chart}.yaml), or SHOOTER and TARGET stands")
+        raise BadInput(
+            f"{model.name} quick mode needs {' and '.join(missing)} (profile ids "
+            f"from charts/models/{model.chart}.yaml), or SHOOTER and TARGET stands"
+        )
     if (request.range is None) == (request.range_squares is None):
         raise BadInput("give the range once: --range INCHES or --range-squares N")
-    inches = request.range if request.range is not None else \
-        float(request.range_squares) * model.inches_per_unit  # type: ignore[arg-type]
+    if request.range is not None:
+        inches = request.range
+    else:
+        assert request.range_squares is not None
+        inches = request.range_squares * model.inches_per_unit
     model.check_options(request.options)
-    return Shot(str(request.shooter_profile), str(request.target_profile), inches,
-                request.count or 1, request.options)
+    return Shot(
+        str(request.shooter_profile),
+        str(request.target_profile),
+        inches,
+        request.count or 1,
+        request.options,
+    )
 
 
-def model_fire(request: ModelRequest, name: str, dice: Any, seed: int | None,
-               charts_dirs: tuple[Path, ...], game: Path) -> dict[str, Any]:
+def model_fire(
+    request: ModelRequest,
+    name: str,
+    dice: Any,
+    seed: int | None,
+    charts_dirs: tuple[Path, ...],
+    game: Path,
+) -> dict[str, Any]:
     import os
 
     from tabletop.errors import BadInput
@@ -291,29 +485,50 @@ def model_fire(request: ModelRequest, name: str, dice: Any, seed: int | None,
         model = find_model(name, Charts.load(tuple(charts_dirs)))
         shot = model_shot(request, model)
         inputs = dice_inputs(dice)
-        d = Dice(seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
-                 physical=inputs["physical"], ask=inputs["ask"])
+        d = Dice(
+            seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
+            physical=inputs["physical"],
+            ask=inputs["ask"],
+        )
         outcome = model.fire(shot, d)
         d.finish()
-        return {"event": None, "verdict": outcome.verdict, "model": name, **outcome.data,
-                "lines": outcome.lines, "rolls": [r.as_dict() for r in d.rolls]}
+        return {
+            "event": None,
+            "verdict": outcome.verdict,
+            "model": name,
+            **outcome.data,
+            "lines": outcome.lines,
+            "rolls": [r.as_dict() for r in d.rolls],
+        }
     if request.shooter is None or request.target is None:
         raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
     from tabletop.cli.core import open_game
 
-    out = open_game(game).execute("model-fire", {
-        "model": name, "shooter": request.shooter, "target": request.target,
-        "range": request.range if request.range_squares is None else None,
-        "count": request.count, "options": request.options,
-    }, **dice_inputs(dice))
+    out = open_game(game).execute(
+        "model-fire",
+        {
+            "model": name,
+            "shooter": request.shooter,
+            "target": request.target,
+            "range": request.range if request.range_squares is None else None,
+            "count": request.count,
+            "options": request.options,
+        },
+        **dice_inputs(dice),
+    )
     return {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
 
 
 def render_model(r: dict[str, Any]) -> str:
     lines = [headline(r["verdict"]), *[f"  {line}" for line in r.get("lines", [])]]
     if r.get("rolls"):
-        lines.append("  dice: " + ", ".join(f"{x['value']}{'*' if x['source'] == 'physical' else ''}"
-                                            f" ({x['purpose']})" for x in r["rolls"]))
+        lines.append(
+            "  dice: "
+            + ", ".join(
+                f"{x['value']}{'*' if x['source'] == 'physical' else ''} ({x['purpose']})"
+                for x in r["rolls"]
+            )
+        )
     if r.get("event"):
         lines.append(f"  (event {r['event']})")
     return "\n".join(lines)
@@ -323,8 +538,10 @@ def render(r: dict[str, Any]) -> str:
     lines = [headline(r["verdict"])]
     who = f"{r['shooter']} fires" if r.get("shooter") else "Fire"
     band = f" ({r['band']})" if r.get("band") else ""
-    lines.append(f"{who} {r['weapon']} at {r['target']}: {r['range']:.1f}\"{band}, "
-                 f"ROF {r['rof']}, needs {r['to_hit']} or less")
+    lines.append(
+        f'{who} {r["weapon"]} at {r["target"]}: {r["range"]:.1f}"{band}, '
+        f"ROF {r['rof']}, needs {r['to_hit']} or less"
+    )
     row = "vs armour" if r["row"] == "to_hit_afv" else r["row"].replace("_", "-")
     lines.append(f"  base {r['base']} ({r['weapon']} {r['band']}, {row} row, weapons chart)")
     for m in r["modifiers"]:

@@ -81,8 +81,9 @@ def render(s: Any) -> str:
     if s.visibility is None:
         lines.append("within visibility: yes (no limit from light or weather)")
     else:
-        lines.append(f"within visibility: {'yes' if s.visible else 'no'} "
-                     f'(visibility {s.visibility:g}")')
+        lines.append(
+            f'within visibility: {"yes" if s.visible else "no"} (visibility {s.visibility:g}")'
+        )
     if s.spotted is not None:
         lines.append(
             f"spotted: {'yes' if s.spotted else 'no'}: " + "; ".join(s.spotting["because"])

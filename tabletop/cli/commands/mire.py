@@ -8,17 +8,34 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    POINT, STAND, command, dice_inputs, dice_option, emit_json, game_option, json_option,
+    POINT,
+    STAND,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    json_option,
     open_game,
 )  # fmt: skip
 
 
 @click.command("mire")
 @click.argument("stand", type=STAND)
-@click.option("--where", type=click.Choice(["open", "dirt-road", "hard-road"]), default=None,
-              help="Where it moved (default: from the terrain under the stand).")
-@click.option("--across-mud", "across", type=POINT, nargs=2, default=None,
-              help="Where it entered and left the mud, if it ended on safe ground.")
+@click.option(
+    "--where",
+    type=click.Choice(["open", "dirt-road", "hard-road"]),
+    default=None,
+    help="Where it moved (default: from the terrain under the stand).",
+)
+@click.option(
+    "--across-mud",
+    "across",
+    type=POINT,
+    nargs=2,
+    default=None,
+    help="Where it entered and left the mud, if it ended on safe ground.",
+)
 @dice_option
 @game_option
 @json_option
@@ -33,7 +50,11 @@ def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_js
       tabletop mire G-5 --where open --dice 3
       tabletop mire G-5 --across-mud 30,18 34,20
     """
-    inputs = {"stand": stand, "where": where, "across": [list(p) for p in across] if across else None}
+    inputs = {
+        "stand": stand,
+        "where": where,
+        "across": [list(p) for p in across] if across else None,
+    }
     out = open_game(game).execute("mire", inputs, **dice_inputs(dice))
     if as_json:
         emit_json({"event": out.seq, **out.result})
@@ -42,4 +63,6 @@ def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_js
     roll = f" (rolled {r['rolls'][0]}, mires on {r['number']} or less)" if r["rolls"] else ""
     click.echo(f"{r['verdict']}{roll}")
     if r.get("placed_at"):
-        click.echo(f"  placed halfway across the mud at {r['placed_at'][0]:g},{r['placed_at'][1]:g}")
+        click.echo(
+            f"  placed halfway across the mud at {r['placed_at'][0]:g},{r['placed_at'][1]:g}"
+        )

@@ -11,10 +11,15 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 
 @click.command("move-cost")
 @click.argument("stand", type=STAND)
-@click.option("--terrain", default=None,
-              help="Terrain kind moved through (default: where the stand is).")
-@click.option("--road", type=click.Choice(["hard", "dirt", "paved", "plowed", "unplowed"]),
-              default=None, help="Moving along a road of this kind.")
+@click.option(
+    "--terrain", default=None, help="Terrain kind moved through (default: where the stand is)."
+)
+@click.option(
+    "--road",
+    type=click.Choice(["hard", "dirt", "paved", "plowed", "unplowed"]),
+    default=None,
+    help="Moving along a road of this kind.",
+)
 @game_option
 @json_option
 @command

@@ -31,13 +31,29 @@ def cli() -> None:
 @game_option
 @json_option
 @command
-def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo: str,
-              range_: float | None, cover: str | None, mods: tuple[Any, ...], spotted: bool,
-              target_kind: str | None, quality: str | None, shooter_kind: str | None,
-              model: str | None, shooter_profile: str | None, target_profile: str | None,
-              count: int | None, range_squares: float | None, smoke: int | None,
-              settings: tuple[Any, ...], charts_dirs: tuple[Path, ...], game: Path,
-              as_json: bool) -> None:
+def odds_fire(
+    shooter: str | None,
+    target: str | None,
+    weapon: str | None,
+    ammo: str,
+    range_: float | None,
+    cover: str | None,
+    mods: tuple[Any, ...],
+    spotted: bool,
+    target_kind: str | None,
+    quality: str | None,
+    shooter_kind: str | None,
+    model: str | None,
+    shooter_profile: str | None,
+    target_profile: str | None,
+    count: int | None,
+    range_squares: float | None,
+    smoke: int | None,
+    settings: tuple[Any, ...],
+    charts_dirs: tuple[Path, ...],
+    game: Path,
+    as_json: bool,
+) -> None:
     """Odds of SHOOTER's fire at TARGET: hits, hit effects, ammunition depletion.
 
     Takes the same arguments as 'tabletop fire'; nothing is rolled or logged.
@@ -45,13 +61,23 @@ def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo:
     \b
     Example:
       tabletop odds fire G-4 US-4
-      tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry --shooter-kind armoured-car
+      tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry
     """
     from tabletop.cli.commands.fire import ModelRequest
     from tabletop.rules.cd.odds import fire_odds
 
-    request = ModelRequest(model, shooter, target, shooter_profile, target_profile, count,
-                           range_, range_squares, smoke, settings)
+    request = ModelRequest(
+        model,
+        shooter,
+        target,
+        shooter_profile,
+        target_profile,
+        count,
+        range_,
+        range_squares,
+        smoke,
+        settings,
+    )
     chosen = request.model_name(game)
     if chosen != "cd":
         model_odds(request, chosen, charts_dirs, game, as_json)
@@ -60,8 +86,9 @@ def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo:
         from tabletop.charts import Charts
 
         charts = Charts.load(tuple(charts_dirs))
-        plan = quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods,
-                          charts)
+        plan = quick_plan(
+            weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods, charts
+        )
     else:
         from tabletop.cli.core import open_game
         from tabletop.rules.cd.direct import prepare
@@ -69,8 +96,11 @@ def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo:
         g = open_game(game)
         ctx = g.context()
         charts = ctx.charts
-        plan = prepare(ctx, fire_inputs(shooter, target, weapon, ammo, range_, cover, mods,
-                                        spotted), any_phase=True).plan
+        plan = prepare(
+            ctx,
+            fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted),
+            any_phase=True,
+        ).plan
     odds = fire_odds(plan, charts)
     show(plan.working(), odds, as_json)
 
@@ -80,8 +110,16 @@ def odds_fire(shooter: str | None, target: str | None, weapon: str | None, ammo:
 @game_option
 @json_option
 @command
-def odds_barrage(shooter: str, at: tuple[float, float], weapon: str | None, ammo: str,
-                 hni: bool, mods: tuple[Any, ...], game: Path, as_json: bool) -> None:
+def odds_barrage(
+    shooter: str,
+    at: tuple[float, float],
+    weapon: str | None,
+    ammo: str,
+    hni: bool,
+    mods: tuple[Any, ...],
+    game: Path,
+    as_json: bool,
+) -> None:
     """Odds for each stand under SHOOTER's template at X,Y, and of depletion.
 
     \b
@@ -99,8 +137,10 @@ def odds_barrage(shooter: str, at: tuple[float, float], weapon: str | None, ammo
     if b.hni:
         lands = Fraction(int(ctx.charts.param("barrage", "hni-lands-up-to")), 10)
         odds: dict[str, Any] = {
-            "stands": {sid: {"outcomes": {"suppressed": lands, "untouched": 1 - lands}}
-                       for sid, _ in b.under},
+            "stands": {
+                sid: {"outcomes": {"suppressed": lands, "untouched": 1 - lands}}
+                for sid, _ in b.under
+            },
             "outcomes": {"lands": lands, "astray": 1 - lands},
             "expected": {"stands suppressed": lands * len(b.under)},
         }
@@ -109,12 +149,16 @@ def odds_barrage(shooter: str, at: tuple[float, float], weapon: str | None, ammo
     else:
         marked = b.under[0][0] if len(b.under) > 1 else None
         odds = barrage_odds(b.plans, marked, ctx.charts)
-    show({"weapon": b.weapon.id, "at": list(b.point), "under_template": [s for s, _ in b.under]},
-         odds, as_json)
+    show(
+        {"weapon": b.weapon.id, "at": list(b.point), "under_template": [s for s, _ in b.under]},
+        odds,
+        as_json,
+    )
 
 
-def model_odds(request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path,
-               as_json: bool) -> None:
+def model_odds(
+    request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path, as_json: bool
+) -> None:
     from tabletop.cli.commands.fire import model_shot
     from tabletop.rules.models import find_model
 
@@ -129,11 +173,22 @@ def model_odds(request: Any, name: str, charts_dirs: tuple[Path, ...], game: Pat
 
         ctx = open_game(game).context()
         model = find_model(name, ctx.charts)
-        shot, _ = shot_from_table(ctx, model, {
-            "shooter": request.shooter, "target": request.target, "range": request.range,
-            "count": request.count, "options": request.options})
-    show({"weapon": f"{name}: {shot.shooter} at {shot.target}", "model": name},
-         model.odds(shot), as_json)
+        shot, _ = shot_from_table(
+            ctx,
+            model,
+            {
+                "shooter": request.shooter,
+                "target": request.target,
+                "range": request.range,
+                "count": request.count,
+                "options": request.options,
+            },
+        )
+    show(
+        {"weapon": f"{name}: {shot.shooter} at {shot.target}", "model": name},
+        model.odds(shot),
+        as_json,
+    )
 
 
 def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
@@ -152,9 +207,13 @@ def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
             click.echo(f"  {key}: " + ", ".join(f"{k} {_pct(v)}" for k, v in odds[key].items()))
     for sid, s in odds.get("stands", {}).items():
         need = f" (needs {s['to_hit']})" if "to_hit" in s else ""
-        click.echo(f"  {sid}{need}: " + ", ".join(f"{k} {_pct(v)}" for k, v in s["outcomes"].items()))
+        click.echo(
+            f"  {sid}{need}: " + ", ".join(f"{k} {_pct(v)}" for k, v in s["outcomes"].items())
+        )
     if odds.get("expected"):
-        click.echo("  expected: " + ", ".join(f"{k} {float(v):.3f}" for k, v in odds["expected"].items()))
+        click.echo(
+            "  expected: " + ", ".join(f"{k} {float(v):.3f}" for k, v in odds["expected"].items())
+        )
 
 
 def _pct(p: Any) -> str:

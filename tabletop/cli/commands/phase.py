@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import command, dice_inputs, dice_option, emit_json, game_option, headline, json_option, open_game
+from tabletop.cli.core import (
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    open_game,
+)
 
 
 @click.group("phase")
@@ -45,8 +54,15 @@ def advance(game: Path, action: str, dice: Any, as_json: bool) -> None:
     out = g.execute(action, {}, **dice_inputs(dice))
     r = out.result
     if as_json:
-        emit_json({"event": out.seq, "turn": r["turn"], "phase": r["phase"],
-                   "from": r["from"], "happened": r["happened"]})
+        emit_json(
+            {
+                "event": out.seq,
+                "turn": r["turn"],
+                "phase": r["phase"],
+                "from": r["from"],
+                "happened": r["happened"],
+            }
+        )
         return
     click.echo(headline(f"Turn {r['turn']}, {r['phase']} phase"))
     for h in r["happened"]:

@@ -31,5 +31,7 @@ def cli(stand: str, source: str, game: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"event": out.seq, **r})
         return
-    click.echo(f"{r['stand']} resupplied from {r['from']}: {', '.join(r['restored'])}"
-               + (f" (not: {'; '.join(r['refused'])})" if r["refused"] else ""))
+    click.echo(
+        f"{r['stand']} resupplied from {r['from']}: {', '.join(r['restored'])}"
+        + (f" (not: {'; '.join(r['refused'])})" if r["refused"] else "")
+    )

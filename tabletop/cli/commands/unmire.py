@@ -8,14 +8,25 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    STAND, command, dice_inputs, dice_option, emit_json, game_option, json_option, open_game,
+    STAND,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    json_option,
+    open_game,
 )  # fmt: skip
 
 
 @click.command("unmire")
 @click.argument("stand", type=STAND)
-@click.option("--assist", type=STAND, default=None,
-              help="A vehicle of equal or greater weight class pushing or towing it.")
+@click.option(
+    "--assist",
+    type=STAND,
+    default=None,
+    help="A vehicle of equal or greater weight class pushing or towing it.",
+)
 @dice_option
 @game_option
 @json_option
@@ -28,8 +39,7 @@ def cli(stand: str, assist: str | None, dice: Any, game: Path, as_json: bool) ->
       tabletop unmire G-5 --dice 9
       tabletop unmire US-3 --assist US-4
     """
-    out = open_game(game).execute("unmire", {"stand": stand, "assist": assist},
-                                  **dice_inputs(dice))
+    out = open_game(game).execute("unmire", {"stand": stand, "assist": assist}, **dice_inputs(dice))
     if as_json:
         emit_json({"event": out.seq, **out.result})
         return

@@ -8,12 +8,28 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
-    command, dice_inputs, dice_option, emit_json, game_option, headline, json_option, open_game,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    open_game,
 )  # fmt: skip
 
 LIGHTS = ("day", "twilight", "night-moonlit", "night-dark", "artificial-moonlight")
-WEATHERS = ("clear", "mist", "fog", "rain-light", "rain-steady", "rain-heavy",
-            "snow-light", "snow-steady", "snow-heavy")
+WEATHERS = (
+    "clear",
+    "mist",
+    "fog",
+    "rain-light",
+    "rain-steady",
+    "rain-heavy",
+    "snow-light",
+    "snow-steady",
+    "snow-heavy",
+)
 GROUNDS = ("dry", "mud-light", "mud-moderate", "mud-deep", "snow", "snow-deep", "ice")
 FORCES = ("light", "moderate", "high")
 
@@ -33,34 +49,64 @@ def cli() -> None:
 @cli.command("set")
 @click.option("--light", type=click.Choice(LIGHTS), default=None)
 @click.option("--weather", type=click.Choice(WEATHERS), default=None)
-@click.option("--wind-from", type=click.IntRange(1, 8), default=None,
-              help="Where the wind blows from: 1 = N, 2 = NE, ... 8 = NW.")
+@click.option(
+    "--wind-from",
+    type=click.IntRange(1, 8),
+    default=None,
+    help="Where the wind blows from: 1 = N, 2 = NE, ... 8 = NW.",
+)
 @click.option("--wind-force", type=click.Choice(FORCES), default=None)
 @click.option("--dusty/--no-dusty", default=None, help="Dry, dusty ground.")
 @click.option("--ground", type=click.Choice(GROUNDS), default=None)
-@click.option("--variable-wind/--steady-wind", default=None,
-              help="Roll for wind changes each turn (CD 10.1.3).")
-@click.option("--fog-returns/--fog-gone", default=None,
-              help="After mist clears, keep rolling to see if it returns (CD 10.2.3).")
-@click.option("--variable-precipitation/--steady-precipitation", "precipitation_changes",
-              default=None, help="Roll for rain or snow changes each turn (CD 10.3.3).")
+@click.option(
+    "--variable-wind/--steady-wind",
+    default=None,
+    help="Roll for wind changes each turn (CD 10.1.3).",
+)
+@click.option(
+    "--fog-returns/--fog-gone",
+    default=None,
+    help="After mist clears, keep rolling to see if it returns (CD 10.2.3).",
+)
+@click.option(
+    "--variable-precipitation/--steady-precipitation",
+    "precipitation_changes",
+    default=None,
+    help="Roll for rain or snow changes each turn (CD 10.3.3).",
+)
 @game_option
 @json_option
 @command
-def set_weather(light: str | None, weather: str | None, wind_from: int | None,
-                wind_force: str | None, dusty: bool | None, ground: str | None,
-                variable_wind: bool | None, fog_returns: bool | None,
-                precipitation_changes: bool | None, game: Path, as_json: bool) -> None:
+def set_weather(
+    light: str | None,
+    weather: str | None,
+    wind_from: int | None,
+    wind_force: str | None,
+    dusty: bool | None,
+    ground: str | None,
+    variable_wind: bool | None,
+    fog_returns: bool | None,
+    precipitation_changes: bool | None,
+    game: Path,
+    as_json: bool,
+) -> None:
     """Set conditions by the referee's word (the scenario's words).
 
     \b
     Example:
       tabletop weather set --light night-moonlit --wind-from 7 --wind-force high
     """
-    inputs = {"light": light, "weather": weather, "wind_from": wind_from,
-              "wind_force": wind_force, "dusty": dusty, "ground": ground,
-              "variable_wind": variable_wind, "fog_returns": fog_returns,
-              "precipitation_changes": precipitation_changes}
+    inputs = {
+        "light": light,
+        "weather": weather,
+        "wind_from": wind_from,
+        "wind_force": wind_force,
+        "dusty": dusty,
+        "ground": ground,
+        "variable_wind": variable_wind,
+        "fog_returns": fog_returns,
+        "precipitation_changes": precipitation_changes,
+    }
     out = open_game(game).execute("weather-set", inputs)
     if as_json:
         emit_json({"event": out.seq, **out.result})
@@ -69,9 +115,12 @@ def set_weather(light: str | None, weather: str | None, wind_from: int | None,
 
 
 @cli.command("roll")
-@click.option("--preset", default=None,
-              help="Roll a day's weather, ground and wind for a region and season "
-                   "(see 'tabletop charts show presets').")
+@click.option(
+    "--preset",
+    default=None,
+    help="Roll a day's weather, ground and wind for a region and season "
+    "(see 'tabletop charts show presets').",
+)
 @dice_option
 @game_option
 @json_option
@@ -107,7 +156,8 @@ def show_data(conditions: dict[str, Any], charts: Any) -> dict[str, Any]:
         "turn_minutes": now.turn_minutes,
         "night": now.night,
         "night_rules": now.night_rules,
-        "sound_detection": "impossible: " + now.sound_deadened if now.sound_deadened
+        "sound_detection": "impossible: " + now.sound_deadened
+        if now.sound_deadened
         else ("possible" if now.night else "night only"),
         "because": list(now.because),
     }
@@ -130,24 +180,33 @@ def show_weather(game: Path, as_json: bool) -> None:
         emit_json(data)
         return
     c = data["conditions"]
-    click.echo(headline(f"{c['light']}, {c['weather']}{', dusty' if c['dusty'] else ''}; wind "
-                        f"from {c['wind']['from']} {c['wind']['force']}; ground {c['ground']}"))
-    vis = "the whole table" if data["visibility"] is None else f"{data['visibility']:g}\""
+    click.echo(
+        headline(
+            f"{c['light']}, {c['weather']}{', dusty' if c['dusty'] else ''}; wind "
+            f"from {c['wind']['from']} {c['wind']['force']}; ground {c['ground']}"
+        )
+    )
+    vis = "the whole table" if data["visibility"] is None else f'{data["visibility"]:g}"'
     click.echo(f"  visibility: {vis}")
     if data["spotting_fixed"] is not None:
-        click.echo(f"  spotting: {data['spotting_fixed']:g}\" for every target; stands spotted "
-                   f"within {data['contact_up_to']:g}\" by day need contact")
+        click.echo(
+            f'  spotting: {data["spotting_fixed"]:g}" for every target; stands spotted '
+            f'within {data["contact_up_to"]:g}" by day need contact'
+        )
     elif data["spotting_factor"] is not None:
-        click.echo(f"  spotting: daylight distances x{data['spotting_factor']:g}, rounded down "
-                   "(0 = contact)")
+        click.echo(
+            f"  spotting: daylight distances x{data['spotting_factor']:g}, rounded down "
+            "(0 = contact)"
+        )
     else:
         click.echo("  spotting: daylight distances")
-    smoke = "no limit" if data["smoke_max_length"] is None else f"{data['smoke_max_length']:g}\""
+    smoke = "no limit" if data["smoke_max_length"] is None else f'{data["smoke_max_length"]:g}"'
     click.echo(f"  smoke template length: {smoke}")
     m = data["movement"]
     click.echo(f"  base movement: vehicles x{m['vehicle']:g}, personnel x{m['personnel']:g}")
-    click.echo(f"  turn length: {data['turn_minutes']} minutes; sound detection: "
-               f"{data['sound_detection']}")
+    click.echo(
+        f"  turn length: {data['turn_minutes']} minutes; sound detection: {data['sound_detection']}"
+    )
     for key, value in data["night_rules"].items():
         click.echo(f"  night {key.replace('_', ' ')}: {value}")
     for why in data["because"]:

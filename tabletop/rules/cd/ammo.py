@@ -72,9 +72,7 @@ class Recovery:
     text: str
 
 
-def check_can_fire(
-    stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts: Charts
-) -> None:
+def check_can_fire(stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts: Charts) -> None:
     """Refuse (exit 3, naming the rule) a weapon that has nothing to fire."""
     ammo = stand["ammo"][weapon.id]
     radius = charts.param("ammo", "resupply-radius")
@@ -88,12 +86,11 @@ def check_can_fire(
     if ammo["state"] == "depleted":
         if weapon.rocket and ammo.get("resupplies_left", 0) <= 0:
             raise RulesRefusal(
-                f"{who}: rockets fired and already resupplied once (CD 1.3.3); "
-                "no more this game"
+                f"{who}: rockets fired and already resupplied once (CD 1.3.3); no more this game"
             )
         raise RulesRefusal(
             f"{who}: ammunition depleted (CD 1.4); it resupplies at the end of a turn "
-            f"within {radius:g}\" of a supply point of its battalion, regiment, brigade or "
+            f'within {radius:g}" of a supply point of its battalion, regiment, brigade or '
             "division, not in the turn it depleted"
         )
     if ammo_kind == "limited":
@@ -202,8 +199,13 @@ def roll_pending_depletion(state: Any, dice: DiceLike, charts: Charts) -> list[d
         if ammo["state"] == "depleted" or stand["status"] == "eliminated":
             result = "already depleted" if ammo["state"] == "depleted" else "stand eliminated"
             happened.append(
-                {"what": "depletion check", "stand": check["stand"], "weapon": check["weapon"],
-                 "rolls": [], "result": f"not rolled: {result}"}
+                {
+                    "what": "depletion check",
+                    "stand": check["stand"],
+                    "weapon": check["weapon"],
+                    "rolls": [],
+                    "result": f"not rolled: {result}",
+                }
             )
             continue
         purpose = f"depletion {check['stand']} {check['weapon']} (<= {check['threshold']})"
@@ -243,15 +245,19 @@ def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
                 if ammo.get(key) == "firing":
                     ammo[key] = "spent"
                     happened.append(
-                        {"what": "limited ammunition", "stand": stand["id"], "weapon": weapon_id,
-                         "result": f"{key} rounds spent (CD 1.3)"}
+                        {
+                            "what": "limited ammunition",
+                            "stand": stand["id"],
+                            "weapon": weapon_id,
+                            "result": f"{key} rounds spent (CD 1.3)",
+                        }
                     )
     return happened
 
 
-def supply_points_for(state: Any, stand: dict[str, Any], scenario: Any, charts: Charts) -> list[
-    dict[str, Any]
-]:
+def supply_points_for(
+    state: Any, stand: dict[str, Any], scenario: Any, charts: Charts
+) -> list[dict[str, Any]]:
     """Supply points of the stand's own battalion, regiment, brigade or division (CD 1.4)."""
     levels = set(str(charts.param("ammo", "resupply-levels")).split(","))
     formations = scenario.formation_index()
@@ -302,9 +308,9 @@ def resupply(stand: dict[str, Any], turn: int, charts: Charts) -> tuple[list[str
     return restored, refused
 
 
-def resupply_end_of_turn(state: Any, scenario: Any, charts: Charts, distance: Any) -> list[
-    dict[str, Any]
-]:
+def resupply_end_of_turn(
+    state: Any, scenario: Any, charts: Charts, distance: Any
+) -> list[dict[str, Any]]:
     """End of turn: stands within range of one of their supply points resupply (CD 1.4).
 
     ``distance(stand_a, stand_b)`` gives inches between bases, or None when either stand
@@ -317,24 +323,39 @@ def resupply_end_of_turn(state: Any, scenario: Any, charts: Charts, distance: An
             continue
         points = supply_points_for(state, stand, scenario, charts)
         if not points:
-            happened.append({"what": "resupply", "stand": stand["id"],
-                             "result": "no supply point of its own formations in play (CD 1.4)"})
+            happened.append(
+                {
+                    "what": "resupply",
+                    "stand": stand["id"],
+                    "result": "no supply point of its own formations in play (CD 1.4)",
+                }
+            )
             continue
         ranges = [(distance(stand, p), p["id"]) for p in points]
         measured = [(d, p) for d, p in ranges if d is not None]
         if not measured:
-            happened.append({"what": "resupply", "stand": stand["id"],
-                             "result": "not placed on the table: resupply by hand with "
-                                       f"'tabletop resupply {stand['id']} --from SUPPLY'"})
+            happened.append(
+                {
+                    "what": "resupply",
+                    "stand": stand["id"],
+                    "result": "not placed on the table: resupply by hand with "
+                    f"'tabletop resupply {stand['id']} --from SUPPLY'",
+                }
+            )
             continue
         near, point = min(measured)
         if not within(near, radius):
-            happened.append({"what": "resupply", "stand": stand["id"],
-                             "result": f"nearest supply point {point} is {near:.1f}\" away "
-                                       f"(needs {radius:g}\", CD 1.4)"})
+            happened.append(
+                {
+                    "what": "resupply",
+                    "stand": stand["id"],
+                    "result": f'nearest supply point {point} is {near:.1f}" away '
+                    f'(needs {radius:g}", CD 1.4)',
+                }
+            )
             continue
         restored, refused = resupply(stand, state.turn, charts)
-        parts = [f"resupplied {', '.join(restored)} from {point} ({near:.1f}\")"] if restored else []
+        parts = [f'resupplied {", ".join(restored)} from {point} ({near:.1f}")'] if restored else []
         parts += refused
         happened.append({"what": "resupply", "stand": stand["id"], "result": "; ".join(parts)})
     return happened

@@ -15,8 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.fire import (
+    ELIMINATED,
+    FORCED_BACK,
+    FirePlan,
+    Tally,
+    fold,
+    plan_indirect,
+    resolve_die,
+)
 from tabletop.units import within
-from tabletop.rules.cd.fire import ELIMINATED, FORCED_BACK, FirePlan, fold, plan_indirect, resolve_die, Tally
 
 
 @dataclass
@@ -92,12 +100,14 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
         if not within(reach, weapon.ranges.long):
             raise RulesRefusal(
                 f"{x:g},{y:g} is {reach:.1f}\" from {shooter['id']}: beyond {weapon.id}'s range "
-                f"of {weapon.ranges.long:g}\" (weapons chart)"
+                f'of {weapon.ranges.long:g}" (weapons chart)'
             )
     polygon = template_for(ctx, weapon, ammo, x, y)
     threshold = float(charts.param("barrage", "min-fraction-under"))
     placed = [s for s in state.stands() if s["x"] is not None and s["status"] != "eliminated"]
-    under = [(sid, f) for sid, f in coverage(polygon, [base_of(s) for s in placed]) if f > threshold]
+    under = [
+        (sid, f) for sid, f in coverage(polygon, [base_of(s) for s in placed]) if f > threshold
+    ]
     plans: dict[str, FirePlan] = {}
     if ammo == "he" and not hni:
         night = effects(state.conditions, charts).night
@@ -106,8 +116,14 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
         for sid, _ in under:
             stand = state.stand(sid)
             cover, source = target_cover(ctx, stand["x"], stand["y"])
-            plans[sid] = plan_indirect(weapon, firer, target_of(stand, ctx, cover, source), charts,
-                                       night=night, requested=requested_mods)
+            plans[sid] = plan_indirect(
+                weapon,
+                firer,
+                target_of(stand, ctx, cover, source),
+                charts,
+                night=night,
+                requested=requested_mods,
+            )
     return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans)
 
 
@@ -136,9 +152,14 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "marked_die": None,
         "ammunition": [],
     }
-    template = {"kind": b.ammo if not b.hni else "hni", "by": shooter["id"], "turn": state.turn,
-                "lifetime": "turn", "polygon": [list(p) for p in b.polygon.exterior.coords],
-                "centre": list(b.point)}
+    template = {
+        "kind": b.ammo if not b.hni else "hni",
+        "by": shooter["id"],
+        "turn": state.turn,
+        "lifetime": "turn",
+        "polygon": [list(p) for p in b.polygon.exterior.coords],
+        "centre": list(b.point),
+    }
     triggers = 0
     if b.hni:
         lands_on = int(charts.param("barrage", "hni-lands-up-to"))
@@ -150,8 +171,11 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             for sid, _ in b.under:
                 _suppress(state.stand(sid))
             state.add_template({**template, "kind": "burst"})
-        result["verdict"] = (f"H&I lands ({roll}): {len(b.under)} stand(s) suppressed" if landed
-                             else f"H&I goes astray ({roll} > {lands_on})")
+        result["verdict"] = (
+            f"H&I lands ({roll}): {len(b.under)} stand(s) suppressed"
+            if landed
+            else f"H&I goes astray ({roll} > {lands_on})"
+        )
     elif b.ammo == "he":
         marked = b.under[0][0] if len(b.under) > 1 else None
         result["marked_die"] = marked
@@ -160,8 +184,7 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             before = len(ctx.dice.rolls)
             # CD 1.1: with several stands under one burst, only the marked die may deplete.
             counts = marked is None or sid == marked
-            outcome = resolve_die(plan, ctx.dice, 1, counts_for_depletion=counts,
-                                  trigger_face=face)
+            outcome = resolve_die(plan, ctx.dice, 1, counts_for_depletion=counts, trigger_face=face)
             tally = fold(Tally(), outcome)
             triggers += tally.triggers
             stand = state.stand(sid)
@@ -180,18 +203,37 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         )
     else:
         kind = "smoke" if b.ammo == "smoke" else "illumination"
-        state.add_template({**template, "kind": kind, "blocks_sight": b.ammo == "smoke",
-                            "illuminates": b.ammo == "illum"})
+        state.add_template(
+            {
+                **template,
+                "kind": kind,
+                "blocks_sight": b.ammo == "smoke",
+                "illuminates": b.ammo == "illum",
+            }
+        )
         result["verdict"] = f"{kind} placed at {b.point[0]:g},{b.point[1]:g} by {shooter['id']}"
     if not b.hni:
         kind_chart = charts.stand_kinds[shooter["kind"]]
         ammo_kind = "standard" if b.ammo == "he" else b.ammo
-        booked = record_firing(state, shooter, b.weapon, kind_chart, ammo_kind, triggers, charts,
-                               f"barrage {shooter['id']}")
+        booked = record_firing(
+            state,
+            shooter,
+            b.weapon,
+            kind_chart,
+            ammo_kind,
+            triggers,
+            charts,
+            f"barrage {shooter['id']}",
+        )
         result["depletion_checks"] = booked["checks"]
         result["ammunition"] = booked["notes"]
-    shooter["fired"] = {"turn": state.turn, "phase": state.phase, "weapon": b.weapon.id,
-                        "x": shooter["x"], "y": shooter["y"]}
+    shooter["fired"] = {
+        "turn": state.turn,
+        "phase": state.phase,
+        "weapon": b.weapon.id,
+        "x": shooter["x"],
+        "y": shooter["y"],
+    }
     for sid, _ in b.under:
         state.stand(sid)["fired_at"] = state.turn
     return result

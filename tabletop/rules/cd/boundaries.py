@@ -59,9 +59,13 @@ def clear_last_turn(ctx: Any) -> list[Happened]:
     for template in state.templates():
         if template.get("lifetime") == "turn" and state.turn - int(template["turn"]) >= lifetime:
             state.remove_template(template["id"])
-            out.append({"what": "template", "result": f"{template['id']} ({template['kind']}) removed"})
+            out.append(
+                {"what": "template", "result": f"{template['id']} ({template['kind']}) removed"}
+            )
     for stand in state.stands():
         if "suppressed" in stand["markers"]:
             stand["markers"].remove("suppressed")
-            out.append({"what": "suppression", "stand": stand["id"], "result": "suppression removed"})
+            out.append(
+                {"what": "suppression", "stand": stand["id"], "result": "suppression removed"}
+            )
     return out

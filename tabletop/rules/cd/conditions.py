@@ -12,8 +12,15 @@ from tabletop.rules.sequence import Happened, on
 FORCES = ("light", "moderate", "high")
 FOG_SCALE = ("clear", "mist", "fog")
 PRECIPITATION = ("light", "steady", "heavy")
-SETTABLE = ("light", "weather", "dusty", "ground", "variable_wind", "fog_returns",
-            "precipitation_changes")
+SETTABLE = (
+    "light",
+    "weather",
+    "dusty",
+    "ground",
+    "variable_wind",
+    "fog_returns",
+    "precipitation_changes",
+)
 
 
 def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -28,10 +35,15 @@ def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         cond["wind"]["force"] = inputs["wind_force"]
     changed = {k: v for k, v in _snapshot(cond).items() if before.get(k) != v}
     if not changed:
-        raise BadInput("nothing to change: give at least one of --light, --weather, --wind-from, "
-                       "--wind-force, --dusty/--no-dusty, --ground")
-    return {"verdict": "conditions now " + ", ".join(f"{k} {v}" for k, v in changed.items()),
-            "changed": changed, "conditions": _snapshot(cond)}
+        raise BadInput(
+            "nothing to change: give at least one of --light, --weather, --wind-from, "
+            "--wind-force, --dusty/--no-dusty, --ground"
+        )
+    return {
+        "verdict": "conditions now " + ", ".join(f"{k} {v}" for k, v in changed.items()),
+        "changed": changed,
+        "conditions": _snapshot(cond),
+    }
 
 
 def _snapshot(cond: dict[str, Any]) -> dict[str, Any]:
@@ -76,11 +88,19 @@ def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     cond["wind"]["from"] = direction
     after = _snapshot(cond)
     changed = {k: v for k, v in after.items() if before.get(k) != v}
-    return {"verdict": f"wind from {direction}" + (f"; {preset_id}: {cond['weather']}, ground "
-                                                    f"{cond['ground']}, {cond['wind']['force']} wind"
-                                                    f"{', dusty' if cond['dusty'] else ''}"
-                                                    if preset_id else ""),
-            "preset": preset_id, "changed": changed, "conditions": after}
+    return {
+        "verdict": f"wind from {direction}"
+        + (
+            f"; {preset_id}: {cond['weather']}, ground "
+            f"{cond['ground']}, {cond['wind']['force']} wind"
+            f"{', dusty' if cond['dusty'] else ''}"
+            if preset_id
+            else ""
+        ),
+        "preset": preset_id,
+        "changed": changed,
+        "conditions": after,
+    }
 
 
 # --- at the start of each turn ---------------------------------------------------------------
@@ -93,15 +113,21 @@ def variable_wind(ctx: Any) -> list[Happened]:
     if not cond.get("variable_wind"):
         return []
     roll = ctx.dice.roll(10, "variable wind")
-    row = next(r for r in sorted(ctx.charts.table("wind").values(), key=lambda r: r.up_to)
-               if roll <= r.up_to)
+    row = next(
+        r
+        for r in sorted(ctx.charts.table("wind").values(), key=lambda r: r.up_to)
+        if roll <= r.up_to
+    )
     wind = cond["wind"]
     old = dict(wind)
     wind["from"] = (int(wind["from"]) - 1 + row.turn) % 8 + 1
     index = min(max(FORCES.index(wind["force"]) + row.force, 0), len(FORCES) - 1)
     wind["force"] = FORCES[index]
-    text = ("no change" if wind == old else
-            f"from {old['from']} {old['force']} to from {wind['from']} {wind['force']}")
+    text = (
+        "no change"
+        if wind == old
+        else f"from {old['from']} {old['force']} to from {wind['from']} {wind['force']}"
+    )
     return [{"what": "variable wind", "rolls": [roll], "result": f"{text} ({row.rule})"}]
 
 
@@ -122,9 +148,15 @@ def mist_and_fog(ctx: Any) -> list[Happened]:
     step = -1 if effect <= thin_on else 1
     new = FOG_SCALE[min(max(FOG_SCALE.index(weather) + step, 0), 2)]
     cond["weather"] = new
-    return [{"what": "mist and fog", "rolls": [roll, effect],
-             "result": f"{weather} becomes {new} (CD 10.2.3)" if new != weather
-             else f"{weather} holds (CD 10.2.3)"}]
+    return [
+        {
+            "what": "mist and fog",
+            "rolls": [roll, effect],
+            "result": f"{weather} becomes {new} (CD 10.2.3)"
+            if new != weather
+            else f"{weather} holds (CD 10.2.3)",
+        }
+    ]
 
 
 @on("start-turn", order=40)
@@ -192,10 +224,21 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             # CD 11.1.4: a vehicle that crossed mud and mires stops halfway across it.
             stand["x"], stand["y"] = (x1 + x2) / 2, (y1 + y2) / 2
             placed_at = [stand["x"], stand["y"]]
-    verdict = (f"{stand['id']} is mired" if mired else
-               f"{stand['id']} is not mired" + ("" if number else f": {why}"))
-    return {"verdict": verdict, "stand": stand["id"], "mired": mired, "where": where,
-            "number": number, "because": why, "rolls": rolls, "placed_at": placed_at}
+    verdict = (
+        f"{stand['id']} is mired"
+        if mired
+        else f"{stand['id']} is not mired" + ("" if number else f": {why}")
+    )
+    return {
+        "verdict": verdict,
+        "stand": stand["id"],
+        "mired": mired,
+        "where": where,
+        "number": number,
+        "because": why,
+        "rolls": rolls,
+        "placed_at": placed_at,
+    }
 
 
 def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -206,7 +249,7 @@ def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         raise RulesRefusal(f"{stand['id']} is not mired")
     kind = charts.stand_kinds[stand["kind"]]
     where = where_is(ctx, stand, inputs.get("where"))
-    number, why = ground.mire_number(kind, where, state.conditions["ground"], charts)
+    number, _ = ground.mire_number(kind, where, state.conditions["ground"], charts)
     assist_id = inputs.get("assist")
     if assist_id:
         helper = state.stand(assist_id)
@@ -216,22 +259,33 @@ def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             raise RulesRefusal(f"{helper['id']} cannot help: it is eliminated")
         if "mired" in helper["markers"]:
             raise RulesRefusal(f"{helper['id']} cannot help: it is mired itself (CD 11.1.5)")
-        if not ground.can_assist(helper_kind, weight_class_of(ctx, helper),
-                                 weight_class_of(ctx, stand)):
+        if not ground.can_assist(
+            helper_kind, weight_class_of(ctx, helper), weight_class_of(ctx, stand)
+        ):
             raise RulesRefusal(
                 f"{helper['id']} cannot tow {stand['id']}: it must be a vehicle of equal or "
-                f"greater weight class (CD 11.1.5)")
+                f"greater weight class (CD 11.1.5)"
+            )
         # CD 11.1.5: the helper pushes or tows through the mud, and may mire itself.
-        helper_number, _ = ground.mire_number(helper_kind, where, state.conditions["ground"], charts)
+        helper_number, _ = ground.mire_number(
+            helper_kind, where, state.conditions["ground"], charts
+        )
         helper_mired = ground.roll_mire(helper_number, ctx.dice, helper["id"])
         if helper_mired:
             helper["markers"].append("mired")
         else:
             stand["markers"].remove("mired")
-        return {"verdict": (f"{helper['id']} mires too; {stand['id']} stays mired" if helper_mired
-                            else f"{helper['id']} tows {stand['id']} free"),
-                "stand": stand["id"], "mired": helper_mired, "assist": helper["id"],
-                "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])]}
+        return {
+            "verdict": (
+                f"{helper['id']} mires too; {stand['id']} stays mired"
+                if helper_mired
+                else f"{helper['id']} tows {stand['id']} free"
+            ),
+            "stand": stand["id"],
+            "mired": helper_mired,
+            "assist": helper["id"],
+            "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])],
+        }
     free = ground.roll_unmire(number, ctx.dice, stand["id"])
     moved_to = None
     if free:
@@ -242,7 +296,12 @@ def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             stand["x"] = round(stand["x"] + math.sin(rad), 6)
             stand["y"] = round(stand["y"] + math.cos(rad), 6)
             moved_to = [stand["x"], stand["y"]]
-    return {"verdict": f"{stand['id']} {'unmires itself' if free else 'stays mired'} "
-                       f"(needs more than {2 * number}; hasty advance order, CD 11.1.5)",
-            "stand": stand["id"], "mired": not free, "number": number,
-            "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])], "moved_to": moved_to}
+    return {
+        "verdict": f"{stand['id']} {'unmires itself' if free else 'stays mired'} "
+        f"(needs more than {2 * number}; hasty advance order, CD 11.1.5)",
+        "stand": stand["id"],
+        "mired": not free,
+        "number": number,
+        "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])],
+        "moved_to": moved_to,
+    }

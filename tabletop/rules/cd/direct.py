@@ -12,7 +12,15 @@ from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.cd.fire import (
-    ELIMINATED, FORCED_BACK, SEVERITY, Firer, FirePlan, Tally, Target, fold, plan_direct,
+    ELIMINATED,
+    FORCED_BACK,
+    SEVERITY,
+    FirePlan,
+    Firer,
+    Tally,
+    Target,
+    fold,
+    plan_direct,
     resolve_die,
 )  # fmt: skip
 
@@ -68,8 +76,9 @@ def firer_of(stand: dict[str, Any], ctx: Any) -> Firer:
     markers = list(stand["markers"])
     if stand.get("landed_turn") == ctx.state.turn:
         markers.append("landed")
-    return Firer(stand["id"], ctx.charts.stand_kinds[stand["kind"]], stand["quality"],
-                 tuple(markers))
+    return Firer(
+        stand["id"], ctx.charts.stand_kinds[stand["kind"]], stand["quality"], tuple(markers)
+    )
 
 
 def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Prepared:
@@ -121,8 +130,11 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Pre
             )
         distance = seen.range
     if cover is None:
-        cover, source = target_cover(ctx, target["x"], target["y"]) if target["x"] is not None \
+        cover, source = (
+            target_cover(ctx, target["x"], target["y"])
+            if target["x"] is not None
             else ("none", None)
+        )
     requested = tuple((n, v) for n, v in inputs.get("mods") or [])
     plan = plan_direct(
         weapon,
@@ -145,9 +157,15 @@ def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list
         before = len(getattr(dice, "rolls", []))
         outcome = resolve_die(plan, dice, index, trigger_face=trigger_face)
         rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
-        dice_out.append({"to_hit": rolled[0], "hit": outcome.hit, "effect": outcome.effect,
-                         "effect_roll": rolled[1] if len(rolled) > 1 else None,
-                         "trigger": outcome.trigger})
+        dice_out.append(
+            {
+                "to_hit": rolled[0],
+                "hit": outcome.hit,
+                "effect": outcome.effect,
+                "effect_roll": rolled[1] if len(rolled) > 1 else None,
+                "trigger": outcome.trigger,
+            }
+        )
         tally = fold(tally, outcome)
     return tally, dice_out
 
@@ -175,10 +193,24 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     weapon = ctx.charts.weapons[plan.weapon]
     kind = ctx.charts.stand_kinds[shooter["kind"]]
     ones = sum(1 for d in dice_out if d["to_hit"] == face)
-    booked = record_firing(ctx.state, shooter, weapon, kind, prep.ammo, tally.triggers,
-                           ctx.charts, f"fire {shooter['id']} -> {target['id']}", ones)
-    shooter["fired"] = {"turn": ctx.state.turn, "phase": ctx.state.phase, "weapon": weapon.id,
-                        "x": shooter["x"], "y": shooter["y"]}
+    booked = record_firing(
+        ctx.state,
+        shooter,
+        weapon,
+        kind,
+        prep.ammo,
+        tally.triggers,
+        ctx.charts,
+        f"fire {shooter['id']} -> {target['id']}",
+        ones,
+    )
+    shooter["fired"] = {
+        "turn": ctx.state.turn,
+        "phase": ctx.state.phase,
+        "weapon": weapon.id,
+        "x": shooter["x"],
+        "y": shooter["y"],
+    }
     target["fired_at"] = ctx.state.turn
     outcome = apply_effect(target, tally.worst)
     effects = [d["effect"] for d in dice_out if d["hit"]]
@@ -193,9 +225,13 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "target_now": outcome,
         "depletion_checks": booked["checks"],
         "ammunition": booked["notes"],
-        "sight": None if prep.sight is None else {
-            "range": round(prep.sight.range, 3), "blocked_by": prep.sight.blocked_by,
-            "spotting": prep.sight.spotting},
+        "sight": None
+        if prep.sight is None
+        else {
+            "range": round(prep.sight.range, 3),
+            "blocked_by": prep.sight.blocked_by,
+            "spotting": prep.sight.spotting,
+        },
     }
 
 

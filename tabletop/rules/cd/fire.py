@@ -129,7 +129,11 @@ def hit_effect(roll: int, plan: FirePlan) -> str:
 
 
 def resolve_die(
-    plan: FirePlan, dice: DiceLike, index: int, *, counts_for_depletion: bool = True,
+    plan: FirePlan,
+    dice: DiceLike,
+    index: int,
+    *,
+    counts_for_depletion: bool = True,
     trigger_face: int = 1,
 ) -> DieOutcome:
     """One to-hit die: at or under the number hits, a natural 1 always hits (SPEC 2);
@@ -140,7 +144,9 @@ def resolve_die(
     hit = roll <= plan.to_hit or roll == 1
     effect = None
     if hit:
-        effect = hit_effect(dice.roll(10, f"hit effect on {plan.target} ({plan.effect_quality})"), plan)
+        effect = hit_effect(
+            dice.roll(10, f"hit effect on {plan.target} ({plan.effect_quality})"), plan
+        )
     trigger = counts_for_depletion and plan.depletion == "roll" and roll == trigger_face
     return DieOutcome(hit, effect, trigger)
 
@@ -218,7 +224,7 @@ def plan_direct(
     if band is None:
         raise RulesRefusal(
             f"{target.label} is out of range: {distance:.1f}\" is beyond {weapon.id}'s long "
-            f"range of {weapon.ranges.long:g}\" (weapons chart)"
+            f'range of {weapon.ranges.long:g}" (weapons chart)'
         )
     names = {name for name, _ in requested}
     descending = "descending" in names
@@ -286,7 +292,9 @@ def plan_indirect(
         cover = charts.cover.get(target.cover)
         if cover is not None and cover.indirect:
             where = f" ({target.cover_source})" if target.cover_source else ""
-            mods.append(ModLine(f"target in {target.cover} cover{where}", cover.indirect, cover.rule))
+            mods.append(
+                ModLine(f"target in {target.cover} cover{where}", cover.indirect, cover.rule)
+            )
     if target.kind.armoured:
         if target.kind.weak_afv:
             mods.append(_charted(charts, "weak-afv"))

@@ -71,18 +71,22 @@ def move_cost(
     if near_flood and ground_id in ("dry", "mud-light", "mud-moderate"):
         margin = charts.param("weather", "flooded-mud-margin")
         ground_id = "mud-deep"
-        cost.because.append(f"within {margin:g}\" of impassable flooding: deep mud (CD 10.3.4)")
+        cost.because.append(f'within {margin:g}" of impassable flooding: deep mud (CD 10.3.4)')
     _ground(cost, kind, ground_id, charts, road, ski)
     now = effects(conditions, charts)
     allowance = now.vehicle_move if is_vehicle(kind) else now.personnel_move
     if allowance != 1:
-        cost.times(1 / allowance, f"weather: base allowance x{allowance:g}, so costs "
-                                  f"x{1 / allowance:g} ({'; '.join(now.because[1:]) or 'CD 10'})")
+        cost.times(
+            1 / allowance,
+            f"weather: base allowance x{allowance:g}, so costs "
+            f"x{1 / allowance:g} ({'; '.join(now.because[1:]) or 'CD 10'})",
+        )
     return cost
 
 
-def _ground(cost: Cost, kind: StandKind, ground_id: str, charts: Charts, road: str | None,
-            ski: bool) -> None:
+def _ground(
+    cost: Cost, kind: StandKind, ground_id: str, charts: Charts, road: str | None, ski: bool
+) -> None:
     ground = charts.table("ground")[ground_id]
     vehicle = is_vehicle(kind)
     factor = ground.vehicle if vehicle else ground.personnel
@@ -95,8 +99,10 @@ def _ground(cost: Cost, kind: StandKind, ground_id: str, charts: Charts, road: s
         cost.because.append(f"{ground_id}: ski-mobile stand pays normal costs ({ground.rule})")
         return
     if vehicle and road in ("unplowed", "hard", "dirt", "paved") and ground.unplowed_road:
-        cost.times(ground.unplowed_road,
-                   f"{ground_id}: x{ground.unplowed_road:g} on an unplowed road ({ground.rule})")
+        cost.times(
+            ground.unplowed_road,
+            f"{ground_id}: x{ground.unplowed_road:g} on an unplowed road ({ground.rule})",
+        )
         return
     who = "vehicles" if vehicle else "personnel"
     cost.times(factor, f"{ground_id}: x{factor:g} for {who} ({ground.rule})")
@@ -119,12 +125,15 @@ def mire_number(kind: StandKind, where: str, ground_id: str, charts: Charts) -> 
     wheeled = kind.mobility in ("wheeled", "halftrack")
     if where == "dirt-road" and kind.mobility == "halftrack":
         return 0, "halftracks never mire on dirt roads (CD 11.1.4)"
-    row_id = f"{'wheeled' if wheeled else 'tracked'}-{'dirt-road' if where == 'dirt-road' else 'open'}"
+    row_id = (
+        f"{'wheeled' if wheeled else 'tracked'}-{'dirt-road' if where == 'dirt-road' else 'open'}"
+    )
     row = charts.table("miring").get(row_id)
     number = getattr(row, level) if row is not None else None
-    if not number:
+    if row is None or not number:
         return 0, f"no miring chance for {row_id.replace('-', ' ')} in {level} mud (CD 11.1.4)"
-    return int(number), f"{row_id.replace('-', ' ')} in {level} mud: mires on {number} or less ({row.rule})"
+    why = f"{row_id.replace('-', ' ')} in {level} mud: mires on {number} or less ({row.rule})"
+    return int(number), why
 
 
 def roll_mire(number: int, dice: DiceLike, label: str) -> bool:

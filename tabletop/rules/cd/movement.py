@@ -33,15 +33,17 @@ def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None
         raise BadInput(f"--terrain {terrain!r}: unknown terrain kind{hint}")
     if stand["x"] is not None:
         near_flood = _near_flood(ctx, stand)
-    spec_ski = False
-    try:
-        spec_ski = ctx.scenario.stand_spec(stand_id).ski
-    except KeyError:
-        pass
-    cost = move_cost(kind, terrain, ctx.state.conditions, charts, road=road, ski=spec_ski,
-                     near_flood=near_flood)
-    return {"stand": stand_id, "terrain": terrain, "road": road, "multiplier": cost.multiplier,
-            "because": cost.because}
+    ski = any(spec.ski for _, spec in ctx.scenario.stand_specs() if spec.id == stand_id)
+    cost = move_cost(
+        kind, terrain, ctx.state.conditions, charts, road=road, ski=ski, near_flood=near_flood
+    )
+    return {
+        "stand": stand_id,
+        "terrain": terrain,
+        "road": road,
+        "multiplier": cost.multiplier,
+        "because": cost.because,
+    }
 
 
 def _near_flood(ctx: Any, stand: dict[str, Any]) -> bool:

@@ -22,22 +22,24 @@ def _noisy_near(ctx: Any, x: float, y: float, radius: float) -> str | None:
     return None
 
 
-def sound_detects(ctx: Any, listener: dict[str, Any], target: dict[str, Any], distance: float,
-                  now: Effects) -> tuple[bool, str]:
+def sound_detects(
+    ctx: Any, listener: dict[str, Any], target: dict[str, Any], distance: float, now: Effects
+) -> tuple[bool, str]:
     """Whether a stationary, silent stand hears a moving enemy (CD 9.3)."""
     state, charts = ctx.state, ctx.charts
     if not now.night:
         return False, "sound detection is a night rule (CD 9.3)"
     if target.get("moved_turn") != state.turn:
         return False, f"{target['id']} is not moving"
-    if listener.get("moved_turn") == state.turn or (listener.get("fired") or {}).get(
-        "turn"
-    ) == state.turn:
+    if (
+        listener.get("moved_turn") == state.turn
+        or (listener.get("fired") or {}).get("turn") == state.turn
+    ):
         return False, f"{listener['id']} is not stationary and silent"
     vehicle = charts.stand_kinds[target["kind"]].category == "vehicle"
     reach = float(charts.param("weather", "sound-vehicle" if vehicle else "sound-personnel"))
     if not within(distance, reach):
-        return False, f"beyond {reach:g}\" for moving {'vehicles' if vehicle else 'personnel'}"
+        return False, f'beyond {reach:g}" for moving {"vehicles" if vehicle else "personnel"}'
     if now.sound_deadened:
         return False, f"sound deadened by {now.sound_deadened}"
     radius = float(charts.param("weather", "sound-noise-radius"))
@@ -46,8 +48,10 @@ def sound_detects(ctx: Any, listener: dict[str, Any], target: dict[str, Any], di
         if noise:
             return False, f"too noisy: {noise} (CD 9.3)"
     factor = float(charts.param("weather", "sound-distance-factor"))
-    return True, (f"heard moving within {reach:g}\": counts as {distance * factor:g}\" away "
-                  "for spotting (CD 9.3)")
+    return True, (
+        f'heard moving within {reach:g}": counts as {distance * factor:g}" away '
+        "for spotting (CD 9.3)"
+    )
 
 
 def lit_by_fire(ctx: Any, x: float, y: float) -> str | None:
@@ -55,11 +59,14 @@ def lit_by_fire(ctx: Any, x: float, y: float) -> str | None:
     small = float(ctx.charts.param("weather", "fire-light-radius"))
     large = float(ctx.charts.param("weather", "large-fire-light-radius"))
     for s in ctx.state.stands():
-        if "burning" in s["markers"] and s["x"] is not None:
-            if within(math.dist((s["x"], s["y"]), (x, y)), small):
-                return f"burning {s['id']}"
-    burning = [t for t, v in ctx.state.rows.items()
-               if t.startswith("terrain:") and v.get("state") == "burning"]
+        near = s["x"] is not None and within(math.dist((s["x"], s["y"]), (x, y)), small)
+        if "burning" in s["markers"] and near:
+            return f"burning {s['id']}"
+    burning = [
+        t
+        for t, v in ctx.state.rows.items()
+        if t.startswith("terrain:") and v.get("state") == "burning"
+    ]
     if burning:
         from shapely import Point
 

@@ -13,7 +13,14 @@ from typing import Any
 from tabletop.odds import convolve, distribution
 from tabletop.rules.cd.ammo import roll_depletion
 from tabletop.rules.cd.fire import (
-    ELIMINATED, FORCED_BACK, NO_EFFECT, SUPPRESSED, FirePlan, Tally, fold, resolve_die,
+    ELIMINATED,
+    FORCED_BACK,
+    NO_EFFECT,
+    SUPPRESSED,
+    FirePlan,
+    Tally,
+    fold,
+    resolve_die,
 )  # fmt: skip
 
 FATES = ("missed", NO_EFFECT, FORCED_BACK, ELIMINATED)
@@ -26,11 +33,13 @@ def depletion_chance(threshold: int | None, sides: int) -> Fraction:
     return dist.get(True, Fraction(0))
 
 
-def tallies(plan: FirePlan, trigger_face: int, dice: int | None = None,
-            counts_for_depletion: bool = True) -> dict[Tally, Fraction]:
+def tallies(
+    plan: FirePlan, trigger_face: int, dice: int | None = None, counts_for_depletion: bool = True
+) -> dict[Tally, Fraction]:
     step = distribution(
-        lambda d: resolve_die(plan, d, 1, counts_for_depletion=counts_for_depletion,
-                              trigger_face=trigger_face)
+        lambda d: resolve_die(
+            plan, d, 1, counts_for_depletion=counts_for_depletion, trigger_face=trigger_face
+        )
     )
     return convolve(Tally(), step, plan.rof if dice is None else dice, fold)
 
@@ -48,8 +57,11 @@ def fire_odds(plan: FirePlan, charts: Any) -> dict[str, Any]:
     face = int(charts.param("ammo", "trigger-face"))
     sides = int(charts.param("ammo", "depletion-die"))
     dist = tallies(plan, face)
-    p_one = depletion_chance(plan.depletion_threshold, sides) if plan.depletion == "roll" \
+    p_one = (
+        depletion_chance(plan.depletion_threshold, sides)
+        if plan.depletion == "roll"
         else Fraction(0)
+    )
     outcomes: dict[str, Fraction] = {}
     hits: dict[int, Fraction] = {}
     depleted = Fraction(0)
@@ -109,8 +121,9 @@ def barrage_odds(plans: dict[str, FirePlan], marked: str | None, charts: Any) ->
         "outcomes": {"depleted": depleted, "not depleted": 1 - depleted},
         "expected": {
             "hits": hits,
-            "eliminated": sum((s["outcomes"].get(ELIMINATED, 0) for s in stands.values()),
-                              Fraction(0)),
+            "eliminated": sum(
+                (s["outcomes"].get(ELIMINATED, 0) for s in stands.values()), Fraction(0)
+            ),
             "depleted": depleted,
         },
     }

@@ -44,8 +44,10 @@ class Effects:
         0 means the target must be contacted to be spotted (CD 9.1.2, 10.2.1, 10.3.1).
         """
         if self.spotting_fixed is not None:
-            if daylight is not None and self.contact_up_to is not None and (
-                daylight <= self.contact_up_to
+            if (
+                daylight is not None
+                and self.contact_up_to is not None
+                and (daylight <= self.contact_up_to)
             ):
                 return 0.0
             distance: float | None = self.spotting_fixed
@@ -79,7 +81,9 @@ def effects(conditions: dict[str, Any], charts: Charts) -> Effects:
     weather = table[weather_id]
     because = [f"light: {light.id} ({light.rule})"]
     if weather_id != conditions["weather"]:
-        because.append(f"{conditions['weather']} worsened to {weather_id} by {force} wind (CD 10.1.2)")
+        because.append(
+            f"{conditions['weather']} worsened to {weather_id} by {force} wind (CD 10.1.2)"
+        )
     elif weather.id != "clear":
         because.append(f"weather: {weather.id} ({weather.rule})")
     seeing: list[Condition] = [light, weather]
@@ -118,7 +122,7 @@ def night_rules(charts: Charts) -> dict[str, Any]:
         "aircraft": "grounded, except airborne missions (CD 9.1.6)",
         "aa_dice": int(charts.param("weather", "night-aa-dice")),
         "engineering": "tasks of an hour or less take a night turn; longer ones a turn per hour "
-                       "(CD 9.1.7)",
+        "(CD 9.1.7)",
     }
 
 

@@ -103,8 +103,9 @@ class Model(ABC):
         """Exact or analytic outcome probabilities: ``outcomes`` and ``expected``."""
         raise BadInput(f"the {self.name} model has no odds for fire")
 
-    def situation_from_table(self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any],
-                             sight: Any) -> dict[str, Any]:
+    def situation_from_table(
+        self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    ) -> dict[str, Any]:
         """Options the table itself decides (cover, smoke...) for table-mode fire."""
         return {}
 
@@ -112,5 +113,7 @@ class Model(ABC):
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             accepted = ", ".join(f"{k} ({v})" for k, v in self.options.items()) or "none"
-            raise BadInput(f"--set {unknown[0]!r}: not an option of the {self.name} model "
-                           f"(accepted: {accepted})")
+            raise BadInput(
+                f"--set {unknown[0]!r}: not an option of the {self.name} model "
+                f"(accepted: {accepted})"
+            )

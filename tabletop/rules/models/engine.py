@@ -24,8 +24,9 @@ def require_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> None:
     for s in stand_ids:
         profile = ctx.scenario.stand_spec(s).profiles[model.name]
         if known and profile not in known:
-            raise BadInput(f"{s}'s {model.name} profile {profile!r} is not in "
-                           f"charts/models/{model.chart}.yaml")
+            raise BadInput(
+                f"{s}'s {model.name} profile {profile!r} is not in charts/models/{model.chart}.yaml"
+            )
 
 
 def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Shot, Any]:
@@ -43,8 +44,9 @@ def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Sho
     distance = inputs.get("range")
     if distance is None:
         if shooter["x"] is None or target["x"] is None:
-            raise BadInput("place both stands on the table, or give the measured range "
-                           "with --range")
+            raise BadInput(
+                "place both stands on the table, or give the measured range with --range"
+            )
         seen = sight(ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"]))
         distance = seen.range
     options = dict(model.situation_from_table(ctx, shooter, target, seen)) if seen else {}
@@ -74,9 +76,11 @@ def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if outcome.eliminated:
         target["status"] = "eliminated"
     ctx.state.stand(inputs["shooter"])["fired"] = {
-        "turn": ctx.state.turn, "phase": ctx.state.phase, "model": model.name,
-        "x": ctx.state.stand(inputs["shooter"])["x"], "y": ctx.state.stand(inputs["shooter"])["y"],
+        "turn": ctx.state.turn,
+        "phase": ctx.state.phase,
+        "model": model.name,
+        "x": ctx.state.stand(inputs["shooter"])["x"],
+        "y": ctx.state.stand(inputs["shooter"])["y"],
     }
     target["fired_at"] = ctx.state.turn
-    return {"verdict": outcome.verdict, "model": model.name, **outcome.data,
-            "lines": outcome.lines}
+    return {"verdict": outcome.verdict, "model": model.name, **outcome.data, "lines": outcome.lines}
