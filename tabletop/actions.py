@@ -26,6 +26,8 @@ ACTIONS: dict[str, str] = {
     "mire": "tabletop.rules.cd.conditions:mire_action",
     "unmire": "tabletop.rules.cd.conditions:unmire_action",
     "model-fire": "tabletop.rules.models.engine:model_fire_action",
+    "model-run": "tabletop.rules.models.engine:model_run_action",
+    "assault": "tabletop.rules.models.aggression:assault_action",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -70,6 +70,18 @@ class Outcome:
     eliminated: bool = False
 
 
+@dataclass(frozen=True)
+class Procedure:
+    """A model's other procedure (sighting range, suppression decay, victory...), run with
+    ``tabletop model run NAME PROCEDURE --set KEY=VALUE``. ``run(options, dice)`` returns a
+    JSON-able dict with a ``verdict``; ``options`` describes each accepted key."""
+
+    description: str
+    options: Mapping[str, str]
+    run: Callable[[Mapping[str, Any], DiceLike], dict[str, Any]]
+    rule: str = ""
+
+
 class Model(ABC):
     name: ClassVar[str]
     chart: ClassVar[str]
@@ -107,6 +119,10 @@ class Model(ABC):
         self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
     ) -> dict[str, Any]:
         """Options the table itself decides (cover, smoke...) for table-mode fire."""
+        return {}
+
+    def procedures(self) -> Mapping[str, Procedure]:
+        """The model's procedures besides fire, by name."""
         return {}
 
     def check_options(self, options: Mapping[str, Any]) -> None:

@@ -84,3 +84,25 @@ def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
     target["fired_at"] = ctx.state.turn
     return {"verdict": outcome.verdict, "model": model.name, **outcome.data, "lines": outcome.lines}
+
+
+def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -> dict[str, Any]:
+    procedures = model.procedures()
+    if name not in procedures:
+        known = ", ".join(procedures) or "none"
+        raise BadInput(f"the {model.name} model has no procedure {name!r} (procedures: {known})")
+    procedure = procedures[name]
+    unknown = sorted(set(options) - set(procedure.options))
+    if unknown:
+        accepted = ", ".join(procedure.options) or "none"
+        raise BadInput(f"--set {unknown[0]!r}: not an option of {model.name} {name} "
+                       f"(accepted: {accepted})")
+    return procedure.run(options, dice)
+
+
+def model_run_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """A model procedure run inside a game, so its dice are logged and replayed."""
+    model = find_model(inputs["model"], ctx.charts)
+    result = run_procedure(model, inputs["procedure"], dict(inputs.get("options") or {}),
+                           ctx.dice)
+    return {"model": model.name, "procedure": inputs["procedure"], **result}

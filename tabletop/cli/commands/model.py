@@ -1,0 +1,153 @@
+"""tabletop model list|show|run: the alternative resolution models and their procedures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.commands.fire import SETTING
+from tabletop.cli.core import (
+    charts_option, command, dice_inputs, dice_option, emit_json, game_option, headline,
+    json_option,
+)  # fmt: skip
+
+
+@click.group("model")
+def cli() -> None:
+    """Alternative resolution models (Mech Brigade, Typhoon of Steel, Squad Battles, ...).
+
+    Fire with a model through 'tabletop fire --model NAME'; run a model's other
+    procedures (sighting, suppression, victory...) here.
+
+    \b
+    Example:
+      tabletop model list
+      tabletop model show mech-brigade
+      tabletop model run mech-brigade sighting --set silhouette=3 --set cover=true
+    """
+
+
+@cli.command("list")
+@charts_option
+@json_option
+@command
+def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """The models this program knows, with their scale.
+
+    \b
+    Example:
+      tabletop model list
+    """
+    from tabletop.charts import Charts
+    from tabletop.rules.models import MODELS, find_model
+
+    charts = Charts.load(tuple(charts_dirs))
+    rows = [{"model": "cd", "scale": "1 inch = 50 yards", "procedures": []}]
+    for name in MODELS:
+        model = find_model(name, charts)
+        rows.append({"model": name, "scale": f"1 {model.unit_name} = {model.inches_per_unit:g} "
+                                              "inches", "procedures": list(model.procedures())})
+    if as_json:
+        emit_json({"models": rows})
+        return
+    for row in rows:
+        procs = f"; procedures: {', '.join(row['procedures'])}" if row["procedures"] else ""
+        click.echo(f"{row['model']}: {row['scale']}{procs}")
+
+
+@cli.command("show")
+@click.argument("name")
+@charts_option
+@json_option
+@command
+def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
+    """A model's fire options, procedures and profiles.
+
+    \b
+    Example:
+      tabletop model show typhoon
+    """
+    from tabletop.charts import Charts
+    from tabletop.rules.models import find_model
+
+    model = find_model(name, Charts.load(tuple(charts_dirs)))
+    data = {
+        "model": model.name,
+        "chart": f"charts/models/{model.chart}.yaml",
+        "inches_per_unit": model.inches_per_unit,
+        "fire_options": dict(model.options),
+        "procedures": {k: {"description": p.description, "options": dict(p.options),
+                           "rule": p.rule} for k, p in model.procedures().items()},
+        "profiles": sorted(model.profiles()),
+    }
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(headline(f"{model.name}: 1 {model.unit_name} = {model.inches_per_unit:g}\" "
+                        f"({data['chart']})"))
+    click.echo("fire options (--set KEY=VALUE):")
+    for key, text in data["fire_options"].items():
+        click.echo(f"  {key}: {text}")
+    for proc, info in data["procedures"].items():
+        click.echo(f"procedure {proc}: {info['description']}"
+                   + (f" [{info['rule']}]" if info["rule"] else ""))
+        for key, text in info["options"].items():
+            click.echo(f"  {key}: {text}")
+    if data["profiles"]:
+        click.echo("profiles: " + ", ".join(data["profiles"]))
+
+
+@cli.command("run")
+@click.argument("name")
+@click.argument("procedure")
+@click.option("--set", "settings", type=SETTING, multiple=True,
+              help="An option of the procedure, KEY=VALUE (repeatable).")
+@dice_option
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Without a game: seed the dice.")
+@charts_option
+@game_option
+@json_option
+@command
+def run_model(name: str, procedure: str, settings: tuple[Any, ...], dice: Any, seed: int | None,
+              charts_dirs: tuple[Path, ...], game: Path, as_json: bool) -> None:
+    """Run one of a model's procedures; in a game its dice are logged.
+
+    \b
+    Example:
+      tabletop model run mech-brigade smoke-decay --set level=3 --dice 4
+    """
+    import os
+
+    options = dict(settings)
+    if game.exists():
+        from tabletop.cli.core import open_game
+
+        out = open_game(game).execute(
+            "model-run", {"model": name, "procedure": procedure, "options": options},
+            **dice_inputs(dice))
+        result = {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
+    else:
+        from tabletop.charts import Charts
+        from tabletop.dice import Dice
+        from tabletop.rules.models import find_model
+        from tabletop.rules.models.engine import run_procedure
+
+        inputs = dice_inputs(dice)
+        d = Dice(seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
+                 physical=inputs["physical"], ask=inputs["ask"])
+        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        result = {"event": None, "model": name, "procedure": procedure,
+                  **run_procedure(model, procedure, options, d),
+                  "rolls": [r.as_dict() for r in d.rolls]}
+        d.finish()
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(headline(str(result.get("verdict", f"{name} {procedure}"))))
+    for line in result.get("lines", []):
+        click.echo(f"  {line}")
+    if result.get("rolls"):
+        click.echo("  dice: " + ", ".join(f"{r['value']} ({r['purpose']})" for r in result["rolls"]))
