@@ -9,7 +9,13 @@ import click
 
 from tabletop.cli.commands.fire import SETTING
 from tabletop.cli.core import (
-    charts_option, command, dice_inputs, dice_option, emit_json, game_option, headline,
+    charts_option,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    headline,
     json_option,
 )  # fmt: skip
 
@@ -47,8 +53,13 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     rows = [{"model": "cd", "scale": "1 inch = 50 yards", "procedures": []}]
     for name in MODELS:
         model = find_model(name, charts)
-        rows.append({"model": name, "scale": f"1 {model.unit_name} = {model.inches_per_unit:g} "
-                                              "inches", "procedures": list(model.procedures())})
+        rows.append(
+            {
+                "model": name,
+                "scale": f"1 {model.unit_name} = {model.inches_per_unit:g} inches",
+                "procedures": list(model.procedures()),
+            }
+        )
     if as_json:
         emit_json({"models": rows})
         return
@@ -78,21 +89,28 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
         "chart": f"charts/models/{model.chart}.yaml",
         "inches_per_unit": model.inches_per_unit,
         "fire_options": dict(model.options),
-        "procedures": {k: {"description": p.description, "options": dict(p.options),
-                           "rule": p.rule} for k, p in model.procedures().items()},
+        "procedures": {
+            k: {"description": p.description, "options": dict(p.options), "rule": p.rule}
+            for k, p in model.procedures().items()
+        },
         "profiles": sorted(model.profiles()),
     }
     if as_json:
         emit_json(data)
         return
-    click.echo(headline(f"{model.name}: 1 {model.unit_name} = {model.inches_per_unit:g}\" "
-                        f"({data['chart']})"))
+    click.echo(
+        headline(
+            f'{model.name}: 1 {model.unit_name} = {model.inches_per_unit:g}" ({data["chart"]})'
+        )
+    )
     click.echo("fire options (--set KEY=VALUE):")
     for key, text in data["fire_options"].items():
         click.echo(f"  {key}: {text}")
     for proc, info in data["procedures"].items():
-        click.echo(f"procedure {proc}: {info['description']}"
-                   + (f" [{info['rule']}]" if info["rule"] else ""))
+        click.echo(
+            f"procedure {proc}: {info['description']}"
+            + (f" [{info['rule']}]" if info["rule"] else "")
+        )
         for key, text in info["options"].items():
             click.echo(f"  {key}: {text}")
     if data["profiles"]:
@@ -102,17 +120,31 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
 @cli.command("run")
 @click.argument("name")
 @click.argument("procedure")
-@click.option("--set", "settings", type=SETTING, multiple=True,
-              help="An option of the procedure, KEY=VALUE (repeatable).")
+@click.option(
+    "--set",
+    "settings",
+    type=SETTING,
+    multiple=True,
+    help="An option of the procedure, KEY=VALUE (repeatable).",
+)
 @dice_option
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Without a game: seed the dice.")
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Without a game: seed the dice."
+)
 @charts_option
 @game_option
 @json_option
 @command
-def run_model(name: str, procedure: str, settings: tuple[Any, ...], dice: Any, seed: int | None,
-              charts_dirs: tuple[Path, ...], game: Path, as_json: bool) -> None:
+def run_model(
+    name: str,
+    procedure: str,
+    settings: tuple[Any, ...],
+    dice: Any,
+    seed: int | None,
+    charts_dirs: tuple[Path, ...],
+    game: Path,
+    as_json: bool,
+) -> None:
     """Run one of a model's procedures; in a game its dice are logged.
 
     \b
@@ -126,8 +158,10 @@ def run_model(name: str, procedure: str, settings: tuple[Any, ...], dice: Any, s
         from tabletop.cli.core import open_game
 
         out = open_game(game).execute(
-            "model-run", {"model": name, "procedure": procedure, "options": options},
-            **dice_inputs(dice))
+            "model-run",
+            {"model": name, "procedure": procedure, "options": options},
+            **dice_inputs(dice),
+        )
         result = {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
     else:
         from tabletop.charts import Charts
@@ -136,12 +170,19 @@ def run_model(name: str, procedure: str, settings: tuple[Any, ...], dice: Any, s
         from tabletop.rules.models.engine import run_procedure
 
         inputs = dice_inputs(dice)
-        d = Dice(seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
-                 physical=inputs["physical"], ask=inputs["ask"])
+        d = Dice(
+            seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
+            physical=inputs["physical"],
+            ask=inputs["ask"],
+        )
         model = find_model(name, Charts.load(tuple(charts_dirs)))
-        result = {"event": None, "model": name, "procedure": procedure,
-                  **run_procedure(model, procedure, options, d),
-                  "rolls": [r.as_dict() for r in d.rolls]}
+        result = {
+            "event": None,
+            "model": name,
+            "procedure": procedure,
+            **run_procedure(model, procedure, options, d),
+            "rolls": [r.as_dict() for r in d.rolls],
+        }
         d.finish()
     if as_json:
         emit_json(result)
@@ -150,4 +191,5 @@ def run_model(name: str, procedure: str, settings: tuple[Any, ...], dice: Any, s
     for line in result.get("lines", []):
         click.echo(f"  {line}")
     if result.get("rolls"):
-        click.echo("  dice: " + ", ".join(f"{r['value']} ({r['purpose']})" for r in result["rolls"]))
+        rolls = ", ".join(f"{r['value']} ({r['purpose']})" for r in result["rolls"])
+        click.echo(f"  dice: {rolls}")

@@ -95,14 +95,14 @@ def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -
     unknown = sorted(set(options) - set(procedure.options))
     if unknown:
         accepted = ", ".join(procedure.options) or "none"
-        raise BadInput(f"--set {unknown[0]!r}: not an option of {model.name} {name} "
-                       f"(accepted: {accepted})")
+        raise BadInput(
+            f"--set {unknown[0]!r}: not an option of {model.name} {name} (accepted: {accepted})"
+        )
     return procedure.run(options, dice)
 
 
 def model_run_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """A model procedure run inside a game, so its dice are logged and replayed."""
     model = find_model(inputs["model"], ctx.charts)
-    result = run_procedure(model, inputs["procedure"], dict(inputs.get("options") or {}),
-                           ctx.dice)
+    result = run_procedure(model, inputs["procedure"], dict(inputs.get("options") or {}), ctx.dice)
     return {"model": model.name, "procedure": inputs["procedure"], **result}
