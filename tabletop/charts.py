@@ -28,7 +28,7 @@ Raw = dict[str, list[dict[str, Any]]]
 # The edition of the bundled charts' structure. Raise it when a release adds chart files or
 # entries that the code needs; games started under an older edition then take the new
 # entries from the bundled charts (their own numbers still stand).
-CHARTS_FORMAT = 3
+CHARTS_FORMAT = 4
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
@@ -131,7 +131,9 @@ def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
 @dataclass(frozen=True, kw_only=True)
 class StandKind(Entry):
     category: Literal["personnel", "vehicle", "gun"]
-    mobility: Literal["foot", "mounted", "towed", "wheeled", "halftrack", "tracked", "static"]
+    mobility: Literal[
+        "foot", "mounted", "towed", "wheeled", "halftrack", "tracked", "static", "boat"
+    ]
     armoured: bool = False
     soft: bool = False
     weak_afv: bool = False
@@ -144,6 +146,7 @@ class StandKind(Entry):
     earthmover: bool = False
     recovery: bool = False
     command: bool = False
+    ap_immune: bool = False
 
     @property
     def is_vehicle(self) -> bool:
@@ -175,7 +178,7 @@ class TerrainKind(Entry):
     ground: bool = False
     height: float = bounded(0.0, min=0, max=20)
     see_into: float = bounded(0.0, min=0, max=48)
-    cover: Literal["none", "light", "medium", "hard"] = "none"
+    cover: Literal["none", "light", "medium", "hard", "fortification"] = "none"
     water: Literal["none", "shallow", "deep"] = "none"
     move: Move | None = None
     road: Literal["hard", "dirt", "paved"] | None = None
@@ -281,6 +284,64 @@ class Preset(Entry):
     dusty_up_to: int = bounded(0, min=0, max=10)
 
 
+@dataclass(frozen=True, kw_only=True)
+class ObstacleWork(Entry):
+    """Clearing an obstacle (CD 4); the id is the terrain kind."""
+
+    turns: int = bounded(min=1, max=20)
+    earthmover: bool = True
+    bridgeable: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class PregameWork(Entry):
+    """A pregame work (CD 5): who builds it, how much a stand does in a day."""
+
+    by: Literal["troops", "engineers", "companies"]
+    per_day: float | None = bounded(None, min=0)
+    unit: str | None = None
+    earthmover: float | None = bounded(None, min=0)
+    hours_in_place: float | None = bounded(None, min=0)
+    days_in_place: float | None = bounded(None, min=0)
+    cover: Literal["light", "medium", "hard", "fortification"] | None = None
+    not_in: tuple[str, ...] = ()
+    only_in: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class AirborneRow(Entry):
+    """A row of the airborne charts (CD 7): ``table`` names the chart, ``key`` the quality or
+    light it is for (drop-height, drop-raise, landing-number, crew), or nothing (param)."""
+
+    table: Literal["drop-height", "drop-raise", "landing-number", "crew", "param"]
+    key: str | None = None
+    value: float | bool | str
+    unit: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AmphibiousRow(Entry):
+    """A row of the amphibious charts (CD 8): a craft type, a crew quality by year, or a
+    param. Fields that do not belong to a row's table are left out."""
+
+    table: Literal["craft", "crew-by-year", "param"]
+    value: float | bool | str | None = None
+    unit: str | None = None
+    # craft (CD 8.1.1, 8.1.2, 8.2.1, 8.2.2)
+    lands: Literal["beaches", "drives-ashore"] | None = None
+    target: Literal["weak-afv", "soft"] | None = None
+    armour: int | None = bounded(None, min=0, max=20)
+    weight_class: Level | None = None
+    ap_immune: bool = False
+    open_water: float | None = bounded(None, min=0, max=1)
+    inland_water: float | None = bounded(None, min=0, max=1)
+    # crew-by-year (CD 8.2.3); major None: any nation
+    from_year: int | None = bounded(None, min=1900, max=2100)
+    up_to_year: int | None = bounded(None, min=1900, max=2100)
+    major: bool | None = None
+    quality: str | None = None
+
+
 CHART_SCHEMAS: dict[str, type[Entry]] = {
     "weapons": Weapon,
     "stand_kinds": StandKind,
@@ -299,6 +360,13 @@ CHART_SCHEMAS: dict[str, type[Entry]] = {
     "miring": Miring,
     "wind": WindChange,
     "presets": Preset,
+    "engineering": Param,
+    "obstacles": ObstacleWork,
+    "works": PregameWork,
+    "mines": Param,
+    "structures": Param,
+    "airborne": AirborneRow,
+    "amphibious": AmphibiousRow,
 }
 
 
@@ -409,8 +477,12 @@ def entry_id(entry: Any) -> str | None:
     """The id a raw entry is matched by (ids are text; a whole number counts as its text)."""
     value = entry.get("id") if isinstance(entry, dict) else None
     if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return value if isinstance(value, str) else None
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    # A model chart holds several tables; an id need only be unique within its table.
+    table = entry.get("table") if isinstance(entry, dict) else None
+    return f"{table}/{value}" if isinstance(table, str) else value
 
 
 def overlay(base: Raw, extra: Raw) -> Raw:

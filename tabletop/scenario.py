@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from tabletop.charts import Charts, Level, Raw, Weapon, check_weapon, entry_id, overlay
 from tabletop.errors import BadInput, ChartError, ScenarioError
+from tabletop.rules.models import model_names
 from tabletop.schema import Context, PathT, bounded, build, load_yaml
 
 LIGHTS = ("day", "twilight", "night-moonlit", "night-dark", "artificial-moonlight")
@@ -63,6 +64,10 @@ class Conditions:
     ground: Literal["dry", "mud-light", "mud-moderate", "mud-deep", "snow", "snow-deep", "ice"] = (
         "dry"
     )
+    # Turn-start changes the referee wants rolled (CD 10.1.3, 10.2.3, 10.3.3).
+    variable_wind: bool = False
+    fog_returns: bool = False
+    precipitation_changes: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,8 +80,12 @@ class TerrainPiece:
     height: float | None = bounded(None, min=0, max=20)
     weight_class: Level | None = None
     wired: bool = False
-    state: Literal["intact", "damaged", "destroyed", "burning"] = "intact"
+    state: Literal["intact", "damaged", "destroyed", "burning", "rubble"] = "intact"
     referee_only: bool = False
+    # The side that holds a wired bridge or a fortification (its engineers may blow it).
+    owner: str | None = None
+    # Lake and river ice: the heaviest weight class it bears; "0" bears only boats (CD 11.3).
+    ice: Literal["0", "I", "II", "III", "IV", "V", "VI"] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -101,6 +110,25 @@ class StandSpec:
     earthmover: bool | None = None
     ski: bool = False
     profiles: dict[str, str] = field(default_factory=dict)
+    # The aggression model's starting factor, 1-10 (AGG Aggression factors); unset: the
+    # chart's default-af (5).
+    aggression: int | None = bounded(None, min=1, max=10)
+    # Engineering kit (CD 2-5): vlb, fascine, flail, roller, plow, line-charge,
+    # smoke-generator, bridge-set-I .. bridge-set-VI.
+    equipment: tuple[str, ...] = ()
+    # Airborne (CD 7): may jump or come by glider, and the quality of its aircrew.
+    parachute: bool = False
+    glider: bool = False
+    aircrew: str | None = None
+    # AA with sound detection, a searchlight or radar fires fully at night (CD 9.1.6).
+    aa_detection: bool = False
+    # Amphibious (CD 8): a craft type of amphibious.yaml, the stands it brings, its wave.
+    craft: str | None = None
+    carries: tuple[str, ...] = ()
+    wave: int | None = bounded(None, min=1, max=100)
+    # Naval fire (CD 8.4.3): the ship a naval FO observes for; a USMC JASCO stand.
+    naval_fo: str | None = None
+    jasco: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,7 +188,7 @@ class LoadedScenario:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
 
-KNOWN_MODELS = ("cd",)
+KNOWN_MODELS = tuple(model_names())
 
 
 def parse_scenario(

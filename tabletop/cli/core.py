@@ -82,6 +82,24 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except TabletopError as exc:
             raise DomainError(one_line(str(exc)), exc.exit_code) from None
+        except OSError as exc:
+            # A path the system refuses (too long, not a folder, no permission): bad input.
+            if isinstance(exc, BrokenPipeError) or exc.strerror is None:
+                raise
+            where = f"{str(exc.filename)!r}: " if exc.filename is not None else ""
+            raise DomainError(one_line(f"{where}{exc.strerror}"), 2) from None
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # A shell can pass bytes that are not UTF-8; Python keeps them as lone surrogates,
+        # which the log cannot store or hash. Refuse them here, for every command.
+        for arg in args:
+            if any("\ud800" <= ch <= "\udfff" for ch in arg):
+                raise click.UsageError(
+                    f"{arg!r} is not UTF-8 text (the \\udcXX are bytes that are not): "
+                    "retype it",
+                    ctx=ctx,
+                )
+        return super().parse_args(ctx, args)
 
 
 def one_line(text: str) -> str:
@@ -207,6 +225,48 @@ def _stand_ids_for_completion(ctx: click.Context) -> list[str]:
     try:
         raw = store.row("meta")
         return list(json.loads(raw)["stand_order"]) if raw else []
+    finally:
+        store.close()
+
+
+def weapon_completer(stand_param: str = "shooter") -> Callable[..., list[Any]]:
+    """Shell completion for ``--weapon``: the stand already typed for ``stand_param`` offers
+    its own weapons; otherwise every weapon the game's charts know (the bundled charts
+    without a game). Never fails: what cannot be worked out offers nothing."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        # With ``--weapon`` last on the line click's resilient parse stops at it, before the
+        # positional arguments are assigned: they are still in ``ctx.args``.
+        stand = ctx.params.get(stand_param) or (ctx.args[0] if ctx.args else None)
+        try:
+            ids = _weapon_ids_for_completion(ctx, stand)
+        except Exception:
+            return []
+        return [CompletionItem(i) for i in ids if i.startswith(incomplete)]
+
+    return complete
+
+
+def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[str]:
+    from tabletop.state.store import Store
+
+    path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
+    if not path.is_file():
+        from tabletop.charts import Charts
+
+        return sorted(Charts.load().weapons)
+    store = Store.open(path)
+    try:
+        if stand:
+            raw = store.row(f"stand:{stand}")
+            if raw:
+                return list(json.loads(raw)["weapons"])
+        weapons = json.loads(store.game().charts_json).get("weapons", [])
+        if isinstance(weapons, dict):
+            weapons = weapons.get("entries", [])
+        return sorted(str(w["id"]) for w in weapons)
     finally:
         store.close()
 
@@ -366,6 +426,32 @@ def style(text: str, **kwargs: Any) -> str:
 
 def headline(text: str) -> str:
     return style(text, bold=True)
+
+
+TABLE_WIDTH = 80  # columns: a plain terminal, and a printed page
+
+
+def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDTH) -> str:
+    """A plain tabulate table that fits ``width`` columns: the widest columns are wrapped
+    onto more lines (never below a readable 8 characters) until the rows fit."""
+    from tabulate import tabulate
+
+    cells = [["" if c is None else str(c) for c in row] for row in rows]
+    # tabulate pads a header by two (its MIN_PADDING), so a column is at least that wide.
+    widths = [
+        max([len(h) + 2, *(len(line) for r in cells for line in r[i].splitlines() or [""])])
+        for i, h in enumerate(headers)
+    ]
+    limits: list[int | None] = [None] * len(headers)
+    gaps = 2 * (len(headers) - 1)
+    while sum(widths) + gaps > width:
+        widest = max(range(len(widths)), key=lambda i: widths[i])
+        if widths[widest] <= max(8, len(headers[widest]) + 2):
+            break  # as narrow as it may go: let the line run long rather than unreadable
+        widths[widest] -= 1
+        limits[widest] = widths[widest]
+    wrap = limits if any(limits) else None
+    return tabulate(cells, headers=headers, maxcolwidths=wrap, disable_numparse=True)
 
 
 def rolls_text(rolls: list[Any]) -> str:

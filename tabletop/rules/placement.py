@@ -44,7 +44,15 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     moved = moved_from is not None and math.dist(moved_from, (x, y)) > 1e-9
     if moved:
         stand["moved_turn"] = state.turn
+        # Foxholes and entrenchments stay where they were dug (CD 5.1.1).
+        stand["markers"] = [m for m in stand["markers"] if m not in ("foxholes", "entrenched")]
     terrain = [p.id for p in ctx.table.pieces_at(x, y)]
+    for piece_id in terrain:
+        row = state.rows.get("terrain:" + piece_id)
+        if row is not None and row["state"] == "burning":
+            raise RulesRefusal(f"{piece_id} is burning: no stand may enter it (CD 6.2.2)")
+    if stand.get("landed_turn") == state.turn and moved:
+        raise RulesRefusal(f"{stand['id']} landed this turn and may not move (CD 7.2.2, 7.3.2)")
     return {
         "stand": stand["id"],
         "x": x,
@@ -76,3 +84,28 @@ def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         for i in range(1, count + 1)
     ]
     return {"dice": f"{count}d{sides}", "purpose": purpose, "values": values, "total": sum(values)}
+
+
+MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entrenched")
+
+
+def marker_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The referee puts or takes markers the program does not decide itself (morale results,
+    a vehicle left burning, works dug in play)."""
+    stand = ctx.state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    add, remove = list(inputs.get("add") or []), list(inputs.get("remove") or [])
+    for marker in add + remove:
+        if marker not in MARKERS:
+            raise BadInput(f"marker {marker!r}: accepted: {', '.join(MARKERS)}")
+    if not add and not remove:
+        raise BadInput("give --add MARKER or --remove MARKER")
+    for marker in add:
+        if marker not in stand["markers"]:
+            stand["markers"].append(marker)
+    stand["markers"] = [m for m in stand["markers"] if m not in remove]
+    return {
+        "verdict": f"{stand['id']}: {', '.join(stand['markers']) or 'no markers'}",
+        "stand": stand["id"],
+        "markers": list(stand["markers"]),
+    }

@@ -24,6 +24,7 @@ Hook = Callable[[Any], list[Happened]]
 HOOK_MODULES: tuple[str, ...] = (
     "tabletop.rules.cd.boundaries",
     "tabletop.rules.cd.conditions",
+    "tabletop.rules.cd.amphibious",
 )
 
 _HOOKS: dict[str, list[tuple[int, int, Hook]]] = {}

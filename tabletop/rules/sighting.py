@@ -96,13 +96,36 @@ def distance_between(a: End, b: End, measure: str) -> float:
     return math.dist((a.x, a.y), (b.x, b.y))
 
 
-def target_cover(ctx: Any, x: float, y: float) -> tuple[str, str | None]:
-    """The best terrain cover at a point, and the piece that gives it."""
+# Cover left by damaged structures (CD 6.2.1, 6.2.2).
+DAMAGED_COVER = {
+    ("bua-strong", "rubble"): "medium", ("bua-flimsy", "rubble"): "light",
+    ("bua-flimsy", "burning"): "light", ("bua-strong", "burning"): "medium",
+    ("fortification", "damaged"): "hard", ("fortification", "destroyed"): "none",
+    ("bua-strong", "destroyed"): "medium", ("bua-flimsy", "destroyed"): "light",
+}  # fmt: skip
+# Cover a stand digs for itself (CD 5.1.1).
+DUG_IN = {"foxholes": "medium", "entrenched": "hard"}
+
+
+def target_cover(
+    ctx: Any, x: float, y: float, stand: dict[str, Any] | None = None
+) -> tuple[str, str | None]:
+    """The best cover at a point (terrain as it is now, and the stand's own works)."""
     best, source = "none", None
     for piece in ctx.table.pieces_at(x, y):
         cover = ctx.charts.terrain[piece.kind].cover
+        row = ctx.state.rows.get("terrain:" + piece.id)
+        if row is not None:
+            cover = DAMAGED_COVER.get((piece.kind, row["state"]), cover)
         if COVER_ORDER.index(cover) > COVER_ORDER.index(best):
             best, source = cover, piece.id
+    for marker, cover in DUG_IN.items():
+        if (
+            stand is not None
+            and marker in stand["markers"]
+            and (COVER_ORDER.index(cover) > COVER_ORDER.index(best))
+        ):
+            best, source = cover, marker
     return best, source
 
 
@@ -177,7 +200,7 @@ def sight(ctx: Any, a: End, b: End) -> Sight:
 
 def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> None:
     assert b.stand is not None
-    cover, source = target_cover(ctx, b.x, b.y)
+    cover, source = target_cover(ctx, b.x, b.y, b.stand)
     doing = activity(b.stand, ctx.state)
     row = ctx.charts.spotting[cover]
     daylight = getattr(row, doing)

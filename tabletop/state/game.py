@@ -9,6 +9,7 @@ scenario and the log and reports the first event whose state differs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,12 +52,20 @@ class Game:
     def create(cls, path: Path, loaded: LoadedScenario, seed: int, *, force: bool) -> Game:
         state = opening_state(loaded, seed)
         rows = state.canonical()
+        charts_json = canonical(loaded.charts.raw)
+        # Event 1 records digests of the scenario and charts the game keeps, so 'verify' can
+        # tell when the stored copies were edited (they sit outside the hash chain).
         first = {
             "kind": "action",
             "command": "new",
             "turn": state.turn,
             "phase": state.phase,
-            "inputs": {"scenario": loaded.source, "sha256": loaded.digest, "seed": seed},
+            "inputs": {
+                "scenario": loaded.source,
+                "sha256": loaded.digest,
+                "seed": seed,
+                "charts_sha256": _sha256(charts_json),
+            },
             "rolls": [],
             "result": {"name": loaded.scenario.name, "stands": len(state.stand_ids())},
             "undo": {},
@@ -67,7 +76,7 @@ class Game:
             name=loaded.scenario.name,
             scenario_source=loaded.source,
             scenario_text=loaded.text,
-            charts_json=canonical(loaded.charts.raw),
+            charts_json=charts_json,
             seed=seed,
             charts_format=CHARTS_FORMAT,
         )
@@ -213,6 +222,9 @@ class Game:
             expected_seq += 1
         if count == 0:
             return VerifyReport(False, 0, None, "the log is empty")
+        origin = self._origin_problem()
+        if origin is not None:
+            return VerifyReport(False, count, 1, origin)
         current = state_hash(self.store.rows())
         last = self.store.events(last=1)[0]
         if current != last.state_hash:
@@ -222,7 +234,24 @@ class Game:
                 last.seq,
                 f"the stored state does not match the state after event {last.seq}",
             )
-        return VerifyReport(True, count, None, "hash chain intact")
+        return VerifyReport(True, count, None, "hash chain intact", head=prev)
+
+    def _origin_problem(self) -> str | None:
+        """The scenario, charts and seed kept in the file must be those event 1 recorded."""
+        first = self.store.event(1)
+        if first is None or first.command != "new" or not isinstance(first.inputs, dict):
+            return "event 1 is not the start of a game ('new')"
+        row, recorded = self.info, first.inputs
+        kept = {
+            "sha256": (_sha256(row.scenario_text), "scenario"),
+            "charts_sha256": (_sha256(row.charts_json), "charts"),
+            "seed": (row.seed, "dice seed"),
+        }
+        for key, (value, what) in kept.items():
+            # Games started before a digest was recorded have no entry to compare with.
+            if key in recorded and recorded[key] != value:
+                return f"the game's {what} is not the one recorded when it began (event 1)"
+        return None
 
     def replay(self, progress: Callable[[int, int], None] | None = None) -> ReplayReport:
         row, loaded = self.info, self.loaded
@@ -304,6 +333,9 @@ class VerifyReport:
     events: int
     first_bad: int | None
     message: str
+    # The last event's hash when the log is intact. The chain has no secret key: a log cut
+    # short, or rewritten and hashed again, is caught only against a head noted earlier.
+    head: str | None = None
 
 
 @dataclass
@@ -343,6 +375,10 @@ class ReplayDice(Dice):
                 f"the generator gives {value} where the log has {want['value']} ({purpose})"
             )
         return self._record(sides, value, purpose, GENERATED)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _first_difference(replayed: dict[str, str], stored: dict[str, str] | None) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.rules.cd import terrain_state
 from tabletop.rules.cd.ammo import fresh_ammo
 from tabletop.scenario import LoadedScenario, stand_extent
 from tabletop.state.document import State
@@ -26,9 +27,13 @@ def opening_state(loaded: LoadedScenario, seed: int) -> State:
             "dusty": cond.dusty,
             "wind": {"from": cond.wind.from_, "force": cond.wind.force},
             "ground": cond.ground,
+            "variable_wind": cond.variable_wind,
+            "fog_returns": cond.fog_returns,
+            "precipitation_changes": cond.precipitation_changes,
         },
         "pending": {},
     }
+    rows.update(terrain_state.opening_rows(sc))
     state = State(rows)
     for side, spec in sc.stand_specs():
         width, depth = stand_extent(spec, charts)

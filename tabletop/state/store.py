@@ -1,9 +1,10 @@
 """The SQLite game file: numbered migrations, one transaction per command, the event log.
 
 One file per game. WAL journaling lets read-only commands run while another command writes;
-writers take the lock up front (``BEGIN IMMEDIATE``) and wait up to ``BUSY_SECONDS`` for it.
-A command's changes and its event are committed together or not at all, so a crash or a kill
-mid-command leaves the game as it was.
+writers take the lock up front (``BEGIN IMMEDIATE``) and wait up to ``BUSY_SECONDS`` for it
+(the environment variable ``TABLETOP_BUSY_SECONDS`` changes the wait, for example on a slow
+network drive or in tests). A command's changes and its event are committed together or not at
+all, so a crash or a kill mid-command leaves the game as it was.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -21,6 +23,8 @@ from typing import Any
 from tabletop.errors import BadInput, GameBusy, NoGame, TabletopError
 
 BUSY_SECONDS = 5.0
+BUSY_ENV = "TABLETOP_BUSY_SECONDS"
+MAX_BUSY_SECONDS = 3600.0
 GENESIS = "0" * 64
 
 # Each migration is applied once, in order, inside a transaction; PRAGMA user_version
@@ -127,9 +131,27 @@ class EventRow:
         return {k: getattr(self, k) for k in EVENT_FIELDS}
 
 
+def busy_seconds() -> float:
+    """How long a command waits for another one to finish with the game file."""
+    raw = os.environ.get(BUSY_ENV, "").strip()
+    if not raw:
+        return BUSY_SECONDS
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MAX_BUSY_SECONDS:  # also refuses nan
+        raise BadInput(
+            f"{BUSY_ENV}={raw!r} is not a wait in seconds: give a number from 0 to "
+            f"{MAX_BUSY_SECONDS:g}, or unset it for the default {BUSY_SECONDS:g}"
+        )
+    return seconds
+
+
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+    seconds = busy_seconds()
+    conn = sqlite3.connect(path, timeout=seconds, isolation_level=None)
+    conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
     return conn
 
 
@@ -153,12 +175,16 @@ class Store:
         store = cls(conn, path)
         try:
             # Check the file is a game before anything writes to it: an empty file or another
-            # program's database must not be migrated into a half-made game or switched to WAL.
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+            # program's database must not be migrated into a half-made game or switched to WAL,
+            # and a newer program's game must be left exactly as that program wrote it.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
                 raise BadInput(
                     f"{str(path)!r} is not a tabletop game file (start a game with "
                     "'tabletop new SCENARIO.yaml')"
                 )
+            if version > SCHEMA_VERSION:
+                raise _newer(path, version)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             store._migrate()
@@ -202,6 +228,8 @@ class Store:
         temp = path.with_name(f".{path.name}.new-{os.getpid()}")
         for leftover in _family(temp):
             leftover.unlink(missing_ok=True)
+        if path.exists():
+            _fold_wal(path)
         try:
             conn = _connect(temp)
         except sqlite3.OperationalError as exc:
@@ -245,10 +273,7 @@ class Store:
     def _migrate(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise BadInput(
-                f"{str(self.path)!r} was written by a newer tabletop (schema {version}; "
-                f"this program knows up to {SCHEMA_VERSION}): upgrade tabletop"
-            )
+            raise _newer(self.path, version)
         if version < SCHEMA_VERSION:
             with self.transaction():
                 version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -402,8 +427,43 @@ def _family(path: Path) -> list[Path]:
     ]
 
 
+def _fold_wal(path: Path) -> None:
+    """Move what a game's write-ahead log holds into its main file, before a replacement.
+
+    ``create`` removes the old game's -wal and -shm files before renaming the new file into
+    place (a stale log beside the new file would be read as part of it). Commits can still be
+    only in the log (a killed command leaves them there), so they are folded in first: a crash
+    between the removal and the rename then leaves the old game whole.
+    """
+    if not path.with_name(path.name + "-wal").exists():
+        return
+    try:
+        conn = sqlite3.connect(path, timeout=busy_seconds(), isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise _busy(path) from None
+        return
+    except sqlite3.DatabaseError:
+        return  # not a database: the log beside it holds nothing of ours to keep
+    finally:
+        conn.close()
+    if busy:
+        raise _busy(path)
+
+
+def _newer(path: Path, version: int) -> BadInput:
+    return BadInput(
+        f"{str(path)!r} was written by a newer tabletop (schema {version}; "
+        f"this program knows up to {SCHEMA_VERSION}): upgrade tabletop"
+    )
+
+
 def _busy(path: Path) -> GameBusy:
     return GameBusy(
         f"the game {str(path)!r} is busy: another tabletop command held it for more than "
-        f"{BUSY_SECONDS:g} s; try again"
+        f"{busy_seconds():g} s; try again"
     )

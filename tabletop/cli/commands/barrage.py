@@ -19,6 +19,7 @@ from tabletop.cli.core import (
     headline,
     json_option,
     open_game,
+    weapon_completer,
 )  # fmt: skip
 
 
@@ -48,7 +49,10 @@ def barrage_options(f: Any) -> Any:
                 "--at", "at", type=POINT, required=True, help="Aiming point X,Y (inches)."
             ),
             click.option(
-                "--weapon", default=None, help="Which indirect weapon (default: the first)."
+                "--weapon",
+                default=None,
+                shell_complete=weapon_completer(),
+                help="Which indirect weapon (default: the first).",
             ),
             click.option(
                 "--ammo",
@@ -89,7 +93,9 @@ def cli(
     game: Path,
     as_json: bool,
 ) -> None:
-    """SHOOTER fires indirect at X,Y: template, stands under it, a roll for each.
+    """Indirect fire by SHOOTER at X,Y: the template and its rolls.
+
+    Lays the template, finds every stand under it and rolls for each.
 
     HE suppresses every stand under the burst; when several stands roll, the first
     one's die is the marked depletion die. Smoke and illumination leave templates

@@ -12,7 +12,9 @@ from tabletop.cli.core import charts_option, command, emit_json, json_option
 
 @click.group("charts")
 def cli() -> None:
-    """Inspect and check the rule charts (numbers the rules use, each citing its rule).
+    """Inspect and check the rule charts.
+
+    Every number the rules use lives in a chart entry citing its rule.
 
     \b
     Example:
@@ -126,6 +128,7 @@ def check_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
 
     try:
         charts = Charts.load(tuple(charts_dirs))
+        check_models(charts)
     except ChartError as exc:
         if as_json:
             emit_json({"ok": False, "problems": exc.problems})
@@ -133,8 +136,27 @@ def check_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             for problem in exc.problems:
                 click.echo(problem, err=True)
         raise SystemExit(2) from None
-    count = sum(len(charts.table(n)) for n in charts.raw)
+    count = sum(len(entries) for entries in charts.raw.values())
     if as_json:
         emit_json({"ok": True, "problems": [], "entries": count})
     else:
         click.echo(f"charts OK: {count} entries")
+
+
+def check_models(charts: Any) -> None:
+    """Validate every alternative model's chart (each model loads its own tables)."""
+    from tabletop.errors import ChartError
+    from tabletop.rules.models import MODELS, find_model
+
+    problems: list[str] = []
+    for name in MODELS:
+        try:
+            model = find_model(name, charts)
+            model.profiles()
+            _ = model.inches_per_unit
+        except ChartError as exc:
+            problems.extend(exc.problems)
+        except (ImportError, AttributeError):
+            continue  # a model still being written; its own tests cover it
+    if problems:
+        raise ChartError(problems)

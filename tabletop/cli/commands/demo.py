@@ -45,7 +45,7 @@ SCRIPT: tuple[tuple[str, str], ...] = (
 )
 @command
 def cli(keep: str | None) -> None:
-    """Run a scripted sample turn of the bundled 'crossroads' scenario.
+    """Run a scripted sample turn of the 'crossroads' scenario.
 
     Uses a temporary game file (your own game is not touched) and prints each
     command with what it resolved.

@@ -19,6 +19,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    weapon_completer,
 )  # fmt: skip
 
 COVERS = ("none", "light", "medium", "hard", "fortification")
@@ -66,7 +67,12 @@ def fire_options(f: Any) -> Any:
         [
             click.argument("shooter", type=STAND, required=False),
             click.argument("target", type=STAND, required=False),
-            click.option("--weapon", default=None, help="Which of the shooter's weapons."),
+            click.option(
+                "--weapon",
+                default=None,
+                shell_complete=weapon_completer(),
+                help="Which of the shooter's weapons.",
+            ),
             click.option(
                 "--ammo",
                 type=click.Choice(AMMO),
@@ -278,7 +284,10 @@ def cli(
     game: Path,
     as_json: bool,
 ) -> None:
-    """SHOOTER fires at TARGET: to-hit number, dice, hits, hit effects, ammunition.
+    """SHOOTER fires at TARGET: to-hit, dice, hits and effects.
+
+    The working comes with the verdict: base number, modifiers, dice, hit effects
+    and the ammunition used.
 
     In a game, range, sight, spotting and cover come from the table unless --range
     (and --cover) give what you measured. Without SHOOTER and TARGET it is a calculator.
@@ -287,7 +296,7 @@ def cli(
     Example:
       tabletop fire G-4 US-4
       tabletop fire G-1 US-1 --range 6 --mod descending --dice 3,7
-      tabletop fire --weapon pak-36 --range 14 --target-kind infantry --quality veteran
+      tabletop fire --weapon pak-36 --range 14 --target-kind infantry
     """
     request = ModelRequest(
         model,

@@ -17,11 +17,22 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 @click.option("--stand", type=STAND, default=None, help="Only events involving this stand.")
 @click.option("--verify", is_flag=True, help="Check the hash chain; name the first bad event.")
 @click.option("--physical", is_flag=True, help="Show only rolls typed in from physical dice.")
+@click.option(
+    "--view",
+    default="referee",
+    help="referee (everything) or a side's name (leaves out what it may not know).",
+)
 @game_option
 @json_option
 @command
 def cli(
-    last: int | None, stand: str | None, verify: bool, physical: bool, game: Path, as_json: bool
+    last: int | None,
+    stand: str | None,
+    verify: bool,
+    physical: bool,
+    view: str,
+    game: Path,
+    as_json: bool,
 ) -> None:
     """Every event: command, turn, phase, dice rolled, and outcome.
 
@@ -56,6 +67,13 @@ def cli(
     if stand is not None:
         g.state().stand(stand)  # unknown stand: a clear error
     events = g.store.events(stand=stand, last=last)
+    if view != "referee":
+        sides = g.loaded.scenario.side_names()
+        if view not in sides:
+            from tabletop.errors import BadInput
+
+            raise BadInput(f"--view {view!r}: referee or one of {', '.join(sides)}")
+        events = [ev for ev in events if visible_event(ev, view)]
     data = {"events": [_event_json(ev, physical) for ev in events]}
     if as_json:
         emit_json(data)
@@ -94,3 +112,18 @@ def _event_text(ev: dict[str, Any]) -> str:
     if ev["rolls"]:
         line += f"\n    dice: {rolls_text(ev['rolls'])}"
     return line
+
+
+# Commands whose log entries would show a side what it may not know.
+HIDDEN_FROM_OTHER_SIDES = {"minefield-place": "side"}
+
+
+def visible_event(ev: Any, view: str) -> bool:
+    """A side's view leaves out the other side's hidden acts (minefields laid)."""
+    if ev.command == "undo" and isinstance(ev.result, dict):
+        # An undone hidden act is left out of every side's view.
+        return ev.result.get("command") not in HIDDEN_FROM_OTHER_SIDES
+    key = HIDDEN_FROM_OTHER_SIDES.get(ev.command)
+    if key is None or not isinstance(ev.inputs, dict):
+        return True
+    return bool(ev.inputs.get(key) == view)

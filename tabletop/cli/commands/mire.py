@@ -41,7 +41,9 @@ from tabletop.cli.core import (
 @json_option
 @command
 def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_json: bool) -> None:
-    """Roll the miring chart for a vehicle that moved in moderate or deep mud (CD 11.1.4).
+    """Roll the miring chart for a vehicle in mud (CD 11.1.4).
+
+    STAND is a vehicle that moved in moderate or deep mud.
 
     A vehicle that mires after crossing a patch of mud is placed halfway across it.
 

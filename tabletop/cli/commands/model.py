@@ -22,7 +22,9 @@ from tabletop.cli.core import (
 
 @click.group("model")
 def cli() -> None:
-    """Alternative resolution models (Mech Brigade, Typhoon of Steel, Squad Battles, ...).
+    """Alternative resolution models from other wargames.
+
+    Mech Brigade, Typhoon of Steel, Squad Battles and more.
 
     Fire with a model through 'tabletop fire --model NAME'; run a model's other
     procedures (sighting, suppression, victory...) here.
@@ -74,7 +76,7 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
 @json_option
 @command
 def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
-    """A model's fire options, procedures and profiles.
+    """Model NAME's fire options, procedures and profiles.
 
     \b
     Example:
@@ -145,7 +147,7 @@ def run_model(
     game: Path,
     as_json: bool,
 ) -> None:
-    """Run one of a model's procedures; in a game its dice are logged.
+    """Run PROCEDURE of model NAME; in a game its dice are logged.
 
     \b
     Example:

@@ -24,7 +24,9 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 @json_option
 @command
 def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: bool) -> None:
-    """Inches paid per inch moved: terrain, then mud, snow or ice, then the weather.
+    """Inches STAND pays per inch moved, and why.
+
+    Terrain first, then mud, snow or ice, then the weather.
 
     \b
     Example:

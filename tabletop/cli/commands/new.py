@@ -30,7 +30,9 @@ def cli(
     game: Path,
     as_json: bool,
 ) -> None:
-    """Start a game from SCENARIO (a .yaml file, or a bundled name like crossroads).
+    """Start a game from SCENARIO: a .yaml file or a bundled name.
+
+    A bundled name is a scenario shipped with the program, like crossroads.
 
     The scenario is checked first; every problem is listed with its line.
 

@@ -14,7 +14,9 @@ from tabletop.cli.core import charts_option, command, emit_json, game_option, he
 
 @click.group("odds")
 def cli() -> None:
-    """Exact odds of an action's outcomes, from the same procedure the action rolls.
+    """Exact odds of an action's outcomes, without rolling.
+
+    Worked out from the same procedure the action rolls with.
 
     Nothing is rolled or logged, and odds may be asked in any phase.
 
@@ -54,7 +56,7 @@ def odds_fire(
     game: Path,
     as_json: bool,
 ) -> None:
-    """Odds of SHOOTER's fire at TARGET: hits, hit effects, ammunition depletion.
+    """Odds of SHOOTER's fire at TARGET: hits, effects, depletion.
 
     Takes the same arguments as 'tabletop fire'; nothing is rolled or logged.
 
@@ -120,7 +122,9 @@ def odds_barrage(
     game: Path,
     as_json: bool,
 ) -> None:
-    """Odds for each stand under SHOOTER's template at X,Y, and of depletion.
+    """Odds for each stand under SHOOTER's template at X,Y.
+
+    And the odds of ammunition depletion.
 
     \b
     Example:

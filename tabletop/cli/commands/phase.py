@@ -35,7 +35,7 @@ def cli() -> None:
 @json_option
 @command
 def next_phase(dice: Any, game: Path, as_json: bool) -> None:
-    """End the current phase, doing what the rules do at its end, and start the next.
+    """End the current phase, do what the rules do, start the next.
 
     At the end of a fire phase the pending ammunition depletion dice are rolled;
     at the end of the turn, stands near their supply points resupply.

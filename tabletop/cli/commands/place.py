@@ -30,7 +30,9 @@ from tabletop.cli.core import (
 @json_option
 @command
 def cli(stand: str, x: float, y: float, facing: float | None, game: Path, as_json: bool) -> None:
-    """Put STAND at X Y inches (origin at the south-west corner), optionally turned.
+    """Put STAND at X Y inches, optionally turned with --facing.
+
+    The origin is the table's south-west corner; x runs east, y north.
 
     \b
     Example:

@@ -14,7 +14,9 @@ from tabletop.cli.core import command, emit_json, game_option, json_option, open
 @json_option
 @command
 def cli(game: Path, as_json: bool) -> None:
-    """Rebuild the game from its scenario and log, and check it reaches the stored state.
+    """Rebuild the game from its scenario and log, and compare.
+
+    The rebuilt game must reach the stored state.
 
     Reports the first event where the rebuilt game differs (exit status 1).
 

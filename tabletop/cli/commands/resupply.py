@@ -16,7 +16,9 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 @json_option
 @command
 def cli(stand: str, source: str, game: Path, as_json: bool) -> None:
-    """Resupply STAND from a supply point you measured to be within 6" (CD 1.4).
+    """Resupply STAND from a supply point within 6" (CD 1.4).
+
+    You measured the distance on the table.
 
     For stands not placed on the table; placed stands resupply by themselves at the
     end of the turn. The supply point must belong to the stand's battalion, regiment,

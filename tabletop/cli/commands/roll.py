@@ -34,7 +34,9 @@ from tabletop.cli.core import (
 def cli(
     dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: Path, as_json: bool
 ) -> None:
-    """Roll NdX (e.g. 3d10, d6) for anything the rules leave to the referee.
+    """Roll NdX (3d10, d6, ...) for the referee's own calls.
+
+    For anything the rules leave to the referee.
 
     With a game file the roll is logged; without one it is just rolled.
 

@@ -16,7 +16,7 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, headline, 
 @json_option
 @command
 def cli(stand: str, game: Path, as_json: bool) -> None:
-    """One stand: position, status, each weapon's ammunition, and its history.
+    """STAND's position, status, ammunition and history.
 
     \b
     Example:

@@ -10,8 +10,12 @@ import click
 from tabletop.cli.core import command, emit_json, game_option, headline, json_option
 
 
-def status_data(state: Any) -> dict[str, Any]:
+def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
+    """The game now, as ``view`` (the referee, or a side's name) may know it."""
     from tabletop.rules.cd.ammo import weapon_status
+    from tabletop.rules.cd.minefields import fields, view_of, visible_to
+    from tabletop.rules.cd.tasks import tasks
+    from tabletop.rules.cd.terrain_state import changed
 
     cond = state.conditions
     return {
@@ -40,6 +44,23 @@ def status_data(state: Any) -> dict[str, Any]:
             for t in state.templates()
         ],
         "pending": {k: len(v) for k, v in state.rows.get("pending", {}).items() if v},
+        "minefields": [view_of(f, view) for f in fields(state) if visible_to(f, view)],
+        "tasks": [
+            {
+                "id": t["id"],
+                "kind": t["kind"],
+                "target": t["target"],
+                "workers": t["workers"],
+                "status": t["status"],
+                "left": round(max(t["hours_needed"] - t["hours_done"], 0), 3),
+            }
+            for t in tasks(state)
+            if view == "referee" or state.stand(t["workers"][0])["side"] == view
+        ],
+        "terrain": [
+            {"id": r["id"], "kind": r["kind"], "state": r["state"], "gaps": len(r["gaps"])}
+            for r in changed(state)
+        ],
     }
 
 
@@ -61,13 +82,15 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
 
     g = open_game(game)
     state = State.from_db(g.store.rows())
-    data = status_data(state)
     if side is not None:
-        sides = sorted({s["side"] for s in data["stands"]})
+        sides = sorted({s["side"] for s in state.stands()})
         if side not in sides:
             from tabletop.errors import BadInput
 
             raise BadInput(f"--side {side!r}: sides in this game: {', '.join(sides)}")
+    # A side's view leaves out what only the referee knows (hidden minefields).
+    data = status_data(state, side or "referee")
+    if side is not None:
         data["stands"] = [s for s in data["stands"] if s["side"] == side]
     if as_json:
         emit_json(data)
@@ -79,7 +102,7 @@ WIND_POINTS = {1: "N", 2: "NE", 3: "E", 4: "SE", 5: "S", 6: "SW", 7: "W", 8: "NW
 
 
 def render(data: dict[str, Any], name: str) -> str:
-    from tabulate import tabulate
+    from tabletop.cli.core import fit_table
 
     wind = data["wind"]
     lines = [
@@ -91,14 +114,32 @@ def render(data: dict[str, Any], name: str) -> str:
     rows = []
     for s in data["stands"]:
         where = "-" if s["x"] is None else f"{s['x']:g},{s['y']:g}"
-        status = s["status"] + ("" if not s["markers"] else " +" + ",".join(s["markers"]))
+        status = s["status"] + ("" if not s["markers"] else " +" + ", ".join(s["markers"]))
         ammo = " ".join(f"{w}:{v}" if v != "ok" else w for w, v in s["ammo"].items())
         rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
-    lines.append(tabulate(rows, headers=["stand", "side", "kind", "at", "status", "weapons"]))
+    lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
     if data["templates"]:
         lines.append("")
+        import textwrap
+
+        shown = "Templates: " + ", ".join(f"{t['id']} ({t['kind']})" for t in data["templates"])
+        lines.extend(textwrap.wrap(shown, 80, subsequent_indent="  ", break_on_hyphens=False))
+    for f in data["minefields"]:
+        what = "" if "real" not in f else (" real" if f["real"] else " dummy")
         lines.append(
-            "Templates: " + ", ".join(f"{t['id']} ({t['kind']})" for t in data["templates"])
+            f"Minefield {f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}"
+            + (" (revealed)" if f["revealed"] else "")
+        )
+    for t in data["tasks"]:
+        if t["status"] == "active":
+            lines.append(
+                f"Task {t['id']}: {t['kind']} {t['target']} by {', '.join(t['workers'])}"
+                f" ({t['left']:g} h left)"
+            )
+    for r in data["terrain"]:
+        lines.append(
+            f"Terrain {r['id']} ({r['kind']}): {r['state']}"
+            + (f", {r['gaps']} gap(s)" if r["gaps"] else "")
         )
     if data["pending"]:
         lines.append("Pending: " + ", ".join(f"{n} {k}" for k, n in data["pending"].items()))

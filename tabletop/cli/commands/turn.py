@@ -27,7 +27,9 @@ def cli() -> None:
 @json_option
 @command
 def next_turn(dice: Any, game: Path, as_json: bool) -> None:
-    """Run every remaining phase boundary of this turn and start the next turn.
+    """Finish this turn's phases and start the next turn.
+
+    Runs every remaining phase boundary of this turn.
 
     \b
     Example:

@@ -14,7 +14,9 @@ from tabletop.cli.core import command, emit_json, game_option, json_option, open
 @json_option
 @command
 def cli(game: Path, as_json: bool) -> None:
-    """Undo the last command that changed the game, restoring the exact state before it.
+    """Undo the last command that changed the game.
+
+    The game returns to exactly the state before it.
 
     The undo is itself logged; the dice generator goes back too, so repeating the
     command rolls the same dice.

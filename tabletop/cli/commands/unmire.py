@@ -32,7 +32,9 @@ from tabletop.cli.core import (
 @json_option
 @command
 def cli(stand: str, assist: str | None, dice: Any, game: Path, as_json: bool) -> None:
-    """Try to unmire STAND by itself (roll over twice its miring number) or with help.
+    """Try to unmire STAND, by itself or with help.
+
+    By itself it must roll over twice its miring number.
 
     \b
     Example:

@@ -36,7 +36,7 @@ FORCES = ("light", "moderate", "high")
 
 @click.group("weather")
 def cli() -> None:
-    """Light, weather, wind and ground conditions, and the effects in force.
+    """Light, weather, wind, ground, and the effects in force.
 
     \b
     Example:
@@ -47,17 +47,40 @@ def cli() -> None:
 
 
 @cli.command("set")
-@click.option("--light", type=click.Choice(LIGHTS), default=None)
-@click.option("--weather", type=click.Choice(WEATHERS), default=None)
+@click.option(
+    "--light",
+    type=click.Choice(LIGHTS),
+    default=None,
+    metavar="LIGHT",
+    help="The light (words below).",
+)
+@click.option(
+    "--weather",
+    type=click.Choice(WEATHERS),
+    default=None,
+    metavar="WEATHER",
+    help="The weather (words below).",
+)
 @click.option(
     "--wind-from",
     type=click.IntRange(1, 8),
     default=None,
     help="Where the wind blows from: 1 = N, 2 = NE, ... 8 = NW.",
 )
-@click.option("--wind-force", type=click.Choice(FORCES), default=None)
+@click.option(
+    "--wind-force",
+    type=click.Choice(FORCES),
+    default=None,
+    help="How hard it blows.",
+)
 @click.option("--dusty/--no-dusty", default=None, help="Dry, dusty ground.")
-@click.option("--ground", type=click.Choice(GROUNDS), default=None)
+@click.option(
+    "--ground",
+    type=click.Choice(GROUNDS),
+    default=None,
+    metavar="GROUND",
+    help="The ground (words below).",
+)
 @click.option(
     "--variable-wind/--steady-wind",
     default=None,
@@ -93,6 +116,13 @@ def set_weather(
     """Set conditions by the referee's word (the scenario's words).
 
     \b
+    Words:
+      --light    day, twilight, night-moonlit, night-dark, artificial-moonlight
+      --weather  clear, mist, fog, rain-light, rain-steady, rain-heavy,
+                 snow-light, snow-steady, snow-heavy
+      --ground   dry, mud-light, mud-moderate, mud-deep, snow, snow-deep, ice
+
+    \b
     Example:
       tabletop weather set --light night-moonlit --wind-from 7 --wind-force high
     """
@@ -126,7 +156,9 @@ def set_weather(
 @json_option
 @command
 def roll_weather(preset: str | None, dice: Any, game: Path, as_json: bool) -> None:
-    """Roll the wind direction (CD 10.1.1), or a whole day's conditions from a preset.
+    """Roll the wind direction (CD 10.1.1) or a day from a preset.
+
+    A preset rolls a whole day's conditions.
 
     \b
     Example:
@@ -168,7 +200,9 @@ def show_data(conditions: dict[str, Any], charts: Any) -> dict[str, Any]:
 @json_option
 @command
 def show_weather(game: Path, as_json: bool) -> None:
-    """The conditions now and what they do: visibility, spotting, smoke, movement, night.
+    """The conditions now and what they do.
+
+    Visibility, spotting, smoke, movement and night effects.
 
     \b
     Example:

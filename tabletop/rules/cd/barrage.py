@@ -115,7 +115,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
         requested_mods = tuple((n, v) for n, v in inputs.get("mods") or [])
         for sid, _ in under:
             stand = state.stand(sid)
-            cover, source = target_cover(ctx, stand["x"], stand["y"])
+            cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
             plans[sid] = plan_indirect(
                 weapon,
                 firer,
@@ -189,7 +189,7 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             triggers += tally.triggers
             stand = state.stand(sid)
             _suppress(stand)
-            apply_effect(stand, tally.worst)
+            apply_effect(stand, tally.worst, state)
             result["rolls"][sid] = [r.value for r in ctx.dice.rolls[before:]]
             result["hits"][sid] = tally.hits
             result["effects"][sid] = tally.worst if tally.hits else "suppressed"

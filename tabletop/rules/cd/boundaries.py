@@ -69,3 +69,44 @@ def clear_last_turn(ctx: Any) -> list[Happened]:
                 {"what": "suppression", "stand": stand["id"], "result": "suppression removed"}
             )
     return out
+
+
+@on("end-turn", order=20)
+def engineering_tasks(ctx: Any) -> list[Happened]:
+    """Engineering tasks work a turn, are interrupted, or complete (CD 2, 3.3.1, 4)."""
+    from tabletop.rules.cd import engineering, minefields, tasks  # noqa: F401  (completions)
+
+    return tasks.advance(ctx)
+
+
+@on("start-turn", order=15)
+def fires(ctx: Any) -> list[Happened]:
+    """Burning buildings may go out (CD 6.2.2)."""
+    from tabletop.rules.cd.structures import fires_out
+
+    return fires_out(ctx)
+
+
+@on("start-turn", order=25)
+def smoke_generators(ctx: Any) -> list[Happened]:
+    """Smoke screens grow or thin (CD 5.3)."""
+    from tabletop.rules.cd.smokegen import each_turn
+
+    return each_turn(ctx)
+
+
+@on("start-turn", order=12)
+def flails_stop(ctx: Any) -> list[Happened]:
+    """A flail tank may fire again once its clearing turn is over (CD 3.3.2)."""
+    for stand in ctx.state.stands():
+        if "flailing" in stand["markers"]:
+            stand["markers"].remove("flailing")
+    return []
+
+
+@on("start-phase:opportunity-fire", order=10)
+def mine_attacks(ctx: Any) -> list[Happened]:
+    """Real minefields attack the stands that moved into them (CD 3.2)."""
+    from tabletop.rules.cd.minefields import resolve_attacks
+
+    return resolve_attacks(ctx)

@@ -97,6 +97,10 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Pre
     for stand, role in ((shooter, "fire"), (target, "be fired at")):
         if stand["status"] == "eliminated":
             raise RulesRefusal(f"{stand['id']} is eliminated and cannot {role}")
+    if "flailing" in shooter["markers"]:
+        raise RulesRefusal(
+            f"{shooter['id']} is flailing a minefield this turn and may not fire (CD 3.3.2)"
+        )
     if shooter["side"] == target["side"]:
         raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
     weapon_id = choose_weapon(shooter, inputs.get("weapon"), charts)
@@ -131,7 +135,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Pre
         distance = seen.range
     if cover is None:
         cover, source = (
-            target_cover(ctx, target["x"], target["y"])
+            target_cover(ctx, target["x"], target["y"], target)
             if target["x"] is not None
             else ("none", None)
         )
@@ -170,11 +174,19 @@ def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list
     return tally, dice_out
 
 
-def apply_effect(stand: dict[str, Any], worst: str | None) -> str | None:
-    """Put the worst hit result on the target; returns its new status word."""
+def apply_effect(stand: dict[str, Any], worst: str | None, state: Any = None) -> str | None:
+    """Put the worst hit result on the target; returns its new status word.
+
+    A carrier eliminated takes its passengers with it (CD 2.1 for assault boats).
+    """
     if worst == ELIMINATED:
         stand["status"] = "eliminated"
-        return "eliminated"
+        lost = list(stand.get("carrying") or [])
+        if state is not None:
+            for passenger in lost:
+                if state.has_stand(passenger):
+                    state.stand(passenger)["status"] = "eliminated"
+        return "eliminated" + (f", with {', '.join(lost)} aboard" if lost else "")
     if worst == FORCED_BACK:
         if "forced-back" not in stand["markers"]:
             stand["markers"].append("forced-back")
@@ -212,8 +224,11 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "y": shooter["y"],
     }
     target["fired_at"] = ctx.state.turn
-    outcome = apply_effect(target, tally.worst)
+    outcome = apply_effect(target, tally.worst, ctx.state)
     effects = [d["effect"] for d in dice_out if d["hit"]]
+    from tabletop.rules.cd.structures import after_direct_fire
+
+    structure = after_direct_fire(ctx, weapon, plan.band, target, prep.ammo)
     return {
         "verdict": verdict(tally, plan, target["id"]),
         "shooter": shooter["id"],
@@ -225,6 +240,7 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "target_now": outcome,
         "depletion_checks": booked["checks"],
         "ammunition": booked["notes"],
+        "structures": structure,
         "sight": None
         if prep.sight is None
         else {

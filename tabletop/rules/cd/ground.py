@@ -57,6 +57,8 @@ def move_cost(
         raise BadInput(f"--road {road!r}: accepted: {', '.join(ROADS)}")
     if kind.mobility == "static":
         return Cost(None, [f"a {kind.id} does not move"])
+    if kind.mobility == "boat":
+        return Cost(None, [f"a {kind.id} moves only on water ({kind.rule})"])
     column = TERRAIN_COLUMN[kind.mobility]
     terrain = charts.terrain[terrain_id]
     cost = Cost(1.0)

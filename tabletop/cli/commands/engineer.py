@@ -1,0 +1,470 @@
+"""tabletop engineer ...: bridges, boats, obstacles, pregame works, smoke generators, tasks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import (
+    BEARING,
+    POINT,
+    STAND,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    open_game,
+)  # fmt: skip
+
+LEVELS = ("I", "II", "III", "IV", "V", "VI")
+
+
+@click.group("engineer")
+def cli() -> None:
+    """Engineering: bridges, obstacles, boats, works and smoke.
+
+    Demolition, repair and bridging, obstacles, boats, pregame works and smoke
+    generators.
+
+    Work that takes turns becomes a task, advanced at the end of each turn; a worker
+    pinned, suppressed, firing or moving interrupts it (see 'tabletop engineer tasks').
+
+    \b
+    Example:
+      tabletop engineer demolish bridge-1 --by G-E1 --dice 9
+      tabletop engineer repair bridge-1 --by US-E1 --by US-E2
+      tabletop engineer tasks
+    """
+
+
+def _run(
+    game: Path, action: str, inputs: dict[str, Any], as_json: bool, dice: Any = None
+) -> dict[str, Any]:
+    out = open_game(game).execute(action, inputs, **dice_inputs(dice))
+    result = {"event": out.seq, **out.result}
+    if as_json:
+        emit_json(result)
+    else:
+        click.echo(f"{result['verdict']} (event {out.seq})")
+        for line in result.get("effects") or []:
+            click.echo(f"  {line}")
+    return result
+
+
+@cli.command("demolish")
+@click.argument("target")
+@click.option("--by", "by", type=STAND, required=True, help="The engineer stand detonating.")
+@dice_option
+@game_option
+@json_option
+@command
+def demolish(target: str, by: str, dice: Any, game: Path, as_json: bool) -> None:
+    """Blow TARGET, wired before the game (CD 2.4.1, 6.1.3).
+
+    A bridge or a structure.
+
+    The engineer must be friendly, stationary, unpinned, within 2" and not on it; it
+    happens at the end of the movement phase.
+
+    \b
+    Example:
+      tabletop engineer demolish bridge-1 --by G-E1
+    """
+    _run(game, "demolish", {"target": target, "by": by}, as_json, dice)
+
+
+@cli.command("recheck")
+@click.argument("bridge")
+@click.option("--by", "by", type=STAND, required=True, help="The engineer on the bridge.")
+@game_option
+@json_option
+@command
+def recheck(bridge: str, by: str, game: Path, as_json: bool) -> None:
+    """Recheck failed charges on BRIDGE (CD 2.4.1).
+
+    The engineer ends a movement phase on the bridge.
+
+    \b
+    Example:
+      tabletop engineer recheck bridge-1 --by G-E1
+    """
+    _run(game, "recheck", {"target": bridge, "by": by}, as_json)
+
+
+@cli.command("repair")
+@click.argument("bridge")
+@click.option(
+    "--by",
+    "by",
+    type=STAND,
+    multiple=True,
+    required=True,
+    help="An engineer stand working on it (repeat for two).",
+)
+@game_option
+@json_option
+@command
+def repair(bridge: str, by: tuple[str, ...], game: Path, as_json: bool) -> None:
+    """Repair a damaged BRIDGE (CD 2.4.2).
+
+    It takes as many turns as its class, one fewer with two stands.
+
+    \b
+    Example:
+      tabletop engineer repair bridge-1 --by US-E1 --by US-E2
+    """
+    _run(game, "repair", {"target": bridge, "by": list(by)}, as_json)
+
+
+@cli.command("bridge-plan")
+@click.option(
+    "--class",
+    "set_class",
+    type=click.Choice(LEVELS),
+    required=True,
+    help="The bridge set's weight class.",
+)
+@click.option(
+    "--span",
+    type=click.FloatRange(0.1, 100),
+    default=None,
+    help="Gap to bridge, in inches: also work out sets, stands and turns.",
+)
+@click.option(
+    "--config",
+    type=click.Choice(["nominal", "lower", "higher"]),
+    default="nominal",
+    help="How the set is built: as issued, or to a lower or higher class.",
+)
+@click.option(
+    "--stands",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Engineer stands available (default: enough for one set).",
+)
+@click.option("--both-banks", is_flag=True, help="Work from both banks at once.")
+@click.option("--banks-ready", is_flag=True, help="The banks are already prepared.")
+@json_option
+@command
+def bridge_plan(
+    set_class: str,
+    span: float | None,
+    config: str,
+    stands: int | None,
+    both_banks: bool,
+    banks_ready: bool,
+    as_json: bool,
+) -> None:
+    """What a portable bridge set can become (CD 2.4.3, 2.4.4).
+
+    And what a span would take.
+
+    \b
+    Example:
+      tabletop engineer bridge-plan --class IV
+      tabletop engineer bridge-plan --class IV --span 10 --stands 8 --both-banks
+    """
+    from tabletop.charts import Charts
+    from tabletop.rules.cd.engineering import (
+        bridge_configurations,
+        bridge_set_plan,
+        permanent_bridge,
+    )  # fmt: skip
+
+    charts = Charts.load()
+    data: dict[str, Any] = {
+        "configurations": bridge_configurations(set_class, charts),
+        "permanent": permanent_bridge(set_class),
+    }
+    if span is not None:
+        need = LEVELS.index(set_class) + 1
+        data["plan"] = bridge_set_plan(
+            set_class, config, span, stands or need, both_banks, banks_ready, charts
+        )
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(headline(f"A class {set_class} bridge set can be built as:"))
+    for c in data["configurations"]:
+        click.echo(
+            f'  {c["config"]}: {c["bridges"]} bridge(s) of {c["span"]:g}", class {c["class"]}'
+        )
+    p = data["permanent"]
+    click.echo(
+        f"A permanent class {set_class} bridge: {p['stands']} engineer stands, "
+        f"{p['days']} days (CD 2.4.4)"
+    )
+    if "plan" in data:
+        q = data["plan"]
+        click.echo(
+            f'Span {q["span"]:g}": {q["sets"]} set(s), {q["stands_per_set"]} stands and '
+            f"{q['turns_per_set']} turns each, {q['crews']} crew(s), bank preparation "
+            f"{q['bank_turns']} turn(s): {q['turns']} turns in all"
+        )
+
+
+@cli.command("bridge-set")
+@click.option(
+    "--class",
+    "set_class",
+    type=click.Choice(LEVELS),
+    required=True,
+    help="The bridge set's weight class.",
+)
+@click.option(
+    "--config",
+    type=click.Choice(["nominal", "lower", "higher"]),
+    default="nominal",
+    help="How the set is built: as issued, or to a lower or higher class.",
+)
+@click.option("--from", "start", type=POINT, required=True, help="One bank, X,Y.")
+@click.option("--to", "end", type=POINT, required=True, help="The other bank, X,Y.")
+@click.option(
+    "--by",
+    "by",
+    type=STAND,
+    multiple=True,
+    required=True,
+    help="An engineer stand working (repeat).",
+)
+@click.option("--both-banks", is_flag=True, help="Work from both banks at once.")
+@click.option("--banks-ready", is_flag=True, help="The banks are already prepared.")
+@game_option
+@json_option
+@command
+def bridge_set(
+    set_class: str,
+    config: str,
+    start: Any,
+    end: Any,
+    by: tuple[str, ...],
+    both_banks: bool,
+    banks_ready: bool,
+    game: Path,
+    as_json: bool,
+) -> None:
+    """Start assembling a portable bridge across a gap (CD 2.4.3).
+
+    \b
+    Example:
+      tabletop engineer bridge-set --class III --from 20,30 --to 20,35 --by E1
+    """
+    _run(
+        game,
+        "bridge-set",
+        {
+            "set_class": set_class,
+            "config": config,
+            "span": [list(start), list(end)],
+            "by": list(by),
+            "both_banks": both_banks,
+            "banks_ready": banks_ready,
+        },
+        as_json,
+    )
+
+
+@cli.command("launch")
+@click.argument("stand", type=STAND)
+@click.option("--at", "target", required=True, help="The ditch, crater or stream to bridge.")
+@click.option("--recover", is_flag=True, help="Take the launched bridge back up.")
+@game_option
+@json_option
+@command
+def launch(stand: str, target: str, recover: bool, game: Path, as_json: bool) -> None:
+    """STAND lays or recovers its bridge or fascine (CD 2.4.5, 4.2).
+
+    A vehicle-launched bridge or a fascine; it takes one turn.
+
+    \b
+    Example:
+      tabletop engineer launch US-VLB --at ditch-1
+    """
+    _run(game, "launch", {"by": stand, "target": target, "recover": recover}, as_json)
+
+
+@cli.command("clear")
+@click.argument("obstacle")
+@click.option("--by", "by", type=STAND, required=True, help="Engineer stand or earthmover.")
+@click.option(
+    "--order",
+    type=click.Choice(["hasty", "hold"]),
+    default="hasty",
+    help="Hasty advance (no cover) or hold (cover; twice as long).",
+)
+@game_option
+@json_option
+@command
+def clear(obstacle: str, by: str, order: str, game: Path, as_json: bool) -> None:
+    """Clear a gap through OBSTACLE (CD 4).
+
+    Wire, a ditch, a crater, anti-vehicle obstacles or abatis.
+
+    \b
+    Example:
+      tabletop engineer clear wire-1 --by US-E1 --order hold
+    """
+    _run(game, "clear-obstacle", {"target": obstacle, "by": by, "order": order}, as_json)
+
+
+@cli.command("boat")
+@click.argument("boat", type=STAND)
+@click.option("--load", "cargo", type=STAND, default=None, help="Load this stand.")
+@click.option("--unload", is_flag=True, help="Unload what it carries.")
+@game_option
+@json_option
+@command
+def boat(boat: str, cargo: str | None, unload: bool, game: Path, as_json: bool) -> None:
+    """Load or unload an assault boat (CD 2.1).
+
+    It takes half a turn; one stand per boat.
+
+    \b
+    Example:
+      tabletop engineer boat BOAT-1 --load US-1
+    """
+    from tabletop.errors import BadInput
+
+    if (cargo is None) == (not unload):
+        raise BadInput("give either --load STAND or --unload")
+    _run(game, "boat", {"boat": boat, "stand": cargo, "load": cargo is not None}, as_json)
+
+
+@cli.command("pregame")
+@click.option("--side", required=True, help="The side doing the work.")
+@click.option(
+    "--hours",
+    type=click.FloatRange(0, 24 * 60),
+    default=None,
+    help="Hours the side has before the battle.",
+)
+@click.option("--days", type=click.FloatRange(0, 60), default=None, help="Or days it has.")
+@click.option("--accept", is_flag=True, help="Accept the plan into the game: troops dig in.")
+@game_option
+@json_option
+@command
+def pregame(
+    side: str, hours: float | None, days: float | None, accept: bool, game: Path, as_json: bool
+) -> None:
+    """What a side can build before the battle (CD 5).
+
+    In the time it has.
+
+    \b
+    Example:
+      tabletop engineer pregame --side Germany --hours 8
+      tabletop engineer pregame --side Germany --days 2 --accept
+    """
+    from tabletop.errors import BadInput
+    from tabletop.rules.cd.pregame import plan
+
+    if (hours is None) == (days is None):
+        raise BadInput("give either --hours or --days")
+    g = open_game(game)
+    total = (
+        hours
+        if hours is not None
+        else days
+        * float(  # type: ignore[operator]
+            g.loaded.charts.param("engineering", "work-day-hours")
+        )
+    )
+    if accept:
+        out = g.execute("pregame", {"side": side, "hours": total})
+        data = {"event": out.seq, **out.result}
+    else:
+        data = {"event": None, "plan": plan(g.context(), side, total)}
+    if as_json:
+        emit_json(data)
+        return
+    p = data["plan"]
+    click.echo(
+        headline(
+            f"{p['side']}: {p['hours']:g} hours = {p['days']} work day(s); "
+            f"{len(p['engineers'])} engineer stand(s), {len(p['earthmovers'])} "
+            f"earthmover(s), {p['engineer_companies']} engineer company(ies)"
+        )
+    )
+    for name, w in p["works"].items():
+        if not w["possible"]:
+            click.echo(f"  {name}: no ({w.get('why_not', 'not possible')})")
+        elif "amount" in w:
+            where = f"; only in {', '.join(w['only_in'])}" if w.get("only_in") else ""
+            where += f"; not in {', '.join(w['not_in'])}" if w.get("not_in") else ""
+            click.echo(f"  {name}: up to {w['amount']:g} {w['unit'] or ''} [{w['rule']}]{where}")
+        else:
+            click.echo(f"  {name}: every personnel stand ({w['cover']} cover) [{w['rule']}]")
+    if data.get("verdict"):
+        click.echo(data["verdict"])
+
+
+@cli.command("smoke")
+@click.argument("stand", type=STAND)
+@click.option("--stop", is_flag=True, help="Stop generating; the screen thins away.")
+@game_option
+@json_option
+@command
+def smoke(stand: str, stop: bool, game: Path, as_json: bool) -> None:
+    """Start or stop STAND's smoke generator (CD 5.3).
+
+    An engineer smoke generator; the screen drifts downwind.
+
+    \b
+    Example:
+      tabletop engineer smoke G-SG
+    """
+    _run(game, "smoke-generator", {"stand": stand, "stop": stop}, as_json)
+
+
+@cli.command("tasks")
+@game_option
+@json_option
+@command
+def list_tasks(game: Path, as_json: bool) -> None:
+    """Engineering tasks and how far along they are.
+
+    Who, what, since when, how much is left, and how they ended.
+
+    \b
+    Example:
+      tabletop engineer tasks
+    """
+    from tabletop.rules.cd.tasks import tasks, work_left
+
+    g = open_game(game)
+    ctx = g.context()
+    rows = tasks(ctx.state)
+    if as_json:
+        emit_json({"tasks": rows})
+        return
+    if not rows:
+        click.echo("no engineering tasks")
+    for t in rows:
+        state = t["report"] or f"{work_left(ctx, t)} of work left"
+        click.echo(
+            f"{t['id']}: {t['kind']} {t['target']} by {', '.join(t['workers'])} since turn "
+            f"{t['started']['turn']}: {t['status']} ({state})"
+        )
+
+
+@cli.command("cancel")
+@click.argument("task")
+@game_option
+@json_option
+@command
+def cancel(task: str, game: Path, as_json: bool) -> None:
+    """Cancel TASK, an engineering task.
+
+    \b
+    Example:
+      tabletop engineer cancel task-2
+    """
+    _run(game, "task-cancel", {"task": task}, as_json)
+
+
+__all__ = ["BEARING", "cli"]

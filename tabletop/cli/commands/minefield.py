@@ -1,0 +1,205 @@
+"""tabletop minefield place|list|cross|clear: hidden minefields (CD 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tabletop.cli.core import (
+    BEARING,
+    POINT,
+    STAND,
+    command,
+    dice_inputs,
+    dice_option,
+    emit_json,
+    game_option,
+    json_option,
+    open_game,
+)  # fmt: skip
+
+
+@click.group("minefield")
+def cli() -> None:
+    """Real and dummy minefields, hidden from the other side (CD 3).
+
+    \b
+    Example:
+      tabletop minefield place 20 14 --side Germany --pregame
+      tabletop minefield cross US-1 --path 20,16 --path 20,12
+      tabletop minefield list --view USA
+    """
+
+
+@cli.command("place")
+@click.argument("x", type=float)
+@click.argument("y", type=float)
+@click.option("--side", required=True, help="The side laying it.")
+@click.option("--dummy", is_flag=True, help="A dummy field (a bluff).")
+@click.option("--by", "by", type=STAND, default=None, help="The engineer laying it in battle.")
+@click.option("--pregame", is_flag=True, help="Placed before the game by the scenario's leave.")
+@game_option
+@json_option
+@command
+def place(
+    x: float,
+    y: float,
+    side: str,
+    dummy: bool,
+    by: str | None,
+    pregame: bool,
+    game: Path,
+    as_json: bool,
+) -> None:
+    """Place a 1" minefield template centred at X Y (CD 3.1).
+
+    In battle an engineer that is stationary, unpinned, unsuppressed and has not fired
+    lays it next to itself at the end of the movement phase. The output names only the
+    id: whether it is real stays with the referee.
+
+    \b
+    Example:
+      tabletop minefield place 20 14 --side Germany --by G-E1
+    """
+    import math
+
+    from tabletop.errors import BadInput
+
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise BadInput(f"({x}, {y}) is not a point on the table")
+    out = open_game(game).execute(
+        "minefield-place",
+        {"at": [x, y], "side": side, "dummy": dummy, "by": by, "pregame": pregame},
+    )
+    if as_json:
+        emit_json({"event": out.seq, "id": out.result["id"]})
+        return
+    click.echo(f"{out.result['verdict']} (event {out.seq})")
+
+
+@cli.command("list")
+@click.option("--view", default="referee", help="referee (all) or a side's name.")
+@game_option
+@json_option
+@command
+def list_fields(view: str, game: Path, as_json: bool) -> None:
+    """Minefields as a view may know them.
+
+    A side sees its own and the enemy's revealed ones.
+
+    \b
+    Example:
+      tabletop minefield list --view Germany
+    """
+    from tabletop.errors import BadInput
+    from tabletop.rules.cd.minefields import fields, view_of, visible_to
+
+    g = open_game(game)
+    sides = g.loaded.scenario.side_names()
+    if view != "referee" and view not in sides:
+        raise BadInput(f"--view {view!r}: referee or one of {', '.join(sides)}")
+    shown = [view_of(f, view) for f in fields(g.state()) if visible_to(f, view)]
+    if as_json:
+        emit_json({"view": view, "minefields": shown})
+        return
+    if not shown:
+        click.echo("no minefields known to this view")
+    for f in shown:
+        what = "" if "real" not in f else (" real" if f["real"] else " dummy")
+        seen = " (revealed)" if f["revealed"] else ""
+        click.echo(f"{f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}{seen}")
+
+
+@cli.command("cross")
+@click.argument("stand", type=STAND)
+@click.option(
+    "--path",
+    "path",
+    type=POINT,
+    multiple=True,
+    required=True,
+    help="The next point of the move, X,Y (repeat in order).",
+)
+@click.option("--stop-at-edge", is_flag=True, help="Stop at the edge of the first field met.")
+@game_option
+@json_option
+@command
+def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_json: bool) -> None:
+    """Move STAND along a path through any minefields (CD 3.2).
+
+    Every template met is revealed at the end of the move; dummies go; a real one stops
+    the stand just across it (attacked twice) or at its edge (once), in the opportunity
+    fire phase. A dismounted engineer stopping at the edge is not attacked.
+
+    \b
+    Example:
+      tabletop minefield cross US-1 --path 20,16 --path 20,12
+    """
+    out = open_game(game).execute(
+        "minefield-cross",
+        {"stand": stand, "path": [list(p) for p in path], "stop_at_edge": stop_at_edge},
+    )
+    r = out.result
+    if as_json:
+        emit_json(
+            {
+                "event": out.seq,
+                "attacks": r["attacks"],
+                "revealed": r["revealed"],
+                "stopped_at": r["stopped_at"],
+            }
+        )
+        return
+    click.echo(f"{r['verdict']} (event {out.seq})")
+    for f in r["revealed"]:
+        click.echo(f"  revealed {f['id']}: {'real' if f['real'] else 'dummy, removed'}")
+
+
+@cli.command("clear")
+@click.argument("field", required=False)
+@click.option("--by", "by", type=STAND, required=True, help="The clearing stand.")
+@click.option(
+    "--method",
+    type=click.Choice(["hand", "tank", "line-charge"]),
+    default="hand",
+    help="Hand lifting, a mine-clearing tank, or a line charge.",
+)
+@click.option(
+    "--heading",
+    type=BEARING,
+    default=None,
+    help='Mine-clearing tank: direction of its 2" advance (default: its facing).',
+)
+@dice_option
+@game_option
+@json_option
+@command
+def clear(
+    field: str | None,
+    by: str,
+    method: str,
+    heading: float | None,
+    dice: Any,
+    game: Path,
+    as_json: bool,
+) -> None:
+    """Clear FIELD, a detected minefield (CD 3.3).
+
+    By hand lifting, a mine-clearing tank, or a line charge.
+
+    \b
+    Example:
+      tabletop minefield clear mf-1 --by US-E1
+      tabletop minefield clear --by US-FLAIL --method tank
+    """
+    out = open_game(game).execute(
+        "minefield-clear",
+        {"field": field, "by": by, "method": method, "heading": heading},
+        **dice_inputs(dice),
+    )
+    if as_json:
+        emit_json({"event": out.seq, **out.result})
+        return
+    click.echo(f"{out.result['verdict']} (event {out.seq})")

@@ -1,0 +1,569 @@
+"""Engineers and water barriers, obstacles and vehicle-launched bridges (CD 2, 4).
+
+Demolition and its recheck happen at once (at the end of the movement phase); repairs,
+bridge sets, bank preparation, launched bridges and obstacle clearing are tasks that the
+end of each turn advances (``tabletop.rules.cd.tasks``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tabletop.charts import WEIGHT_LEVELS, weight_number
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd import tasks, terrain_state
+from tabletop.units import within
+
+CONFIGS = ("nominal", "lower", "higher")
+
+
+# --- who may work ------------------------------------------------------------------------------
+
+
+def kind_of(ctx: Any, stand: dict[str, Any]) -> Any:
+    return ctx.charts.stand_kinds[stand["kind"]]
+
+
+def equipment(ctx: Any, stand: dict[str, Any]) -> tuple[str, ...]:
+    try:
+        return tuple(ctx.scenario.stand_spec(stand["id"]).equipment)
+    except KeyError:
+        return ()
+
+
+def is_earthmover(ctx: Any, stand: dict[str, Any]) -> bool:
+    try:
+        own = ctx.scenario.stand_spec(stand["id"]).earthmover
+    except KeyError:
+        own = None
+    return bool(own) if own is not None else bool(kind_of(ctx, stand).earthmover)
+
+
+def require_engineer(
+    ctx: Any, stand: dict[str, Any], rule: str, *, earthmover_ok: bool = False
+) -> None:
+    kind = kind_of(ctx, stand)
+    if kind.engineer or (earthmover_ok and is_earthmover(ctx, stand)):
+        return
+    what = "an engineer stand or an earthmover" if earthmover_ok else "an engineer stand"
+    raise RulesRefusal(f"{stand['id']} is a {stand['kind']}: this needs {what} ({rule})")
+
+
+def require_fit(
+    ctx: Any,
+    stand: dict[str, Any],
+    rule: str,
+    *,
+    stationary: bool = True,
+    unsuppressed: bool = True,
+) -> None:
+    """In play, unpinned (and unsuppressed), and stationary this turn where the rule asks."""
+    if stand["status"] == "eliminated":
+        raise RulesRefusal(f"{stand['id']} is eliminated")
+    if "pinned" in stand["markers"]:
+        raise RulesRefusal(f"{stand['id']} is pinned ({rule})")
+    if unsuppressed and "suppressed" in stand["markers"]:
+        raise RulesRefusal(f"{stand['id']} is suppressed ({rule})")
+    if stationary and stand.get("moved_turn") == ctx.state.turn:
+        raise RulesRefusal(f"{stand['id']} moved this turn; it must be stationary ({rule})")
+
+
+def require_phase(ctx: Any, phase: str, what: str, rule: str) -> None:
+    if ctx.state.phase != phase:
+        raise RulesRefusal(
+            f"{what} happens at the end of the {phase} phase ({rule}); it is the "
+            f"{ctx.state.phase} phase now"
+        )
+
+
+def placed(stand: dict[str, Any]) -> None:
+    if stand["x"] is None:
+        raise BadInput(
+            f"{stand['id']} is not placed on the table: place it with "
+            f"'tabletop place {stand['id']} X Y'"
+        )
+
+
+def gap_to_piece(ctx: Any, stand: dict[str, Any], piece_id: str) -> tuple[float, bool]:
+    """Inches from the stand's base to the piece, and whether the base is on it."""
+    from tabletop.board import base_of
+    from tabletop.table import base_polygon
+
+    placed(stand)
+    base = base_polygon(base_of(stand))
+    shape = ctx.table.geometry(piece_id)
+    on = bool(base.intersects(shape) and base.intersection(shape).area > 1e-6)
+    return float(base.distance(shape)), on
+
+
+def adjacent(ctx: Any, stand: dict[str, Any], piece_id: str) -> bool:
+    gap, _ = gap_to_piece(ctx, stand, piece_id)
+    return within(gap, float(ctx.charts.param("engineering", "adjacent")))
+
+
+def piece_spec(ctx: Any, piece_id: str, kinds: tuple[str, ...], what: str) -> Any:
+    try:
+        piece = ctx.scenario.piece(piece_id)
+    except KeyError:
+        terrain_state.row(ctx.state, piece_id, ctx.scenario)  # raises a helpful BadInput
+        raise
+    if piece.kind not in kinds:
+        raise BadInput(f"{piece_id} is {piece.kind}, not {what}")
+    return piece
+
+
+# --- demolition (CD 2.4.1, 6.1.3) ------------------------------------------------------------
+
+
+def demolition_result(roll: int, weight: int, always: int) -> str:
+    """Damaged above the class, destroyed at twice it, and always on a 10 (CD 2.4.1)."""
+    if roll >= always or roll >= 2 * weight:
+        return "destroyed"
+    if roll > weight:
+        return "damaged"
+    return "failed"
+
+
+def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    state, charts = ctx.state, ctx.charts
+    piece = piece_spec(ctx, inputs["target"], terrain_state.STRUCTURES, "a bridge or structure")
+    row = terrain_state.row(state, piece.id, ctx.scenario)
+    stand = state.stand(inputs["by"])
+    ctx.involve(stand["id"])
+    rule = "CD 2.4.1" if piece.kind == "bridge" else "CD 6.1.3"
+    if not row["wired"]:
+        raise RulesRefusal(f"{piece.id} was not wired for demolition before the game ({rule})")
+    if row["state"] == "destroyed":
+        raise RulesRefusal(f"{piece.id} is already destroyed")
+    if row["recheck"]:
+        raise RulesRefusal(
+            f"the charges on {piece.id} failed: an engineer must first end a "
+            f"movement phase on it, unpinned and unsuppressed, to recheck them "
+            f"('tabletop engineer recheck {piece.id} --by STAND', {rule})"
+        )
+    require_engineer(ctx, stand, rule)
+    if piece.owner is not None and piece.owner != stand["side"]:
+        raise RulesRefusal(
+            f"{piece.id} was wired by {piece.owner}; {stand['id']} is {stand['side']}'s ({rule})"
+        )
+    require_fit(ctx, stand, rule, unsuppressed=False)
+    require_phase(ctx, "movement", "demolition", rule)
+    gap, on = gap_to_piece(ctx, stand, piece.id)
+    reach = float(charts.param("engineering", "demolition-range"))
+    if on:
+        raise RulesRefusal(f"{stand['id']} is on {piece.id}: it must detonate from off it ({rule})")
+    if not within(gap, reach):
+        raise RulesRefusal(
+            f'{stand["id"]} is {gap:.1f}" from {piece.id}: it must be within {reach:g}" ({rule})'
+        )
+    if piece.kind != "bridge":
+        # CD 6.1.3: other wired structures are simply destroyed.
+        from tabletop.rules.cd.structures import apply_damage
+
+        effects = apply_damage(ctx, piece.id, destroy=True)
+        return {
+            "verdict": f"{piece.id} destroyed by demolition ({rule})",
+            "result": "destroyed",
+            "rolls": [],
+            "effects": effects,
+        }
+    weight = weight_number(piece.weight_class)
+    if not weight:
+        raise BadInput(f"{piece.id} has no weight_class in the scenario (needed by {rule})")
+    always = int(charts.param("engineering", "demolition-always-destroys"))
+    roll = ctx.dice.roll(
+        int(charts.param("engineering", "demolition-die")),
+        f"demolition of {piece.id} (class {piece.weight_class})",
+    )
+    result = demolition_result(roll, weight, always)
+    if result == "failed":
+        row["recheck"] = True
+    else:
+        row["state"] = result
+        row["damage"] = row.get("damage", 0) + 1
+    verdict = {
+        "destroyed": f"{piece.id} destroyed",
+        "damaged": f"{piece.id} damaged: unusable until repaired",
+        "failed": f"the charges on {piece.id} did not go off: recheck them before trying again",
+    }[result]
+    return {
+        "verdict": f"{verdict} (rolled {roll}; class {piece.weight_class}, {rule})",
+        "result": result,
+        "rolls": [roll],
+        "target": piece.id,
+    }
+
+
+def recheck_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    piece = piece_spec(ctx, inputs["target"], ("bridge",), "a bridge")
+    row = terrain_state.row(ctx.state, piece.id, ctx.scenario)
+    stand = ctx.state.stand(inputs["by"])
+    ctx.involve(stand["id"])
+    if not row["recheck"]:
+        raise RulesRefusal(f"the charges on {piece.id} need no recheck")
+    require_engineer(ctx, stand, "CD 2.4.1")
+    require_fit(ctx, stand, "CD 2.4.1", stationary=False)
+    require_phase(ctx, "movement", "rechecking the charges", "CD 2.4.1")
+    _, on = gap_to_piece(ctx, stand, piece.id)
+    if not on:
+        raise RulesRefusal(
+            f"{stand['id']} must end the movement phase on {piece.id} to recheck "
+            "its charges (CD 2.4.1)"
+        )
+    row["recheck"] = False
+    return {
+        "verdict": f"{stand['id']} rechecked the charges on {piece.id}: they may be fired "
+        "on a later turn (CD 2.4.1)",
+        "target": piece.id,
+    }
+
+
+# --- repair (CD 2.4.2) --------------------------------------------------------------------------
+
+
+def repair_turns(weight: int, stands: int, saving: int) -> int:
+    return max(1, weight - (saving if stands >= 2 else 0))
+
+
+def repair_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    state = ctx.state
+    piece = piece_spec(ctx, inputs["target"], ("bridge",), "a bridge")
+    row = terrain_state.row(state, piece.id, ctx.scenario)
+    if row["state"] == "destroyed":
+        raise RulesRefusal(
+            f"{piece.id} is destroyed: destroyed bridges cannot be repaired (CD 2.4.1)"
+        )
+    if row["state"] != "damaged":
+        raise RulesRefusal(f"{piece.id} is not damaged")
+    workers = _workers(ctx, inputs["by"], "CD 2.4.2")
+    for stand in workers:
+        gap, on = gap_to_piece(ctx, stand, piece.id)
+        if not on and not adjacent(ctx, stand, piece.id):
+            raise RulesRefusal(
+                f'{stand["id"]} is {gap:.1f}" from {piece.id}: engineers repair '
+                "on or beside the bridge (CD 2.4.2)"
+            )
+    weight = weight_number(piece.weight_class)
+    saving = int(ctx.charts.param("engineering", "repair-two-stands-saving"))
+    turns = repair_turns(weight, len(workers), saving)
+    task = tasks.start(ctx, "repair", [s["id"] for s in workers], piece.id, turns, {})
+    return {
+        "verdict": f"repair of {piece.id} begun: {turns} turn(s) (class "
+        f"{piece.weight_class}, {len(workers)} engineer stand(s), CD 2.4.2)",
+        "turns": turns,
+        "task": task["id"],
+    }
+
+
+@tasks.completion("repair")
+def _repaired(ctx: Any, task: dict[str, Any]) -> str:
+    row = terrain_state.row(ctx.state, task["target"], ctx.scenario)
+    row["state"] = "intact"
+    return f"{task['target']} repaired and usable again"
+
+
+def _workers(
+    ctx: Any, ids: list[str], rule: str, *, earthmover_ok: bool = False
+) -> list[dict[str, Any]]:
+    if not ids:
+        raise BadInput("name the working stands with --by")
+    if len(set(ids)) != len(ids):
+        raise BadInput("a stand is named twice in --by")
+    workers = [ctx.state.stand(i) for i in ids]
+    for stand in workers:
+        require_engineer(ctx, stand, rule, earthmover_ok=earthmover_ok)
+        require_fit(ctx, stand, rule, stationary=False)
+        placed(stand)
+    return workers
+
+
+# --- portable and permanent bridges (CD 2.4.3, 2.4.4) ---------------------------------------
+
+
+def bridge_configurations(set_class: str, charts: Any) -> list[dict[str, Any]]:
+    """What one bridge set of a class can become (CD 2.4.3)."""
+    n = WEIGHT_LEVELS.index(set_class)
+    span = float(charts.param("engineering", "bridge-set-span"))
+    short = float(charts.param("engineering", "bridge-set-short-span"))
+    out = [{"config": "nominal", "bridges": 1, "span": span, "class": set_class}]
+    if n > 0:
+        out.append({"config": "lower", "bridges": 2, "span": span, "class": WEIGHT_LEVELS[n - 1]})
+    if n + 1 < len(WEIGHT_LEVELS):
+        out.append({"config": "higher", "bridges": 1, "span": short, "class": WEIGHT_LEVELS[n + 1]})
+    return out
+
+
+def bridge_set_plan(
+    set_class: str,
+    config: str,
+    span: float,
+    stands: int,
+    both_banks: bool,
+    banks_ready: bool,
+    charts: Any,
+) -> dict[str, Any]:
+    """Sets, stands and turns to bridge ``span`` inches with sets of ``set_class``."""
+    options = {c["config"]: c for c in bridge_configurations(set_class, charts)}
+    if config not in options:
+        raise RulesRefusal(
+            f"a class {set_class} set cannot be built {config!r} "
+            f"(possible: {', '.join(options)}; CD 2.4.3)"
+        )
+    chosen = options[config]
+    cap = float(charts.param("engineering", "bridge-max-span"))
+    if span <= 0:
+        raise BadInput("the gap to bridge must be more than 0 inches")
+    if span > cap + 1e-9:
+        raise RulesRefusal(
+            f'{span:g}" is more than the {cap:g}" portable bridging can span (CD 2.4.3)'
+        )
+    sets = math.ceil(span / chosen["span"] - 1e-9)
+    per_set = WEIGHT_LEVELS.index(set_class) + 1  # stands and turns per set (CD 2.4.3)
+    if stands < per_set:
+        raise RulesRefusal(
+            f"a class {set_class} set needs {per_set} engineer stands to "
+            f"assemble; {stands} given (CD 2.4.3)"
+        )
+    crews = 2 if both_banks and stands >= 2 * per_set and sets > 1 else 1
+    rounds = math.ceil(sets / crews)
+    bank_turns = 0 if banks_ready else int(charts.param("engineering", "bank-preparation-turns"))
+    return {
+        "class": chosen["class"],
+        "span": span,
+        "sets": sets,
+        "stands_per_set": per_set,
+        "turns_per_set": per_set,
+        "crews": crews,
+        "bank_turns": bank_turns,
+        "turns": bank_turns + rounds * per_set,
+    }
+
+
+def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    workers = _workers(ctx, inputs["by"], "CD 2.4.3")
+    (x1, y1), (x2, y2) = inputs["span"]
+    span = math.dist((x1, y1), (x2, y2))
+    plan = bridge_set_plan(
+        inputs["set_class"],
+        inputs["config"],
+        span,
+        len(workers),
+        bool(inputs.get("both_banks")),
+        bool(inputs.get("banks_ready")),
+        ctx.charts,
+    )
+    task = tasks.start(
+        ctx,
+        "bridge-set",
+        [s["id"] for s in workers],
+        "portable bridge",
+        plan["turns"],
+        {**plan, "from": [x1, y1], "to": [x2, y2]},
+    )
+    return {
+        "verdict": f"portable bridge begun: {plan['sets']} class {inputs['set_class']} "
+        f'set(s) for a class {plan["class"]} span of {span:.1f}", '
+        f"{plan['turns']} turn(s) (CD 2.4.3)",
+        "turns": plan["turns"],
+        "plan": plan,
+        "task": task["id"],
+    }
+
+
+@tasks.completion("bridge-set")
+def _bridge_built(ctx: Any, task: dict[str, Any]) -> str:
+    detail = task["detail"]
+    ctx.state.add_template(
+        {
+            "kind": "bridge",
+            "by": task["workers"][0],
+            "turn": ctx.state.turn,
+            "lifetime": "game",
+            "weight_class": detail["class"],
+            "polygon": _span_polygon(detail["from"], detail["to"]),
+        }
+    )
+    return f'a class {detail["class"]} bridge spans {detail["span"]:.1f}"'
+
+
+def _span_polygon(a: list[float], b: list[float]) -> list[list[float]]:
+    from tabletop.table import bearing, strip
+
+    shape = strip(a[0], a[1], bearing(a[0], a[1], b[0], b[1]), 1.0, math.dist(a, b))
+    return [list(p) for p in shape.exterior.coords]
+
+
+def permanent_bridge(weight_class: str) -> dict[str, Any]:
+    """A permanent bridge needs as many engineer stands and days as its class (CD 2.4.4)."""
+    n = WEIGHT_LEVELS.index(weight_class) + 1
+    return {"class": weight_class, "stands": n, "days": n}
+
+
+# --- vehicle-launched bridges and fascines (CD 2.4.5, 4.2) ---------------------------------
+
+
+def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    stand = ctx.state.stand(inputs["by"])
+    kit = equipment(ctx, stand)
+    what = "fascine" if "fascine" in kit else "vlb" if "vlb" in kit else None
+    if what is None:
+        raise RulesRefusal(
+            f"{stand['id']} carries no launched bridge or fascine (scenario "
+            "equipment: vlb or fascine; CD 2.4.5)"
+        )
+    require_fit(ctx, stand, "CD 2.4.5", stationary=False, unsuppressed=False)
+    placed(stand)
+    recover = bool(inputs.get("recover"))
+    target = inputs["target"]
+    if what == "fascine" and recover:
+        raise RulesRefusal("a fascine fills the gap and cannot be recovered (CD 4.2)")
+    piece = piece_spec(
+        ctx, target, ("ditch", "crater", "stream", "river"), "a ditch, crater or narrow water"
+    )
+    if not adjacent(ctx, stand, piece.id):
+        raise RulesRefusal(f"{stand['id']} must spend the turn beside {piece.id} (CD 2.4.5)")
+    turns = float(ctx.charts.param("engineering", "vlb-turns"))
+    kind = f"{what}-{'recover' if recover else 'emplace'}"
+    task = tasks.start(
+        ctx, kind, [stand["id"]], piece.id, turns, {"at": [stand["x"], stand["y"]]}, no_fire=False
+    )
+    return {
+        "verdict": f"{stand['id']} {'recovers' if recover else 'lays'} its {what} at "
+        f"{piece.id}: done at the end of the turn; it takes a hasty advance order "
+        "but does not move (CD 2.4.5)",
+        "turns": turns,
+        "task": task["id"],
+    }
+
+
+@tasks.completion("vlb-emplace")
+@tasks.completion("fascine-emplace")
+def _emplaced(ctx: Any, task: dict[str, Any]) -> str:
+    row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
+    if row is not None:
+        row["gaps"].append({"at": task["detail"]["at"], "by": task["kind"].split("-")[0]})
+    return f"{task['kind'].split('-')[0]} emplaced across {task['target']}"
+
+
+@tasks.completion("vlb-recover")
+def _recovered(ctx: Any, task: dict[str, Any]) -> str:
+    row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
+    if row is not None:
+        row["gaps"] = [g for g in row["gaps"] if g.get("by") != "vlb"]
+    return f"launched bridge recovered from {task['target']}"
+
+
+# --- obstacles (CD 4) -------------------------------------------------------------------------
+
+
+def clearing_turns(
+    turns: int, order: str, earthmover: bool, hold_factor: int, earthmover_turns: int
+) -> int:
+    """Hasty advance: the charted time; hold: twice it; an earthmover: one turn (CD 4)."""
+    if earthmover:
+        return earthmover_turns
+    return turns * (hold_factor if order == "hold" else 1)
+
+
+def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    charts = ctx.charts
+    table = charts.table("obstacles")
+    piece = piece_spec(ctx, inputs["target"], tuple(table), "an obstacle")
+    stand = ctx.state.stand(inputs["by"])
+    require_engineer(ctx, stand, "CD 4", earthmover_ok=True)
+    require_fit(ctx, stand, "CD 4", stationary=False)
+    placed(stand)
+    if not adjacent(ctx, stand, piece.id):
+        raise RulesRefusal(f"{stand['id']} must begin its work beside {piece.id} (CD 4)")
+    work = table[piece.kind]
+    mover = is_earthmover(ctx, stand) and not kind_of(ctx, stand).engineer
+    if mover and not work.earthmover:
+        raise RulesRefusal(f"earthmovers cannot clear {piece.kind} ({work.rule})")
+    order = inputs.get("order") or "hasty"
+    turns = clearing_turns(
+        work.turns,
+        order,
+        mover,
+        int(charts.param("engineering", "hold-order-factor")),
+        int(charts.param("engineering", "earthmover-turns")),
+    )
+    width = (
+        float(charts.param("engineering", "earthmover-wire-inches"))
+        if mover and piece.kind == "wire"
+        else float(charts.param("engineering", "gap-width"))
+    )
+    task = tasks.start(
+        ctx,
+        "clear",
+        [stand["id"]],
+        piece.id,
+        turns,
+        {"at": [stand["x"], stand["y"]], "width": width, "order": order},
+    )
+    return {
+        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: {turns} turn(s) '
+        f"({'earthmover' if mover else order + ' order'}, {work.rule})",
+        "turns": turns,
+        "task": task["id"],
+    }
+
+
+@tasks.completion("clear")
+def _cleared(ctx: Any, task: dict[str, Any]) -> str:
+    row = terrain_state.row(ctx.state, task["target"], ctx.scenario)
+    row["gaps"].append(
+        {"at": task["detail"]["at"], "width": task["detail"]["width"], "by": "cleared"}
+    )
+    return f'a {task["detail"]["width"]:g}" gap cleared through {task["target"]}'
+
+
+# --- assault boats (CD 2.1) -------------------------------------------------------------------
+
+
+def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    state, charts = ctx.state, ctx.charts
+    boat = state.stand(inputs["boat"])
+    ctx.involve(boat["id"])
+    if boat["kind"] != "assault-boat":
+        raise BadInput(f"{boat['id']} is a {boat['kind']}, not an assault-boat")
+    carrying = boat.setdefault("carrying", [])
+    if inputs["load"]:
+        cargo = state.stand(inputs["stand"])
+        ctx.involve(cargo["id"])
+        kind = charts.stand_kinds[cargo["kind"]]
+        if carrying:
+            raise RulesRefusal(
+                f"{boat['id']} already carries {carrying[0]}: one stand per boat (CD 2.1)"
+            )
+        max_class = str(charts.param("engineering", "boat-max-gun-class"))
+        gun_ok = kind.category == "gun" and weight_number(kind.weight_class) <= weight_number(
+            max_class
+        )
+        if kind.category != "personnel" and not gun_ok:
+            raise RulesRefusal(
+                f"an assault boat carries a personnel stand or a class {max_class} "
+                f"towed weapon; {cargo['id']} is a {cargo['kind']} (CD 2.1)"
+            )
+        carrying.append(cargo["id"])
+        cargo["aboard"] = boat["id"]
+        verb = f"{cargo['id']} loads into {boat['id']}"
+    else:
+        if not carrying:
+            raise RulesRefusal(f"{boat['id']} carries nothing")
+        cargo = state.stand(carrying.pop())
+        cargo.pop("aboard", None)
+        verb = f"{cargo['id']} unloads from {boat['id']}"
+    half = charts.param("engineering", "boat-load-turns")
+    return {
+        "verdict": f"{verb}: half a turn's work ({half:g} turn, CD 2.1)",
+        "carrying": list(carrying),
+    }
+
+
+def cancel_task_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    task = tasks.cancel(ctx, inputs["task"])
+    return {
+        "verdict": f"{task['id']} ({task['kind']} {task['target']}) cancelled",
+        "task": task["id"],
+    }

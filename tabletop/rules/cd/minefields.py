@@ -1,0 +1,435 @@
+"""Minefields (CD 3): real and dummy 1" templates, hidden from the other side.
+
+Rows ``minefield:<id>`` hold the side that laid it, whether it is real, where, and whether it
+has been revealed. A side sees its own fields (real or dummy) and the enemy's revealed ones;
+the referee sees all. Crossing works out from geometry which templates a move touches, in
+order; all of them are revealed at the end of the move, dummies are removed, and a real
+field stops the stand just past it (or at its edge) and attacks it in the opportunity fire
+phase: once at the edge, twice through.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd import tasks
+from tabletop.rules.cd.engineering import (
+    equipment,
+    kind_of,
+    placed,
+    require_engineer,
+    require_fit,
+    require_phase,
+)  # fmt: skip
+from tabletop.units import within
+
+MINEFIELD = "minefield:"
+
+
+def fields(state: Any) -> list[dict[str, Any]]:
+    return [
+        v
+        for k, v in sorted(state.rows.items(), key=lambda kv: kv[1].get("serial", 0))
+        if k.startswith(MINEFIELD)
+    ]
+
+
+def visible_to(field: dict[str, Any], view: str) -> bool:
+    """Whether a view ("referee" or a side's name) may know of this field."""
+    return view == "referee" or field["side"] == view or field["revealed"]
+
+
+def view_of(field: dict[str, Any], view: str) -> dict[str, Any]:
+    """The field as a view may see it: an enemy's revealed field is known to be real."""
+    shown = {k: field[k] for k in ("id", "side", "x", "y", "size", "revealed")}
+    if view == "referee" or field["side"] == view or field["revealed"]:
+        shown["real"] = field["real"]
+    return shown
+
+
+def get(state: Any, field_id: str) -> dict[str, Any]:
+    found = state.rows.get(MINEFIELD + field_id)
+    if found is None:
+        raise BadInput(f"unknown minefield {field_id!r}")
+    return found  # type: ignore[no-any-return]
+
+
+def square(field: dict[str, Any]) -> Any:
+    from shapely import box
+
+    half = field["size"] / 2
+    return box(field["x"] - half, field["y"] - half, field["x"] + half, field["y"] + half)
+
+
+# --- laying (CD 3.1) ---------------------------------------------------------------------------
+
+
+def engineer_companies(ctx: Any, side: str) -> int:
+    """Companies of a side with engineer stands in play (CD 3.1.2)."""
+    formations = ctx.scenario.formation_index()
+    companies = set()
+    for stand in ctx.state.stands():
+        if stand["side"] != side or stand["status"] == "eliminated":
+            continue
+        if not ctx.charts.stand_kinds[stand["kind"]].engineer:
+            continue
+        current = stand.get("formation")
+        while current is not None and current in formations:
+            if formations[current].kind == "company":
+                companies.add(current)
+                break
+            current = formations[current].parent
+        else:
+            companies.add(f"({stand['id']})")
+    return len(companies)
+
+
+def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    state, charts = ctx.state, ctx.charts
+    side = inputs["side"]
+    if side not in ctx.scenario.side_names():
+        raise BadInput(f"--side {side!r}: sides are {', '.join(ctx.scenario.side_names())}")
+    real = not inputs.get("dummy")
+    x, y = inputs["at"]
+    size = float(charts.param("mines", "template-size"))
+    w, d = ctx.scenario.table.width, ctx.scenario.table.depth
+    if not (size / 2 <= x <= w - size / 2 and size / 2 <= y <= d - size / 2):
+        raise BadInput(f"a minefield at {x:g},{y:g} would be off the {w:g} x {d:g} table")
+    field = {
+        "id": "",
+        "side": side,
+        "real": real,
+        "x": x,
+        "y": y,
+        "size": size,
+        "revealed": False,
+        "laid": {"turn": state.turn, "by": inputs.get("by")},
+    }
+    kinds = {p.kind for p in _pieces_under(ctx, square(field))}
+    banned = set(str(charts.param("mines", "no-mines-in")).split(","))
+    if kinds & banned:
+        raise RulesRefusal(f"no minefields in {', '.join(sorted(kinds & banned))} (CD 3.1.1)")
+    if not real and kinds & set(str(charts.param("mines", "no-dummies-on")).split(",")):
+        raise RulesRefusal(
+            "dummy minefields may not be placed on paved roads or streets (CD 3.1.1)"
+        )
+    by = inputs.get("by")
+    if by is not None:
+        _check_layer(ctx, state.stand(by), side, field)
+        if real:
+            limit = engineer_companies(ctx, side) * int(
+                charts.param("mines", "real-per-engineer-company")
+            )
+            laid = int(state.meta.setdefault("mines_laid", {}).get(side, 0))
+            if laid >= limit:
+                raise RulesRefusal(
+                    f"{side} has laid {laid} real minefields: its engineer "
+                    f"companies carry mines for {limit} (CD 3.1.2)"
+                )
+            state.meta["mines_laid"][side] = laid + 1
+    elif not inputs.get("pregame"):
+        raise BadInput(
+            "give --by ENGINEER for a field laid in battle, or --pregame for one the "
+            "scenario or referee allows before the game (CD 3.1)"
+        )
+    serial = int(state.meta.get("minefield_serial", 0)) + 1
+    state.meta["minefield_serial"] = serial
+    field["id"] = f"mf-{serial}"
+    field["serial"] = serial
+    state.rows[MINEFIELD + field["id"]] = field
+    return {
+        "verdict": f"minefield {field['id']} placed for {side}",
+        "id": field["id"],
+        "side": side,
+    }
+
+
+def _check_layer(ctx: Any, stand: dict[str, Any], side: str, field: dict[str, Any]) -> None:
+    from tabletop.board import base_of
+    from tabletop.table import base_polygon
+
+    ctx.involve(stand["id"])
+    if stand["side"] != side:
+        raise RulesRefusal(f"{stand['id']} is {stand['side']}'s, not {side}'s")
+    require_engineer(ctx, stand, "CD 3.1.2")
+    require_fit(ctx, stand, "CD 3.1.2")
+    if (stand.get("fired") or {}).get("turn") == ctx.state.turn:
+        raise RulesRefusal(f"{stand['id']} fired this turn: it cannot lay mines (CD 3.1.2)")
+    require_phase(ctx, "movement", "laying a minefield", "CD 3.1.2")
+    placed(stand)
+    gap = base_polygon(base_of(stand)).distance(square(field))
+    if not within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+        raise RulesRefusal(f'the field must go next to {stand["id"]} ({gap:.1f}" away; CD 3.1.2)')
+
+
+def _pieces_under(ctx: Any, shape: Any) -> list[Any]:
+    return [
+        p
+        for p in ctx.table.pieces
+        if ctx.table.geometry(p.id).intersects(shape)
+        and ctx.table.geometry(p.id).intersection(shape).area > 1e-9
+    ]
+
+
+# --- crossing (CD 3.2) -------------------------------------------------------------------------
+
+
+def attack_number(ctx: Any, stand: dict[str, Any]) -> int:
+    """Dismounted personnel are hit on 1-3; guns, mounted troops and vehicles on 1-5."""
+    kind = kind_of(ctx, stand)
+    personnel = kind.category == "personnel" and kind.mobility == "foot"
+    return int(ctx.charts.param("mines", "hit-personnel" if personnel else "hit-other"))
+
+
+def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from shapely import LineString, Point
+
+    state = ctx.state
+    stand = state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    placed(stand)
+    if stand["status"] == "eliminated":
+        raise RulesRefusal(f"{stand['id']} is eliminated")
+    points = [(float(stand["x"]), float(stand["y"])), *[tuple(p) for p in inputs["path"]]]
+    w, d = ctx.scenario.table.width, ctx.scenario.table.depth
+    for x, y in points[1:]:
+        if not (0 <= x <= w and 0 <= y <= d):
+            raise BadInput(f"path point {x:g},{y:g} is off the {w:g} x {d:g} table")
+    path = LineString(points)
+    if path.length <= 0:
+        raise BadInput("the path goes nowhere: give at least one point away from the stand")
+    half = max(stand["width"], stand["depth"]) / 2
+    touched = []
+    for field in fields(state):
+        zone = square(field).buffer(half, join_style="mitre")
+        hit = path.intersection(zone)
+        if hit.is_empty:
+            continue
+        enter = path.project(Point(_first_point(hit)))
+        leave = max(path.project(Point(c)) for c in _coords(hit))
+        touched.append((enter, leave, field))
+    touched.sort(key=lambda t: t[0])
+    kind = kind_of(ctx, stand)
+    engineer = kind.engineer and kind.category == "personnel"
+    stop_at_edge = bool(inputs.get("stop_at_edge"))
+    revealed, attacks, stop_at = [], 0, path.length
+    for enter, leave, field in touched:
+        if enter > stop_at + 1e-9:
+            break
+        revealed.append(field)
+        if stop_at_edge:
+            stop_at = max(enter - 1e-3, 0.0)
+            if field["real"] and not engineer:
+                attacks = int(ctx.charts.param("mines", "attacks-at-edge"))
+            break
+        if field["real"]:
+            # CD 3.2: a stand that moved through a real field stops as soon as it is across.
+            stop_at = min(stop_at, leave)
+            attacks = int(ctx.charts.param("mines", "attacks-through"))
+            break
+    end = path.interpolate(stop_at)
+    stand["x"], stand["y"] = round(end.x, 6), round(end.y, 6)
+    if stop_at > 1e-9:
+        stand["moved_turn"] = state.turn
+    out_revealed = []
+    for field in revealed:
+        out_revealed.append({"id": field["id"], "real": field["real"]})
+        if field["real"]:
+            field["revealed"] = True
+        else:
+            # CD 3.2: a dummy revealed at the end of movement is taken away.
+            state.rows.pop(MINEFIELD + field["id"], None)
+    if attacks:
+        state.pending("mine-attacks").append(
+            {
+                "stand": stand["id"],
+                "field": revealed[-1]["id"],
+                "attacks": attacks,
+                "turn": state.turn,
+                "hit_on": attack_number(ctx, stand),
+            }
+        )
+    verdict = f"{stand['id']} stops at {end.x:.1f},{end.y:.1f}; " + (
+        f"{attacks} minefield attack(s) in the opportunity fire phase"
+        if attacks
+        else "no minefield attacks"
+    )
+    return {
+        "verdict": verdict,
+        "stand": stand["id"],
+        "attacks": attacks,
+        "revealed": out_revealed,
+        "stopped_at": [round(end.x, 3), round(end.y, 3)],
+    }
+
+
+def _coords(geom: Any) -> list[tuple[float, float]]:
+    if hasattr(geom, "geoms"):
+        return [c for g in geom.geoms for c in _coords(g)]
+    return list(geom.coords)
+
+
+def _first_point(geom: Any) -> tuple[float, float]:
+    return _coords(geom)[0]
+
+
+def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
+    """Opportunity fire phase: real minefields attack the stands that met them (CD 3.2)."""
+    from tabletop.rules.cd.direct import apply_effect
+    from tabletop.rules.cd.fire import SEVERITY, hit_effect
+
+    happened = []
+    queue = ctx.state.pending("mine-attacks")
+    for attack in list(queue):
+        stand = ctx.state.stand(attack["stand"])
+        if stand["status"] == "eliminated":
+            continue
+        rolls, effects = [], []
+        for n in range(1, attack["attacks"] + 1):
+            roll = ctx.dice.roll(
+                10,
+                f"minefield {attack['field']} attack {n} on {stand['id']}: "
+                f"hit on {attack['hit_on']} or less",
+            )
+            rolls.append(roll)
+            if roll <= attack["hit_on"]:
+                plan = _effect_plan(ctx, stand)
+                effect_roll = ctx.dice.roll(
+                    10, f"hit effect on {stand['id']} ({plan.effect_quality})"
+                )
+                rolls.append(effect_roll)
+                effects.append(hit_effect(effect_roll, plan))
+        worst = max(effects, key=lambda e: SEVERITY[e]) if effects else None
+        apply_effect(stand, worst)
+        stand["fired_at"] = ctx.state.turn  # CD 3.2: counts as fire for morale
+        happened.append(
+            {
+                "what": "minefield attack",
+                "stand": stand["id"],
+                "rolls": rolls,
+                "result": (f"{len(effects)} hit(s): {', '.join(effects)}" if effects else "no hits")
+                + " (CD 3.2)",
+            }
+        )
+    queue.clear()
+    return happened
+
+
+def _effect_plan(ctx: Any, stand: dict[str, Any]) -> Any:
+    """A minimal fire plan carrying the target's hit-effects bands (quality chart)."""
+    from tabletop.rules.cd.direct import target_of
+    from tabletop.rules.cd.fire import FirePlan, effect_quality
+    from tabletop.rules.cd.weather import effects
+
+    target = target_of(stand, ctx, "none", None)
+    quality = effect_quality(target, ctx.charts, effects(ctx.state.conditions, ctx.charts).night)
+    bands = ctx.charts.quality[quality]
+    return FirePlan(
+        weapon="minefield",
+        target=stand["id"],
+        ammo="mines",
+        range=None,
+        band=None,
+        row="mines",
+        base=0,
+        modifiers=(),
+        rof=1,
+        effect_quality=quality,
+        no_effect_up_to=bands.no_effect_up_to,
+        forced_back_up_to=bands.forced_back_up_to,
+    )
+
+
+# --- clearing (CD 3.3) -------------------------------------------------------------------------
+
+
+def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from tabletop.board import base_of
+    from tabletop.table import base_polygon
+
+    state = ctx.state
+    stand = state.stand(inputs["by"])
+    ctx.involve(stand["id"])
+    method = inputs["method"]
+    placed(stand)
+    field = get(state, inputs["field"]) if inputs.get("field") else None
+    if field is not None and not (field["revealed"] or field["side"] == stand["side"]):
+        raise RulesRefusal(
+            f"{field['id']} has not been detected: only a revealed field can be cleared (CD 3.3)"
+        )
+    base = base_polygon(base_of(stand))
+    near = float(ctx.charts.param("engineering", "adjacent"))
+    if field is not None and not within(base.distance(square(field)), near):
+        raise RulesRefusal(f"{stand['id']} must be beside {field['id']} (CD 3.3)")
+    if method == "hand":
+        require_engineer(ctx, stand, "CD 3.3.1")
+        require_fit(ctx, stand, "CD 3.3.1", stationary=False)
+        if field is None:
+            raise BadInput("hand lifting needs the minefield: give FIELD")
+        task = tasks.start(ctx, "hand-lift", [stand["id"]], field["id"], 1, {"order": "cautious"})
+        return {
+            "verdict": f"{stand['id']} lifts the mines of {field['id']}: gone at the end of "
+            "the turn if it stays unpinned and unsuppressed and does not fire "
+            "(cautious advance order, CD 3.3.1)",
+            "task": task["id"],
+        }
+    if method == "tank":
+        kit = equipment(ctx, stand)
+        kinds = [k for k in ("flail", "roller", "plow") if k in kit]
+        if not kinds:
+            raise RulesRefusal(
+                f"{stand['id']} has no mine roller, plow or flail (scenario equipment; CD 3.3.2)"
+            )
+        require_fit(ctx, stand, "CD 3.3.2", stationary=False, unsuppressed=False)
+        return _tank_clears(ctx, stand, kinds[0], inputs.get("heading"))
+    if method == "line-charge":
+        if "line-charge" not in equipment(ctx, stand):
+            raise RulesRefusal(f"{stand['id']} has no line charge (scenario equipment; CD 3.3.3)")
+        require_fit(ctx, stand, "CD 3.3.3", stationary=False)
+        if field is None:
+            raise BadInput("a line charge needs the minefield: give FIELD")
+        state.rows.pop(MINEFIELD + field["id"], None)
+        return {
+            "verdict": f"{stand['id']}'s line charge clears {field['id']} (CD 3.3.3)",
+            "cleared": [field["id"]],
+        }
+    raise BadInput(f"--method {method!r}: accepted: hand, tank, line-charge")
+
+
+def _tank_clears(
+    ctx: Any, stand: dict[str, Any], kit: str, heading: float | None
+) -> dict[str, Any]:
+    from tabletop.table import strip
+
+    state = ctx.state
+    bearing = float(stand["facing"] if heading is None else heading)
+    distance = float(ctx.charts.param("mines", "clearing-tank-distance"))
+    rad = math.radians(bearing)
+    front_x = stand["x"] + math.sin(rad) * stand["depth"] / 2
+    front_y = stand["y"] + math.cos(rad) * stand["depth"] / 2
+    lane = strip(front_x, front_y, bearing, stand["width"], distance)
+    cleared = [
+        f["id"]
+        for f in fields(state)
+        if lane.intersects(square(f)) and lane.intersection(square(f)).area > 1e-9
+    ]
+    for field_id in cleared:
+        state.rows.pop(MINEFIELD + field_id, None)
+    stand["x"] = round(stand["x"] + math.sin(rad) * distance, 6)
+    stand["y"] = round(stand["y"] + math.cos(rad) * distance, 6)
+    stand["moved_turn"] = state.turn
+    if kit == "flail":
+        stand["markers"].append("flailing")  # CD 3.3.2: may not fire this turn
+    return {
+        "verdict": f'{stand["id"]} ({kit}) advances {distance:g}" clearing '
+        f"{', '.join(cleared) or 'no fields'} (cautious advance, CD 3.3.2)",
+        "cleared": cleared,
+    }
+
+
+@tasks.completion("hand-lift")
+def _lifted(ctx: Any, task: dict[str, Any]) -> str:
+    ctx.state.rows.pop(MINEFIELD + task["target"], None)
+    return f"minefield {task['target']} lifted"

@@ -1,0 +1,67 @@
+"""What happens to terrain during a battle: bridges blown and repaired, buildings turned to
+rubble or burning, fortifications damaged, gaps cleared through obstacles.
+
+Each such piece has a state row ``terrain:<id>``; the scenario keeps its shape and kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.errors import BadInput
+
+TERRAIN = "terrain:"
+# Kinds whose state can change in play (CD 2.4, 4, 6).
+CHANGEABLE = (
+    "bridge",
+    "bua-strong",
+    "bua-flimsy",
+    "fortification",
+    "rubble",
+    "wire",
+    "ditch",
+    "crater",
+    "av-obstacle",
+    "abatis",
+)
+STRUCTURES = ("bridge", "bua-strong", "bua-flimsy", "fortification")
+
+
+def opening_rows(scenario: Any) -> dict[str, dict[str, Any]]:
+    rows = {}
+    for piece in scenario.terrain:
+        if piece.kind in CHANGEABLE:
+            rows[TERRAIN + piece.id] = {
+                "id": piece.id,
+                "kind": piece.kind,
+                "state": piece.state,
+                "wired": piece.wired,
+                "damage": 1 if piece.state == "damaged" else 0,
+                "recheck": False,
+                "gaps": [],
+            }
+    return rows
+
+
+def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
+    found = state.rows.get(TERRAIN + piece_id)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    known = [p.id for p in scenario.terrain]
+    if piece_id in known:
+        kind = scenario.piece(piece_id).kind
+        raise BadInput(f"{piece_id} is {kind}: nothing about it changes in play")
+    import difflib
+
+    close = difflib.get_close_matches(piece_id, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise BadInput(f"unknown terrain piece {piece_id!r}{hint}")
+
+
+def changed(state: Any) -> list[dict[str, Any]]:
+    """Terrain whose state is not as the scenario began it, for status."""
+    return [
+        v
+        for k, v in sorted(state.rows.items())
+        if k.startswith(TERRAIN) and (v["state"] != "intact" or v["gaps"] or v["recheck"])
+    ]

@@ -1,0 +1,66 @@
+"""The aggression close-combat model (seed 003): ``--model aggression``.
+
+Close combat between stands in contact is fought with ``tabletop assault`` (the ``assault``
+action, ``assault_action`` here); the model's other procedures (retreat tests, retreat
+directions, surrender, pursuit, target priority, ambush, minefields, digging in) run with
+``tabletop model run aggression NAME``. The seed gives no ranged fire, so ``fire`` refuses.
+
+Modules: ``chart`` (schemas of ``charts/models/aggression.yaml``), ``rules`` (the procedures
+on plain values), ``orders`` (the assault's ``--set`` orders), ``ground`` (retreat bearings
+on the table), ``battle`` (the rounds of an assault), ``procedures`` (``model run``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any
+
+from tabletop.dice import DiceLike
+from tabletop.errors import BadInput
+from tabletop.rules.models import Model, Outcome, Procedure, Shot
+from tabletop.rules.models.aggression.chart import CHART, AggressionChart
+
+
+class Aggression(Model):
+    name = "aggression"
+    chart = CHART
+
+    @cached_property
+    def table(self) -> AggressionChart:
+        return AggressionChart.of(self.charts)
+
+    @property
+    def inches_per_unit(self) -> float:
+        return float(self.table.scale.inches_per_hex)
+
+    @property
+    def unit_name(self) -> str:
+        return "hex"
+
+    def profiles(self) -> Mapping[str, Any]:
+        return self.table.profiles
+
+    def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
+        raise BadInput(
+            "the aggression model has no ranged fire: it resolves close combat between stands "
+            "in contact with 'tabletop assault ATTACKER... --against DEFENDER...'"
+        )
+
+    def odds(self, shot: Shot) -> dict[str, Any]:
+        raise BadInput(
+            "the aggression model has no ranged fire to give odds for; its retreat chances "
+            "are in 'tabletop model run aggression retreat-test'"
+        )
+
+    def procedures(self) -> Mapping[str, Procedure]:
+        from tabletop.rules.models.aggression.procedures import build
+
+        return build(lambda: self.table)
+
+
+def assault_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Close combat between stands in contact (the ``assault`` action)."""
+    from tabletop.rules.models.aggression.battle import assault
+
+    return assault(ctx, inputs)

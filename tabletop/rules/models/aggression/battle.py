@@ -1,0 +1,850 @@
+"""Close combat between stands in contact: ``tabletop assault`` (seed 003, "AGG <topic>").
+
+A battle is fought in rounds. In each round every unit fires at one enemy chosen by target
+priority (ambushers first fire a free shot); the damage lands at the end of the round. Then
+the retreat section: the sides are checked in order of damage received, each unit in order
+of its own damage; a unit that fails its test retreats one hex along the first allowed
+bearing (a loss for each step away from its own), or surrenders or fights on when no bearing
+is allowed. Pursuers follow and push the retreating unit a further hex. The battle ends when
+one side has left; the victor takes a share of the discarded equipment.
+
+The stand's record under ``stand["models"]["aggression"]`` keeps ``strength``, ``af``,
+``retreat_bearing``, ``pursue``, ``target``, ``works`` (with where it was dug), ``surplus``,
+``equipment`` (captured), ``fought_turn`` and ``retreated_turn``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.models.aggression import rules
+from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
+from tabletop.rules.models.aggression.orders import Orders, parse_orders
+
+MODEL = "aggression"
+
+
+@dataclass
+class Fighter:
+    id: str
+    side: str
+    attacker: bool
+    row: dict[str, Any]
+    record: dict[str, Any]
+    profile: Profile
+    training: str
+    moving: bool
+    af: int
+    strength: int
+    start_strength: int
+    retreat_bearing: float
+    bearing_from: str
+    works: str | None = None
+    fits: bool = True
+    admin: bool = False
+    ambusher: bool = False
+    joined: bool = False
+    disengage: bool = False
+    present: bool = True
+    gone: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def leader(self) -> bool:
+        return self.profile.type == "leader"
+
+    @property
+    def engages_as(self) -> str:
+        return "anti-tank" if self.profile.anti_tank else self.profile.type
+
+    def enemy(self) -> rules.Enemy:
+        return rules.Enemy(self.id, self.profile.type, self.leader)
+
+
+def assault(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The ``assault`` action: validate, fight the rounds, write the stands back."""
+    battle = Battle.open(ctx, inputs)
+    battle.fight()
+    return battle.result()
+
+
+class Battle:
+    def __init__(self, ctx: Any, chart: AggressionChart, fighters: list[Fighter], limit: int):
+        self.ctx = ctx
+        self.chart = chart
+        self.fighters = fighters
+        self.by_id = {f.id: f for f in fighters}
+        self.limit = limit
+        self.sides = list(dict.fromkeys(f.side for f in fighters))
+        self.rounds: list[dict[str, Any]] = []
+        self.chances: dict[str, list[int]] = {}
+        self.retreated: list[dict[str, Any]] = []
+        self.disengaged: list[dict[str, Any]] = []
+        self.surrendered: list[str] = []
+        self.eliminated: list[str] = []
+        self.lines: list[str] = []
+        self.admin_firing: dict[str, list[str]] = {}
+
+    # --- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, ctx: Any, inputs: dict[str, Any]) -> Battle:
+        from tabletop.rules.models import find_model
+        from tabletop.rules.models.engine import require_profiles
+
+        model_name = inputs.get("model") or MODEL
+        if model_name != MODEL:
+            raise BadInput(
+                f"--model {model_name!r}: close combat is resolved by the {MODEL} model only"
+            )
+        attackers = _ids(inputs.get("attackers"), "ATTACKER")
+        defenders = _ids(inputs.get("defenders"), "--against DEFENDER")
+        everyone = attackers + defenders
+        twice = sorted({s for s in everyone if everyone.count(s) > 1})
+        if twice:
+            raise BadInput(f"{twice[0]} is listed twice: name each stand once, on one side")
+        state = ctx.state
+        rows = {s: state.stand(s) for s in everyone}
+        _check_sides(rows, attackers, defenders)
+        model = find_model(MODEL, ctx.charts)
+        require_profiles(ctx, model, everyone)
+        for sid, row in rows.items():
+            if row["status"] == "eliminated":
+                raise RulesRefusal(f"{sid} is eliminated and cannot fight")
+            if row["x"] is None:
+                raise BadInput(
+                    f"{sid} has no position on the table: place it with "
+                    f"'tabletop place {sid} X Y' (close combat needs bases in contact)"
+                )
+        chart = AggressionChart.of(ctx.charts)
+        _check_contact(ctx, chart, rows, attackers, defenders)
+        limit = _rounds(inputs.get("rounds"), chart)
+        orders = parse_orders(dict(inputs.get("options") or {}), everyone)
+        fighters = [_fighter(ctx, chart, rows[s], s in attackers, orders, rows) for s in everyone]
+        battle = cls(ctx, chart, fighters, limit)
+        battle._check_lists(orders)
+        battle._check_orders(orders)
+        for f in fighters:
+            if f.attacker and not chart.factor(f.af).initiates:
+                raise RulesRefusal(
+                    f"{f.id} is on AF {f.af} and never starts a fight (AGG Aggression "
+                    "factors); order a factor of 2 or more with --set af."
+                    f"{f.id}=N, or leave it out of the attack"
+                )
+        ctx.involve(*everyone)
+        return battle
+
+    def _check_lists(self, orders: Orders) -> None:
+        from tabletop.rules.models.aggression.ground import near_route
+
+        for name in ("admin", "joined", "disengage"):
+            for sid in orders.listed(name):
+                setattr(self.by_id[sid], "admin" if name == "admin" else name, True)
+        admin_victims = any(f.admin for f in self.fighters if f.attacker)
+        for sid in orders.listed("ambush"):
+            f = self.by_id[sid]
+            if f.attacker:
+                raise BadInput(
+                    f"--set ambush: {sid} is an attacker; ambushers are stationary defenders "
+                    "(AGG Ambush)"
+                )
+            found = rules.ambush(
+                self.chart,
+                stationary=not f.moving,
+                enemy_type="",
+                af_by_type={},
+                default_af=f.af,
+                admin_victim=admin_victims,
+                on_route=near_route(self.ctx, f.row) if admin_victims else True,
+            )
+            f.ambusher = found.free_shots > 0
+
+    def _check_orders(self, orders: Orders) -> None:
+        """Orders given with this command that the rules or the battle do not allow."""
+        for f in self.fighters:
+            given = orders.of(f.id)
+            if "pursue" in given:
+                rules.check_pursuit_order(
+                    self.chart, f.id, f.af, moving=f.moving, admin=f.admin, wanted=given["pursue"]
+                )
+            foes = [g.id for g in self.fighters if g.side != f.side]
+            for target in given.get("target") or []:
+                if target not in UNIT_TYPES and target not in foes:
+                    raise BadInput(
+                        f"--set target.{f.id}: {target!r} is neither a unit type "
+                        f"({', '.join(UNIT_TYPES)}) nor an enemy in this assault "
+                        f"({', '.join(foes)})"
+                    )
+
+    # --- the rounds ------------------------------------------------------------------------
+
+    def fight(self) -> None:
+        for f in self.fighters:
+            self.lines.append(
+                f"{f.id}: AF {f.af} {'moving' if f.moving else 'stationary'} "
+                f"({self._meaning(f)}), {f.training}, strength {f.strength}, retreats "
+                f"toward {f.retreat_bearing:.0f} ({f.bearing_from})"
+                + (f"; {'; '.join(f.notes)}" if f.notes else "")
+            )
+        for number in range(1, self.limit + 1):
+            self._round(number)
+            if self._over():
+                break
+
+    def _meaning(self, f: Fighter) -> str:
+        factor = self.chart.factor(f.af)
+        return factor.moving if f.moving else factor.stationary
+
+    def _present(self, side: str | None = None) -> list[Fighter]:
+        return [f for f in self.fighters if f.present and (side is None or f.side == side)]
+
+    def _over(self) -> bool:
+        return any(not self._present(side) for side in self.sides)
+
+    def _round(self, number: int) -> None:
+        self.lines.append(f"Round {number}:")
+        record: dict[str, Any] = {"round": number, "shots": [], "tests": []}
+        at_start = self._present()
+        for f in at_start:
+            f.start_strength = f.strength
+        damage: Counter[str] = Counter()
+        hits: dict[str, list[int]] = {}
+        fired_at: dict[str, set[str]] = {}
+        engaged: dict[str, Counter[str]] = {side: Counter() for side in self.sides}
+        shooters: list[tuple[Fighter, bool]] = []
+        if number == 1:
+            shooters += [(f, True) for f in at_start if f.ambusher]
+        allowed = self._admin_allowed(number, at_start)
+        for f in at_start:
+            if f.leader or f.profile.firepower == 0:
+                continue
+            if f.admin and f.id not in allowed:
+                self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
+                continue
+            shooters.append((f, False))
+        for f, free in shooters:
+            shot = self._shoot(f, at_start, engaged[f.side], free, number)
+            if shot is None:
+                continue
+            record["shots"].append(shot)
+            fired_at.setdefault(shot["target"], set()).add(f.id)
+            if shot["damage"]:
+                damage[shot["target"]] += shot["damage"]
+                hits.setdefault(shot["target"], []).append(shot["damage"])
+        self._apply_damage(damage, hits, record)
+        record["damage"] = {f.id: damage[f.id] for f in at_start}
+        self._retreat_section(number, damage, record)
+        self._disengage(number, record)
+        self._pursue(number, fired_at, record)
+        record["strength"] = {f.id: f.strength for f in at_start}
+        self.rounds.append(record)
+
+    def _admin_allowed(self, number: int, present: list[Fighter]) -> set[str]:
+        """AGG Admin movement: who of each side's road column may fire, chosen at random and
+        kept for the turn, one more each round."""
+        allowed: set[str] = set()
+        for side in self.sides:
+            column = [f.id for f in present if f.side == side and f.admin]
+            if not column:
+                continue
+            chosen = [c for c in self.admin_firing.setdefault(side, []) if c in column]
+            room = rules.admin_firers_allowed(self.chart, number, len(column))
+            while len(chosen) < room:
+                left = [c for c in column if c not in chosen]
+                pick = left[0]
+                if len(left) > 1:
+                    pick = left[
+                        self.ctx.dice.roll(
+                            len(left), f"{side} column unit free to fire, of {', '.join(left)}"
+                        )
+                        - 1
+                    ]
+                chosen.append(pick)
+            self.admin_firing[side] = chosen
+            allowed.update(chosen)
+        return allowed
+
+    def _shoot(
+        self,
+        f: Fighter,
+        present: list[Fighter],
+        engaged: Counter[str],
+        free: bool,
+        number: int,
+    ) -> dict[str, Any] | None:
+        enemies = [g.enemy() for g in present if g.side != f.side]
+        choice = rules.choose_target(
+            self.chart,
+            f.engages_as,
+            enemies,
+            engaged,
+            tuple(f.record.get("target") or ()),
+            self.ctx.dice,
+            f.id,
+        )
+        if choice.target is None:
+            return None
+        target = self.by_id[choice.target.id]
+        engaged[target.id] += 1
+        what = "free ambush shot" if free else "fires"
+        situation = rules.ShotSituation(
+            strength=f.start_strength,
+            works=target.works,
+            fits=target.fits,
+            admin_target=target.admin,
+            admin_firer=f.admin,
+        )
+        shot = rules.fire_shot(
+            self.chart,
+            f.profile,
+            target.profile,
+            situation,
+            self.ctx.dice,
+            f"round {number} {f.id} {what} at {target.id}",
+        )
+        self.lines.append(
+            f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
+        )
+        return {
+            "shooter": f.id,
+            "target": target.id,
+            "stage": choice.stage,
+            "free": free,
+            "chance": shot.chance,
+            "roll": shot.roll,
+            "hit": shot.hit,
+            "damage": shot.damage,
+        }
+
+    def _apply_damage(
+        self, damage: Counter[str], hits: dict[str, list[int]], record: dict[str, Any]
+    ) -> None:
+        for sid, total in damage.items():
+            f = self.by_id[sid]
+            if f.leader:
+                # AGG Target priority: one hit of leader-kill points kills a leader.
+                if any(rules.leader_killed(self.chart, h) for h in hits[sid]):
+                    f.strength = 0
+            else:
+                f.strength = max(0, f.strength - total)
+            if f.strength == 0:
+                self._gone(f, "eliminated")
+                self.lines.append(f"  {sid} is destroyed")
+
+    def _gone(self, f: Fighter, how: str) -> None:
+        f.present = False
+        f.gone = how
+        if how in ("eliminated", "surrendered"):
+            f.row["status"] = "eliminated"
+            (self.surrendered if how == "surrendered" else self.eliminated).append(f.id)
+            if how == "surrendered" and "surrendered" not in f.row["markers"]:
+                f.row["markers"].append("surrendered")
+
+    # --- retreats ----------------------------------------------------------------------------
+
+    def _retreat_section(self, number: int, damage: Counter[str], record: dict[str, Any]) -> None:
+        if self._over():
+            return
+        for side in self.sides:
+            self._leaders_alone(side, number)
+        if self._over():
+            return
+        by_side = {
+            side: {f.id: damage[f.id] for f in self._present(side) if not f.leader}
+            for side in self.sides
+        }
+        for side, order in rules.check_order(by_side):
+            for sid in order:
+                f = self.by_id[sid]
+                if f.present:
+                    record["tests"].append(self._test(f, number, damage[sid]))
+            self._leaders_alone(side, number)
+            if self._over():
+                break
+
+    def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
+        friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
+        friends_joined = sum(1 for g in self.fighters if g.side == f.side and g.joined and g != f)
+        chance = rules.retreat_chance(
+            self.chart,
+            rules.RetreatTest(
+                af=f.af,
+                training=f.training,
+                start_strength=f.start_strength,
+                casualties=lost,
+                retreated_friends=friends_gone,
+                joined_friends=friends_joined,
+            ),
+        )
+        self.chances.setdefault(f.id, []).append(chance.chance)
+        fails, roll = rules.percent_test(
+            self.ctx.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
+        )
+        self.lines.append(
+            f"  {f.id} retreat chance {chance.chance}% ({'; '.join(chance.lines)}): "
+            f"{rules.roll_text(roll)}, {'retreats' if fails else 'stands'}"
+        )
+        test = {"stand": f.id, "chance": chance.chance, "roll": roll, "retreats": fails}
+        if fails:
+            test["outcome"] = self._retreat(f, number, "retreat")
+        return test
+
+    def _leaders_alone(self, side: str, number: int) -> None:
+        """AGG Retreat chance: a leader left with no combat unit of its side retreats too."""
+        here = self._present(side)
+        if here and all(f.leader for f in here):
+            for f in here:
+                self.lines.append(f"  {f.id} is left alone: the leader retreats")
+                self._retreat(f, number, "retreat")
+
+    def _ground(self, f: Fighter) -> Any:
+        from tabletop.rules.models.aggression.ground import Ground
+
+        placed = [
+            s for s in self.ctx.state.stands() if s["x"] is not None and s["status"] != "eliminated"
+        ]
+        return Ground(
+            self.ctx,
+            f.row,
+            fought=[g.row for g in self._present() if g.side != f.side],
+            enemies=[s for s in placed if s["side"] != f.side],
+            friends=[s for s in placed if s["side"] == f.side],
+            sector=180.0 / self.chart.whole("directions"),
+        )
+
+    def _retreat(self, f: Fighter, number: int, how: str) -> str:
+        """Move a unit out of the battle along the first allowed bearing, or, when none is
+        allowed, test it for surrender (a disengaging unit just stays)."""
+        ground = self._ground(f)
+        step = 360.0 / self.chart.whole("directions")
+        inches = self.chart.whole("retreat-hexes") * self.chart.scale.inches_per_hex
+
+        def bearing_at(offset: int) -> float:
+            return (f.retreat_bearing + offset * step) % 360.0
+
+        choice = rules.choose_direction(
+            self.chart, lambda offset: ground.forbidden(bearing_at(offset), inches)
+        )
+        tried = [
+            {"bearing": round(bearing_at(t.offset), 1), "steps": t.steps, "reasons": t.reasons}
+            for t in choice.tried
+        ]
+        for t in choice.tried:
+            if t.reasons:
+                self.lines.append(f"    not {bearing_at(t.offset):.0f}: {'; '.join(t.reasons)}")
+        if choice.offset is None:
+            if how == "disengage":
+                self.lines.append(f"    {f.id} finds no way out and stays in the fight")
+                return "no way out"
+            return self._surrender(f, number, tried)
+        to = bearing_at(choice.offset)
+        start = (f.row["x"], f.row["y"])
+        self._move(f.row, to, inches)
+        f.strength = max(0, f.strength - choice.loss)
+        entry = {
+            "stand": f.id,
+            "round": number,
+            "set_bearing": round(f.retreat_bearing, 1),
+            "bearing": round(to, 1),
+            "steps": choice.steps,
+            "loss": choice.loss,
+            "from": [round(start[0], 3), round(start[1], 3)],
+            "to": [round(f.row["x"], 3), round(f.row["y"], 3)],
+            "tried": tried,
+            "pursued_by": [],
+        }
+        self.lines.append(
+            f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
+            f"{to:.0f}: {choice.steps} step(s) from its own {f.retreat_bearing:.0f}, "
+            f"{choice.loss} extra casualties (AGG Retreat directions), to "
+            f"({f.row['x']:.2f}, {f.row['y']:.2f})"
+        )
+        if how == "disengage":
+            self.disengaged.append(entry)
+            self._gone(f, "disengaged")
+        else:
+            self.retreated.append(entry)
+            self._gone(f, "retreated")
+            # AGG Aggression factors: a unit that retreats goes to AF 1.
+            f.af = self.chart.whole("af-after-retreat")
+            f.record["retreated_turn"] = self.ctx.state.turn
+        if f.strength == 0:
+            self._gone(f, "eliminated")
+            self.lines.append(f"    {f.id} is destroyed getting away")
+        return f"{'disengaged' if how == 'disengage' else 'retreated'} toward {to:.0f}"
+
+    def _surrender(self, f: Fighter, number: int, tried: list[dict[str, Any]]) -> str:
+        chance = rules.surrender_chance(self.chart, f.training, f.af, f.moving)
+        gives_up, roll = rules.percent_test(
+            self.ctx.dice, chance.chance, f"round {number} surrender {f.id} (<= {chance.chance})"
+        )
+        self.lines.append(
+            f"    {f.id} has no way out: surrender chance {chance.chance}% "
+            f"({'; '.join(chance.lines)}), {rules.roll_text(roll)}: "
+            f"{'surrenders' if gives_up else 'fights on'} (AGG Surrender)"
+        )
+        if gives_up:
+            self._gone(f, "surrendered")
+            return "surrendered"
+        return "fights on"
+
+    def _move(self, row: dict[str, Any], bearing_deg: float, inches: float) -> None:
+        from tabletop.table.measure import heading
+
+        dx, dy = heading(bearing_deg)
+        row["x"] = round(float(row["x"]) + dx * inches, 6) + 0.0
+        row["y"] = round(float(row["y"]) + dy * inches, 6) + 0.0
+        row["moved_turn"] = self.ctx.state.turn
+
+    def _disengage(self, number: int, record: dict[str, Any]) -> None:
+        """AGG Disengage: acted on in the retreat section, after the tests; the unit keeps its
+        factor and its surplus equipment."""
+        for f in self._present():
+            if f.disengage and not self._over():
+                self.lines.append(f"  {f.id} disengages")
+                record.setdefault("disengage", []).append(
+                    {"stand": f.id, "outcome": self._retreat(f, number, "disengage")}
+                )
+
+    def _pursue(self, number: int, fired_at: dict[str, set[str]], record: dict[str, Any]) -> None:
+        """AGG Pursuit: enemies that fired at a retreating unit and pursue follow it one hex,
+        and it falls back one more; both then leave the battle."""
+        inches = self.chart.whole("pursued-hexes") * self.chart.scale.inches_per_hex
+        for entry in [*self.retreated, *self.disengaged]:
+            if entry["round"] != number:
+                continue
+            f = self.by_id[entry["stand"]]
+            followers = []
+            for sid in sorted(
+                fired_at.get(f.id, ()), key=lambda s: self.fighters.index(self.by_id[s])
+            ):
+                g = self.by_id[sid]
+                if not g.present:
+                    continue
+                yes, why = rules.pursues(
+                    self.chart, g.af, moving=g.moving, choice=g.record.get("pursue"), admin=g.admin
+                )
+                if yes:
+                    followers.append(g)
+                    self.lines.append(f"  {g.id} pursues {f.id}: {why}")
+            if not followers:
+                continue
+            entry["pursued_by"] = [g.id for g in followers]
+            bearing_deg = entry["bearing"]
+            if f.gone != "eliminated":
+                ground = self._ground(f)
+                blocked = ground.forbidden(bearing_deg, inches, start=None)
+                blocked = [r for r in blocked if not r.startswith("toward ")]
+                if blocked:
+                    self.lines.append(f"    {f.id} cannot fall back further: {'; '.join(blocked)}")
+                else:
+                    self._move(f.row, bearing_deg, inches)
+                    entry["to"] = [round(f.row["x"], 3), round(f.row["y"], 3)]
+                    self.lines.append(f"    {f.id} falls back a further hex")
+            for g in followers:
+                ground = self._ground(g)
+                blocked = [
+                    r for r in ground.forbidden(bearing_deg, inches) if not r.startswith("toward ")
+                ]
+                if blocked:
+                    self.lines.append(f"    {g.id} cannot follow: {'; '.join(blocked)}")
+                else:
+                    self._move(g.row, bearing_deg, inches)
+                self._gone(g, "pursuing")
+            record.setdefault("pursuit", []).append(
+                {"stand": f.id, "pursued_by": [g.id for g in followers]}
+            )
+
+    # --- the end -----------------------------------------------------------------------------
+
+    def _holding(self, side: str) -> list[Fighter]:
+        """Units of a side still on the field, pursuers included (they won it)."""
+        return [f for f in self.fighters if f.side == side and (f.present or f.gone == "pursuing")]
+
+    def _victor(self) -> str | None:
+        left = [side for side in self.sides if self._holding(side)]
+        return left[0] if len(left) == 1 else None
+
+    def _spoils(self, victor: str) -> dict[str, Any]:
+        casualties = 0
+        surplus = 0
+        for f in self.fighters:
+            casualties += f.record["strength_at_battle"] - f.strength
+            if f.gone == "surrendered":
+                casualties += f.strength
+            if f.side != victor and f.gone in ("retreated", "surrendered", "eliminated"):
+                surplus += int(f.record.get("surplus") or 0)
+                f.record["surplus"] = 0
+        found = rules.spoils(self.chart, casualties, surplus, victors=1)
+        taker = self._holding(victor)[0]
+        taker.record["equipment"] = int(taker.record.get("equipment") or 0) + found.captured
+        self.lines += [f"Spoils: {line}" for line in found.lines]
+        if found.captured:
+            self.lines.append(f"Spoils: {found.captured} unit(s) go to {taker.id}")
+        return {
+            "casualties": casualties,
+            "surplus": surplus,
+            "discarded": float(found.discarded),
+            "captured": found.captured,
+            "to": taker.id,
+        }
+
+    def result(self) -> dict[str, Any]:
+        victor = self._victor()
+        spoils = self._spoils(victor) if victor is not None else None
+        turn = self.ctx.state.turn
+        for f in self.fighters:
+            f.record["strength"] = f.strength
+            f.record["af"] = f.af
+            f.record["fought_turn"] = turn
+            f.record.pop("strength_at_battle", None)
+        count = len(self.rounds)
+        return {
+            "verdict": self._verdict(victor, count),
+            "model": MODEL,
+            "attackers": [f.id for f in self.fighters if f.attacker],
+            "defenders": [f.id for f in self.fighters if not f.attacker],
+            "rounds": count,
+            "retreat_chance": self.chances,
+            "retreated": self.retreated,
+            "surrendered": self.surrendered,
+            "eliminated": self.eliminated,
+            "disengaged": self.disengaged,
+            "victor": victor,
+            "spoils": spoils,
+            "strength": {f.id: f.strength for f in self.fighters},
+            "factors": {
+                f.id: {
+                    "af": f.af,
+                    "moving": f.moving,
+                    "training": f.training,
+                    "retreat_bearing": round(f.retreat_bearing, 1),
+                }
+                for f in self.fighters
+            },
+            "combat": self.rounds,
+            "lines": self.lines,
+        }
+
+    def _verdict(self, victor: str | None, count: int) -> str:
+        parts = []
+        for label, ids in (
+            ("retreated", [r["stand"] for r in self.retreated]),
+            ("surrendered", self.surrendered),
+            ("destroyed", [s for s in self.eliminated if s not in self.surrendered]),
+            ("disengaged", [r["stand"] for r in self.disengaged]),
+        ):
+            if ids:
+                parts.append(f"{', '.join(ids)} {label}")
+        rounds_text = f"{count} round{'s' if count != 1 else ''}"
+        head = (
+            f"{victor} holds the field after {rounds_text}"
+            if victor is not None
+            else f"Still fighting after {rounds_text}"
+        )
+        return head + (": " + "; ".join(parts) if parts else "")
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _ids(value: Any, what: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    ids = [str(v).strip() for v in (value or []) for v in str(v).split(",") if str(v).strip()]
+    if not ids:
+        raise BadInput(f"name at least one {what} stand")
+    return ids
+
+
+def _check_sides(
+    rows: dict[str, dict[str, Any]], attackers: list[str], defenders: list[str]
+) -> None:
+    for group, label in ((attackers, "attackers"), (defenders, "defenders")):
+        sides = sorted({rows[s]["side"] for s in group})
+        if len(sides) > 1:
+            raise BadInput(
+                f"the {label} {', '.join(group)} belong to {' and '.join(sides)}: "
+                f"list one side's stands as {label}"
+            )
+    mine, theirs = rows[attackers[0]]["side"], rows[defenders[0]]["side"]
+    if mine == theirs:
+        raise BadInput(
+            f"{attackers[0]} and {defenders[0]} are both {mine}: assault stands of the other side"
+        )
+
+
+def _check_contact(
+    ctx: Any,
+    chart: AggressionChart,
+    rows: dict[str, dict[str, Any]],
+    attackers: list[str],
+    defenders: list[str],
+) -> None:
+    """AGG Combat: a fight needs the two sides in the same place, on the table bases in
+    contact. Each stand must touch at least one stand of the other side."""
+    from tabletop.board import base_of
+    from tabletop.table import distance
+    from tabletop.units import within
+
+    limit = chart.number("contact")
+    bases = {s: base_of(r) for s, r in rows.items()}
+    for group, others in ((attackers, defenders), (defenders, attackers)):
+        for sid in group:
+            gaps = {o: distance(bases[sid], bases[o]) for o in others}
+            if not any(within(gap, limit) for gap in gaps.values()):
+                nearest = min(gaps, key=lambda o: gaps[o])
+                raise RulesRefusal(
+                    f"{sid} is not in contact with {', '.join(others)} (nearest {nearest}, "
+                    f'{gaps[nearest]:.2f}" away): close combat needs bases within '
+                    f'{limit:g}" (AGG Combat); move it into contact first'
+                )
+
+
+def _rounds(value: Any, chart: AggressionChart) -> int:
+    if value is None:
+        return chart.whole("max-rounds")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+        raise BadInput(f"--rounds {value!r}: give 1 to 100 rounds")
+    return value
+
+
+def _fighter(
+    ctx: Any,
+    chart: AggressionChart,
+    row: dict[str, Any],
+    attacker: bool,
+    orders: Orders,
+    rows: dict[str, dict[str, Any]],
+) -> Fighter:
+    """A stand as it enters the battle: its record, orders applied, factor in force."""
+    state = ctx.state
+    sid = row["id"]
+    spec = ctx.scenario.stand_spec(sid)
+    profile = chart.profile(spec.profiles[MODEL])
+    record = row.setdefault("models", {}).setdefault(MODEL, {})
+    record.setdefault("strength", profile.strength)
+    record.setdefault("af", spec.aggression or chart.whole("default-af"))
+    record["strength_at_battle"] = record["strength"]
+    moving = row.get("moved_turn") == state.turn
+    given = orders.of(sid)
+    notes: list[str] = []
+    if "af" in given:
+        record["af"] = given["af"]
+        notes.append(f"ordered to AF {given['af']}")
+    if "retreat" in given:
+        _order_retreat(sid, moving, record, state.turn)
+        record["retreat_bearing"] = given["retreat"]
+    for key in ("pursue", "target", "surplus"):
+        if key in given:
+            record[key] = given[key]
+    if "works" in given:
+        works = given["works"]
+        if works["kind"] == "none":
+            record.pop("works", None)
+        else:
+            size = works["size"] or (
+                chart.whole("fort-first-size") if works["kind"] == "fortified" else 0
+            )
+            record["works"] = {"kind": works["kind"], "size": size, "at": [row["x"], row["y"]]}
+    af = int(record["af"])
+    if _ammo_short(row, state.turn):
+        af = chart.whole("af-without-ammo")
+        record["af"] = af
+        notes.append(f"ammunition not resupplied: AF {af} (AGG Aggression factors)")
+    works_kind, fits = _works(chart, row, record, rows)
+    if works_kind and not fits:
+        notes.append("does not fit whole in its fortification: unprotected (AGG Fortifications)")
+    bearing_deg, source = _retreat_bearing(row, record, moving)
+    training = profile.training or chart.training_for_quality(row["quality"])
+    chart.training(training)
+    strength = int(record["strength"])
+    return Fighter(
+        id=sid,
+        side=row["side"],
+        attacker=attacker,
+        row=row,
+        record=record,
+        profile=profile,
+        training=training,
+        moving=moving,
+        af=af,
+        strength=strength,
+        start_strength=strength,
+        retreat_bearing=bearing_deg,
+        bearing_from=source,
+        works=works_kind,
+        fits=fits,
+        notes=notes,
+    )
+
+
+def _order_retreat(sid: str, moving: bool, record: dict[str, Any], turn: int) -> None:
+    """AGG Retreat directions: moving resets the bearing to where the unit came from, and no
+    order changes it while the enemy is present."""
+    if moving:
+        raise RulesRefusal(
+            f"{sid} moved this turn: it retreats back the way it came, and an order cannot "
+            "override that (AGG Retreat directions)"
+        )
+    if record.get("fought_turn") == turn:
+        raise RulesRefusal(
+            f"{sid} is already fighting this turn: its retreat direction cannot be changed with "
+            "the enemy present (AGG Retreat directions)"
+        )
+
+
+def _retreat_bearing(
+    row: dict[str, Any], record: dict[str, Any], moving: bool
+) -> tuple[float, str]:
+    rear = (float(row["facing"]) + 180.0) % 360.0
+    if moving:
+        return rear, "moved this turn: back the way it came, behind its facing"
+    if record.get("retreat_bearing") is not None:
+        return float(record["retreat_bearing"]) % 360.0, "its set bearing"
+    return rear, "none set: behind its facing"
+
+
+def _ammo_short(row: dict[str, Any], turn: int) -> bool:
+    """AGG Aggression factors: ammunition that could not be resupplied. In CD terms a weapon
+    still depleted after an end of turn has passed (resupply comes at the end of a turn);
+    weapons spent by design (flamethrowers, rockets) do not count."""
+    from tabletop.rules.cd.ammo import weapon_status
+
+    for ammo in (row.get("ammo") or {}).values():
+        if weapon_status(ammo) != "depleted":
+            continue
+        when = ammo.get("depleted_turn")
+        if when is not None and int(when) < turn:
+            return True
+    return False
+
+
+def _works(
+    chart: AggressionChart,
+    row: dict[str, Any],
+    record: dict[str, Any],
+    rows: dict[str, dict[str, Any]],
+) -> tuple[str | None, bool]:
+    """The works protecting a stand: lost once it has moved off them (AGG Digging in); a
+    fortification protects only a unit that fits in whole, after friends already in it."""
+    works = record.get("works")
+    if not works:
+        return None, True
+    if list(works.get("at") or []) != [row["x"], row["y"]]:
+        record.pop("works", None)
+        return None, True
+    if works["kind"] != "fortified":
+        return str(works["kind"]), True
+    before = 0
+    for other in rows.values():
+        if other["id"] == row["id"]:
+            break
+        theirs = (other.get("models") or {}).get(MODEL, {})
+        if other["side"] == row["side"] and (theirs.get("works") or {}).get("kind") == "fortified":
+            before += int(theirs.get("strength") or 0)
+    room = rules.fort_room(chart, int(works["size"]), before + int(record["strength"]))
+    return "fortified", room.fits

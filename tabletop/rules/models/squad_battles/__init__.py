@@ -1,0 +1,114 @@
+"""The "squad-battles" model: Squad Battles' fire, combat results, morale, command and
+scoring on the tabletop (seed 000). A hex is 40 m, about 0.87 inch (chart ``scale``).
+
+Fire resolves one firing unit against one target stand: the nominal fire value (lethality x
+strength x effectiveness) through every modifier to a combat value, then casualties (or a
+vehicle kill), effectiveness loss and the target's morale state. In table mode the target's
+state (``men``, ``effectiveness``, ``state``, ``ground``, ``immobile``) lives on the stand
+under ``models["squad-battles"]`` and is read back by the next fire; the firer's recorded
+``effectiveness``, ``state`` and ``men`` count too. Every other procedure (command tests,
+rally, mines, objectives, scoring, assault...) is in ``procedures()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar
+
+from tabletop.dice import DiceLike
+from tabletop.rules.models import Model, Outcome, Procedure, Shot
+from tabletop.rules.models.squad_battles.fire import fire_opts, shooting
+from tabletop.rules.models.squad_battles.opts import describe, parse
+from tabletop.rules.models.squad_battles.tables import CHART, SCHEMAS, Profile, Tables
+
+NEAR = "_near"  # table mode: stands near the target, measured by situation_from_table
+
+
+class SquadBattles(Model):
+    name: ClassVar[str] = "squad-battles"
+    chart: ClassVar[str] = CHART
+    options: ClassVar[Mapping[str, str]] = describe(fire_opts(None))
+
+    @cached_property
+    def tables(self) -> Tables:
+        return Tables(self.charts.model_tables(self.chart, SCHEMAS))
+
+    @property
+    def inches_per_unit(self) -> float:
+        return float(self.tables.scale.inches_per_hex)
+
+    @property
+    def unit_name(self) -> str:
+        return "hex"
+
+    def profiles(self) -> Mapping[str, Profile]:
+        return self.tables.profiles
+
+    @cached_property
+    def _fire_opts(self) -> list[Any]:
+        return fire_opts(self.tables)
+
+    def _shooting(self, shot: Shot) -> tuple[Any, list[dict[str, Any]]]:
+        given = dict(shot.options)
+        near = given.pop(NEAR, None) or []
+        o = parse(self._fire_opts, given)
+        return shooting(self.tables, shot, o), near
+
+    def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
+        from tabletop.rules.models.squad_battles.resolve import resolve
+
+        sh, near = self._shooting(shot)
+        outcome = resolve(self.tables, sh, dice)
+        if shot.shooter_stand:
+            outcome.lines.insert(
+                0,
+                f"{shot.shooter_stand} ({sh.shooter.label}) fires "
+                f"{sh.weapon.label} at {shot.target_stand} ({sh.target.label}), "
+                f"{sh.hexes} hexes",
+            )
+        _blast_notes(sh, near, outcome)
+        return outcome
+
+    def odds(self, shot: Shot) -> dict[str, Any]:
+        from tabletop.rules.models.squad_battles.resolve import odds
+
+        sh, _ = self._shooting(shot)
+        return odds(self.tables, sh)
+
+    def situation_from_table(
+        self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    ) -> dict[str, Any]:
+        from tabletop.rules.models.squad_battles.table import situation
+
+        return situation(ctx, self.tables, self.name, shooter, target, sight)
+
+    def procedures(self) -> Mapping[str, Procedure]:
+        from tabletop.rules.models.squad_battles.procedures import build
+
+        return build(self.tables)
+
+
+def _blast_notes(sh: Any, near: list[dict[str, Any]], outcome: Outcome) -> None:
+    """Table mode: name the other stands in the target hex and under the explosion, each to
+    be resolved by its own fire with the offset shown (SB Explosion Radius and Length)."""
+    w = sh.weapon
+    hit = []
+    for n in near:
+        if n.get("along") and n["along"] <= w.explosion_length:
+            hit.append({**n, "offset": n["along"], "along": True})
+        elif n["hexes"] <= w.explosion_radius:
+            hit.append({"stand": n["stand"], "hexes": n["hexes"], "offset": n["hexes"]})
+    if not hit:
+        return
+    outcome.data["under_blast"] = hit
+    for h in hit:
+        how = (
+            "--set offset={} --set along=true".format(h["offset"])
+            if h.get("along")
+            else (f"--set offset={h['offset']}" if h["offset"] else "(same hex: full effect)")
+        )
+        outcome.lines.append(
+            f"also affected: {h['stand']} at {h['offset']} hexes: fire at it "
+            f"with {how} [SB Firing: Explosion Radius and Length]"
+        )

@@ -1,0 +1,289 @@
+"""Damage: hit location, penetration, penetration effects and HE losses (ToS V).
+
+The pure functions take the values read from the dice, so ``odds`` enumerates the very same
+tests the rolling procedures apply.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.dice import DiceLike
+from tabletop.rules.models.typhoon.tables import EPS, Tables, Unit, Weapon
+
+TURRET_POSITIONS = (1, 2)  # ToS II.A: the first two weapons sit in the turret/upper hull
+HULL_POSITIONS = (3, 4)  # and the last two in the lower hull
+
+
+# --- hit location (ToS V Vehicle hit locations) ---------------------------------------------
+
+
+def location_number(t: Tables, roll: int, levels_above: int) -> int:
+    if levels_above >= t.p("higher-levels"):
+        return roll + int(t.p("higher-bonus"))
+    return roll
+
+
+def hull_down_spares(t: Tables, number: int, hull_down: bool) -> bool:
+    """A hull-down target is untouched by a location number under 51 (after the +10)."""
+    return hull_down and number < t.p("hull-down-below")
+
+
+def point_area(t: Tables, number: int, aspect: str) -> str:
+    for band in t.tables["location"].values():
+        if band.low <= number <= band.high:
+            if band.area in ("hull", "turret"):
+                return f"{aspect}-{band.area}"
+            return str(band.area)
+    raise ValueError(f"location number {number} is in no band of the location table")
+
+
+def indirect_area(t: Tables, face: int) -> str:
+    for row in t.tables["indirect_location"].values():
+        if row.face == face:
+            return str(row.area)
+    raise ValueError(f"face {face} is in no row of the indirect_location table")
+
+
+# --- penetration (ToS V Armour penetration, Penetration) -------------------------------------
+
+
+def armour_at(target: Unit, area: str, aspect: str) -> float:
+    assert target.armour is not None
+    if area == "track":
+        # Small arms on a track meet the hull armour of the face they strike (our reading).
+        return target.armour.at(f"{aspect}-hull")
+    return target.armour.at(area)
+
+
+def always_penetrates(t: Tables, area: str, weapon: Weapon) -> bool:
+    return area == "track" and weapon.size > t.p("track-always-above-size")
+
+
+def depth_ap(t: Tables, u: float, weapon: Weapon, r: float) -> float:
+    ss, p, mr = weapon.size, weapon.penetration, weapon.max_range
+    falloff = max(0.0, (mr - r) / mr)
+    if t.p("ap-reading") >= 1:
+        return ss + u * (p / 2 + p / 2 * falloff)
+    return ss + u * p * falloff
+
+
+def depth_he(t: Tables, u: float, weapon: Weapon) -> float:
+    return t.p("he-depth-factor") * weapon.size * u
+
+
+def depth(t: Tables, shell: str, u: float, weapon: Weapon, r: float) -> float:
+    return depth_ap(t, u, weapon, r) if shell == "ap" else depth_he(t, u, weapon)
+
+
+def penetrates(pd: float, armour: float) -> bool:
+    return pd >= armour - EPS
+
+
+# --- effects of penetration (ToS V Effects of penetration) -----------------------------------
+
+
+def destroyed_outright(t: Tables, weapon: Weapon, target: Unit, u1: float, u2: float) -> bool:
+    """SS * Rnd(1) > target size * 2 * Rnd(1)."""
+    return weapon.size * u1 > target.size * t.p("destroy-size-factor") * u2
+
+
+@dataclass
+class Status:
+    """A target's running state through one fire action."""
+
+    men: int
+    immobilized: bool = False
+    guns_out: set[int] = field(default_factory=set)
+    destroyed: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "men": self.men,
+            "immobilized": self.immobilized,
+            "guns_out": sorted(self.guns_out),
+            "destroyed": self.destroyed,
+        }
+
+
+@dataclass
+class Penetration:
+    destroyed_outright: bool = False
+    immobilized: bool = False
+    compartment: str | None = None
+    guns_out: list[int] = field(default_factory=list)
+    crew_killed: int = 0
+    lines: list[str] = field(default_factory=list)
+
+
+def penetration_effects(
+    t: Tables, dice: DiceLike, weapon: Weapon, target: Unit, area: str, status: Status
+) -> Penetration:
+    out = Penetration()
+    factor = t.p("destroy-size-factor")
+    u1, _ = t.rnd(dice, 1, f"destroyed outright? shell size {weapon.size} x Rnd(1)")
+    u2, _ = t.rnd(dice, 1, f"destroyed outright? size {target.size} x {factor:g} x Rnd(1)")
+    left, right = weapon.size * u1, target.size * factor * u2
+    rule = t.rule("penetration_effect", area)
+    if destroyed_outright(t, weapon, target, u1, u2):
+        out.destroyed_outright = True
+        status.destroyed = True
+        out.lines.append(f"destroyed outright: {left:.2f} > {right:.2f} [{rule}]")
+        return out
+    out.lines.append(f"survives the penetration: {left:.2f} <= {right:.2f} [{rule}]")
+    effect = t.entry("penetration_effect", area)
+    chance = float(effect.immobilize_chance)
+    if chance >= 100:
+        engine = True
+    elif chance <= 0 or effect.compartment is None:
+        engine = False
+    else:
+        engine, _ = t.percent(dice, chance, f"{area}: engine knocked out?")
+    if engine:
+        out.immobilized = True
+        status.immobilized = True
+        what = "track" if area == "track" else "engine"
+        out.lines.append(f"{area}: {what} knocked out, maximum speed 0 [{rule}]")
+        return out
+    assert effect.compartment is not None
+    crew_compartment(t, dice, target, effect.compartment, status, out)
+    return out
+
+
+def crew_compartment(
+    t: Tables, dice: DiceLike, target: Unit, compartment: str, status: Status, out: Penetration
+) -> None:
+    out.compartment = compartment
+    rule = t.rule("parameter", "gun-out-chance")
+    positions = TURRET_POSITIONS if compartment == "turret" else HULL_POSITIONS
+    gun_chance = t.p("gun-out-chance")
+    for pos in positions:
+        if pos > len(target.weapons) or pos in status.guns_out:
+            continue
+        gone, _ = t.percent(dice, gun_chance, f"gun {pos} ({target.weapons[pos - 1].weapon}) out?")
+        if gone:
+            status.guns_out.add(pos)
+            out.guns_out.append(pos)
+    shown = ", ".join(str(p) for p in out.guns_out) or "none"
+    out.lines.append(f"{compartment} crew compartment hit: guns knocked out: {shown} [{rule}]")
+    kill_chance = t.p("crew-kill-chance")
+    while status.men > 0:
+        dead, _ = t.percent(dice, kill_chance, f"crewman {out.crew_killed + 1} killed?")
+        if not dead:
+            break
+        status.men -= 1
+        out.crew_killed += 1
+    out.lines.append(
+        f"crew killed: {out.crew_killed} ({status.men} left) "
+        f"[{t.rule('parameter', 'crew-kill-chance')}]"
+    )
+    if status.men == 0:
+        status.destroyed = True
+        out.lines.append("the whole crew is dead: vehicle destroyed")
+
+
+# --- HE damage (ToS V Damage by HE fire, Damage to soft targets) ------------------------------
+
+
+def he_chance(t: Tables, weapon: Weapon, target: Unit, primary: bool) -> tuple[float, str]:
+    if primary:
+        ident = "he-primary"
+    elif not target.is_hard:
+        ident = "he-soft"
+    elif target.is_open_topped:
+        ident = "he-open-topped"
+    else:
+        ident = "he-closed"
+    row = t.entry("he_chance", ident)
+    scale = {"fixed": 1.0, "infantry-attack": weapon.infantry_attack, "shell-size": weapon.size}
+    return float(row.value) * scale[row.per], ident
+
+
+def squad_attack(t: Tables, shooter: Unit | None, weapon: Weapon, men: int) -> float:
+    """A squad's IA is the weapon's IA times its men (not for special weapons: our reading)."""
+    if shooter is not None and shooter.kind == "infantry" and weapon.special is None:
+        return weapon.infantry_attack * men
+    return weapon.infantry_attack
+
+
+def kill_value(t: Tables, ia: float, ra: float, u1: float, u2: float) -> float:
+    """Men killed, in men: IA * Rnd(1) * RA / 200 + Rnd(1)."""
+    return ia * u1 * ra / t.p("kill-divisor") + u2
+
+
+def split(value: float) -> tuple[int, float]:
+    """Whole men and the remainder as a percent chance of one more."""
+    whole = math.floor(value + EPS)
+    return whole, max(0.0, (value - whole) * 100)
+
+
+def extra_kill(t: Tables, ra: float, u: float) -> bool:
+    return ra + t.p("extra-kill-add") > t.p("extra-kill-scale") * u
+
+
+def gun_destroyed(t: Tables, weapon: Weapon, killed: int, u: float) -> bool:
+    return u * t.p("gun-destroy-scale") < weapon.size * killed
+
+
+def can_be_destroyed_by_losses(target: Unit) -> bool:
+    # Gun units, and (our reading) soft vehicles, may be destroyed outright by HE losses.
+    return target.kind == "gun" or (target.kind == "vehicle" and not target.is_hard)
+
+
+@dataclass
+class Losses:
+    killed: int = 0
+    destroyed: bool = False
+    lines: list[str] = field(default_factory=list)
+
+
+def he_losses(
+    t: Tables,
+    dice: DiceLike,
+    weapon: Weapon,
+    ia: float,
+    ra: float,
+    target: Unit,
+    status: Status,
+) -> Losses:
+    out = Losses()
+    rule = t.rule("parameter", "kill-divisor")
+    u1, _ = t.rnd(dice, 1, "men killed: first Rnd(1)")
+    u2, _ = t.rnd(dice, 1, "men killed: second Rnd(1)")
+    value = kill_value(t, ia, ra, u1, u2)
+    whole, rest = split(value)
+    div = t.p("kill-divisor")
+    out.lines.append(
+        f"men killed = {ia:g} x {u1:.3f} x {ra:.2f} / {div:g} + {u2:.3f} = {value:.3f} [{rule}]"
+    )
+    total = whole
+    if rest > EPS:
+        more, _ = t.percent(dice, rest, "one more man killed?")
+        total += int(more)
+        out.lines.append(f"{whole} killed, and {rest:.1f}% for one more: {'yes' if more else 'no'}")
+    if weapon.size > 1:
+        u3, _ = t.rnd(dice, 1, "extra kill for shell size over 1")
+        add, scale = t.p("extra-kill-add"), t.p("extra-kill-scale")
+        extra = extra_kill(t, ra, u3)
+        total += int(extra)
+        out.lines.append(
+            f"extra kill: {ra:.2f} + {add:g} > {scale:g} x {u3:.3f}: {'yes' if extra else 'no'}"
+        )
+    out.killed = min(total, status.men)
+    status.men -= out.killed
+    if out.killed and status.men and can_be_destroyed_by_losses(target):
+        u4, _ = t.rnd(dice, 1, "gun or soft vehicle destroyed?")
+        scale = t.p("gun-destroy-scale")
+        if gun_destroyed(t, weapon, out.killed, u4):
+            out.destroyed = True
+            out.lines.append(
+                f"destroyed: {u4:.3f} x {scale:g} < {weapon.size} x {out.killed} "
+                f"[{t.rule('parameter', 'gun-destroy-scale')}]"
+            )
+    if status.men == 0:
+        out.destroyed = True
+        out.lines.append("no men left: the unit is destroyed")
+    status.destroyed = status.destroyed or out.destroyed
+    return out

@@ -1,0 +1,703 @@
+"""Airborne operations, Command Decision section 7, driven through the CLI.
+
+The scenario (tests/data/airborne.yaml) opens in the artillery and air phase of turn 1 with
+a German parachute company (3/FJR-6, veteran aircrews), a mixed one with a gun (4/FJR-6,
+green aircrews) and a glider company (1/LLR, regular crews) off the table, and British AA
+and infantry around the zone at 20,20.
+
+Dice order of a drop: each AA gun's dice (after a hit: which aircraft, then its hit effect),
+then for each square a d100 (Box-Muller u), a d100 (bearing) and a d10 (marked side), then
+the hit effect of each square that landed down in woods. "100,1,1" is a square that drifts
+a tenth of its sigma and lands marked side up.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.charts import Charts
+from tabletop.rules.cd import airborne
+from tests.conftest import Run, as_json, file_digest
+
+SCENARIO = str(Path(__file__).parent / "data" / "airborne.yaml")
+CALM = "100,1,1"  # tiny drift, marked side up
+CALM_DOWN = "100,1,6"  # tiny drift, marked side down
+LAKE = [(40, 10), (60, 10), (60, 30), (40, 30)]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The scenario's opening game, made once and copied for each test."""
+    from click.testing import CliRunner
+
+    from tabletop.cli import cli
+
+    path = tmp_path_factory.mktemp("airborne") / "game.sqlite"
+    result = CliRunner().invoke(cli, ["new", SCENARIO, "--seed", "3", "--game", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture
+def ab(run: Run, template: Path) -> Run:
+    for suffix in ("", "-wal", "-shm"):
+        source = template.with_name(template.name + suffix)
+        if source.exists():
+            shutil.copyfile(source, Path(str(run.game) + suffix))  # type: ignore[attr-defined]
+    return run
+
+
+def dice(*parts: str) -> str:
+    return ",".join(parts)
+
+
+def drop(run: Run, *args: str, code: int = 0) -> Any:
+    out = run("airborne", "drop", *args, "--json", code=code)
+    return as_json(out) if code == 0 else out
+
+
+def glider(run: Run, *args: str, code: int = 0) -> Any:
+    out = run("airborne", "glider", *args, "--json", code=code)
+    return as_json(out) if code == 0 else out
+
+
+def stands(run: Run) -> dict[str, Any]:
+    return {s["id"]: s for s in as_json(run("status", "--json"))["stands"]}
+
+
+def squares(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {sq["square"]: sq for sq in result["squares"]}
+
+
+# --- CD 7.2.1: drop heights (golden examples) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("light", "weather", "overcast", "hits", "height"),
+    [
+        # CD 7.2.1 example: a veteran crew drops from 12" by day, 18" and 24" when hit,
+        # and three hits abort.
+        ("day", "clear", None, 0, 12),
+        ("day", "clear", None, 1, 18),
+        ("day", "clear", None, 2, 24),
+        ("day", "clear", None, 3, None),
+        # CD 7.2.1 example: on an overcast night 24", 30" with one hit, 36" with two.
+        ("night-moonlit", "clear", True, 0, 24),
+        ("night-moonlit", "clear", True, 1, 30),
+        ("night-moonlit", "clear", True, 2, 36),
+        ("night-moonlit", "clear", True, 3, None),
+        # A clear moonlit night adds 6"; a moonless night 12"; bad weather 12" (not added
+        # to the night's raise: the largest applies).
+        ("night-moonlit", "clear", None, 0, 18),
+        ("night-dark", "clear", None, 0, 24),
+        ("day", "rain-heavy", None, 0, 24),
+        ("night-dark", "fog", None, 1, 30),
+        ("night-moonlit", "rain-light", None, 0, 24),  # a wet moonlit night is overcast
+    ],
+)
+def test_drop_height_golden(
+    charts: Charts, light: str, weather: str, overcast: bool | None, hits: int, height: int | None
+) -> None:
+    conditions = {"light": light, "weather": weather, "wind": {"from": 3, "force": "light"}}
+    raised = airborne.condition_raise(charts, conditions, overcast, None)
+    got, _ = airborne.drop_height(charts, "veteran", hits, raised)
+    assert got == height
+
+
+@pytest.mark.parametrize(
+    ("crew", "height"),
+    [("elite", 6), ("veteran", 12), ("experienced", 18), ("regular", 24), ("trained", 30),
+     ("green", 36)],
+)  # fmt: skip
+def test_daylight_height_by_aircrew_through_the_cli(ab: Run, crew: str, height: int) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--crew", crew, "--no-aa",
+             "--dice", CALM)  # fmt: skip
+    assert r["squares"][0]["height"] == height
+
+
+def test_overcast_night_heights_through_the_cli(ab: Run) -> None:
+    # CD 7.2.1 example, with the radar-equipped flak (full dice at night, CD 9.1.6) scoring
+    # forced-back results on two of the four transports.
+    ab("weather", "set", "--light", "night-moonlit")
+    r = drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--overcast",
+             "--aa", "B-RADAR", "--dice", dice("1", "2", "6", CALM, CALM, CALM, CALM))  # fmt: skip
+    heights = {sq["square"]: sq["height"] for sq in r["squares"]}
+    assert heights == {"FJ-1": 24, "FJ-2": 30, "FJ-3": 24, "FJ-4": 24}
+
+
+def test_bad_flying_weather_is_the_referees_call_too(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--no-aa", "--bad-weather",
+             "--dice", CALM)  # fmt: skip
+    assert r["squares"][0]["height"] == 24
+    assert r["raise"]["name"] == "bad flying weather"
+
+
+# --- CD 7.2.2: AA fire at transports ----------------------------------------------------------
+
+
+def test_bofors_example_golden(ab: Run) -> None:
+    # CD 7.2.2 example: one Bofors within 24" rolls one die needing 3, hits, the hit effect
+    # is a 6 (forced back for a veteran crew); the stand it hit drops from 18", the rest
+    # of the company from 12".
+    r = drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
+             "--dice", dice("3", "2", "6", CALM, CALM, CALM, CALM))  # fmt: skip
+    (shot,) = r["aa"]
+    assert (shot["dice"], shot["to_hit"], shot["rolls"]) == (1, 3, [3])
+    assert shot["hits"] == [{"aircraft": "FJ-2", "effect": "forced back", "aborted": False}]
+    heights = {sq["square"]: sq["height"] for sq in r["squares"]}
+    assert heights == {"FJ-1": 12, "FJ-2": 18, "FJ-3": 12, "FJ-4": 12}
+
+
+def test_bofors_example_descending_fire_golden(ab: Run) -> None:
+    # ... and the British infantry 6" off fire at the paratroopers as they come down,
+    # hitting on 3: normally 5 at medium range, -2 at descending targets.
+    drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
+         "--dice", dice("3", "2", "6", CALM, CALM, CALM, CALM))  # fmt: skip
+    r = as_json(ab("airborne", "fire", "B-1", "FJ-2", "--dice", "4", "--json"))
+    assert (r["band"], r["base"], r["to_hit"]) == ("medium", 5, 3)
+    assert [m["name"] for m in r["modifiers"]] == ["target is paratroopers descending (no cover)"]
+    assert r["hits"] == 0
+
+
+@pytest.mark.parametrize(
+    ("stand", "dice_", "to_hit", "why"),
+    [
+        ("B-AA", 1, 3, None),  # bofors ROF 2: one die
+        ("B-RADAR", 1, 4, None),  # veteran +1 (aa-veteran)
+        ("B-GREEN", 1, 2, None),  # flak-88 ROF 1: half, rounded up; green -1 (aa-green)
+        ("B-FAR", 1, 4, "beyond 24"),
+    ],
+)
+def test_aa_dice_numbers_and_reach(
+    ab: Run, stand: str, dice_: int, to_hit: int, why: str | None
+) -> None:
+    r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
+    found = {c["stand"]: c for c in r["aa"]}[stand]
+    assert (found["dice"], found["to_hit"]) == (dice_, to_hit)
+    assert (found["why_not"] is None) == (why is None)
+    if why:
+        assert why in found["why_not"]
+
+
+def test_only_stationary_aa_fires(ab: Run) -> None:
+    ab("place", "B-AA", "20", "34")
+    r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
+    assert "B-AA" not in r["firing"]
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", code=3)
+    assert "stationary" in out.output and "CD 7.2.2" in out.output
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_aa_at_night_loses_a_die_without_detection(ab: Run) -> None:
+    # CD 9.1.6: one die fewer; the Bofors' one die becomes none. Radar keeps its die.
+    ab("weather", "set", "--light", "night-dark")
+    r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
+    found = {c["stand"]: c for c in r["aa"]}
+    assert found["B-AA"]["dice"] == 0 and "9.1.6" in found["B-AA"]["why_not"]
+    assert found["B-RADAR"]["dice"] == 1 and found["B-RADAR"]["why_not"] is None
+
+
+def test_three_forced_backs_abort_a_transport(ab: Run) -> None:
+    # Three AA guns each hit the one transport, each a forced back (veteran crew: 6-7).
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90",
+             "--dice", "1,6,1,6,1,6")  # fmt: skip
+    assert [h["effect"] for s in r["aa"] for h in s["hits"]] == ["forced back"] * 3
+    assert r["squares"][0]["outcome"] == "aborted"
+    assert stands(ab)["FJ-1"]["status"] == "aborted"
+
+
+def test_an_eliminated_result_aborts_a_transport(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
+             "--dice", "2,8")  # fmt: skip
+    assert r["squares"][0]["outcome"] == "aborted"
+    assert "eliminated" in r["squares"][0]["why"]
+
+
+def test_aa_fire_can_trigger_depletion(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
+             "--dice", dice("1", "1", CALM))  # fmt: skip
+    assert any("depletion" in note for note in r["aa"][0]["ammunition"])
+
+
+# --- CD 7.2: the stick and the drop ------------------------------------------------------------
+
+
+def test_squares_lie_edge_to_edge_along_the_flight_path(ab: Run) -> None:
+    r = drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--no-aa",
+             "--dice", dice(CALM, CALM, CALM, CALM))  # fmt: skip
+    slots = [c for sq in r["squares"] for c in sq["slot"]]
+    assert slots == pytest.approx([17, 20, 19, 20, 21, 20, 23, 20])
+
+
+def test_drift_follows_the_documented_transform(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "0", "--no-aa", "--dice", "37,26,3")
+    sq = r["squares"][0]
+    sigma = 0.25 * 12  # charted 0.25 per inch of a veteran crew's 12"
+    distance = sigma * math.sqrt(-2 * math.log(0.365))
+    bearing = math.radians(360 * 0.255)
+    assert sq["sigma"] == pytest.approx(sigma)
+    assert sq["at"] == pytest.approx(
+        [20 + distance * math.sin(bearing), 20 + distance * math.cos(bearing)], abs=1e-3
+    )
+    assert sq["marked"] == "up"
+
+
+def test_a_gun_drops_as_three_squares_and_can_lose_its_crew(ab: Run) -> None:
+    # CD 7.1: the crew square blows off the north edge; the gun itself comes down.
+    r = drop(ab, "4/FJR-6", "--zone", "20,30", "--heading", "90", "--no-aa",
+             "--dice", dice(CALM, "1,1,1", CALM, CALM))  # fmt: skip
+    assert [sq["square"] for sq in r["squares"]] == [
+        "FJ-5", "FJ-GUN crew", "FJ-GUN ammo", "FJ-GUN weapon"
+    ]  # fmt: skip
+    assert squares(r)["FJ-GUN crew"]["outcome"] == "lost"
+    gun = stands(ab)["FJ-GUN"]
+    assert gun["status"] == "ok" and gun["x"] is not None
+    assert {"no-crew", "ammo-apart"} <= set(gun["markers"])
+    out = ab("airborne", "assemble", "FJ-GUN", code=3)
+    assert "crew was lost" in out.output
+
+
+def test_a_gun_whose_weapon_is_lost_is_lost(ab: Run) -> None:
+    r = drop(ab, "4/FJR-6", "--zone", "20,30", "--heading", "90", "--no-aa",
+             "--dice", dice(CALM, CALM, CALM, "1,1,1"))  # fmt: skip
+    assert r["stands"]["FJ-GUN"] == "lost"
+    assert stands(ab)["FJ-GUN"]["status"] == "lost"
+
+
+def test_assemble_joins_crew_and_ammunition(ab: Run) -> None:
+    drop(ab, "4/FJR-6", "--zone", "20,30", "--heading", "90", "--no-aa",
+         "--dice", dice(CALM, CALM, CALM, CALM))  # fmt: skip
+    assert {"crew-apart", "ammo-apart"} <= set(stands(ab)["FJ-GUN"]["markers"])
+    ab("airborne", "assemble", "FJ-GUN")
+    assert not {"crew-apart", "ammo-apart"} & set(stands(ab)["FJ-GUN"]["markers"])
+    ab("airborne", "assemble", "FJ-GUN", code=3)
+
+
+@pytest.mark.parametrize(
+    ("stick", "says"),
+    [
+        ("FJ-TRUCK", "vehicles cannot be dropped"),
+        ("FJ-LEG", "not a parachute stand"),
+        ("FJ-1,FJ-5", "a stick is one company"),
+        ("GL-1", "not a parachute stand"),
+    ],
+)
+def test_who_may_jump(ab: Run, stick: str, says: str) -> None:
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = drop(ab, stick, "--zone", "20,20", "--heading", "90", "--no-aa", code=3)
+    assert says in out.output and "CD 7.2" in out.output
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_all_transports_of_a_side_fly_one_path(ab: Run) -> None:
+    drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--no-aa")
+    out = drop(ab, "4/FJR-6", "--zone", "30,25", "--heading", "0", "--no-aa", code=3)
+    assert "same flight path" in out.output
+    drop(ab, "4/FJR-6", "--zone", "30,25", "--heading", "90", "--no-aa")
+
+
+def test_drops_happen_in_the_air_phase(ab: Run) -> None:
+    ab("phase", "next")
+    out = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--no-aa", code=3)
+    assert "artillery phase" in out.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("NOBODY", "--zone", "20,20", "--heading", "90"), "unknown stand"),
+        (("FJ-1", "--zone", "80,20", "--heading", "90"), "off the 60 x 40 table"),
+        (("FJ-1", "--zone", "20,20", "--heading", "400"), "bearing"),
+        (("FJ-1", "--zone", "20,20", "--heading", "90", "--crew", "superb"), "unknown"),
+    ],
+)
+def test_drop_bad_input(ab: Run, args: tuple[str, ...], says: str) -> None:
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = drop(ab, *args, "--no-aa", code=2)
+    assert says in out.output
+    assert len(out.output.strip().splitlines()) == 1
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+# --- CD 7.2.2: drop results ----------------------------------------------------------------------
+
+
+def test_marked_side_up_lands_clean_and_may_not_move(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--no-aa", "--dice", CALM)
+    assert r["stands"] == {"FJ-1": "landed"}
+    fj = stands(ab)["FJ-1"]
+    assert fj["markers"] == [] and fj["x"] == pytest.approx(20, abs=0.5)
+    out = ab("place", "FJ-1", "25", "25", code=3)
+    assert "CD 7.2.2" in out.output
+
+
+def test_marked_side_down_is_suppressed(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--no-aa", "--dice", CALM_DOWN)
+    assert r["squares"][0]["marked"] == "down"
+    assert stands(ab)["FJ-1"]["markers"] == ["suppressed"]
+
+
+@pytest.mark.parametrize(
+    ("effect", "status", "markers"),
+    [("5", "ok", ["suppressed"]), ("6", "ok", ["suppressed", "forced-back"]),
+     ("8", "eliminated", ["suppressed"])],
+)  # fmt: skip
+def test_marked_side_down_in_woods_takes_a_hit(
+    ab: Run, effect: str, status: str, markers: list[str]
+) -> None:
+    r = drop(ab, "FJ-1", "--zone", "7,7", "--heading", "90", "--no-aa",
+             "--dice", dice(CALM_DOWN, effect))  # fmt: skip
+    assert r["squares"][0]["rough"] == "wood-1"
+    fj = stands(ab)["FJ-1"]
+    assert (fj["status"], fj["markers"]) == (status, markers)
+
+
+def test_marked_side_up_in_woods_takes_no_hit(ab: Run) -> None:
+    r = drop(ab, "FJ-1", "--zone", "7,7", "--heading", "90", "--no-aa", "--dice", CALM)
+    assert r["squares"][0]["outcome"] == "landed"
+
+
+@pytest.mark.parametrize(
+    ("zone", "why"), [("50,20", "lake-1"), ("20,39.5", "off the table")]
+)  # fmt: skip
+def test_water_and_the_table_edge_lose_the_stand(ab: Run, zone: str, why: str) -> None:
+    rolls = "100,1,1" if why == "lake-1" else "1,1,1"
+    r = drop(ab, "FJ-1", "--zone", zone, "--heading", "90", "--no-aa", "--dice", rolls)
+    assert r["squares"][0]["outcome"] == "lost" and why in r["squares"][0]["why"]
+    fj = stands(ab)["FJ-1"]
+    assert fj["status"] == "lost" and fj["x"] is None
+
+
+def test_landed_paratroopers_fire_at_minus_two(ab: Run) -> None:
+    drop(ab, "FJ-1", "--zone", "19,21", "--heading", "90", "--no-aa", "--dice", CALM)
+    ab("phase", "next")
+    ab("phase", "next")
+    r = as_json(ab("fire", "FJ-1", "B-1", "--range", "5", "--json"))
+    assert {"name": "firer landed by parachute or glider this turn", "value": -2,
+            "rule": "CD 7.2.2, 7.3.2"} in r["modifiers"]  # fmt: skip
+
+
+# --- CD 7.2.2: fire at descending paratroopers ----------------------------------------------------
+
+
+def test_descending_fire_only_while_they_come_down(ab: Run) -> None:
+    drop(ab, "FJ-1", "--zone", "19,21", "--heading", "90", "--no-aa", "--dice", CALM)
+    ab("phase", "next")
+    out = ab("airborne", "fire", "B-1", "FJ-1", code=3)
+    assert "CD 7.2.2" in out.output and "tabletop fire" in out.output
+
+
+def test_descending_fire_needs_a_stationary_stand_near_the_zone(ab: Run) -> None:
+    drop(ab, "FJ-1", "--zone", "19,21", "--heading", "90", "--no-aa", "--dice", CALM)
+    out = ab("airborne", "fire", "B-2", "FJ-1", code=3)
+    assert "within 24" in out.output
+    ab("place", "B-1", "19", "27")
+    out = ab("airborne", "fire", "B-1", "FJ-1", code=3)
+    assert "stationary" in out.output
+
+
+def test_waiting_for_the_landing_means_normal_fire(ab: Run) -> None:
+    # Down in the woods: from the air no cover; once landed the wood's cover counts.
+    drop(ab, "FJ-1", "--zone", "11,11", "--heading", "90", "--no-aa", "--dice", CALM)
+    air = as_json(ab("airborne", "fire", "B-GREEN", "FJ-1", "--dice", "9", "--json"))
+    assert [m["name"] for m in air["modifiers"]] == ["target is paratroopers descending (no cover)"]
+    ab("phase", "next")
+    ab("phase", "next")
+    ab("phase", "next")
+    later = as_json(ab("fire", "B-GREEN", "FJ-1", "--spotted", "--dice", "9", "--json"))
+    names = [m["name"] for m in later["modifiers"]]
+    assert not any("descending" in n for n in names)
+    assert any("cover" in n for n in names)
+
+
+# --- the drop simulation, statistically ----------------------------------------------------------
+
+
+def run_drops(path: Path, inputs: dict[str, Any], seeds: range) -> list[dict[str, Any]]:
+    """Many drops from one game file, each on its own seed, none written to the game."""
+    from tabletop.dice import Dice
+    from tabletop.state.game import Game
+
+    g = Game.open(path)
+    try:
+        return [airborne.drop_action(g.context(g.state(), Dice(seed)), inputs) for seed in seeds]
+    finally:
+        g.close()
+
+
+def flight_offsets(results: list[dict[str, Any]], heading: float) -> list[tuple[float, float]]:
+    """(along, across) the flight path, from each square's slot to where it landed."""
+    ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
+    out = []
+    for r in results:
+        for sq in r["squares"]:
+            dx, dy = sq["at"][0] - sq["slot"][0], sq["at"][1] - sq["slot"][1]
+            out.append((dx * ux + dy * uy, dx * uy - dy * ux))
+    return out
+
+
+def mean_sd(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+
+
+def stick(crew: str) -> dict[str, Any]:
+    return {"stick": "3/FJR-6", "zone": [20, 20], "heading": 60, "crew": crew, "no_aa": True}
+
+
+@pytest.fixture
+def game_file(ab: Run) -> Path:
+    return ab.game  # type: ignore[attr-defined,no-any-return]
+
+
+def test_drop_statistics_over_many_seeds(game_file: Path) -> None:
+    veteran = flight_offsets(run_drops(game_file, stick("veteran"), range(150)), 60)
+    green = flight_offsets(run_drops(game_file, stick("green"), range(150, 300)), 60)
+    for offsets, height in ((veteran, 12), (green, 36)):
+        sigma = 0.25 * height
+        n = len(offsets)
+        for axis in (0, 1):
+            mean, sd = mean_sd([o[axis] for o in offsets])
+            # mean on the flight line (and on the slot along it), within 4 standard errors
+            assert abs(mean) < 4 * sigma / math.sqrt(n)
+            assert sd == pytest.approx(sigma, rel=0.15)
+    ratio = mean_sd([o[1] for o in green])[1] / mean_sd([o[1] for o in veteran])[1]
+    assert ratio == pytest.approx(3.0, rel=0.2)  # spread grows with height: 36" / 12"
+
+
+def test_drop_statistics_on_one_seed(game_file: Path) -> None:
+    # One seed, one big stick over and over: the same properties hold on a single stream.
+    from tabletop.dice import Dice
+
+    rolls = Dice(7)
+    draws = [airborne.drift(1.0, rolls.roll(100, "u"), rolls.roll(100, "b")) for _ in range(4000)]
+    downs = [rolls.roll(10, "side") > 5 for _ in range(4000)]
+    xs, ys = [d[0] for d in draws], [d[1] for d in draws]
+    for values in (xs, ys):
+        mean, sd = mean_sd(values)
+        assert abs(mean) < 4 / math.sqrt(len(values))
+        assert sd == pytest.approx(1.0, rel=0.06)
+    assert sum(downs) / len(downs) == pytest.approx(0.5, abs=0.03)
+
+
+def test_marked_side_down_is_about_half(game_file: Path) -> None:
+    results = run_drops(game_file, stick("veteran"), range(300, 450))
+    marks = [sq["marked"] == "down" for r in results for sq in r["squares"]]
+    assert sum(marks) / len(marks) == pytest.approx(0.5, abs=0.06)
+
+
+def test_the_transform_is_exactly_symmetric_and_isotropic() -> None:
+    # Every pair of d100 rolls once: mean zero, equal spread on both axes, no correlation.
+    pts = [airborne.drift(1.0, a, b)[:2] for a in range(1, 101) for b in range(1, 101)]
+    n = len(pts)
+    mx, my = sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
+    vx = sum(p[0] ** 2 for p in pts) / n
+    vy = sum(p[1] ** 2 for p in pts) / n
+    cxy = sum(p[0] * p[1] for p in pts) / n
+    assert abs(mx) < 1e-12 and abs(my) < 1e-12
+    assert vx == pytest.approx(vy, rel=1e-9)
+    assert abs(cxy) < 1e-12
+    assert vx == pytest.approx(1.0, rel=0.02)  # per-axis variance is sigma squared
+
+
+@functools.cache
+def bundled_charts() -> Charts:
+    return Charts.load()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    first=st.integers(1, 100),
+    second=st.integers(1, 100),
+    height=st.floats(1, 60),
+)
+def test_drift_scales_with_height_and_stays_bounded(first: int, second: int, height: float) -> None:
+    charts = bundled_charts()
+    sigma = airborne.scatter_sigma(height, charts)
+    dx, dy, distance, _ = airborne.drift(sigma, first, second)
+    dx2, dy2, _, _ = airborne.drift(airborne.scatter_sigma(2 * height, charts), first, second)
+    assert (dx2, dy2) == pytest.approx((2 * dx, 2 * dy))
+    assert distance <= sigma * math.sqrt(-2 * math.log(0.005)) + 1e-9
+
+
+def test_a_stick_over_the_lake_loses_exactly_the_squares_in_it(game_file: Path) -> None:
+    from shapely import Point, Polygon
+
+    lake = Polygon(LAKE)
+    inputs = {"stick": "3/FJR-6", "zone": [40, 20], "heading": 90, "crew": "veteran",
+              "no_aa": True}  # fmt: skip
+    lost = kept = 0
+    for r in run_drops(game_file, inputs, range(60)):
+        for sq in r["squares"]:
+            wet = lake.covers(Point(sq["at"]))
+            assert (sq["outcome"] == "lost") == wet, sq
+            assert (r["stands"][sq["stand"]] == "lost") == wet
+            lost, kept = lost + wet, kept + (not wet)
+    assert lost > 30 and kept > 30
+
+
+# --- CD 7.3: gliders -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("light", "flags", "crew", "number"),
+    [
+        # CD 7.3.1: 8 by day, 6 on a clear night, 4 on an overcast or moonless night;
+        # veterans and elites +1, green and trained -1.
+        ("day", (), "regular", 8),
+        ("day", (), "veteran", 9),
+        ("day", (), "elite", 9),
+        ("day", (), "green", 7),
+        ("day", (), "trained", 7),
+        ("night-moonlit", ("--clear-night",), "regular", 6),
+        ("night-moonlit", ("--overcast",), "regular", 4),
+        ("night-dark", (), "regular", 4),
+        ("night-dark", (), "veteran", 5),
+    ],
+)
+def test_glider_landing_numbers_golden(
+    ab: Run, light: str, flags: tuple[str, ...], crew: str, number: int
+) -> None:
+    if light != "day":
+        ab("weather", "set", "--light", light)
+    r = glider(ab, "GL-1", "--zone", "20,30", "--no-aa", "--crew", crew, *flags, "--dice", "1")
+    assert r["gliders"][0]["landing_number"] == number
+
+
+def test_each_aa_hit_costs_a_glider_one(ab: Run) -> None:
+    r = glider(ab, "GL-1", "--zone", "20,30", "--aa", "B-AA", "--dice", "2,1")
+    assert r["gliders"][0]["landing_number"] == 7
+    assert r["gliders"][0]["working"][-1] == {"name": "1 AA hit(s)", "value": -1.0,
+                                              "rule": "CD 7.3.1"}  # fmt: skip
+
+
+def test_three_hits_abort_a_glider(ab: Run) -> None:
+    r = glider(ab, "GL-1", "--zone", "20,30", "--dice", "1,1,1")
+    assert r["gliders"][0]["outcome"] == "aborted"
+
+
+def test_successful_gliders_land_where_aimed_and_may_not_move(ab: Run) -> None:
+    r = glider(ab, "1/LLR", "--zone", "20,30", "--no-aa", "--dice", "8,1,5")
+    assert [g["outcome"] for g in r["gliders"]] == ["landed"] * 3
+    assert [g["at"] for g in r["gliders"]] == [[20, 30], [20, 32], [20, 28]]
+    assert stands(ab)["GL-1"]["x"] == 20
+    assert "CD 7.2.2, 7.3.2" in ab("place", "GL-1", "20", "25", code=3).output
+
+
+def test_a_ten_destroys_the_glider(ab: Run) -> None:
+    r = glider(ab, "GL-1", "--zone", "20,30", "--no-aa", "--dice", "10")
+    assert r["gliders"][0]["outcome"] == "lost" and "CD 7.3.3" in r["gliders"][0]["why"]
+    assert stands(ab)["GL-1"]["status"] == "lost"
+
+
+@pytest.mark.parametrize(("crew", "inches"), [("regular", 4), ("veteran", 2), ("green", 8)])
+def test_deviation_by_wind_chart_and_crew(ab: Run, crew: str, inches: float) -> None:
+    # CD 7.3.3: on a moonless night 9 fails; direction 9 is rolled again, then 3 (east);
+    # 4" for a regular crew, halved for veterans, doubled for green crews.
+    ab("weather", "set", "--light", "night-dark")
+    r = glider(ab, "GL-1", "--zone", "20,30", "--no-aa", "--crew", crew, "--dice", "9,9,3,4")
+    g = r["gliders"][0]
+    assert g["outcome"] == "deviated"
+    assert g["deviation"]["distance"] == inches
+    assert g["at"] == pytest.approx([20 + inches, 30])
+
+
+@pytest.mark.parametrize(
+    ("zone", "rolls", "into"),
+    [
+        ("22,6", "9,3,4", "orchard-1"),  # east into the orchard
+        ("20,18", "9,5,4", "B-TK"),  # south onto the British tank
+    ],
+)
+def test_deviating_onto_terrain_or_a_vehicle_crashes(
+    ab: Run, zone: str, rolls: str, into: str
+) -> None:
+    # CD 7.3.4: one hit, a second landing check (8 or less), a second hit when it fails.
+    r = glider(ab, "GL-1", "--zone", zone, "--no-aa", "--dice", rolls + ",3,9,2")
+    g = r["gliders"][0]
+    assert g["outcome"] == "crashed" and into in g["crashed_into"]
+    assert g["crash"] == {"second_check": 9, "held": False,
+                          "effects": ["no effect", "no effect"], "worst": "no effect"}  # fmt: skip
+
+
+def test_a_crash_that_holds_takes_one_hit_and_forced_back_means_only_morale(ab: Run) -> None:
+    r = glider(ab, "GL-1", "--zone", "22,6", "--no-aa", "--dice", "9,3,4,5,2")
+    crash = r["gliders"][0]["crash"]
+    assert crash["effects"] == ["forced back"] and crash["held"]
+    assert "forced-back" not in stands(ab)["GL-1"]["markers"]
+
+
+def test_a_crash_can_eliminate(ab: Run) -> None:
+    glider(ab, "GL-1", "--zone", "22,6", "--no-aa", "--dice", "9,3,4,9,1")
+    assert stands(ab)["GL-1"]["status"] == "eliminated"
+
+
+def test_deviating_onto_another_glider_crashes(ab: Run) -> None:
+    # GL-1 lands on the zone; GL-2 aims 2" north of it and deviates 2" south onto it.
+    r = glider(ab, "GL-1,GL-2", "--zone", "20,30", "--no-aa",
+               "--dice", "1,9,5,2,3,1")  # fmt: skip
+    assert r["gliders"][1]["outcome"] == "crashed"
+    assert r["gliders"][1]["crashed_into"] == ["glider of GL-1"]
+
+
+@pytest.mark.parametrize(
+    ("zone", "rolls", "why"),
+    [
+        ("38,20", "9,3,4", "lake-1"),
+        ("2,20", "9,7,4", "off the table"),
+        ("5,27", "9,1,4", "village-1 (burning)"),
+    ],
+)
+def test_deviating_into_water_fire_or_off_the_table_is_lost(
+    ab: Run, zone: str, rolls: str, why: str
+) -> None:
+    r = glider(ab, "GL-1", "--zone", zone, "--no-aa", "--dice", rolls)
+    g = r["gliders"][0]
+    assert g["outcome"] == "lost" and why in g["why"]
+    gl = stands(ab)["GL-1"]
+    assert gl["status"] == "lost" and gl["x"] is None
+
+
+def test_glider_targets_must_chain_from_the_zone(ab: Run) -> None:
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = glider(ab, "GL-1", "--zone", "20,30", "--no-aa", "--at", "GL-1=24,30", code=3)
+    assert "within 2" in out.output and "CD 7.3" in out.output
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+    r = glider(ab, "GL-1,GL-2", "--zone", "20,30", "--no-aa", "--at", "GL-1=22,30",
+               "--at", "GL-2=24,30", "--dice", "1,1")  # fmt: skip
+    assert [g["at"] for g in r["gliders"]] == [[22, 30], [24, 30]]
+
+
+def test_only_glider_stands_come_by_glider(ab: Run) -> None:
+    out = glider(ab, "FJ-1", "--zone", "20,30", "--no-aa", code=3)
+    assert "CD 7.3" in out.output
+
+
+def test_glider_bad_input(ab: Run) -> None:
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-1:20,30", code=2)
+    assert "STAND=X,Y" in out.output
+    out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-2=20,30", code=2)
+    assert "not in the stick" in out.output
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_text_output_and_replay(ab: Run) -> None:
+    out = ab("airborne", "drop", "3/FJR-6", "--zone", "20,20", "--heading", "90")
+    assert "stand(s) of the stick landed" in out.output
+    out = ab("airborne", "glider", "1/LLR", "--zone", "20,8", "--heading", "90")
+    assert "glider(s) down" in out.output
+    assert "AA over" in ab("airborne", "aa", "--zone", "20,20", "--side", "Germany").output
+    assert "replay reproduces" in ab("replay").output
+    ab("undo")
+    ab("undo")
+    assert stands(ab)["FJ-1"]["x"] is None

@@ -1,0 +1,574 @@
+"""Map pictures, the after-action report, dice statistics, completion and table fitting."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.shell_completion import ShellComplete
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop.cli import cli
+from tabletop.dice import Dice
+from tabletop.render import REFEREE
+from tabletop.render.dicestats import chi2_survival, die_stats, summarise
+from tabletop.render.labels import Item, place
+from tabletop.render.scene import build_scene, resolve_view
+from tabletop.resources import bundled_scenario, scenarios_dir
+from tabletop.rules.context import RulesContext
+from tabletop.scenario import TerrainPiece, read_scenario
+from tabletop.state.game import Game
+from tests.conftest import Run, as_json, file_digest, goto_phase
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+BUNDLED = sorted(p.stem for p in scenarios_dir().glob("*.yaml"))
+SECRET_PIECE = "secret-lake"
+
+
+# --- building games without the CLI (fast, and free to add hidden things) --------------------
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Game]:
+    """One new game per bundled scenario (seed 1), shared by the tests of this module."""
+    folder = tmp_path_factory.mktemp("render-games")
+    made = {}
+    for name in BUNDLED:
+        loaded = read_scenario(bundled_scenario(name))
+        made[name] = Game.create(folder / f"{name}.sqlite", loaded, 1, force=False)
+    return made
+
+
+def secret_context(game: Game) -> RulesContext:
+    """The game's context with hidden things added: a referee-only lake, a wired bridge,
+    and for each side a hidden real field, a hidden dummy and a revealed real field."""
+    ctx = game.context()
+    scenario = ctx.scenario
+    w, d = scenario.table.width, scenario.table.depth
+    lake = TerrainPiece(
+        id=SECRET_PIECE,
+        kind="lake",
+        polygon=((w * 0.45, d * 0.45), (w * 0.55, d * 0.45), (w * 0.5, d * 0.55)),
+        referee_only=True,
+    )
+    bridge = TerrainPiece(
+        id="wired-span",
+        kind="bridge",
+        polygon=((1.0, 1.0), (3.0, 1.0), (3.0, 4.0), (1.0, 4.0)),
+        wired=True,
+    )
+    scenario = dataclasses.replace(scenario, terrain=(*scenario.terrain, lake, bridge))
+    state = ctx.state
+    for n, side in enumerate(scenario.side_names()):
+        for kind, real, revealed in (("hid", True, False), ("dum", False, False),
+                                     ("shown", True, True)):  # fmt: skip
+            fid = f"mf-{kind}-{n}"
+            state.rows[f"minefield:{fid}"] = {
+                "id": fid,
+                "side": side,
+                "real": real,
+                "revealed": revealed,
+                "x": 5.0 + 3 * n,
+                "y": 5.0 + (3 if real else 0) + (6 if revealed else 0),
+                "size": 1.0,
+            }
+    state.rows["minefield:broken"] = {"id": "broken", "side": "nobody"}  # read defensively
+    return RulesContext(state, Dice(1), scenario, ctx.charts)
+
+
+def svg_of(scene: Any) -> str:
+    from tabletop.render.draw import write
+
+    out = io.BytesIO()
+    write(scene, out, "svg")
+    return out.getvalue().decode("utf-8")
+
+
+def texts_by_id(svg: str) -> dict[str, str]:
+    root = ET.fromstring(svg)
+    return {
+        el.get("id", ""): "".join(el.itertext()) for el in root.iter() if el.get("id") is not None
+    }
+
+
+def hidden_from(side: str, sides: list[str]) -> list[str]:
+    """Ids a side must never see: the lake, and the enemy's unrevealed fields."""
+    enemy = [n for n, s in enumerate(sides) if s != side]
+    return [SECRET_PIECE, *(f"mf-{k}-{n}" for n in enemy for k in ("hid", "dum"))]
+
+
+# --- the done-when test: every bundled scenario, every view ----------------------------------
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_bundled_scenario_in_every_view(games: dict[str, Game], name: str) -> None:
+    game = games[name]
+    ctx = secret_context(game)
+    sides = ctx.scenario.side_names()
+    stand_ids = [s["id"] for s in ctx.state.stands() if s["x"] is not None]
+    for view in [REFEREE, *sides]:
+        svg = svg_of(build_scene(ctx, game.info.name, view))
+        ids = texts_by_id(svg)  # parses: the SVG is well-formed XML
+        if view == REFEREE:
+            for sid in stand_ids:
+                assert sid in ids.get(f"label-{sid}", ""), f"{name}: no label for {sid}"
+            assert f"terrain-{SECRET_PIECE}" in ids
+            assert "wired-wired-span" in ids
+            assert all(f"minefield-mf-{k}-0" in ids for k in ("hid", "dum", "shown"))
+            continue
+        for secret in hidden_from(view, sides):
+            assert secret not in svg, f"{name}: {view}'s view shows {secret}"
+        assert "wired" not in svg.replace("wired-span", "")  # the span is drawn, not its wiring
+        assert "referee only" not in svg
+        own = sides.index(view)
+        assert f"minefield-mf-dum-{own}" in ids  # a side knows its own dummies
+        for n in range(len(sides)):
+            assert f"minefield-mf-shown-{n}" in ids  # revealed fields are known to all
+
+
+# --- what a view may know -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("view", "field_side", "real", "revealed", "shown", "real_known"),
+    [
+        ("referee", "Germany", True, False, True, True),
+        ("referee", "Germany", False, False, True, True),
+        ("Germany", "Germany", True, False, True, True),
+        ("Germany", "Germany", False, False, True, True),
+        ("USA", "Germany", True, False, False, None),
+        ("USA", "Germany", False, False, False, None),
+        ("USA", "Germany", True, True, True, True),
+    ],
+)
+def test_minefields_as_a_view_knows_them(
+    games: dict[str, Game],
+    view: str,
+    field_side: str,
+    real: bool,
+    revealed: bool,
+    shown: bool,
+    real_known: bool | None,
+) -> None:
+    ctx = games["crossroads"].context()
+    ctx.state.rows["minefield:m1"] = {
+        "id": "m1", "side": field_side, "real": real, "revealed": revealed,
+        "x": 10, "y": 10, "size": 1,
+    }  # fmt: skip
+    scene = build_scene(ctx, "t", view)
+    assert bool(scene.minefields) is shown
+    if shown:
+        field = scene.minefields[0]
+        assert field.real == (real if real_known else None)
+        assert field.polygon == [(9.5, 9.5), (10.5, 9.5), (10.5, 10.5), (9.5, 10.5)]
+
+
+def test_a_side_traces_sight_over_the_terrain_it_knows(games: dict[str, Game]) -> None:
+    """A referee-only wood between G-1 and US-1 blocks the referee's line, not Germany's."""
+    ctx = games["crossroads"].context()
+    wood = TerrainPiece(
+        id="hidden-wood",
+        kind="woods",
+        polygon=((15.0, 14.0), (21.0, 14.0), (21.0, 16.0), (15.0, 16.0)),
+        referee_only=True,
+    )
+    ctx = RulesContext(
+        ctx.state,
+        ctx.dice,
+        dataclasses.replace(ctx.scenario, terrain=(*ctx.scenario.terrain, wood)),
+        ctx.charts,
+    )
+    referee = build_scene(ctx, "t", REFEREE, los=("G-1", "US-1")).sight
+    germany = build_scene(ctx, "t", "Germany", los=("G-1", "US-1")).sight
+    assert referee is not None and germany is not None
+    assert not referee.clear and referee.blocked_by == ["hidden-wood"]
+    assert germany.clear and all(c.piece != "hidden-wood" for c in germany.crossings)
+    blocker = next(c for c in referee.crossings if c.blocks)
+    assert blocker.entry[1] == pytest.approx(16.0, abs=0.01)  # entering the wood's north edge
+
+
+@pytest.mark.parametrize(
+    ("typed", "view"),
+    [(None, "referee"), ("Referee", "referee"), ("germany", "Germany"), (" USA ", "USA")],
+)
+def test_views_are_named_case_insensitively(typed: str | None, view: str) -> None:
+    assert resolve_view(typed, ["Germany", "USA"]) == view
+
+
+def test_range_band_rings_follow_the_base_edge(games: dict[str, Game]) -> None:
+    """Edge measuring: each ring is the base grown by the band's distance (CD range rule)."""
+    ctx = games["crossroads"].context()
+    bands = build_scene(ctx, "t", REFEREE, bands="G-1").bands  # 18,27 facing 180, rifle
+    assert bands is not None
+    rifle = ctx.charts.weapons["rifle"].ranges
+    stand = ctx.state.stand("G-1")
+    for ring in bands.rings:
+        expected = getattr(rifle, ring.band)
+        xs = [p[0] for p in ring.polygon]
+        assert max(xs) == pytest.approx(18 + stand["width"] / 2 + expected, abs=0.01)
+        assert ring.distance == expected
+    assert [r.band for r in bands.rings] == ["close", "medium", "long"]
+
+
+# --- labels ---------------------------------------------------------------------------------
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def test_labels_avoid_each_other_and_other_stands() -> None:
+    stands = [(x * 3.0, y * 2.5) for x in range(1, 8) for y in range(1, 6)]
+    items = [
+        Item(f"S-{n}", (x - 0.4, y - 0.4, x + 0.4, y + 0.4), width=1.8, height=0.45)
+        for n, (x, y) in enumerate(stands)
+    ]
+    placed = place(items, (0, 0, 30, 20))
+    assert [p.id for p in placed] == [i.id for i in items]
+    boxes = [p.box for p in placed]
+    for i, a in enumerate(boxes):
+        assert not any(_overlaps(a, b) for b in boxes[i + 1 :])
+        assert not any(_overlaps(a, item.anchor) for item in items)
+    assert place(items, (0, 0, 30, 20)) == placed  # deterministic
+
+
+# --- dice statistics ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("x", "df", "p"),
+    [
+        (3.841, 1, 0.05),
+        (5.991, 2, 0.05),
+        (11.070, 5, 0.05),
+        (16.919, 9, 0.05),
+        (21.666, 9, 0.01),
+        (9.0, 9, 0.4373),
+        (0.0, 9, 1.0),
+    ],
+)
+def test_chi_square_survival_matches_the_tables(x: float, df: int, p: float) -> None:
+    assert chi2_survival(x, df) == pytest.approx(p, abs=5e-4)
+
+
+@given(st.floats(0, 200), st.floats(0, 200), st.integers(1, 30))
+def test_chi_square_survival_is_a_falling_probability(a: float, b: float, df: int) -> None:
+    low, high = sorted((a, b))
+    assert 0.0 <= chi2_survival(high, df) <= chi2_survival(low, df) <= 1.0
+
+
+def test_fair_dice_read_as_fair() -> None:
+    stats = die_stats(10, list(range(1, 11)) * 6)
+    assert stats.mean == 5.5 and stats.z == 0
+    assert stats.chi2 == 0 and stats.p_chi2 == pytest.approx(1.0)
+    assert stats.verdict == "in line with fair dice"
+
+
+def test_loaded_dice_read_as_loaded() -> None:
+    stats = die_stats(10, [1] * 30 + [2] * 30)
+    assert stats.mean == 1.5 and stats.z is not None and stats.z < -8
+    assert stats.verdict == "ran low; very unusual for fair dice"
+
+
+def test_too_few_rolls_for_a_chi_square() -> None:
+    stats = die_stats(10, [3, 7, 9])
+    assert stats.chi2 is None and stats.p_chi2 is None
+    assert stats.as_json()["rolls"] == 3
+
+
+def test_physical_and_generated_are_counted_apart() -> None:
+    rolls = [{"die": 10, "value": v, "source": "physical"} for v in (1, 2)]
+    rolls += [{"die": 10, "value": v, "source": "generated"} for v in (9, 10, 8)]
+    rolls += [{"die": 6, "value": 6, "source": "generated"}]
+    summary = summarise(rolls)
+    assert (summary["rolls"], summary["physical"], summary["generated"]) == (6, 2, 4)
+    rows = [(s.sides, s.source, s.n) for s in summary["by_die"]]
+    assert rows == [(6, "all", 1), (10, "all", 5), (10, "physical", 2), (10, "generated", 3)]
+
+
+# --- tabletop map ---------------------------------------------------------------------------
+
+
+def _invoke(*args: str) -> None:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new crossroads game (seed 1) for tests that only read it (a map changes nothing)."""
+    path = tmp_path_factory.mktemp("shared") / "game.sqlite"
+    _invoke("new", "crossroads", "--seed", "1", "--game", str(path))
+    return path
+
+
+@pytest.fixture
+def look(run: Run, shared: Path) -> Run:
+    """``run`` against the shared game."""
+
+    def invoke(*args: str, code: int | None = 0) -> Any:
+        return run(*args, code=code, game_file=shared)
+
+    invoke.game = shared  # type: ignore[attr-defined]
+    return invoke
+
+
+def test_map_svg_by_default_beside_the_game(look: Run, shared: Path) -> None:
+    result = look("map")
+    picture = shared.parent / "map.svg"
+    assert result.output.startswith(f"Map written to {picture} (referee's view, turn 1 movement")
+    ids = texts_by_id(picture.read_text())
+    picture.unlink()
+    assert "label-G-1" in ids and "wind-arrow" in ids and "terrain-wood-1" in ids
+
+
+def test_map_png_side_view_json(look: Run, tmp_path: Path) -> None:
+    out = tmp_path / "germany.png"
+    data = as_json(look("map", "--out", str(out), "--view", "germany", "--json"))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert {"out", "format", "view", "turn", "phase", "stands", "templates", "los"} <= set(data)
+    assert (data["format"], data["view"], data["stands"]) == ("png", "Germany", 12)
+
+
+def test_map_line_of_sight_and_range_bands(look: Run, tmp_path: Path) -> None:
+    out = tmp_path / "m.svg"
+    result = look("map", "--out", str(out), "--los", "G-2", "US-2", "--range-bands", "G-4")
+    assert 'sight G-2 -> US-2: 18.2", BLOCKED by wood-1' in result.output
+    assert 'range bands of G-4: pak-36 close 8", pak-36 medium 16", pak-36 long 30"' in (
+        result.output
+    )
+    ids = texts_by_id(out.read_text())
+    assert "blocked: wood-1" in ids["los-note-1"]
+    assert {"band-pak-36-close", "band-pak-36-long", "los-clear", "los-blocked"} <= set(ids)
+    data = as_json(look("map", "--out", str(out), "--los", "10,10", "40,30", "--json"))
+    assert data["los"]["a"] == "(10, 10)" and data["range_bands"] is None
+
+
+def test_map_shows_templates_and_status(game: Run, tmp_path: Path) -> None:
+    goto_phase(game, "artillery")  # turn 2
+    game("barrage", "US-5", "--at", "27,21")
+    game("barrage", "US-5", "--at", "20,26", "--ammo", "smoke")
+    out = tmp_path / "m.svg"
+    data = as_json(game("map", "--out", str(out), "--json"))
+    assert data["templates"] == ["burst-1", "smoke-2"]
+    ids = texts_by_id(out.read_text())
+    assert {"template-burst-1", "template-smoke-2"} <= set(ids)
+    assert "G-3 (sup)" in ids["label-G-3"]
+
+
+def test_map_to_stdout(look: Run) -> None:
+    result = look("map", "--out", "-")
+    assert result.output.startswith("<?xml")
+    ET.fromstring(result.output.encode())
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--out", "map.jpg"), "name a .svg or .png file"),
+        (("--out", "no/such/folder/map.svg"), "does not exist"),
+        (("--view", "Italy"), "accepted: referee, Germany, USA"),
+        (("--los", "G-1", "nobody"), "unknown stand 'nobody'"),
+        (("--los", "G-1", "500,3"), "off the 48 x 36 table"),
+        (("--los", "G-1", "1,x"), "not a stand id or a point"),
+        (("--range-bands", "G-S"), "it carries no weapons"),
+        (("--range-bands", "G-1", "--weapon", "pak-36"), "G-1 carries rifle"),
+        (("--weapon", "rifle"), "needs --range-bands"),
+    ],
+)
+def test_map_bad_input(
+    look: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], says: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    before = file_digest(look.game)  # type: ignore[attr-defined]
+    result = look("map", *args, code=2)
+    assert says in result.output and len(result.output.splitlines()) == 1
+    assert file_digest(look.game) == before  # type: ignore[attr-defined]
+    assert not (tmp_path / "map.svg").exists()
+    assert not (look.game.parent / "map.svg").exists()  # type: ignore[attr-defined]
+
+
+def test_map_draws_no_progress_bar_off_a_terminal(look: Run, tmp_path: Path) -> None:
+    result = look("map", "--out", str(tmp_path / "m.svg"))
+    assert result.stderr == ""
+
+
+# --- tabletop report ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def battle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Crossroads after some fire, an undone roll, and a turn boundary (built once)."""
+    path = tmp_path_factory.mktemp("battle") / "game.sqlite"
+    for args in (
+        ("new", "crossroads", "--seed", "1"),
+        ("phase", "next"),
+        ("fire", "G-4", "US-4", "--dice", "1,4"),
+        ("phase", "next"),
+        ("fire", "US-4", "G-4", "--weapon", "us-75mm-m2", "--dice", "3,9"),
+        ("roll", "2d6"),
+        ("undo",),
+        ("turn", "next"),
+    ):
+        _invoke(*args, "--game", str(path))
+    return path
+
+
+@pytest.fixture
+def battle(run: Run, battle_file: Path) -> Run:
+    """``run`` against the battle game; the report only reads it."""
+
+    def invoke(*args: str, code: int | None = 0) -> Any:
+        return run(*args, code=code, game_file=battle_file)
+
+    return invoke
+
+
+def test_report_markdown_to_the_screen(battle: Run) -> None:
+    text = battle("report").output
+    assert text.startswith("# After-action report: Crossroads\n")
+    for heading in ("## Totals by side", "### Turn 1", "### Turn 2", "## The dice"):
+        assert heading in text
+    assert "(1 undone and left out)" in text
+    assert "G-4 fires at US-4: 1 hit: pak-36 on US-4 (forced back)" in text
+    assert "depletion check: G-4 pak-36: depleted" in text
+    assert "| eliminated now | G-4 | - |" in text
+    assert "2d6" not in text  # the undone roll
+
+
+def test_report_json_counts(battle: Run) -> None:
+    data = as_json(battle("report", "--json"))
+    assert data["undone"] == 1 and data["written"] == []
+    germany, usa = data["totals"]["Germany"], data["totals"]["USA"]
+    assert (germany["shots"], germany["hits"], germany["depleted"]) == (1, 1, 1)
+    assert (usa["shots"], usa["hits"], usa["forced back"]) == (1, 1, 1)
+    assert germany["eliminated"] == 1 and data["eliminated_now"]["Germany"] == ["G-4"]
+    log = as_json(battle("log", "--json"))["events"]
+    undone = {e["undoes"] for e in log if "undoes" in e}
+    rolls = [r for e in log if e["seq"] not in undone and "undoes" not in e for r in e["rolls"]]
+    assert data["dice"]["rolls"] == len(rolls)
+    assert data["dice"]["physical"] == sum(r["source"] == "physical" for r in rolls) == 4
+
+
+def test_report_markdown_file_with_the_map_beside_it(battle: Run, tmp_path: Path) -> None:
+    out = tmp_path / "battle.md"
+    result = battle("report", "--out", str(out))
+    assert result.output.startswith(f"Report written to {out}, {tmp_path / 'battle-map.svg'}")
+    assert "![The table at the end of the report](battle-map.svg)" in out.read_text()
+    ET.fromstring((tmp_path / "battle-map.svg").read_bytes())
+
+
+def test_report_html_embeds_the_map(battle: Run, tmp_path: Path) -> None:
+    out = tmp_path / "battle.html"
+    battle("report", "--out", str(out))
+    page = out.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "<?xml" not in page
+    assert "<h2>Totals by side</h2>" in page and "label-G-1" in page
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [(("--out", "r.txt"), "name a .md or .html file"), (("--out", "no/r.md"), "does not exist")],
+)
+def test_report_bad_input(look: Run, args: tuple[str, ...], says: str) -> None:
+    result = look("report", *args, code=2)
+    assert says in result.output
+
+
+# --- at the table: completion, colour, tables, light start-up ------------------------------
+
+
+def completions(args: list[str], incomplete: str) -> list[str]:
+    found = ShellComplete(cli, {}, "tabletop", "_TABLETOP_COMPLETE").get_completions(
+        args, incomplete
+    )
+    return [c.value for c in found]
+
+
+def test_completion_of_commands_stands_weapons_and_views(shared: Path) -> None:
+    path = str(shared)
+    assert "map" in completions([], "ma")
+    assert completions(["fire", "--game", path], "US-") == [
+        "US-1", "US-2", "US-3", "US-4", "US-5", "US-S",
+    ]  # fmt: skip
+    assert completions(["fire", "--game", path, "US-4", "--weapon"], "") == [
+        "us-75mm-m2",
+        "us-37mm-m6",
+    ]
+    assert completions(["barrage", "--game", path, "US-5", "--weapon"], "") == ["mortar-81"]
+    assert "pak-40" in completions(["fire", "--game", path, "--weapon"], "pak")
+    assert completions(["map", "--game", path, "--view"], "") == ["referee", "Germany", "USA"]
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_script(runner: CliRunner, shell: str) -> None:
+    result = runner.invoke(cli, ["completion", shell, "--json"])
+    data = json.loads(result.output)
+    assert "_TABLETOP_COMPLETE" in data["script"] and data["shell"] == shell
+
+
+def test_completion_refuses_an_unknown_shell(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["completion", "tcsh"])
+    assert result.exit_code == 2 and "'tcsh' is not one of" in result.output
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabletop.cli import core
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert core.style("x", bold=True) != "x"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert core.style("x", bold=True) == "x"
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert core.style("x", bold=True) == "x"
+
+
+def test_status_of_the_large_scenario_fits_80_columns(run: Run) -> None:
+    run("new", "large", "--seed", "1")
+    text = run("status").output
+    assert "\x1b[" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_fit_table_wraps_the_widest_column() -> None:
+    from tabletop.cli.core import fit_table
+
+    rows = [["G-1", "rifle lmg panzerschreck " * 4], ["G-2", "-"]]
+    text = fit_table(rows, ["stand", "weapons"], width=40)
+    assert max(len(line) for line in text.splitlines()) <= 40
+    assert "panzerschreck" in text
+
+
+def test_help_and_map_help_do_not_import_matplotlib() -> None:
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from tabletop.cli import cli\n"
+        "for args in (['--help'], ['map', '--help'], ['report', '--help']):\n"
+        "    assert CliRunner().invoke(cli, args).exit_code == 0\n"
+        "print(','.join(sorted(m for m in sys.modules if m.startswith('matplotlib'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
+def test_stand_bases_are_drawn_to_scale(games: dict[str, Game]) -> None:
+    ctx = games["crossroads"].context()
+    scene = build_scene(ctx, "t")
+    g4 = next(s for s in scene.stands if s.id == "G-4")  # 1" x 1", facing 200
+    xs, ys = zip(*g4.corners, strict=True)
+    side = math.dist(g4.corners[0], g4.corners[1])
+    assert side == pytest.approx(1.0) and (sum(xs) / 4, sum(ys) / 4) == pytest.approx((34, 24))
