@@ -198,12 +198,16 @@ def parse_scenario(
     base_dir: Path | None = None,
     extra_overlays: tuple[Path, ...] = (),
     charts_raw: Raw | None = None,
+    trusted: bool = False,
 ) -> LoadedScenario:
     """Validate scenario text; return it with the charts the game will use.
 
     ``charts_raw`` (from a game file) replaces chart loading from disk, so a stored game
-    rebuilds exactly as it began.
+    rebuilds exactly as it began. ``trusted`` (a game's own copy, validated when the game
+    began, with its charts) rebuilds both without checking them again.
     """
+    if trusted and charts_raw is not None:
+        return _rebuild(text, source, charts_raw)
     data, ctx = load_yaml(text, source)
     if not isinstance(data, dict):
         raise ScenarioError([_not_a_mapping(data, ctx)])
@@ -221,6 +225,17 @@ def parse_scenario(
     if ctx.problems:
         raise ScenarioError(ctx.problems)
     return LoadedScenario(scenario, charts, text, source)
+
+
+def _rebuild(text: str, source: str, charts_raw: Raw) -> LoadedScenario:
+    import yaml
+
+    from tabletop.schema import build_trusted
+
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    _prefill_weapon_rules(data)
+    return LoadedScenario(build_trusted(Scenario, data), Charts(charts_raw, trusted=True), text,
+                          source)
 
 
 def read_scenario(path: Path, extra_overlays: tuple[Path, ...] = ()) -> LoadedScenario:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import difflib
+import functools
 import itertools
 import math
 import types
@@ -203,8 +204,74 @@ def build(cls: type[C], data: Any, ctx: Context, path: PathT = ()) -> C | None:
     return value if len(ctx.problems) == before else None
 
 
+def build_trusted(cls: type[C], data: Any) -> C:
+    """Build ``cls`` from data this program validated before (a game file's own copy).
+
+    No checks, only the conversions validation would have made (numbers to float, lists to
+    tuples, nested dataclasses), so opening a game does not pay for validating it again.
+    """
+    return _trusted(cls, data)  # type: ignore[no-any-return]
+
+
+def _trusted(tp: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)  # type: ignore[arg-type]
+        return tp(**{f.name: _trusted(hints[f.name], value[key])
+                     for key, f in _fields(tp).items() if key in value})  # type: ignore[arg-type]
+    origin = _origin(tp)
+    if origin in (Union, types.UnionType):
+        for arg in _args(tp):
+            if arg is type(None):
+                continue
+            if _fits(arg, value):
+                return _trusted(arg, value)
+        return value
+    if origin is tuple:
+        args = _args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_trusted(args[0], v) for v in value)
+        return tuple(_trusted(a, v) for a, v in zip(args, value, strict=False))
+    if origin is dict:
+        value_tp = _args(tp)[1]
+        return {k: _trusted(value_tp, v) for k, v in value.items()}
+    if tp is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if tp is str and not isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _fits(tp: Any, value: Any) -> bool:
+    """Which arm of a union validated data took (enough to rebuild it)."""
+    if dataclasses.is_dataclass(tp):
+        return isinstance(value, dict)
+    origin = _origin(tp)
+    if origin is tuple:
+        return isinstance(value, list | tuple)
+    if origin is dict:
+        return isinstance(value, dict)
+    if origin is Literal:
+        return any(value == a and type(value) is type(a) for a in _args(tp))
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp in (int, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    return True
+
+
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    # Resolving type hints is slow; charts build hundreds of entries of a few classes.
     return typing.get_type_hints(cls)
+
+
+@functools.cache
+def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    return {f.metadata.get("key", f.name): f for f in dataclasses.fields(cls) if f.init}
 
 
 def _describe(tp: Any, many: bool = False) -> str:
@@ -235,10 +302,20 @@ def _describe(tp: Any, many: bool = False) -> str:
     return str(tp)
 
 
+@functools.cache
+def _origin(tp: Any) -> Any:
+    return get_origin(tp)
+
+
+@functools.cache
+def _args(tp: Any) -> tuple[Any, ...]:
+    return get_args(tp)
+
+
 def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
-    origin = get_origin(tp)
+    origin = _origin(tp)
     if origin in (Union, types.UnionType):
-        args = get_args(tp)
+        args = _args(tp)
         if value is None and type(None) in args:
             return None
         others = [a for a in args if a is not type(None)]
@@ -258,7 +335,7 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
                 return result
         return _fail(ctx, path, f"expected {_describe(tp)}, got {value!r}")
     if origin is Literal:
-        allowed = get_args(tp)
+        allowed = _args(tp)
         if any(value == a and type(value) is type(a) for a in allowed):
             return value
         hint = _suggest(str(value), [str(a) for a in allowed])
@@ -289,7 +366,7 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
             return float(value)
         return _fail(ctx, path, f"expected a number, got {value!r}")
     if origin is tuple:
-        args = get_args(tp)
+        args = _args(tp)
         if not isinstance(value, list | tuple):
             return _fail(ctx, path, f"expected {_describe(tp)}, got {value!r}")
         if len(args) == 2 and args[1] is Ellipsis:
@@ -305,7 +382,7 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
             raise _Invalid
         return tuple(items)
     if origin is dict:
-        key_tp, value_tp = get_args(tp)
+        key_tp, value_tp = _args(tp)
         if not isinstance(value, dict):
             return _fail(ctx, path, f"expected a mapping, got {value!r}")
         out = {}
@@ -346,7 +423,7 @@ def _build_dataclass(cls: Any, value: Any, ctx: Context, path: PathT) -> Any:
     if not isinstance(value, dict):
         return _fail(ctx, path, f"expected a mapping, got {value!r}")
     hints = _hints(cls)
-    fields = {f.metadata.get("key", f.name): f for f in dataclasses.fields(cls) if f.init}
+    fields = _fields(cls)
     bad = False
     for key in value:
         if key not in fields:

@@ -456,7 +456,7 @@ def stick(crew: str) -> dict[str, Any]:
 
 @pytest.fixture
 def game_file(ab: Run) -> Path:
-    return ab.game  # type: ignore[attr-defined,no-any-return]
+    return ab.game  # type: ignore[attr-defined]
 
 
 def test_drop_statistics_over_many_seeds(game_file: Path) -> None:

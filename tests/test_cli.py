@@ -19,7 +19,7 @@ STATUS_KEYS = {"turn", "phase", "light", "weather", "wind", "ground", "stands"}
 STAND_KEYS = {"id", "side", "kind", "x", "y", "status", "ammo"}
 # Keys beyond the SPEC 7 contract that status also gives (the contract allows more); any
 # other new key should be added here on purpose, and documented.
-STATUS_EXTRA = {"dusty", "templates", "pending"}
+STATUS_EXTRA = {"dusty", "templates", "pending", "minefields", "tasks", "terrain"}
 STAND_EXTRA = {"markers"}
 MEASURE_KEYS = {"range", "bearing", "los", "blocked_by", "visible"}
 LOG_EVENT_KEYS = {"seq", "turn", "phase", "command", "rolls", "result"}

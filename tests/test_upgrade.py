@@ -1,6 +1,6 @@
 """Upgrades: a game file written at any earlier schema version opens, migrates and plays on.
 
-``tests/data/games/schema-<N>.sqlite`` is a small game (crossroads, seed 11: two moves, typed
+``tests/data/games/schema-<N>.db`` is a small game (crossroads, seed 11: two moves, typed
 and generated dice, an undo) as schema N wrote it; ``make_fixtures.py`` beside them says how
 each was made. The files are copied before use: opening a game migrates it in place.
 """
@@ -26,7 +26,7 @@ PLACED = {"G-1": (12.0, 30.0), "US-1": (20.0, 8.0)}
 
 def fixture_copy(version: int, folder: Path) -> Path:
     target = folder / "game.sqlite"
-    shutil.copyfile(GAMES / f"schema-{version}.sqlite", target)
+    shutil.copyfile(GAMES / f"schema-{version}.db", target)
     return target
 
 
@@ -47,7 +47,7 @@ def old(request: pytest.FixtureRequest, run: Run) -> Run:
 
 def test_there_is_a_game_file_for_every_schema_version() -> None:
     for version in VERSIONS:
-        path = GAMES / f"schema-{version}.sqlite"
+        path = GAMES / f"schema-{version}.db"
         assert path.is_file(), (
             f"no {path.name}: run tests/data/games/make_fixtures.py to add the new schema's game"
         )
@@ -138,7 +138,7 @@ def test_the_fixture_script_writes_the_first_schema(tmp_path: Path) -> None:
     reference = sqlite3.connect(tmp_path / "reference.sqlite")
     reference.executescript(store_module.MIGRATIONS[0])
     ours = sqlite3.connect(tmp_path / "one.sqlite")
-    kept = sqlite3.connect(f"file:{GAMES / 'schema-1.sqlite'}?mode=ro", uri=True)
+    kept = sqlite3.connect(f"file:{GAMES / 'schema-1.db'}?mode=ro", uri=True)
     query = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
     try:
         assert list(ours.execute(query)) == list(reference.execute(query))
@@ -153,3 +153,31 @@ def test_the_fixture_script_writes_the_first_schema(tmp_path: Path) -> None:
         assert game.verify().ok
     finally:
         game.close()
+
+
+def test_replay_takes_the_opening_state_from_the_log_when_this_version_builds_another(
+    game: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later version adding rows to the opening state must not stop old games replaying."""
+    from tabletop.state import game as game_module
+
+    game("place", "G-1", "12", "30")
+    game("roll", "2d10")
+    game("undo")
+    game("phase", "next")
+    built = game_module.opening_state
+
+    def newer(loaded: object, seed: int) -> object:
+        state = built(loaded, seed)  # type: ignore[arg-type]
+        state.rows["added-by-a-later-version"] = {"x": 1}
+        return state
+
+    monkeypatch.setattr(game_module, "opening_state", newer)
+    result = game("replay")
+    assert result.output.startswith("replay reproduces the stored state (from the opening")
+    # The log still has to account for the stored state exactly.
+    conn = sqlite3.connect(game.game)  # type: ignore[attr-defined]
+    with conn:
+        conn.execute("UPDATE state SET value = replace(value, '\"ok\"', '\"eliminated\"')")
+    conn.close()
+    assert game("replay", code=1).output.startswith("DIVERGED at event 1:")

@@ -95,8 +95,7 @@ class LazyGroup(click.Group):
         for arg in args:
             if any("\ud800" <= ch <= "\udfff" for ch in arg):
                 raise click.UsageError(
-                    f"{arg!r} is not UTF-8 text (the \\udcXX are bytes that are not): "
-                    "retype it",
+                    f"{arg!r} is not UTF-8 text (the \\udcXX are bytes that are not): retype it",
                     ctx=ctx,
                 )
         return super().parse_args(ctx, args)
@@ -452,6 +451,25 @@ def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDT
         limits[widest] = widths[widest]
     wrap = limits if any(limits) else None
     return tabulate(cells, headers=headers, maxcolwidths=wrap, disable_numparse=True)
+
+
+def fit_columns(
+    rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDTH
+) -> tuple[str, list[str]]:
+    """A table of the columns that fit ``width``, taken in the order given (the first one
+    always), and the headers of the columns left out, for a chart too wide to show whole."""
+    from tabulate import tabulate
+
+    cells = [["" if c is None else str(c) for c in row] for row in rows]
+    kept: list[int] = []
+    used = 0
+    for i, h in enumerate(headers):
+        need = max([len(h) + 2, *(len(r[i]) for r in cells)]) + (2 if kept else 0)
+        if not kept or used + need <= width:
+            kept.append(i)
+            used += need
+    text = tabulate([[r[i] for i in kept] for r in cells], headers=[headers[i] for i in kept])
+    return text, [h for i, h in enumerate(headers) if i not in kept]
 
 
 def rolls_text(rolls: list[Any]) -> str:

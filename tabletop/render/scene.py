@@ -329,8 +329,9 @@ def _templates(state: Any, view: str) -> list[TemplateShape]:
         polygon = t.get("polygon") or []
         if len(polygon) < 3:
             continue  # an empty beam (cut at its origin) has nothing to draw
-        out.append(TemplateShape(str(t["id"]), str(t.get("kind", "template")), _ring(polygon)))
-        out[-1].by = t.get("by")
+        out.append(
+            TemplateShape(str(t["id"]), str(t.get("kind", "template")), _ring(polygon), t.get("by"))
+        )
     return out
 
 

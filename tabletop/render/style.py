@@ -73,6 +73,8 @@ TEMPLATES: dict[str, Look] = {
     "illum": Look("illumination", "#fff27a", "#c9a800", alpha=0.35, zorder=5.9),
     "searchlight": Look("searchlight beam", "#fff9b0", "#c9a800", alpha=0.45, zorder=5.9),
     "beam": Look("searchlight beam", "#fff9b0", "#c9a800", alpha=0.45, zorder=5.9),
+    # A portable bridge set laid in play (CD 2.4.3): solid, like the bridges of the scenario.
+    "bridge": Look("bridge laid in play", "#b8aa94", "#3d3125", alpha=0.9, linewidth=1.0),
 }
 UNKNOWN_TEMPLATE = Look("template", "#c9a0dc", "#6a3d7a", alpha=0.35, zorder=6.0)
 

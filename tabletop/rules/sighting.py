@@ -260,3 +260,24 @@ def _crossing(c: Any) -> dict[str, Any]:
         "blocks": c.blocks,
         "reason": c.reason,
     }
+
+
+def all_pairs(ctx: Any) -> dict[str, Any]:
+    """Line of sight between every pair of placed stands, at once (vectorised geometry)."""
+    from tabletop.table import sight_matrix
+
+    stands = [s for s in ctx.state.stands() if s["x"] is not None and s["status"] != "eliminated"]
+    points = [(float(s["x"]), float(s["y"])) for s in stands]
+    matrix = sight_matrix(ctx.table, points, smoke_blockers(ctx.state.templates()))
+    ids = [s["id"] for s in stands]
+    n = len(ids)
+    clear = int((matrix.sum() - n) // 2) if n else 0
+    sees = {
+        ids[i]: [
+            ids[j]
+            for j in range(n)
+            if j != i and matrix[i, j] and stands[j]["side"] != stands[i]["side"]
+        ]
+        for i in range(n)
+    }
+    return {"stands": ids, "pairs": n * (n - 1) // 2, "clear": clear, "sees": sees}

@@ -341,8 +341,10 @@ def bombard(
                 as_json)  # fmt: skip
     if r is not None:
         for sid, s in r["stands"].items():
+            effects = ", ".join(f"{e} ({r})" for e, r in zip(s["effects"], s["effect_rolls"],
+                                                              strict=True))  # fmt: skip
             click.echo(f"  {sid}: needs {s['to_hit']}, rolled {', '.join(map(str, s['rolls']))}"
-                       f": {', '.join(s['effects']) or 'no hits'}")  # fmt: skip
+                       f": {effects or 'no hits'}")  # fmt: skip
 
 
 @cli.command("naval-fire")
@@ -395,9 +397,11 @@ def ships(game: Path, as_json: bool) -> None:
     Example:
       tabletop amphibious ships
     """
+    from tabletop.charts import Charts
     from tabletop.rules.cd.amphibious import ships as ratings
 
-    rows = ratings(open_game(game).loaded.charts)
+    # The ratings need no game: without one, the bundled charts answer.
+    rows = ratings(open_game(game).loaded.charts if game.exists() else Charts.load())
     if as_json:
         emit_json({"ships": rows})
         return

@@ -92,20 +92,20 @@ def cli(
     game: Path,
     as_json: bool,
 ) -> None:
-    """Close combat: ATTACKERS assault the stands --against them.
+    """Close combat between stands in contact (the aggression model).
 
-    Fought in rounds to a decision.
-
-    Each round every stand fires at one enemy; then each side, most damaged first, tests
-    to retreat. Retreats go along the stand's retreat bearing or the first allowed one
-    round from it (a loss for each step), else the stand surrenders or fights on.
-    Orders with --set are kept on the stand (af, retreat, pursue, target, works, surplus).
+    ATTACKERS assault the stands named after --against, in rounds until one side
+    leaves (or --rounds). Each round every stand fires at one enemy; then each
+    side, most damaged first, tests to retreat. A retreat goes along the stand's
+    retreat bearing or the first allowed one clockwise from it (a loss for each
+    step), else the stand surrenders or fights on. Orders given with --set are
+    kept on the stand: af, retreat, pursue, target, works, surplus.
 
     \b
     Example:
       tabletop assault US-1 US-2 --against G-1
       tabletop assault US-1 --against G-1 --rounds 1 --set af.US-1=8
-      tabletop assault US-1 --against G-1 --dice 40,95,12 --json
+      tabletop assault US-1 --against G-1 --set retreat.G-1=0 --dice 40,95,12
     """
     from tabletop.errors import BadInput
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import charts_option, command, emit_json, json_option
+from tabletop.cli.core import charts_option, command, emit_json, fit_columns, json_option
 
 
 @click.group("charts")
@@ -94,12 +94,21 @@ def show_chart(chart: str, entry: str | None, charts_dirs: tuple[Path, ...], as_
     if as_json:
         emit_json({"chart": chart, "entries": entries})
         return
-    from tabulate import tabulate
-
     keys: list[str] = []
     for e in entries:
         keys.extend(k for k in e if k not in keys and k not in ("note",))
-    click.echo(tabulate([[_plain(e.get(k, "")) for k in keys] for e in entries], headers=keys))
+    # The numbers first and the citations last, as many columns as fit 80 columns; one
+    # entry in full (or --json) shows the rest.
+    last = ("name", "default", "rule")
+    keys = [k for k in keys if k not in last] + [k for k in last if k in keys]
+    rows = [[_plain(e.get(k, "")) for k in keys] for e in entries]
+    text, left_out = fit_columns(rows, keys)
+    click.echo(text)
+    if left_out:
+        import textwrap
+
+        note = f"(also {', '.join(left_out)}: see 'tabletop charts show {chart} ENTRY', or --json)"
+        click.echo("\n".join(textwrap.wrap(note, 80, break_on_hyphens=False)))
 
 
 def _plain(value: Any) -> str:

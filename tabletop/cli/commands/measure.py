@@ -11,13 +11,26 @@ from tabletop.cli.core import POINT, command, emit_json, game_option, headline, 
 
 
 @click.command("measure")
-@click.argument("a")
+@click.argument("a", required=False)
 @click.argument("b", required=False)
 @click.option("--at", "at", type=POINT, default=None, help="Measure from A to the point X,Y.")
+@click.option(
+    "--all",
+    "all_pairs",
+    is_flag=True,
+    help="Line of sight between every pair of stands on the table.",
+)
 @game_option
 @json_option
 @command
-def cli(a: str, b: str | None, at: tuple[float, float] | None, game: Path, as_json: bool) -> None:
+def cli(
+    a: str | None,
+    b: str | None,
+    at: tuple[float, float] | None,
+    all_pairs: bool,
+    game: Path,
+    as_json: bool,
+) -> None:
     """Range and sight from A to B. A and B are stand ids or points X,Y.
 
     Shows the range (base to base unless the scenario measures centres), bearing, the
@@ -29,11 +42,19 @@ def cli(a: str, b: str | None, at: tuple[float, float] | None, game: Path, as_js
       tabletop measure G-1 US-1
       tabletop measure G-4 --at 30,18
       tabletop measure 10,10 40,30
+      tabletop measure --all --json
     """
     from tabletop.cli.core import open_game
     from tabletop.errors import BadInput
     from tabletop.rules.sighting import sight
 
+    if all_pairs:
+        if a is not None or b is not None or at is not None:
+            raise BadInput("--all measures every pair: give no A, B or --at with it")
+        _all_pairs(game, as_json)
+        return
+    if a is None:
+        raise BadInput("give A (a stand or X,Y), or --all")
     if b is not None and at is not None:
         raise BadInput(f"give B ({b!r}) or --at X,Y, not both")
     if b is None and at is None:
@@ -89,3 +110,22 @@ def render(s: Any) -> str:
             f"spotted: {'yes' if s.spotted else 'no'}: " + "; ".join(s.spotting["because"])
         )
     return "\n".join(lines)
+
+
+def _all_pairs(game: Path, as_json: bool) -> None:
+    from tabletop.cli.core import open_game
+    from tabletop.rules.sighting import all_pairs
+
+    data = all_pairs(open_game(game).context())
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(
+        headline(
+            f"{len(data['stands'])} stands, {data['pairs']} pairs: "
+            f"{data['clear']} with clear line of sight"
+        )
+    )
+    for stand, seen in data["sees"].items():
+        if seen:
+            click.echo(f"  {stand} sees enemies: {', '.join(seen)}")

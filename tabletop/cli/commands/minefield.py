@@ -94,7 +94,7 @@ def list_fields(view: str, game: Path, as_json: bool) -> None:
       tabletop minefield list --view Germany
     """
     from tabletop.errors import BadInput
-    from tabletop.rules.cd.minefields import fields, view_of, visible_to
+    from tabletop.rules.cd.hidden import fields, view_of, visible_to
 
     g = open_game(game)
     sides = g.loaded.scenario.side_names()

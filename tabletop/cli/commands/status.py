@@ -13,7 +13,7 @@ from tabletop.cli.core import command, emit_json, game_option, headline, json_op
 def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
     """The game now, as ``view`` (the referee, or a side's name) may know it."""
     from tabletop.rules.cd.ammo import weapon_status
-    from tabletop.rules.cd.minefields import fields, view_of, visible_to
+    from tabletop.rules.cd.hidden import fields, view_of, visible_to
     from tabletop.rules.cd.tasks import tasks
     from tabletop.rules.cd.terrain_state import changed
 
@@ -77,11 +77,12 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
       tabletop status
       tabletop status --side Germany --json
     """
-    from tabletop.cli.core import open_game
     from tabletop.state.document import State
+    from tabletop.state.store import Store
 
-    g = open_game(game)
-    state = State.from_db(g.store.rows())
+    # The store alone: status needs neither the scenario nor the charts, so it stays quick.
+    store = Store.open(game)
+    state = State.from_db(store.rows())
     if side is not None:
         sides = sorted({s["side"] for s in state.stands()})
         if side not in sides:
@@ -95,7 +96,7 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    click.echo(render(data, g.info.name))
+    click.echo(render(data, store.game().name))
 
 
 WIND_POINTS = {1: "N", 2: "NE", 3: "E", 4: "SE", 5: "S", 6: "SW", 7: "W", 8: "NW"}

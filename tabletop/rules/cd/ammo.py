@@ -10,12 +10,14 @@ fixed-quantity rounds: flamethrower ``uses_left`` (CD 1.3.1), rocket ``resupplie
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabletop.charts import Charts, StandKind, Weapon
-from tabletop.dice import DiceLike
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.units import within
+
+if TYPE_CHECKING:  # status reads ammunition without loading the charts
+    from tabletop.charts import Charts, StandKind, Weapon
+    from tabletop.dice import DiceLike
 
 AMMO_KINDS = ("standard", "limited", "smoke", "illum")
 

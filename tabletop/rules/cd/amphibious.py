@@ -611,6 +611,11 @@ def wade_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         ctx.involve(stand["id"])
         if (stand.get("amphib") or {}).get("stage") != "wading" or stand["status"] != "ok":
             raise RulesRefusal(f"{stand['id']} is not wading ashore (CD 8.1.4)")
+        if stand["amphib"].get("waded_turn") == state.turn:
+            raise RulesRefusal(
+                f"{stand['id']} has moved through the water this turn: it wades on next turn "
+                "(CD 8.1.4)"
+            )
     if inputs.get("by"):
         _check_commander(ctx, state.stand(inputs["by"]), stands)
         allowance, order = float(param(charts, "wade-hasty")), "hasty"
@@ -626,6 +631,7 @@ def wade_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             crossed = minefields.cross_action(ctx, {"stand": stand["id"], "path": [list(end)]})
         now = (float(stand["x"]), float(stand["y"]))
         ashore = math.dist(now, goal) < 1e-3
+        stand["amphib"]["waded_turn"] = state.turn
         if ashore:
             stand.pop("amphib", None)
         out.append({"stand": stand["id"], "moved": round(math.dist(here, now), 4),
@@ -741,7 +747,8 @@ def _passenger(
     at = am["approach"] if effect == FORCED_BACK else sunk_at
     stand["x"], stand["y"] = at
     stand["amphib"] = {"stage": "wading", "beach": am["beach"]}
-    where = "at the approach position" if effect == FORCED_BACK else "in the water where it sank"
+    stand["amphib"]["waded_turn"] = ctx.state.turn
+    where = "the approach position" if effect == FORCED_BACK else "the water where it sank"
     return f"{effect}: wades ashore from {where} (CD 8.1.4)"
 
 
@@ -754,7 +761,7 @@ def hit_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     cause = inputs.get("cause") or "fire"
     effect = inputs.get("effect") or _craft_effect(ctx, craft, f"{craft['id']} hit by {cause}")
     result = apply_craft_result(ctx, craft, effect, moving=bool(inputs.get("moving")))
-    return {"verdict": f"{craft['id']} ({kind.id}, {stage}): {effect}: {result['result']}",
+    return {"verdict": f"{craft['id']} ({kind.id}, {stage}): {result['result']}",
             "craft": craft["id"], "stage": stage, "cause": cause, "effect": effect,
             **result}  # fmt: skip
 
@@ -780,7 +787,11 @@ def into_water_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     else:
         beach, _ = shore_frame(ctx, x, y)
         stand["x"], stand["y"] = x, y
-        stand["amphib"] = {"stage": "wading", "beach": [round(beach[0], 4), round(beach[1], 4)]}
+        stand["amphib"] = {
+            "stage": "wading",
+            "beach": [round(beach[0], 4), round(beach[1], 4)],
+            "waded_turn": ctx.state.turn,
+        }
         result = "in the water: it must wade ashore again (CD 8.1.4, 8.2.4)"
     return {"verdict": f"{stand['id']} {result}", "stand": stand["id"], "result": result}
 
@@ -846,18 +857,19 @@ def bombard_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
         plan = plan_indirect(weapon, Firer(None, None), target_of(stand, ctx, cover, source),
                              charts, night=night)  # fmt: skip
-        rolls, found = [], []
+        rolls, effect_rolls, found = [], [], []
         for index in range(1, count + 1):
             roll = ctx.dice.roll(10, f"bombardment of {stand['id']} ({index} of {count}), "
                                  f"needs {plan.to_hit} or less")  # fmt: skip
             rolls.append(roll)
             if roll <= plan.to_hit or roll == 1:
                 effect = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
-                rolls.append(effect)
+                effect_rolls.append(effect)
                 found.append(hit_effect(effect, plan))
         worst = max(found, key=lambda e: SEVERITY[e]) if found else None
         apply_effect(stand, worst, state)
-        results[stand["id"]] = {"to_hit": plan.to_hit, "rolls": rolls, "effects": found,
+        results[stand["id"]] = {"to_hit": plan.to_hit, "rolls": rolls,
+                                "effect_rolls": effect_rolls, "effects": found,
                                 "modifiers": [m.as_json() for m in plan.modifiers]}  # fmt: skip
     state.rows[BOMBARDED + side] = {"side": side, "turn": state.turn, "dice": count}
     hit = [f"{s} ({max(r['effects'], key=lambda e: SEVERITY[e])})"

@@ -23,30 +23,8 @@ from tabletop.rules.cd.engineering import (
     require_fit,
     require_phase,
 )  # fmt: skip
+from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.units import within
-
-MINEFIELD = "minefield:"
-
-
-def fields(state: Any) -> list[dict[str, Any]]:
-    return [
-        v
-        for k, v in sorted(state.rows.items(), key=lambda kv: kv[1].get("serial", 0))
-        if k.startswith(MINEFIELD)
-    ]
-
-
-def visible_to(field: dict[str, Any], view: str) -> bool:
-    """Whether a view ("referee" or a side's name) may know of this field."""
-    return view == "referee" or field["side"] == view or field["revealed"]
-
-
-def view_of(field: dict[str, Any], view: str) -> dict[str, Any]:
-    """The field as a view may see it: an enemy's revealed field is known to be real."""
-    shown = {k: field[k] for k in ("id", "side", "x", "y", "size", "revealed")}
-    if view == "referee" or field["side"] == view or field["revealed"]:
-        shown["real"] = field["real"]
-    return shown
 
 
 def get(state: Any, field_id: str) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """Build the game files tests/test_upgrade.py opens: one per schema version.
 
     python tests/data/games/make_fixtures.py            # add the current schema's file
-    python tests/data/games/make_fixtures.py --schema-1 # rebuild schema-1.sqlite too
+    python tests/data/games/make_fixtures.py --schema-1 # rebuild schema-1.db too
 
 A file written at a schema version is kept as it is: when a migration is added, run this
-script to add ``schema-<new>.sqlite`` and commit it next to the older ones. Schema 1 came
+script to add ``schema-<new>.db`` and commit it next to the older ones. Schema 1 came
 before migration 2 (the ``game.charts_format`` column) and before event 1 recorded the digest
 of the game's charts; its file is made by playing a game with this program and rewriting it
 into the first schema (the DDL of ``MIGRATIONS[0]``, the old 'new' event, the chain rehashed).
@@ -90,7 +90,7 @@ def to_schema_1(source: Path, target: Path) -> None:
             row = dict(zip(columns, values, strict=True))
             if row["seq"] == 1:  # the first schema's 'new' recorded no digest of the charts
                 inputs = json.loads(row["inputs"])
-                inputs.pop("charts_sha256", None)
+                inputs.pop("sha256_charts", None)
                 row["inputs"] = canonical(inputs)
             fields = {k: row[k] for k in row if k not in ("prev_hash", "hash")}
             for key in ("inputs", "rolls", "result", "undo"):
@@ -110,10 +110,10 @@ def to_schema_1(source: Path, target: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--schema-1", action="store_true", help="rebuild schema-1.sqlite too")
+    parser.add_argument("--schema-1", action="store_true", help="rebuild schema-1.db too")
     parser.add_argument("--force", action="store_true", help="replace the current schema's file")
     args = parser.parse_args()
-    current = HERE / f"schema-{SCHEMA_VERSION}.sqlite"
+    current = HERE / f"schema-{SCHEMA_VERSION}.db"
     with tempfile.TemporaryDirectory() as folder:
         played = Path(folder) / "game.sqlite"
         play(played)
@@ -121,8 +121,8 @@ def main() -> None:
             current.write_bytes(played.read_bytes())
             print(f"wrote {current}")
         if args.schema_1:
-            to_schema_1(played, HERE / "schema-1.sqlite")
-            print(f"wrote {HERE / 'schema-1.sqlite'}")
+            to_schema_1(played, HERE / "schema-1.db")
+            print(f"wrote {HERE / 'schema-1.db'}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,264 @@
+"""Speed and memory of the commands a referee types, as ratios to a baseline in the same run.
+
+    python benchmarks/run.py            # the full run (a few minutes: it builds a long log)
+    python benchmarks/run.py --tiny     # a quick smoke run with small sizes
+
+Machines are noisy, so every figure is a median of repeated runs and the targets compare
+ratios against baselines measured in the same run (``python -c "import click"`` and the
+import floor of the geometry libraries). Peak memory is each process's maximum resident set.
+Prints a table and writes JSON (``--out``, default benchmarks/results.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+PY = sys.executable
+TABLETOP = [PY, "-m", "tabletop"]
+
+
+def run_process(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall time (s) and peak RSS (KiB) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {err.strip()}")
+    return elapsed, int(usage.ru_maxrss)
+
+
+def median_run(argv: list[str], repeat: int) -> dict[str, float]:
+    times, peaks = [], []
+    run_process(argv)  # warm the file cache
+    for _ in range(repeat):
+        t, m = run_process(argv)
+        times.append(t)
+        peaks.append(m)
+    return {"seconds": statistics.median(times), "peak_kib": max(peaks)}
+
+
+def part(name: str, *args: str) -> tuple[dict[str, Any], int]:
+    """Run one in-process measurement in its own process: (its JSON result, peak KiB).
+
+    The parent stays light (it imports no tabletop or shapely), so each child's peak
+    memory is its own: a forked child starts from its parent's footprint.
+    """
+    out = subprocess.run(
+        [PY, __file__, "--part", name, *args], capture_output=True, text=True, check=True
+    )
+    result = json.loads(out.stdout)
+    return result, int(result.pop("peak_kib"))
+
+
+def build_long_game(path: Path, events: int) -> None:
+    """A game whose log holds ``events`` events (logged rolls, then a real fire)."""
+    from tabletop.resources import bundled_scenario
+    from tabletop.scenario import read_scenario
+    from tabletop.state.game import Game
+
+    game = Game.create(path, read_scenario(bundled_scenario("crossroads")), 1, force=True)
+    for _ in range(events - 1):
+        game.execute("roll", {"dice": "d10", "purpose": "benchmark"})
+    game.close()
+
+
+def sight_rate(repeat: int) -> dict[str, float]:
+    """All-pairs line of sight on the large scenario, in-process (the geometry alone)."""
+    from tabletop.board import build_table, smoke_blockers
+    from tabletop.resources import bundled_scenario
+    from tabletop.scenario import read_scenario
+    from tabletop.state.opening import opening_state
+    from tabletop.table import sight_matrix
+
+    loaded = read_scenario(bundled_scenario("large"))
+    table = build_table(loaded.scenario, loaded.charts)
+    state = opening_state(loaded, 1)
+    points = [(s["x"], s["y"]) for s in state.stands() if s["x"] is not None]
+    smoke = smoke_blockers(state.templates())
+    sight_matrix(table, points, smoke)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        sight_matrix(table, points, smoke)
+        times.append(time.perf_counter() - start)
+    best = statistics.median(times)
+    n = len(points)
+    return {
+        "stands": n,
+        "terrain": len(loaded.scenario.terrain),
+        "seconds": best,
+        "pairs_per_second": n * n / best,
+    }
+
+
+def odds_compute(repeat: int) -> dict[str, float]:
+    """``odds fire`` compute for a ROF 10 weapon, in-process."""
+    import dataclasses
+
+    from tabletop.charts import Charts
+    from tabletop.rules.cd.fire import Firer, Target, plan_direct
+    from tabletop.rules.cd.odds import fire_odds
+
+    charts = Charts.load()
+    kind = charts.stand_kinds["infantry"]
+    plan = plan_direct(
+        charts.weapons["hmg-mg34"],
+        Firer(None, charts.stand_kinds["infantry"]),
+        Target("infantry", kind, "regular"),
+        5.0,
+        charts,
+    )
+    plan = dataclasses.replace(plan, rof=10)
+    fire_odds(plan, charts)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fire_odds(plan, charts)
+        times.append(time.perf_counter() - start)
+    return {"rof": 10, "seconds": statistics.median(times)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tiny", action="store_true", help="small sizes (smoke test)")
+    parser.add_argument("--repeat", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results.json")
+    parser.add_argument("--part", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("rest", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.part is not None:
+        return inner(args.part, args.rest)
+    repeat = args.repeat or (2 if args.tiny else 9)
+    events = 60 if args.tiny else 10_000
+    work = Path(tempfile.mkdtemp(prefix="tabletop-bench-"))
+    results: dict[str, Any] = {
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "processor": platform.processor() or platform.machine(),
+            "cpus": os.cpu_count(),
+        },
+        "repeat": repeat,
+        "long_log_events": events,
+    }
+    try:
+        fresh, long, large = work / "fresh.sqlite", work / "long.sqlite", work / "large.sqlite"
+        run_process([*TABLETOP, "new", "crossroads", "--seed", "1", "--game", str(fresh)])
+        run_process([*TABLETOP, "new", "large", "--seed", "1", "--game", str(large)])
+        part("long-game", str(long), str(events))
+        m = {
+            "import click": median_run([PY, "-c", "import click"], repeat),
+            "import click, shapely, yaml": median_run(
+                [PY, "-c", "import click, shapely, yaml"], repeat
+            ),
+            "tabletop --help": median_run([*TABLETOP, "--help"], repeat),
+            "status (fresh)": median_run([*TABLETOP, "status", "--game", str(fresh)], repeat),
+            "status (long log)": median_run([*TABLETOP, "status", "--game", str(long)], repeat),
+            "measure (large)": median_run(
+                [*TABLETOP, "measure", "G-1-1-1", "US-1-1-1", "--game", str(large)], repeat
+            ),
+            "measure --all (large)": median_run(
+                [*TABLETOP, "measure", "--all", "--json", "--game", str(large)], repeat
+            ),
+            "odds fire (fresh)": median_run(
+                [*TABLETOP, "odds", "fire", "G-4", "US-4", "--game", str(fresh)], repeat
+            ),
+        }
+        for label, path in (("fresh", fresh), ("long log", long)):
+            # fire changes the game: each repeat fires on a copy
+            times, peaks = [], []
+            for i in range(repeat + 1):
+                copy = work / f"copy-{i}.sqlite"
+                shutil.copy(path, copy)
+                run_process([*TABLETOP, "phase", "next", "--game", str(copy)])
+                t, p = run_process([*TABLETOP, "fire", "G-4", "US-4", "--game", str(copy)])
+                if i:
+                    times.append(t)
+                    peaks.append(p)
+            m[f"fire ({label})"] = {"seconds": statistics.median(times), "peak_kib": max(peaks)}
+        results["commands"] = m
+        results["sight"], peak = part("sight", str(repeat))
+        results["sight"]["peak_kib"] = peak
+        results["odds"], peak = part("odds", str(repeat))
+        results["odds"]["peak_kib"] = peak
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    click_s = m["import click"]["seconds"]
+    floor_s = m["import click, shapely, yaml"]["seconds"]
+    targets = [
+        ("tabletop --help / import click", m["tabletop --help"]["seconds"] / click_s, 1.5),
+        ("status / import click", m["status (fresh)"]["seconds"] / click_s, 2.0),
+        ("measure / import floor", m["measure (large)"]["seconds"] / floor_s, 1.3),
+        ("all-pairs sight (s)", results["sight"]["seconds"], 0.5),
+        (
+            "fire long / fire fresh",
+            m["fire (long log)"]["seconds"] / m["fire (fresh)"]["seconds"],
+            1.15,
+        ),
+        (
+            "status long / status fresh",
+            m["status (long log)"]["seconds"] / m["status (fresh)"]["seconds"],
+            1.15,
+        ),
+        ("odds fire ROF 10 compute (s)", results["odds"]["seconds"], 0.05),
+    ]
+    results["targets"] = [
+        {"measure": name, "value": round(v, 4), "target": t, "met": v <= t}
+        for name, v, t in targets
+    ]
+    print(f"{'command':32} {'median s':>9} {'peak MiB':>9}")
+    for name, row in m.items():
+        print(f"{name:32} {row['seconds']:9.3f} {row['peak_kib'] / 1024:9.1f}")
+    s = results["sight"]
+    print(
+        f"\nall-pairs sight: {s['stands']} stands x {s['terrain']} terrain pieces in "
+        f"{s['seconds'] * 1000:.1f} ms ({s['pairs_per_second']:,.0f} pairs/s), "
+        f"peak {s['peak_kib'] / 1024:.1f} MiB"
+    )
+    o = results["odds"]
+    print(
+        f"odds fire, ROF 10: {o['seconds'] * 1000:.1f} ms of compute, "
+        f"peak {o['peak_kib'] / 1024:.1f} MiB\n"
+    )
+    print(f"{'target':34} {'value':>8} {'limit':>7}  met")
+    for row in results["targets"]:
+        print(
+            f"{row['measure']:34} {row['value']:8.3f} {row['target']:7.2f}  "
+            f"{'yes' if row['met'] else 'NO'}"
+        )
+    args.out.write_text(json.dumps(results, indent=2))
+    print(f"\nwritten {args.out}")
+    return 0
+
+
+def inner(name: str, rest: list[str]) -> int:
+    import resource
+
+    if name == "long-game":
+        build_long_game(Path(rest[0]), int(rest[1]))
+        result: dict[str, Any] = {}
+    elif name == "sight":
+        result = sight_rate(int(rest[0]))
+    else:
+        result = odds_compute(int(rest[0]))
+    result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
