@@ -17,6 +17,7 @@ ACTIONS: dict[str, str] = {
     "place": "tabletop.rules.placement:place",
     "roll": "tabletop.rules.placement:plain_roll",
     "marker": "tabletop.rules.placement:marker_action",
+    "searchlight": "tabletop.rules.cd.ice:searchlight_action",
     "fire": "tabletop.rules.cd.direct:fire_action",
     "barrage": "tabletop.rules.cd.barrage:barrage_action",
     "phase-next": "tabletop.rules.sequence:phase_next_action",

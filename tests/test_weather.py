@@ -373,3 +373,70 @@ def test_sound_detection_example(mud: Run, light: str, spotted: bool) -> None:
     assert out["range"] == pytest.approx(6.0)
     assert out["spotted"] is spotted
     assert any("CD 9.3" in why for why in out["spotting"]["because"])
+
+
+# --- ice (CD 11.3) and searchlights (CD 9.2.2) --------------------------------------------------
+
+ICE = """
+format: 1
+name: Ice
+table: {width: 40, depth: 30}
+conditions: {ground: snow}
+terrain:
+  - {id: pond, kind: lake, polygon: [[10, 10], [20, 10], [20, 20], [10, 20]], ice: II}
+  - {id: hidden, kind: lake, polygon: [[25, 10], [35, 10], [35, 20], [25, 20]], ice: "0",
+     referee_only: true}
+sides:
+  - name: Finland
+    formations: [{id: JR, kind: battalion}]
+    stands:
+      - {id: SKI, kind: infantry, formation: JR, weapons: [rifle], ski: true, at: [5, 15]}
+      - {id: GUN, kind: towed-gun, formation: JR, weapons: [pak-36], at: [5, 5]}
+  - name: USSR
+    formations: [{id: RD, kind: battalion}]
+    stands:
+      - {id: T34, kind: tank, formation: RD, weapons: [f-34-76], at: [5, 25]}
+      - {id: LIGHT, kind: infantry, formation: RD, weapons: [rifle], at: [38, 2]}
+"""
+
+
+@pytest.fixture
+def ice(run: Run, tmp_path: Path) -> Run:
+    path = tmp_path / "ice.yaml"
+    path.write_text(ICE)
+    run("new", str(path), "--seed", "4")
+    return run
+
+
+def test_ice_bears_what_its_class_allows(ice: Run) -> None:
+    out = as_json(ice("place", "SKI", "15", "15", "--json"))
+    assert out["notes"] == [] and (out["x"], out["y"]) == (15, 15)
+    out = as_json(ice("place", "GUN", "12", "12", "--json"))  # class I on class II ice
+    assert out["notes"] == []
+    out = as_json(ice("place", "T34", "15", "18", "--json"))  # class IV breaks through
+    assert "is lost (CD 11.3)" in out["notes"][0]
+    status = {s["id"]: s for s in as_json(ice("status", "--json"))["stands"]}
+    assert status["T34"]["status"] == "eliminated"
+
+
+def test_personnel_break_through_and_go_back(ice: Run) -> None:
+    out = as_json(ice("place", "SKI", "30", "15", "--dice", "2", "--json"))
+    assert "breaks through hidden" in out["notes"][1]
+    assert (out["x"], out["y"]) == (5, 15)  # back where it came from
+    assert "snow-covered frozen lake" in out["notes"][0]
+    assert out["terrain"] == []  # the hidden lake is not named as terrain
+
+
+def test_searchlight_illuminates_and_is_seen(ice: Run) -> None:
+    ice("weather", "set", "--light", "night-dark")
+    before = as_json(ice("measure", "GUN", "LIGHT", "--json"))
+    assert before["spotted"] is False
+    ice("searchlight", "GUN", "--bearing", "95.2")
+    lit = as_json(ice("measure", "GUN", "LIGHT", "--json"))
+    assert lit["spotted"] is True
+    assert any("CD 9.2" in why for why in lit["spotting"]["because"])
+    seen = as_json(ice("measure", "LIGHT", "GUN", "--json"))
+    assert seen["spotted"] is True and "searchlight" in " ".join(seen["spotting"]["because"])
+    ice("searchlight", "GUN", "--off")
+    assert as_json(ice("measure", "GUN", "LIGHT", "--json"))["spotted"] is False
+    assert "give --bearing" in ice("searchlight", "GUN", code=2).output

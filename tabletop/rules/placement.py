@@ -51,15 +51,19 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         row = state.rows.get("terrain:" + piece_id)
         if row is not None and row["state"] == "burning":
             raise RulesRefusal(f"{piece_id} is burning: no stand may enter it (CD 6.2.2)")
+    from tabletop.rules.cd.ice import check_ice
+
+    notes = check_ice(ctx, stand, moved_from) if moved or moved_from is None else []
     if stand.get("landed_turn") == state.turn and moved:
         raise RulesRefusal(f"{stand['id']} landed this turn and may not move (CD 7.2.2, 7.3.2)")
     return {
         "stand": stand["id"],
-        "x": x,
-        "y": y,
+        "x": stand["x"],
+        "y": stand["y"],
         "facing": facing,
         "moved": round(math.dist(moved_from, (x, y)), 3) if moved_from else None,
-        "terrain": terrain,
+        "terrain": [t for t in terrain if not ctx.scenario.piece(t).referee_only],
+        "notes": notes,
     }
 
 

@@ -244,6 +244,10 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
         spotted = True
         result.muzzle_flash = result.visibility is not None and result.range > result.visibility
         reasons.append("spotted by its muzzle flashes (CD 9.1.2)")
+    if not spotted and result.los and "searchlight" in b.stand["markers"]:
+        # CD 9.2.2: a searchlight is seen by any enemy with a line of sight to it.
+        spotted = True
+        reasons.append("its searchlight gives it away (CD 9.2.2)")
     if not result.los:
         reasons.append("no line of sight")
     result.spotted = spotted

@@ -12,6 +12,8 @@ from tabletop.cli.core import (
     STAND,
     Inches,
     command,
+    dice_inputs,
+    dice_option,
     emit_json,
     game_option,
     json_option,
@@ -26,10 +28,13 @@ from tabletop.cli.core import (
 @click.argument("x", type=Inches(10_000, allow_negative=True))
 @click.argument("y", type=Inches(10_000, allow_negative=True))
 @click.option("--facing", type=BEARING, default=None, help="Facing in degrees (0 = north).")
+@dice_option
 @game_option
 @json_option
 @command
-def cli(stand: str, x: float, y: float, facing: float | None, game: Path, as_json: bool) -> None:
+def cli(
+    stand: str, x: float, y: float, facing: float | None, dice: Any, game: Path, as_json: bool
+) -> None:
     """Put STAND at X Y inches, optionally turned with --facing.
 
     The origin is the table's south-west corner; x runs east, y north.
@@ -39,7 +44,10 @@ def cli(stand: str, x: float, y: float, facing: float | None, game: Path, as_jso
       tabletop place G-1 12 5.5 --facing 180
     """
     g = open_game(game)
-    out = g.execute("place", {"stand": stand, "x": x, "y": y, "facing": facing})
+    # Dice only when the ground gives way (thin ice, CD 11.3).
+    out = g.execute(
+        "place", {"stand": stand, "x": x, "y": y, "facing": facing}, **dice_inputs(dice)
+    )
     r: dict[str, Any] = out.result
     if as_json:
         emit_json({"event": out.seq, **r})
@@ -50,3 +58,5 @@ def cli(stand: str, x: float, y: float, facing: float | None, game: Path, as_jso
         f"{r['stand']} at {r['x']:g},{r['y']:g} facing {r['facing']:g}{terrain}{moved} "
         f"(event {out.seq})"
     )
+    for note in r.get("notes") or []:
+        click.echo(f"  {note}")

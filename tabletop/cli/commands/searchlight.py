@@ -1,0 +1,46 @@
+"""tabletop searchlight STAND --bearing DEG: light a beam at night (CD 9.2.2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tabletop.cli.core import (
+    BEARING,
+    STAND,
+    command,
+    emit_json,
+    game_option,
+    json_option,
+    open_game,
+)
+
+
+@click.command("searchlight")
+@click.argument("stand", type=STAND)
+@click.option("--bearing", type=BEARING, default=None, help="Where the beam points (degrees).")
+@click.option("--off", is_flag=True, help="Put the searchlight out.")
+@game_option
+@json_option
+@command
+def cli(stand: str, bearing: float | None, off: bool, game: Path, as_json: bool) -> None:
+    """Light a searchlight beam 2" wide and 40" long that stops where sight stops (CD 9.2.2).
+
+    Stands in the beam are illuminated: spotted at daylight distances. The light itself
+    is seen by any enemy with a line of sight to it.
+
+    \b
+    Example:
+      tabletop searchlight US-AA --bearing 45
+      tabletop searchlight US-AA --off
+    """
+    from tabletop.errors import BadInput
+
+    if (bearing is None) == (not off):
+        raise BadInput("give --bearing DEGREES, or --off")
+    out = open_game(game).execute("searchlight", {"stand": stand, "bearing": bearing, "off": off})
+    if as_json:
+        emit_json({"event": out.seq, **out.result})
+        return
+    click.echo(f"{out.result['verdict']} (event {out.seq})")

@@ -1,0 +1,121 @@
+"""Lake and river ice (CD 11.3) and searchlights (CD 9.2.2).
+
+Ice bears stands up to its class (0-VI, as bridge weight classes; class 0 only boats and
+amphibians). A stand placed on ice too thin for it breaks through: personnel take a hit and go
+back to where they came from; vehicles and towed weapons are lost. A snow-covered lake is a
+``referee_only`` piece: the referee is told when a stand ends its move on it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tabletop.charts import WEIGHT_LEVELS, weight_number
+from tabletop.errors import RulesRefusal
+
+ICE_ORDER = ("0", *WEIGHT_LEVELS)
+
+
+def ice_under(ctx: Any, x: float, y: float) -> list[Any]:
+    return [
+        p
+        for p in ctx.scenario.terrain
+        if p.ice is not None and ctx.table.geometry(p.id).covers(_point(x, y))
+    ]
+
+
+def _point(x: float, y: float) -> Any:
+    from shapely import Point
+
+    return Point(x, y)
+
+
+def needs(ctx: Any, stand: dict[str, Any]) -> str:
+    """The ice class a stand needs: personnel a charted class, others their weight class."""
+    from tabletop.rules.cd.conditions import weight_class_of
+
+    kind = ctx.charts.stand_kinds[stand["kind"]]
+    if kind.category == "personnel":
+        return str(ctx.charts.param("weather", "personnel-ice-class"))
+    return weight_class_of(ctx, stand) or "I"
+
+
+def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | None) -> list[str]:
+    """After a stand is placed: break through thin ice (CD 11.3); note hidden lakes."""
+    from tabletop.rules.cd.structures import automatic_hit
+
+    notes: list[str] = []
+    for piece in ice_under(ctx, stand["x"], stand["y"]):
+        need = needs(ctx, stand)
+        bears = ICE_ORDER.index(piece.ice)
+        if piece.referee_only:
+            notes.append(
+                f"referee: {stand['id']} ends its move on {piece.id}, a snow-covered "
+                "frozen lake; tell its player if it is a stationary personnel stand or "
+                "a patrol (CD 11.3)"
+            )
+        if bears >= weight_number(need):
+            continue
+        kind = ctx.charts.stand_kinds[stand["kind"]]
+        if kind.category == "personnel":
+            effect = automatic_hit(ctx, stand)
+            if came_from is not None and stand["status"] != "eliminated":
+                stand["x"], stand["y"] = came_from
+            notes.append(
+                f"{stand['id']} breaks through {piece.id} (class {piece.ice} ice, needs "
+                f"{need}): takes a hit ({effect}) and goes back (CD 11.3)"
+            )
+        else:
+            stand["status"] = "eliminated"
+            notes.append(
+                f"{stand['id']} breaks through {piece.id} (class {piece.ice} ice, "
+                f"needs {need}) and is lost (CD 11.3)"
+            )
+    return notes
+
+
+def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """A searchlight beam 2" wide and 40" long, stopped by what blocks sight (CD 9.2.2)."""
+    from tabletop.table import beam
+
+    state = ctx.state
+    stand = state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    template_id = f"searchlight-{stand['id']}"
+    if inputs.get("off"):
+        if state.rows.get("template:" + template_id) is None:
+            raise RulesRefusal(f"{stand['id']} has no searchlight on")
+        state.remove_template(template_id)
+        stand["markers"] = [m for m in stand["markers"] if m != "searchlight"]
+        return {"verdict": f"{stand['id']} puts out its searchlight"}
+    if stand["x"] is None:
+        raise RulesRefusal(f"{stand['id']} is not placed on the table")
+    width = float(ctx.charts.param("weather", "searchlight-width"))
+    length = float(ctx.charts.param("weather", "searchlight-length"))
+    shape = beam(stand["x"], stand["y"], float(inputs["bearing"]), width, length, ctx.table)
+    state.remove_template(template_id)
+    if shape.is_empty:
+        raise RulesRefusal(
+            f"{stand['id']}'s beam is blocked at once on bearing {inputs['bearing']:g}"
+        )
+    state.add_template(
+        {
+            "id": template_id,
+            "kind": "searchlight",
+            "by": stand["id"],
+            "turn": state.turn,
+            "lifetime": "light",
+            "illuminates": True,
+            "polygon": [list(p) for p in shape.exterior.coords],
+        }
+    )
+    if "searchlight" not in stand["markers"]:
+        stand["markers"].append("searchlight")
+    reach = max(math.dist((stand["x"], stand["y"]), p) for p in shape.exterior.coords)
+    return {
+        "verdict": f"{stand['id']} lights a beam on bearing {inputs['bearing']:g} for "
+        f'{min(reach, length):.1f}"; enemy stands in sight of it spot the light '
+        "(CD 9.2.2)",
+        "template": template_id,
+    }
