@@ -411,6 +411,8 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop amphibious ships",
         "tabletop amphibious lift --side USA --odd 20 --even 18",
         "tabletop amphibious bombard --side USA --area 0,20 --area 48,36 --per-stand 1",
+        "tabletop weather set --light night-moonlit",
+        "tabletop searchlight US-4 --bearing 0",
     ],
 ]
 LIST_KEEP = 3  # items kept of a long list

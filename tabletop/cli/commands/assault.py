@@ -92,7 +92,7 @@ def cli(
     game: Path,
     as_json: bool,
 ) -> None:
-    """Close combat between stands in contact (the aggression model).
+    """Close combat between stands in contact (aggression model).
 
     ATTACKERS assault the stands named after --against, in rounds until one side
     leaves (or --rounds). Each round every stand fires at one enemy; then each

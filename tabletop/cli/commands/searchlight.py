@@ -25,7 +25,9 @@ from tabletop.cli.core import (
 @json_option
 @command
 def cli(stand: str, bearing: float | None, off: bool, game: Path, as_json: bool) -> None:
-    """Light a searchlight beam 2" wide and 40" long that stops where sight stops (CD 9.2.2).
+    """Light a searchlight beam from STAND (CD 9.2.2).
+
+    The beam is 2" wide and 40" long, and stops where sight stops.
 
     Stands in the beam are illuminated: spotted at daylight distances. The light itself
     is seen by any enemy with a line of sight to it.

@@ -21,7 +21,7 @@ from tabletop.cli.core import (
 
 @click.group("structure")
 def cli() -> None:
-    """Damage to bridges, fortifications and BUA sectors; fires (CD 6).
+    """Damage to bridges, fortifications and towns; fires (CD 6).
 
     Large guns firing at close or medium range and flamethrowers damage structures
     automatically through 'tabletop fire'; use 'damage' for bombs and demolitions.

@@ -42,13 +42,15 @@ def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Sho
     require_profiles(ctx, model, [shooter["id"], target["id"]])
     seen = None
     distance = inputs.get("range")
-    if distance is None:
-        if shooter["x"] is None or target["x"] is None:
-            raise BadInput(
-                "place both stands on the table, or give the measured range with --range"
-            )
+    placed = shooter["x"] is not None and target["x"] is not None
+    if distance is None and not placed:
+        raise BadInput("place both stands on the table, or give the measured range with --range")
+    if placed:
+        # The table still decides cover, smoke and the target's record when the referee gives
+        # the range they measured.
         seen = sight(ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"]))
-        distance = seen.range
+        if distance is None:
+            distance = seen.range
     options = dict(model.situation_from_table(ctx, shooter, target, seen)) if seen else {}
     options.update(inputs.get("options") or {})
     model.check_options(inputs.get("options") or {})
