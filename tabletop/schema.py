@@ -210,16 +210,22 @@ def build_trusted(cls: type[C], data: Any) -> C:
     No checks, only the conversions validation would have made (numbers to float, lists to
     tuples, nested dataclasses), so opening a game does not pay for validating it again.
     """
-    return _trusted(cls, data)  # type: ignore[no-any-return]
+    return typing.cast(C, _trusted(cls, data))
 
 
 def _trusted(tp: Any, value: Any) -> Any:
     if value is None:
         return None
-    if dataclasses.is_dataclass(tp):
-        hints = _hints(tp)  # type: ignore[arg-type]
-        return tp(**{f.name: _trusted(hints[f.name], value[key])
-                     for key, f in _fields(tp).items() if key in value})  # type: ignore[arg-type]
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        fields = _fields(tp)
+        return tp(
+            **{
+                f.name: _trusted(hints[f.name], value[key])
+                for key, f in fields.items()
+                if key in value
+            }
+        )
     origin = _origin(tp)
     if origin in (Union, types.UnionType):
         for arg in _args(tp):

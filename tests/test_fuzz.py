@@ -194,13 +194,17 @@ class Case:
 
 
 def cases_for(path: str, command: click.Command, param: click.Parameter, value: str) -> Case:
+    """``param`` set to ``value``; the control is the line without it (or with a good value,
+    when the command cannot do without it)."""
     words = tuple(path.split())
+    needed = isinstance(param, click.Argument) or param.required
+    control = with_value(command, param, good_value(param, path), path) if needed else None
     return Case(
         path,
         (*words, *with_value(command, param, value, path)),
         value,
         spellings(param),
-        (*words, *with_value(command, param, good_value(param, path), path)),
+        (*words, *(control if control is not None else baseline(command, path))),
     )
 
 

@@ -366,14 +366,8 @@ def pregame(
     if (hours is None) == (days is None):
         raise BadInput("give either --hours or --days")
     g = open_game(game)
-    total = (
-        hours
-        if hours is not None
-        else days
-        * float(  # type: ignore[operator]
-            g.loaded.charts.param("engineering", "work-day-hours")
-        )
-    )
+    day = float(g.loaded.charts.param("engineering", "work-day-hours"))
+    total = hours if hours is not None else (days or 0.0) * day
     if accept:
         out = g.execute("pregame", {"side": side, "hours": total})
         data = {"event": out.seq, **out.result}

@@ -86,7 +86,7 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     from tabletop.rules.models import find_model
 
     model = find_model(name, Charts.load(tuple(charts_dirs)))
-    data = {
+    data: dict[str, Any] = {
         "model": model.name,
         "chart": f"charts/models/{model.chart}.yaml",
         "inches_per_unit": model.inches_per_unit,

@@ -72,7 +72,7 @@ def start(
             )
     serial = int(state.meta.get("task_serial", 0)) + 1
     state.meta["task_serial"] = serial
-    task = {
+    task: dict[str, Any] = {
         "id": f"task-{serial}",
         "kind": kind,
         "workers": workers,
@@ -104,7 +104,7 @@ def get(state: Any, task_id: str) -> dict[str, Any]:
     if found is None:
         known = ", ".join(t["id"] for t in tasks(state)) or "none"
         raise BadInput(f"unknown task {task_id!r} (tasks: {known})")
-    return found  # type: ignore[no-any-return]
+    return found  # type: ignore[no-any-return,unused-ignore]
 
 
 def cancel(ctx: Any, task_id: str) -> dict[str, Any]:

@@ -46,7 +46,7 @@ def opening_rows(scenario: Any) -> dict[str, dict[str, Any]]:
 def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
     found = state.rows.get(TERRAIN + piece_id)
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found  # type: ignore[no-any-return,unused-ignore]
     known = [p.id for p in scenario.terrain]
     if piece_id in known:
         kind = scenario.piece(piece_id).kind

@@ -58,7 +58,7 @@ def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Sho
     shot = Shot(
         shooter=spec(shooter["id"]).profiles[model.name],
         target=spec(target["id"]).profiles[model.name],
-        range_inches=float(distance),
+        range_inches=float(distance or 0.0),
         count=int(inputs.get("count") or 1),
         options=options,
         shooter_stand=shooter["id"],
