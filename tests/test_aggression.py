@@ -999,7 +999,7 @@ BAD = [
     (["US-A", "--against", "US-B"], 2, "US-A and US-B are both USA"),
     (["US-A", "G-2", "--against", "VG"], 2, "the attackers US-A, G-2 belong to Germany and USA"),
     (["US-A", "--against", "NOPE"], 2, "unknown stand 'NOPE'"),
-    (["US-NP", "--against", "G-2"], 2, "stands without a aggression profile: US-NP"),
+    (["US-NP", "--against", "G-2"], 2, "stands without a profile for the aggression model: US-NP"),
     (["US-2", "--against", "G-2", "--set", "af.US-2=1"], 3, "US-2 is on AF 1 and never starts"),
     (["US-2", "--against", "G-2", "--set", "af.US-2=11"], 2, "an aggression factor is 1 to 10"),
     (["US-2", "--against", "G-2", "--set", "bogus=1"], 2, "--set 'bogus': not an assault order"),

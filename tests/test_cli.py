@@ -226,6 +226,7 @@ def test_place_json(game: Run) -> None:
         "facing": 0.0,
         "moved": 6.265,
         "terrain": [],
+        "notes": [],
     }
     status = as_json(game("status", "--json"))
     assert (status["stands"][0]["x"], status["stands"][0]["y"]) == (12.5, 30.0)

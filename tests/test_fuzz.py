@@ -111,6 +111,8 @@ def good_value(param: click.Parameter, path: str = "") -> str:
     if isinstance(kind, click.IntRange | click.FloatRange):
         low = kind.min if kind.min is not None else 1
         return str(max(low, 1) if kind.max is None or kind.max >= 1 else low)
+    if isinstance(kind, click.types.IntParamType | click.types.FloatParamType):
+        return "10"
     by_type = {"INCHES": "10", "DEGREES": "90", "X,Y": "27,21", "STAND": "G-1"}
     return by_type.get(kind.name.upper(), "x")
 

@@ -16,7 +16,7 @@ def require_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> None:
     missing = missing_profiles(ctx, model, stand_ids)
     if missing:
         raise BadInput(
-            f"stands without a {model.name} profile: {', '.join(missing)}; give each "
+            f"stands without a profile for the {model.name} model: {', '.join(missing)}; give each "
             f"'profiles: {{{model.name}: ID}}' in the scenario, with IDs from "
             f"charts/models/{model.chart}.yaml"
         )
