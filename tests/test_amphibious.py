@@ -3,8 +3,8 @@
 The scenario (tests/data/beach.yaml) has the sea south of y = 10, a beach to y = 14 and a
 ridge (hill-1) inland; German defenders; American landing craft (LC-1 to LC-3 in wave 1,
 LCM-1 with a tank in wave 2, LC-5 in wave 3), an LVT, a DUKW, a raft, two warships and
-observers on the beach. Its chart overlay (tests/data/amphibious-charts) adds the craft and
-warship stand kinds and allows mines under water. Turn 1 opens in the movement phase.
+observers on the beach. The craft and warship stand kinds are bundled charts. Turn 1 opens in
+the movement phase.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from tabletop.charts import Charts
 from tests.conftest import Run, as_json, file_digest
 
 SCENARIO = str(Path(__file__).parent / "data" / "beach.yaml")
-KINDS = Path(__file__).parent / "data" / "amphibious-charts"
 
 
 @pytest.fixture(scope="module")
@@ -297,9 +296,9 @@ def test_amphibious_vehicles_meet_obstacles_and_mines_as_on_land(bc: Run) -> Non
 # --- CD 8.2: attacking the landing wave --------------------------------------------------------
 
 
-def test_the_overlay_craft_kinds_match_the_craft_chart() -> None:
+def test_the_craft_kinds_match_the_craft_chart() -> None:
     # CD 8.2.1, 8.2.2: the stand kinds that carry the craft agree with amphibious.yaml.
-    charts = Charts.load((KINDS,))
+    charts = Charts.load()
     craft = {k: r for k, r in charts.table("amphibious").items() if r.table == "craft"}
     pairs = {"landing-craft": "landing-craft", "whaleboat": "whaleboat", "raft": "raft",
              "lvt": "lvt", "amphibious-truck": "amphibious"}  # fmt: skip

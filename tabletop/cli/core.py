@@ -344,7 +344,14 @@ def charts_option(f: F) -> F:
 def open_game(path: Path) -> Any:
     from tabletop.state.game import Game
 
-    return Game.open(path)
+    game = Game.open(path)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        # Close the file as the command ends, not whenever the garbage collector gets to it:
+        # an idle connection left open keeps SQLite from recovering the log of a killed
+        # writer, so what other commands see would depend on when it is collected.
+        ctx.call_on_close(game.close)
+    return game
 
 
 def dice_inputs(dice: Any) -> dict[str, Any]:

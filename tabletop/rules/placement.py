@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.state.document import in_play, out_of_play
 
 DICE_SPEC = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
 MAX_DICE = 100
@@ -22,16 +23,14 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     width, depth = scenario.table.width, scenario.table.depth
     if not (0 <= x <= width and 0 <= y <= depth):
         raise BadInput(f"({x:g}, {y:g}) is off the {width:g} x {depth:g} table")
-    if stand["status"] == "eliminated":
-        raise RulesRefusal(f"{stand['id']} is eliminated and cannot be placed")
+    if out_of_play(stand):
+        raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot be placed")
     from tabletop.board import base_of, overlapping
 
     moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
     candidate = {**stand, "x": x, "y": y, "facing": facing}
     others = [
-        s
-        for s in state.stands()
-        if s["id"] != stand["id"] and s["x"] is not None and s["status"] != "eliminated"
+        s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
     ]
     tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
     clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
@@ -56,6 +55,12 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     notes = check_ice(ctx, stand, moved_from) if moved or moved_from is None else []
     if stand.get("landed_turn") == state.turn and moved:
         raise RulesRefusal(f"{stand['id']} landed this turn and may not move (CD 7.2.2, 7.3.2)")
+    if stand.get("disembarked_turn") == state.turn and moved:
+        raise RulesRefusal(f"{stand['id']} came ashore this turn and ends its move beside its "
+                           "landing craft (CD 8.1.1)")
+    if (stand.get("amphib") or {}).get("stage") == "wading" and moved:
+        raise RulesRefusal(f"{stand['id']} is wading ashore: move it with 'tabletop amphibious "
+                           f"wade {stand['id']}' (CD 8.1.4)")
     return {
         "stand": stand["id"],
         "x": stand["x"],

@@ -15,6 +15,7 @@ from typing import Any
 from tabletop.board import base_of, smoke_blockers
 from tabletop.errors import BadInput
 from tabletop.rules.cd.weather import Effects, effects
+from tabletop.state.document import in_play
 from tabletop.units import within
 
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
@@ -270,7 +271,7 @@ def all_pairs(ctx: Any) -> dict[str, Any]:
     """Line of sight between every pair of placed stands, at once (vectorised geometry)."""
     from tabletop.table import sight_matrix
 
-    stands = [s for s in ctx.state.stands() if s["x"] is not None and s["status"] != "eliminated"]
+    stands = [s for s in ctx.state.stands() if s["x"] is not None and in_play(s)]
     points = [(float(s["x"]), float(s["y"])) for s in stands]
     matrix = sight_matrix(ctx.table, points, smoke_blockers(ctx.state.templates()))
     ids = [s["id"] for s in stands]

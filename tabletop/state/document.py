@@ -120,3 +120,16 @@ def diff(
         writes[key] = None
         undo[key] = before[key]
     return writes, undo
+
+
+# Stands no longer on the table: eliminated by fire, or lost, aborted or removed by the
+# airborne and amphibious rules (CD 7, 8).
+OUT_OF_PLAY = frozenset({"eliminated", "lost", "aborted", "removed"})
+
+
+def in_play(stand: dict[str, Any]) -> bool:
+    return stand["status"] not in OUT_OF_PLAY
+
+
+def out_of_play(stand: dict[str, Any]) -> bool:
+    return stand["status"] in OUT_OF_PLAY

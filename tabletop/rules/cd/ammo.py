@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.state.document import in_play, out_of_play
 from tabletop.units import within
 
 if TYPE_CHECKING:  # status reads ammunition without loading the charts
@@ -198,7 +199,7 @@ def roll_pending_depletion(state: Any, dice: DiceLike, charts: Charts) -> list[d
     for check in list(queue):
         stand = state.stand(check["stand"])
         ammo = stand["ammo"][check["weapon"]]
-        if ammo["state"] == "depleted" or stand["status"] == "eliminated":
+        if ammo["state"] == "depleted" or out_of_play(stand):
             result = "already depleted" if ammo["state"] == "depleted" else "stand eliminated"
             happened.append(
                 {
@@ -274,7 +275,7 @@ def supply_points_for(
         for s in state.stands()
         if s["id"] != stand["id"]
         and s["side"] == stand["side"]
-        and s["status"] != "eliminated"
+        and in_play(s)
         and charts.stand_kinds[s["kind"]].supply
         and s.get("formation") in serving
     ]
@@ -321,7 +322,7 @@ def resupply_end_of_turn(
     radius = float(charts.param("ammo", "resupply-radius"))
     happened: list[dict[str, Any]] = []
     for stand in state.stands():
-        if stand["status"] == "eliminated" or not needs_resupply(stand, charts):
+        if out_of_play(stand) or not needs_resupply(stand, charts):
             continue
         points = supply_points_for(state, stand, scenario, charts)
         if not points:

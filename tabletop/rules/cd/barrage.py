@@ -24,6 +24,7 @@ from tabletop.rules.cd.fire import (
     plan_indirect,
     resolve_die,
 )
+from tabletop.state.document import in_play, out_of_play
 from tabletop.units import within
 
 
@@ -75,7 +76,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
     shooter = state.stand(inputs["shooter"])
     if not any_phase:
         check_phase(ctx, "indirect-fire", "indirect fire")
-    if shooter["status"] == "eliminated":
+    if out_of_play(shooter):
         raise RulesRefusal(f"{shooter['id']} is eliminated and cannot fire")
     indirect = [w for w in shooter["weapons"] if charts.weapons[w].indirect]
     requested = inputs.get("weapon")
@@ -104,7 +105,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
             )
     polygon = template_for(ctx, weapon, ammo, x, y)
     threshold = float(charts.param("barrage", "min-fraction-under"))
-    placed = [s for s in state.stands() if s["x"] is not None and s["status"] != "eliminated"]
+    placed = [s for s in state.stands() if s["x"] is not None and in_play(s)]
     under = [
         (sid, f) for sid, f in coverage(polygon, [base_of(s) for s in placed]) if f > threshold
     ]
@@ -240,7 +241,7 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _suppress(stand: dict[str, Any]) -> None:
-    if stand["status"] != "eliminated" and "suppressed" not in stand["markers"]:
+    if in_play(stand) and "suppressed" not in stand["markers"]:
         stand["markers"].append("suppressed")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.cd import ground
 from tabletop.rules.sequence import Happened, on
+from tabletop.state.document import out_of_play
 
 FORCES = ("light", "moderate", "high")
 FOG_SCALE = ("clear", "mist", "fog")
@@ -207,7 +208,7 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     kind = ctx.charts.stand_kinds[stand["kind"]]
-    if stand["status"] == "eliminated":
+    if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
     if "mired" in stand["markers"]:
         raise RulesRefusal(f"{stand['id']} is already mired: unmire it first (CD 11.1.5)")
@@ -255,7 +256,7 @@ def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         helper = state.stand(assist_id)
         ctx.involve(helper["id"])
         helper_kind = charts.stand_kinds[helper["kind"]]
-        if helper["status"] == "eliminated":
+        if out_of_play(helper):
             raise RulesRefusal(f"{helper['id']} cannot help: it is eliminated")
         if "mired" in helper["markers"]:
             raise RulesRefusal(f"{helper['id']} cannot help: it is mired itself (CD 11.1.5)")

@@ -23,6 +23,7 @@ from tabletop.rules.cd.fire import (
     plan_direct,
     resolve_die,
 )  # fmt: skip
+from tabletop.state.document import out_of_play
 
 
 @dataclass
@@ -95,8 +96,8 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Pre
     if not any_phase:
         check_phase(ctx, "direct-fire", "direct fire")
     for stand, role in ((shooter, "fire"), (target, "be fired at")):
-        if stand["status"] == "eliminated":
-            raise RulesRefusal(f"{stand['id']} is eliminated and cannot {role}")
+        if out_of_play(stand):
+            raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot {role}")
     if "flailing" in shooter["markers"]:
         raise RulesRefusal(
             f"{shooter['id']} is flailing a minefield this turn and may not fire (CD 3.3.2)"

@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.charts import WEIGHT_LEVELS, weight_number
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.cd import tasks, terrain_state
+from tabletop.state.document import out_of_play
 from tabletop.units import within
 
 CONFIGS = ("nominal", "lower", "higher")
@@ -59,7 +60,7 @@ def require_fit(
     unsuppressed: bool = True,
 ) -> None:
     """In play, unpinned (and unsuppressed), and stationary this turn where the rule asks."""
-    if stand["status"] == "eliminated":
+    if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
     if "pinned" in stand["markers"]:
         raise RulesRefusal(f"{stand['id']} is pinned ({rule})")

@@ -240,7 +240,9 @@ def plan_direct(
     if cover is not None and cover.direct and not descending:
         where = f" ({target.cover_source})" if target.cover_source else ""
         mods.append(ModLine(f"target in {target.cover} cover{where}", cover.direct, cover.rule))
-    if armoured and row_name == "to_hit" and weight_number(target.weight_class):
+    # Weak AFVs count as armour 0 (CD 8.2.1): small arms pay nothing against them.
+    weak = target.kind.weak_afv
+    if armoured and not weak and row_name == "to_hit" and weight_number(target.weight_class):
         mods.append(_charted(charts, "afv-no-at", weight_number(target.weight_class)))
     automatic = []
     if "pinned" in firer.markers:
@@ -299,12 +301,13 @@ def plan_indirect(
                 ModLine(f"target in {target.cover} cover{where}", cover.indirect, cover.rule)
             )
     if target.kind.armoured:
+        # SPEC 2: +1 against weak AFVs, and minus the weight class against any AFV (a landing
+        # craft's class for HE is charted, CD 8.2.2).
         if target.kind.weak_afv:
             mods.append(_charted(charts, "weak-afv"))
-        else:
-            weight = weight_number(target.weight_class)
-            if weight:
-                mods.append(_charted(charts, "afv-weight", weight))
+        weight = weight_number(target.weight_class)
+        if weight:
+            mods.append(_charted(charts, "afv-weight", weight))
     if "pinned" in firer.markers:
         mods.append(_charted(charts, "firer-pinned"))
     mods.extend(requested_modifiers(requested, charts))

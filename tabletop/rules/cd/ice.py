@@ -13,6 +13,7 @@ from typing import Any
 
 from tabletop.charts import WEIGHT_LEVELS, weight_number
 from tabletop.errors import RulesRefusal
+from tabletop.state.document import in_play
 
 ICE_ORDER = ("0", *WEIGHT_LEVELS)
 
@@ -60,7 +61,7 @@ def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | 
         kind = ctx.charts.stand_kinds[stand["kind"]]
         if kind.category == "personnel":
             effect = automatic_hit(ctx, stand)
-            if came_from is not None and stand["status"] != "eliminated":
+            if came_from is not None and in_play(stand):
                 stand["x"], stand["y"] = came_from
             notes.append(
                 f"{stand['id']} breaks through {piece.id} (class {piece.ice} ice, needs "

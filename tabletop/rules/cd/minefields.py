@@ -24,6 +24,7 @@ from tabletop.rules.cd.engineering import (
     require_phase,
 )  # fmt: skip
 from tabletop.rules.cd.hidden import MINEFIELD, fields
+from tabletop.state.document import out_of_play
 from tabletop.units import within
 
 
@@ -49,7 +50,7 @@ def engineer_companies(ctx: Any, side: str) -> int:
     formations = ctx.scenario.formation_index()
     companies = set()
     for stand in ctx.state.stands():
-        if stand["side"] != side or stand["status"] == "eliminated":
+        if stand["side"] != side or out_of_play(stand):
             continue
         if not ctx.charts.stand_kinds[stand["kind"]].engineer:
             continue
@@ -168,7 +169,7 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     placed(stand)
-    if stand["status"] == "eliminated":
+    if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
     points = [(float(stand["x"]), float(stand["y"])), *[tuple(p) for p in inputs["path"]]]
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
@@ -262,7 +263,7 @@ def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
     queue = ctx.state.pending("mine-attacks")
     for attack in list(queue):
         stand = ctx.state.stand(attack["stand"])
-        if stand["status"] == "eliminated":
+        if out_of_play(stand):
             continue
         rolls, effects = [], []
         for n in range(1, attack["attacks"] + 1):

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.state.document import in_play
 
 NO_WORKS_GROUND = ("mud-deep",)
 
@@ -24,7 +25,7 @@ def plan(ctx: Any, side: str, hours: float) -> dict[str, Any]:
         raise BadInput("give a positive number of --hours or --days")
     day = float(charts.param("engineering", "work-day-hours"))
     days = math.floor(hours / day + 1e-9)
-    stands = [s for s in state.stands() if s["side"] == side and s["status"] != "eliminated"]
+    stands = [s for s in state.stands() if s["side"] == side and in_play(s)]
     kinds = {s["id"]: charts.stand_kinds[s["kind"]] for s in stands}
     engineers = [s["id"] for s in stands if kinds[s["id"]].engineer]
     movers = [s["id"] for s in stands if _earthmover(ctx, s)]

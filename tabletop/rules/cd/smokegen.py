@@ -12,6 +12,7 @@ from typing import Any
 
 from tabletop.errors import RulesRefusal
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
+from tabletop.state.document import out_of_play
 
 SCREEN = "screen:"
 
@@ -108,9 +109,7 @@ def each_turn(ctx: Any) -> list[dict[str, Any]]:
         screen = state.rows[key]
         stand = state.stand(screen["stand"])
         moved = (stand["x"], stand["y"]) != (screen["x"], screen["y"])
-        if screen["running"] and (
-            "pinned" in stand["markers"] or moved or stand["status"] == "eliminated"
-        ):
+        if screen["running"] and ("pinned" in stand["markers"] or moved or out_of_play(stand)):
             screen["running"] = False
             why = "pinned" if "pinned" in stand["markers"] else "moved" if moved else "lost"
             happened.append(

@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.cd import terrain_state
+from tabletop.state.document import in_play
 
 CAUSES = ("bomb", "direct-he", "demolition", "flame")
 
@@ -28,7 +29,7 @@ def occupants(ctx: Any, piece_id: str) -> list[dict[str, Any]]:
         s
         for s in ctx.state.stands()
         if s["x"] is not None
-        and s["status"] != "eliminated"
+        and in_play(s)
         and base_polygon(base_of(s)).intersects(shape)
         and base_polygon(base_of(s)).intersection(shape).area > 1e-6
     ]
@@ -82,7 +83,7 @@ def apply_damage(
         out.append(f"{stand['id']} inside takes a hit: {effect}")
     if piece.kind == "bua-flimsy":
         for stand in inside:
-            if stand["status"] != "eliminated":
+            if in_play(stand):
                 apply_effect(stand, "forced back")
                 out.append(f"{stand['id']} forced back by the fire (CD 6.2.2)")
     return out

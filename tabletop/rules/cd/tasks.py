@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.state.document import out_of_play
 
 TASK = "task:"
 COMPLETIONS: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
@@ -125,7 +126,7 @@ def blocker(ctx: Any, task: dict[str, Any]) -> str | None:
         if not state.has_stand(worker):
             return f"{worker} is gone"
         stand = state.stand(worker)
-        if stand["status"] == "eliminated":
+        if out_of_play(stand):
             return f"{worker} was eliminated"
         for marker in ("pinned", "suppressed"):
             if marker in stand["markers"]:
