@@ -545,6 +545,23 @@ def load_raw(overlays: tuple[Path, ...] = ()) -> Raw:
     return raw
 
 
+class _LazyTables(dict[str, dict[str, Any]]):
+    """Chart tables built from trusted raw data on first use."""
+
+    def __init__(self, raw: Raw):
+        super().__init__()
+        self._raw = raw
+
+    def __missing__(self, name: str) -> dict[str, Any]:
+        schema = CHART_SCHEMAS[name]
+        table: dict[str, Any] = {}
+        for data in self._raw.get(name, []):
+            entry = build_trusted(schema, data)
+            table[entry.id] = entry
+        self[name] = table
+        return table
+
+
 class Charts:
     """Validated charts, one mapping per chart file, entries keyed by id."""
 
@@ -555,12 +572,9 @@ class Charts:
         self._tables: dict[str, dict[str, Any]] = {}
         self._origins: dict[tuple[str, str], Origin] = {}
         if trusted:
-            # A game's own copy, validated when the game began: rebuild it without checks.
-            for name, schema in CHART_SCHEMAS.items():
-                self._tables[name] = {}
-                for data in raw.get(name, []):
-                    entry = build_trusted(schema, data)
-                    self._tables[name][entry.id] = entry
+            # A game's own copy, validated when the game began: rebuild each table without
+            # checks, and only when a command first reads it.
+            self._tables = _LazyTables(raw)
             return
         for name, schema in CHART_SCHEMAS.items():
             self._tables[name] = self._build_table(

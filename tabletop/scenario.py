@@ -182,6 +182,8 @@ class LoadedScenario:
     charts: Charts
     text: str
     source: str
+    # The parsed YAML (weapon rules filled in): a game keeps it as JSON to skip the YAML.
+    data: dict[str, Any] | None = None
 
     @property
     def digest(self) -> str:
@@ -199,6 +201,7 @@ def parse_scenario(
     extra_overlays: tuple[Path, ...] = (),
     charts_raw: Raw | None = None,
     trusted: bool = False,
+    data: dict[str, Any] | None = None,
 ) -> LoadedScenario:
     """Validate scenario text; return it with the charts the game will use.
 
@@ -207,7 +210,7 @@ def parse_scenario(
     began, with its charts) rebuilds both without checking them again.
     """
     if trusted and charts_raw is not None:
-        return _rebuild(text, source, charts_raw)
+        return _rebuild(text, source, charts_raw, data)
     data, ctx = load_yaml(text, source)
     if not isinstance(data, dict):
         raise ScenarioError([_not_a_mapping(data, ctx)])
@@ -224,18 +227,28 @@ def parse_scenario(
     _cross_check(scenario, charts, ctx, skip)
     if ctx.problems:
         raise ScenarioError(ctx.problems)
-    return LoadedScenario(scenario, charts, text, source)
+    return LoadedScenario(scenario, charts, text, source, data)
 
 
-def _rebuild(text: str, source: str, charts_raw: Raw) -> LoadedScenario:
-    import yaml
-
+def _rebuild(
+    text: str, source: str, charts_raw: Raw, data: dict[str, Any] | None
+) -> LoadedScenario:
     from tabletop.schema import build_trusted
+
+    if data is None:
+        data = scenario_data(text)
+    return LoadedScenario(
+        build_trusted(Scenario, data), Charts(charts_raw, trusted=True), text, source, data
+    )
+
+
+def scenario_data(text: str) -> dict[str, Any]:
+    """The scenario's YAML as data, weapon rules filled in (as the game stores it)."""
+    import yaml
 
     data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     _prefill_weapon_rules(data)
-    return LoadedScenario(build_trusted(Scenario, data), Charts(charts_raw, trusted=True), text,
-                          source)
+    return data
 
 
 def read_scenario(path: Path, extra_overlays: tuple[Path, ...] = ()) -> LoadedScenario:
@@ -243,7 +256,9 @@ def read_scenario(path: Path, extra_overlays: tuple[Path, ...] = ()) -> LoadedSc
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BadInput(f"scenario {str(path)!r}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        raise BadInput(f"scenario {str(path)!r}: not UTF-8 text (save it as UTF-8)") from None
+    except OSError as exc:
         raise BadInput(
             f"scenario {str(path)!r}: cannot be read ({exc.__class__.__name__})"
         ) from None

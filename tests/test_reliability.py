@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # --- the kill loop -------------------------------------------------------------------------
 
 KILL_SEED = 20240611
-KILL_STEPS = 200  # commands started (and perhaps killed) per test run, over all workers
+KILL_STEPS = 250  # commands started (and perhaps killed) per test run, over all workers
 WORKERS = 2  # game files killed in parallel, one loop each
 SPAWNED = 1 / 4  # share of commands started as `python -m tabletop`; the rest are forked
 NEW_GAME_AFTER = 30  # events; then `new --force` starts over, keeping replay checks short

@@ -264,7 +264,9 @@ def test_chi_square_survival_matches_the_tables(x: float, df: int, p: float) -> 
 @given(st.floats(0, 200), st.floats(0, 200), st.integers(1, 30))
 def test_chi_square_survival_is_a_falling_probability(a: float, b: float, df: int) -> None:
     low, high = sorted((a, b))
-    assert 0.0 <= chi2_survival(high, df) <= chi2_survival(low, df) <= 1.0
+    # Falling, up to the last bit of a double (the series and its complement round apart).
+    assert 0.0 <= chi2_survival(high, df) <= chi2_survival(low, df) + 1e-12
+    assert chi2_survival(low, df) <= 1.0
 
 
 def test_fair_dice_read_as_fair() -> None:

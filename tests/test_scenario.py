@@ -785,7 +785,7 @@ def test_read_scenario_missing_file(tmp_path: Path) -> None:
 def test_read_scenario_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "latin.yaml"
     path.write_bytes(b"name: Caf\xe9\n")
-    with pytest.raises(BadInput, match=r"cannot be read \(UnicodeDecodeError\)$"):
+    with pytest.raises(BadInput, match=r"not UTF-8 text \(save it as UTF-8\)$"):
         read_scenario(path)
 
 

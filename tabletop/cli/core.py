@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
-import math
 import os
-import pkgutil
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from tabletop.errors import TabletopError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Modules used only inside functions are imported there: ``tabletop --help`` loads this
+# module and should cost little more than click itself.
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,14 +42,38 @@ class LazyGroup(click.Group):
 
     def _modules(self) -> dict[str, str]:
         module = importlib.import_module(self.package)
-        return {
-            info.name.replace("_", "-"): f"{self.package}.{info.name}"
-            for info in pkgutil.iter_modules(module.__path__)
-            if not info.name.startswith("_")
-        }
+        folder = os.path.dirname(module.__file__ or "")
+        names = [f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_")]
+        return {name.replace("_", "-"): f"{self.package}.{name}" for name in names}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self._modules(), *self.commands})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands from their modules' first lines, importing none of them.
+
+        ``tabletop --help`` is the first thing a newcomer types: it should be as quick as
+        click itself. Each module's docstring starts ``tabletop NAME ...: what it does.``
+        """
+        rows = [(name, self._summary(name)) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def _summary(self, name: str) -> str:
+        if name in self.commands:
+            return self.commands[name].get_short_help_str(80)
+        package = importlib.import_module(self.package)
+        path = os.path.join(os.path.dirname(package.__file__ or ""), f"{name.replace('-', '_')}.py")
+        try:
+            with open(path, encoding="utf-8") as source:
+                first = source.readline()
+        except OSError:
+            return ""
+        text = first.strip().strip('"').strip()
+        summary = text.split(": ", 1)[1] if ": " in text else text
+        summary = summary.rstrip(".")
+        return summary[:1].upper() + summary[1:]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands:
@@ -101,6 +127,10 @@ class LazyGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
+def _isfinite(number: float) -> bool:
+    return number == number and number not in (float("inf"), float("-inf"))
+
+
 def one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -127,7 +157,7 @@ class Inches(click.ParamType):
                 number = float(str(value).strip().rstrip('"'))
             except ValueError:
                 self.fail(f"{value!r} is not a number of inches", param, ctx)
-        if not math.isfinite(number):
+        if not _isfinite(number):
             self.fail(f"{value!r} is not a finite number of inches", param, ctx)
         if number < 0 and not self.allow_negative:
             self.fail(f"{value!r} is negative: distances are 0 or more inches", param, ctx)
@@ -146,7 +176,7 @@ class Bearing(click.ParamType):
             number = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a bearing in degrees (0-360)", param, ctx)
-        if not math.isfinite(number) or not 0 <= number <= 360:
+        if not _isfinite(number) or not 0 <= number <= 360:
             self.fail(f"{value!r} is not a bearing in degrees (0-360)", param, ctx)
         return number % 360
 
@@ -170,7 +200,7 @@ class Point(click.ParamType):
                 number = float(part)
             except ValueError:
                 self.fail(f"{value!r} is not a point: {part!r} is not a number", param, ctx)
-            if not math.isfinite(number) or abs(number) > 10_000:
+            if not _isfinite(number) or abs(number) > 10_000:
                 self.fail(f"{value!r} is not a point on a table", param, ctx)
             coords.append(number)
         return (coords[0], coords[1])
@@ -217,6 +247,9 @@ class StandId(click.ParamType):
 
 
 def _stand_ids_for_completion(ctx: click.Context) -> list[str]:
+    import json
+    from pathlib import Path
+
     from tabletop.state.store import Store
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
@@ -249,6 +282,9 @@ def weapon_completer(stand_param: str = "shooter") -> Callable[..., list[Any]]:
 
 
 def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[str]:
+    import json
+    from pathlib import Path
+
     from tabletop.state.store import Store
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
@@ -307,10 +343,16 @@ MODIFIER = Modifier()
 # --- shared options --------------------------------------------------------------------------
 
 
+def _path_type() -> type:
+    from pathlib import Path
+
+    return Path
+
+
 def game_option(f: F) -> F:
     return click.option(
         "--game",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(dir_okay=False, path_type=_path_type()),
         envvar="TABLETOP_GAME",
         default=DEFAULT_GAME,
         show_default=True,
@@ -335,7 +377,7 @@ def charts_option(f: F) -> F:
     return click.option(
         "--charts",
         "charts_dirs",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=click.Path(file_okay=False, path_type=_path_type()),
         multiple=True,
         help="A folder of chart files overlaying the bundled charts (repeatable).",
     )(f)
@@ -409,6 +451,8 @@ def _die_answer(sides: int, text: str) -> int | None:
 
 
 def emit_json(data: Any) -> None:
+    import json
+
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=_json_default))
 
 

@@ -9,7 +9,8 @@ from typing import Any
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.state.document import in_play, out_of_play
 
-DICE_SPEC = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+DICE_SPEC = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*$")
+MAX_PURPOSE = 200
 MAX_DICE = 100
 
 
@@ -56,11 +57,15 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if stand.get("landed_turn") == state.turn and moved:
         raise RulesRefusal(f"{stand['id']} landed this turn and may not move (CD 7.2.2, 7.3.2)")
     if stand.get("disembarked_turn") == state.turn and moved:
-        raise RulesRefusal(f"{stand['id']} came ashore this turn and ends its move beside its "
-                           "landing craft (CD 8.1.1)")
+        raise RulesRefusal(
+            f"{stand['id']} came ashore this turn and ends its move beside its "
+            "landing craft (CD 8.1.1)"
+        )
     if (stand.get("amphib") or {}).get("stage") == "wading" and moved:
-        raise RulesRefusal(f"{stand['id']} is wading ashore: move it with 'tabletop amphibious "
-                           f"wade {stand['id']}' (CD 8.1.4)")
+        raise RulesRefusal(
+            f"{stand['id']} is wading ashore: move it with 'tabletop amphibious "
+            f"wade {stand['id']}' (CD 8.1.4)"
+        )
     return {
         "stand": stand["id"],
         "x": stand["x"],
@@ -88,6 +93,11 @@ def parse_dice_spec(text: str) -> tuple[int, int]:
 def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     count, sides = parse_dice_spec(inputs["dice"])
     purpose = inputs.get("purpose") or "referee roll"
+    if len(purpose) > MAX_PURPOSE:
+        raise BadInput(
+            f"--for: say what the roll is for in at most {MAX_PURPOSE} characters "
+            f"(got {len(purpose)})"
+        )
     values = [
         ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose)
         for i in range(1, count + 1)

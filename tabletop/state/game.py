@@ -79,6 +79,7 @@ class Game:
             charts_json=charts_json,
             seed=seed,
             charts_format=CHARTS_FORMAT,
+            scenario_json=None if loaded.data is None else canonical(loaded.data),
         )
         return cls(Store.create(path, row, rows, first, force=force))
 
@@ -102,7 +103,10 @@ class Game:
             raw = overlay(load_raw(), raw)
             return parse_scenario(row.scenario_text, row.scenario_source, charts_raw=raw)
         # Checked when the game began; rebuilding without checks keeps commands quick.
-        return parse_scenario(row.scenario_text, row.scenario_source, charts_raw=raw, trusted=True)
+        data = None if row.scenario_json is None else json.loads(row.scenario_json)
+        return parse_scenario(
+            row.scenario_text, row.scenario_source, charts_raw=raw, trusted=True, data=data
+        )
 
     def state(self) -> State:
         return State.from_db(self.store.rows())
@@ -253,6 +257,14 @@ class Game:
             # Games started before a digest was recorded have no entry to compare with.
             if key in recorded and recorded[key] != value:
                 return f"the game's {what} is not the one recorded when it began (event 1)"
+        if row.scenario_json is not None:
+            from tabletop.scenario import scenario_data
+
+            # The parsed copy commands use must be the recorded scenario's own.
+            if json.loads(row.scenario_json) != json.loads(
+                canonical(scenario_data(row.scenario_text))
+            ):
+                return "the game's parsed scenario does not match its recorded text"
         return None
 
     def replay(self, progress: Callable[[int, int], None] | None = None) -> ReplayReport:

@@ -71,6 +71,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE game ADD COLUMN charts_format INTEGER NOT NULL DEFAULT 1;
     """,
+    # 3: the scenario as parsed data (JSON), so commands need not parse its YAML again;
+    # NULL in older games, which still parse the text.
+    """
+    ALTER TABLE game ADD COLUMN scenario_json TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -109,6 +114,7 @@ class GameRow:
     charts_json: str
     seed: int
     charts_format: int = 1
+    scenario_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -241,7 +247,7 @@ class Store:
             with store.transaction():
                 conn.execute(
                     "INSERT INTO game (id, name, scenario_source, scenario_text, charts_json, seed,"
-                    " charts_format) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                    " charts_format, scenario_json) VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game.name,
                         game.scenario_source,
@@ -249,6 +255,7 @@ class Store:
                         game.charts_json,
                         game.seed,
                         game.charts_format,
+                        game.scenario_json,
                     ),
                 )
                 store.write_rows({k: v for k, v in rows.items()})
@@ -309,8 +316,8 @@ class Store:
 
     def game(self) -> GameRow:
         row = self.conn.execute(
-            "SELECT name, scenario_source, scenario_text, charts_json, seed, charts_format"
-            " FROM game"
+            "SELECT name, scenario_source, scenario_text, charts_json, seed, charts_format,"
+            " scenario_json FROM game"
         ).fetchone()
         if row is None:
             raise BadInput(f"{str(self.path)!r} has no game in it")

@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     BEARING,
     POINT,
     STAND,
+    Inches,
     command,
     dice_inputs,
     dice_option,
@@ -131,7 +132,7 @@ def repair(bridge: str, by: tuple[str, ...], game: Path, as_json: bool) -> None:
 )
 @click.option(
     "--span",
-    type=click.FloatRange(0.1, 100),
+    type=Inches(100),
     default=None,
     help="Gap to bridge, in inches: also work out sets, stands and turns.",
 )

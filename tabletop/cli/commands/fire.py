@@ -298,6 +298,7 @@ def cli(
       tabletop fire G-1 US-1 --range 6 --mod descending --dice 3,7
       tabletop fire --weapon pak-36 --range 14 --target-kind infantry
     """
+    refuse_charts_in_a_game(charts_dirs, shooter)
     request = ModelRequest(
         model,
         shooter,
@@ -337,9 +338,7 @@ def cli(
             charts_dirs,
         )
     else:
-        from tabletop.cli.core import open_game
-
-        g = open_game(game)
+        g = request.game(game)
         out = g.execute(
             "fire",
             fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted),
@@ -405,6 +404,16 @@ def _quick_fire(
     }
 
 
+def refuse_charts_in_a_game(charts_dirs: tuple[Path, ...], shooter: str | None) -> None:
+    if charts_dirs and shooter is not None:
+        from tabletop.errors import BadInput
+
+        raise BadInput(
+            "--charts is for quick mode and for 'tabletop new': a game keeps the "
+            "charts it began with"
+        )
+
+
 class ModelRequest:
     """What the command line says about a model shot (table mode or quick mode)."""
 
@@ -434,10 +443,16 @@ class ModelRequest:
         if self.model is not None:
             return self.model
         if self.shooter is not None and game.exists():
+            return str(self.game(game).loaded.scenario.model)
+        return "cd"
+
+    def game(self, path: Path) -> Any:
+        """The game, opened once for the whole command."""
+        if getattr(self, "_game", None) is None:
             from tabletop.cli.core import open_game
 
-            return str(open_game(game).loaded.scenario.model)
-        return "cd"
+            self._game = open_game(path)
+        return self._game
 
     def quick(self) -> bool:
         return self.shooter is None and self.target is None

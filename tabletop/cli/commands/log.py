@@ -53,11 +53,12 @@ def cli(
                     "events": report.events,
                     "first_bad": report.first_bad,
                     "message": report.message,
+                    "head": report.head,
                 }
             )
         else:
             click.echo(
-                f"{report.message} ({report.events} events)"
+                f"{report.message} ({report.events} events; head {report.head})"
                 if report.ok
                 else f"TAMPERED: {report.message}"
             )

@@ -65,9 +65,10 @@ def odds_fire(
       tabletop odds fire G-4 US-4
       tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry
     """
-    from tabletop.cli.commands.fire import ModelRequest
+    from tabletop.cli.commands.fire import ModelRequest, refuse_charts_in_a_game
     from tabletop.rules.cd.odds import fire_odds
 
+    refuse_charts_in_a_game(charts_dirs, shooter)
     request = ModelRequest(
         model,
         shooter,

@@ -82,7 +82,11 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
 
     # The store alone: status needs neither the scenario nor the charts, so it stays quick.
     store = Store.open(game)
-    state = State.from_db(store.rows())
+    try:
+        state = State.from_db(store.rows())
+        name = store.game().name
+    finally:
+        store.close()
     if side is not None:
         sides = sorted({s["side"] for s in state.stands()})
         if side not in sides:
@@ -96,7 +100,7 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    click.echo(render(data, store.game().name))
+    click.echo(render(data, name))
 
 
 WIND_POINTS = {1: "N", 2: "NE", 3: "E", 4: "SE", 5: "S", 6: "SW", 7: "W", 8: "NW"}

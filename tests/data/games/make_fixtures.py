@@ -8,6 +8,7 @@ script to add ``schema-<new>.db`` and commit it next to the older ones. Schema 1
 before migration 2 (the ``game.charts_format`` column) and before event 1 recorded the digest
 of the game's charts; its file is made by playing a game with this program and rewriting it
 into the first schema (the DDL of ``MIGRATIONS[0]``, the old 'new' event, the chain rehashed).
+The files end in ``.db`` because the repository ignores ``*.sqlite`` (players' games).
 """
 
 from __future__ import annotations
