@@ -462,6 +462,25 @@ def test_report_json_counts(battle: Run) -> None:
     assert data["dice"]["physical"] == sum(r["source"] == "physical" for r in rolls) == 4
 
 
+def test_report_counts_a_sides_minefields_as_its_engineering(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "game.sqlite"
+    run("new", "crossroads", "--seed", "1", game_file=path)
+    run("minefield", "place", "20", "14", "--side", "Germany", "--pregame", game_file=path)
+    run(
+        "minefield",
+        "place",
+        "22",
+        "14",
+        "--side",
+        "Germany",
+        "--dummy",
+        "--pregame",
+        game_file=path,
+    )
+    totals = as_json(run("report", "--json", game_file=path))["totals"]
+    assert (totals["Germany"]["engineering"], totals["USA"]["engineering"]) == (2, 0)
+
+
 def test_report_markdown_file_with_the_map_beside_it(battle: Run, tmp_path: Path) -> None:
     out = tmp_path / "battle.md"
     result = battle("report", "--out", str(out))

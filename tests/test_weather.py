@@ -149,9 +149,14 @@ def test_night_rules_in_force(game: Run) -> None:
     rules = out["night_rules"]
     assert rules["orders_radius"] == 3 and rules["rally_orders"] is False
     assert rules["morale"] == -2 and rules["aa_dice"] == -1
+    text = game("weather", "show").output
+    assert 'night orders: radius 3"; no rally orders (CD 9.1.5)' in text
+    assert "night AA: -1 die without sound detection" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
     game("weather", "set", "--light", "twilight")
     out = as_json(game("weather", "show", "--json"))
     assert out["turn_minutes"] == 60 and out["night_rules"] == {}
+    assert "night orders" not in game("weather", "show").output
 
 
 @pytest.mark.parametrize(

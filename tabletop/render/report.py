@@ -108,10 +108,13 @@ class _Tally:
         self.totals = {side: {key: 0 for key, _ in TOTAL_KEYS} for side in sides}
         self.by_turn: dict[int, dict[str, int]] = {}
 
-    def add(self, turn: int, stand: str | None, key: str, amount: int = 1) -> None:
+    def add(
+        self, turn: int, stand: str | None, key: str, amount: int = 1, side: str | None = None
+    ) -> None:
+        """Count ``amount`` for the side of ``stand`` (or ``side`` when no stand acted)."""
         if amount == 0:
             return
-        side = self.side_of.get(stand or "")
+        side = self.side_of.get(stand or "") or (side if side in self.totals else None)
         if side is not None:
             self.totals.setdefault(side, {k: 0 for k, _ in TOTAL_KEYS})
             self.totals[side][key] = self.totals[side].get(key, 0) + amount
@@ -192,7 +195,9 @@ def _entries(ev: Any, tally: _Tally) -> list[Entry]:
     if ev.command.startswith("weather"):
         return [entry(str(result.get("verdict") or ev.command), "weather")]
     if ev.command.startswith(ENGINEERING_PREFIXES):
-        tally.add(ev.turn, _actor(inputs, result), "engineering")
+        # minefields placed and pregame works name a side, not a stand
+        side = inputs.get("side") or result.get("side")
+        tally.add(ev.turn, _actor(inputs, result), "engineering", side=side)
         return [entry(_generic(ev.command, inputs, result), "engineering")]
     return [entry(_generic(ev.command, inputs, result), "other")]
 

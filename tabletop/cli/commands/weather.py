@@ -238,10 +238,21 @@ def show_weather(game: Path, as_json: bool) -> None:
     click.echo(f"  smoke template length: {smoke}")
     m = data["movement"]
     click.echo(f"  base movement: vehicles x{m['vehicle']:g}, personnel x{m['personnel']:g}")
-    click.echo(
-        f"  turn length: {data['turn_minutes']} minutes; sound detection: {data['sound_detection']}"
-    )
-    for key, value in data["night_rules"].items():
-        click.echo(f"  night {key.replace('_', ' ')}: {value}")
+    click.echo(f"  turn length: {data['turn_minutes']} minutes")
+    click.echo(f"  sound detection: {data['sound_detection']}")
+    night = data["night_rules"]
+    if night:
+        click.echo(f"  night quality: {night['quality']}")
+        click.echo(f"  night morale: {night['morale']:+d} to every morale level (CD 9.1.3)")
+        click.echo(f"  night pins: {night['pins']}")
+        click.echo(
+            f'  night orders: radius {night["orders_radius"]:g}"; no rally orders (CD 9.1.5)'
+        )
+        click.echo(f"  night aircraft: {night['aircraft']}")
+        click.echo(
+            f"  night AA: {night['aa_dice']:+d} die without sound detection, searchlight or "
+            "radar (CD 9.1.6)"
+        )
+        click.echo(f"  night engineering: {night['engineering']}")
     for why in data["because"]:
         click.echo(f"  - {why}")

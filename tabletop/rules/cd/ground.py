@@ -116,7 +116,7 @@ def _ground(
 def mire_number(kind: StandKind, where: str, ground_id: str, charts: Charts) -> tuple[int, str]:
     """The miring number (0 = no chance) and why (CD 11.1.4)."""
     if not is_vehicle(kind):
-        raise RulesRefusal(f"only vehicles mire; a {kind.id} does not (CD 11.1.4)")
+        raise RulesRefusal(f"only vehicles mire; {kind.id} stands do not (CD 11.1.4)")
     if kind.recovery:
         return 0, "recovery vehicles never mire (CD 11.1.4)"
     level = charts.table("ground")[ground_id].mires

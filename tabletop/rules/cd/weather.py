@@ -116,13 +116,12 @@ def night_rules(charts: Charts) -> dict[str, Any]:
     return {
         "quality": "one level lower; green stays green (CD 9.1.3)",
         "morale": int(charts.param("weather", "night-morale")),
-        "pins": "no automatic recovery: pinned stands test morale each morale phase (CD 9.1.4)",
+        "pins": "no automatic recovery; test morale each morale phase (CD 9.1.4)",
         "orders_radius": float(charts.param("weather", "orders-radius-night")),
         "rally_orders": False,
         "aircraft": "grounded, except airborne missions (CD 9.1.6)",
         "aa_dice": int(charts.param("weather", "night-aa-dice")),
-        "engineering": "tasks of an hour or less take a night turn; longer ones a turn per hour "
-        "(CD 9.1.7)",
+        "engineering": "a night turn per hour of work, at least one (CD 9.1.7)",
     }
 
 
