@@ -232,6 +232,25 @@ def test_place_json(game: Run) -> None:
     assert (status["stands"][0]["x"], status["stands"][0]["y"]) == (12.5, 30.0)
 
 
+def test_place_takes_x_comma_y_like_the_options(game: Run) -> None:
+    assert game("place", "G-1", "12,30").output.startswith("G-1 at 12,30 facing 180")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("12,30", "4"), "give the position as X Y or as X,Y, not both (4)"),
+        (("12",), "missing Y: give the position as X Y (or X,Y) in inches"),
+        (("12,y",), "'12,y' is not a point: 'y' is not a number"),
+        (("12,30,4",), "'12,30,4' is not a point: write X,Y in inches"),
+    ],
+)
+def test_place_bad_position(game: Run, args: tuple[str, ...], says: str) -> None:
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    assert says in error_line(game("place", "G-1", *args, code=2).output)
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
 def test_place_may_touch_but_not_overlap(game: Run) -> None:
     result = game("place", "G-1", "18", "6", code=3)
     assert error_line(result.output) == (

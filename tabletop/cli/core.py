@@ -335,6 +335,44 @@ class Modifier(click.ParamType):
 
 INCHES = Inches()
 POINT = Point()
+
+
+class Coordinate(click.ParamType):
+    """An X (or a whole ``X,Y``) where a position is given as ``X Y``; see `xy_arguments`."""
+
+    name = "X"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float | tuple[float, float]:
+        if isinstance(value, str) and "," in value:
+            return POINT.convert(value, param, ctx)
+        return Inches(10_000, allow_negative=True).convert(value, param, ctx)
+
+
+def xy_arguments(f: F) -> F:
+    """Arguments X Y in inches, also accepted as one ``X,Y`` like the options' points.
+
+    The command receives ``x`` and ``y`` as floats.
+    """
+
+    def join(ctx: click.Context, param: click.Parameter, y: float | None) -> float | None:
+        x = ctx.params.get("x")
+        if isinstance(x, tuple):
+            if y is not None:
+                raise click.UsageError(f"give the position as X Y or as X,Y, not both ({y:g})")
+            ctx.params["x"] = x[0]
+            return x[1]
+        if y is None:
+            raise click.UsageError("missing Y: give the position as X Y (or X,Y) in inches")
+        return y
+
+    f = click.argument(
+        "y", required=False, metavar="Y", type=Inches(10_000, allow_negative=True), callback=join
+    )(f)
+    return click.argument("x", type=Coordinate())(f)
+
+
 BEARING = Bearing()
 STAND = StandId()
 MODIFIER = Modifier()

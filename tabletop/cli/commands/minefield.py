@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     game_option,
     json_option,
     open_game,
+    xy_arguments,
 )  # fmt: skip
 
 
@@ -33,9 +34,8 @@ def cli() -> None:
     """
 
 
-@cli.command("place")
-@click.argument("x", type=float)
-@click.argument("y", type=float)
+@cli.command("place", context_settings={"ignore_unknown_options": True})
+@xy_arguments
 @click.option("--side", required=True, help="The side laying it.")
 @click.option("--dummy", is_flag=True, help="A dummy field (a bluff).")
 @click.option("--by", "by", type=STAND, default=None, help="The engineer laying it in battle.")
@@ -63,12 +63,6 @@ def place(
     Example:
       tabletop minefield place 20 14 --side Germany --by G-E1
     """
-    import math
-
-    from tabletop.errors import BadInput
-
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise BadInput(f"({x}, {y}) is not a point on the table")
     out = open_game(game).execute(
         "minefield-place",
         {"at": [x, y], "side": side, "dummy": dummy, "by": by, "pregame": pregame},

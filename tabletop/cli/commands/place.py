@@ -10,7 +10,6 @@ import click
 from tabletop.cli.core import (
     BEARING,
     STAND,
-    Inches,
     command,
     dice_inputs,
     dice_option,
@@ -18,6 +17,7 @@ from tabletop.cli.core import (
     game_option,
     json_option,
     open_game,
+    xy_arguments,
 )  # fmt: skip
 
 
@@ -25,8 +25,7 @@ from tabletop.cli.core import (
 # option "-1"; so dash-words reach the arguments, and the rules check the table's edges.
 @click.command("place", context_settings={"ignore_unknown_options": True})
 @click.argument("stand", type=STAND)
-@click.argument("x", type=Inches(10_000, allow_negative=True))
-@click.argument("y", type=Inches(10_000, allow_negative=True))
+@xy_arguments
 @click.option("--facing", type=BEARING, default=None, help="Facing in degrees (0 = north).")
 @dice_option
 @game_option
@@ -37,7 +36,7 @@ def cli(
 ) -> None:
     """Put STAND at X Y inches, optionally turned with --facing.
 
-    The origin is the table's south-west corner; x runs east, y north.
+    The origin is the table's south-west corner; x runs east, y north. X,Y works too.
 
     \b
     Example:
