@@ -78,6 +78,11 @@ class Weapon(Entry):
     burst: float | None = bounded(None, min=0.1, max=24)
     he: int | None = bounded(None, min=0, max=10)
     indirect: bool = False
+    # Fires only indirect (mortars, salvo rocket launchers): no direct fire (use barrage).
+    indirect_only: bool = False
+    # Has no HE round on the data chart: its soft-target row is AP fire, which does nothing
+    # to assault boats and rubber rafts (CD 2.1, 8.2.1).
+    ap_only: bool = False
     limited: bool = False
     rocket: bool = False
     smoke: bool = False
@@ -118,6 +123,8 @@ def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
             )
         if w.he is None:
             ctx.error((*path, "he"), f"missing: {what} needs 'he' (its HE number, 0-10)")
+    if w.indirect_only and not w.indirect:
+        ctx.error((*path, "indirect_only"), "indirect_only needs indirect: true as well")
     if w.calibre_mm is None and w.flame is None:
         ctx.error(
             (*path, "calibre_mm"),
@@ -193,6 +200,9 @@ class Cover(Entry):
 
     direct: int = bounded(min=-10, max=10)
     indirect: int = bounded(min=-10, max=10)
+    # Where the direct value comes from, when it is not the entry's rule (the indirect
+    # values are published; the direct ones are our defaults).
+    direct_rule: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -306,6 +316,8 @@ class PregameWork(Entry):
     cover: Literal["light", "medium", "hard", "fortification"] | None = None
     not_in: tuple[str, ...] = ()
     only_in: tuple[str, ...] = ()
+    # Ground conditions (charts/ground.yaml ids) on which the work cannot be built (CD 5.1).
+    not_on_ground: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

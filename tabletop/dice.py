@@ -81,6 +81,8 @@ class Dice:
     physical: list[int] = field(default_factory=list)
     ask: Callable[[int, str], int | None] | None = None
     rolls: list[Roll] = field(default_factory=list)
+    # Why the command needed no roll, where the rules say (for the unused --dice message).
+    no_roll_because: list[str] = field(default_factory=list)
 
     def roll(self, sides: int, purpose: str) -> int:
         if not 2 <= sides <= MAX_SIDES:
@@ -109,6 +111,10 @@ class Dice:
         if self.physical:
             left = ",".join(str(v) for v in self.physical)
             used = sum(1 for r in self.rolls if r.source == PHYSICAL)
+            if not self.rolls and self.no_roll_because:
+                raise DiceError(
+                    f"--dice gave {left} but no roll was needed: {'; '.join(self.no_roll_because)}"
+                )
             raise DiceError(
                 f"--dice gave {used + len(self.physical)} values but the command needed "
                 f"{used}: unused {left}"
@@ -126,6 +132,13 @@ class Dice:
     def _record(self, sides: int, value: int, purpose: str, source: str) -> int:
         self.rolls.append(Roll(sides, value, purpose, source))
         return value
+
+
+def explain_no_roll(dice: DiceLike, reason: str) -> None:
+    """Say why a command rolled nothing, for the message about unused physical dice."""
+    reasons = getattr(dice, "no_roll_because", None)
+    if reasons is not None:
+        reasons.append(reason)
 
 
 def rolls_as_dicts(rolls: Iterable[Roll]) -> list[dict[str, object]]:

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 
 class TabletopError(ValueError):
-    """Base of every error a user can cause."""
+    """Base of every error a user can cause.
+
+    The message is one line. ``details`` are further lines the CLI prints under it, for
+    errors that must list several findings at once (every problem in a scenario file).
+    """
 
     exit_code = 2
+    details: tuple[str, ...] = ()
 
 
 class BadInput(TabletopError):
@@ -30,6 +35,7 @@ class ChartError(BadInput):
         head = (
             problems[0] if len(problems) == 1 else f"{len(problems)} chart problems: {problems[0]}"
         )
+        self.details = tuple(problems[1:])
         super().__init__(head)
 
 
@@ -43,6 +49,7 @@ class ScenarioError(BadInput):
             if len(problems) == 1
             else f"{len(problems)} scenario problems: {problems[0]}"
         )
+        self.details = tuple(problems[1:])
         super().__init__(head)
 
 

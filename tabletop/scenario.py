@@ -110,6 +110,10 @@ class StandSpec:
     earthmover: bool | None = None
     ski: bool = False
     profiles: dict[str, str] = field(default_factory=dict)
+    # The vehicles or men the stand represents at the start, for the alternative models:
+    # mech-brigade's vehicles (men, or weapons) in the unit, typhoon's and squad-battles' men
+    # in an infantry unit. Unset: the model's default (its chart, or the profile's men).
+    strength: int | None = bounded(None, min=1, max=1000)
     # The aggression model's starting factor, 1-10 (AGG Aggression factors); unset: the
     # chart's default-af (5).
     aggression: int | None = bounded(None, min=1, max=10)
@@ -439,6 +443,7 @@ def _cross_check(sc: Scenario, charts: Charts, ctx: Context, skip: set[str]) -> 
     for i, piece in enumerate(sc.terrain):
         _check_piece(sc, charts, ctx, i, piece)
     formations = sc.formation_index()
+    profiles: dict[str, Any] = {}  # each model's profile ids, read once
     for s, side in enumerate(sc.sides):
         own = {f.id for f in side.formations}
         for f_i, form in enumerate(side.formations):
@@ -462,6 +467,17 @@ def _cross_check(sc: Scenario, charts: Charts, ctx: Context, skip: set[str]) -> 
                         (*path, "weapons", w_i),
                         f"{weapon!r} is listed twice; list each weapon once",
                     )
+            if stand.craft is not None:
+                crafts = [k for k, r in charts.table("amphibious").items() if r.table == "craft"]
+                if stand.craft in charts.weapons and stand.craft not in crafts:
+                    ctx.error(
+                        (*path, "craft"),
+                        f"{stand.craft!r} is a warship's weapon, not a landing craft: give "
+                        f"the ship 'weapons: [{stand.craft}]' for naval fire (CD 8.4)",
+                    )
+                else:
+                    _known(ctx, (*path, "craft"), stand.craft, crafts, "landing craft type")
+            _check_profiles(stand, charts, ctx, path, profiles)
             if stand.formation is not None and stand.formation not in own | skip:
                 if stand.formation in formations:
                     ctx.error(
@@ -478,6 +494,34 @@ def _cross_check(sc: Scenario, charts: Charts, ctx: Context, skip: set[str]) -> 
                         (*path, "at"),
                         f"({x:g}, {y:g}) is off the {sc.table.width:g} x {sc.table.depth:g} table",
                     )
+
+
+def _check_profiles(
+    stand: StandSpec, charts: Charts, ctx: Context, path: PathT, known: dict[str, Any]
+) -> None:
+    """Each ``profiles:`` entry names an alternative model and one of its chart's profiles,
+    so a typo is caught when the game starts, not at the first shot."""
+    from tabletop.rules.models import find_model
+
+    for name, profile in stand.profiles.items():
+        where = (*path, "profiles", name)
+        if name not in known:
+            try:
+                known[name] = find_model(name, charts).profiles()
+            except BadInput:
+                known[name] = None
+        if known[name] is None:
+            import difflib
+
+            models = [m for m in KNOWN_MODELS if m != "cd"]
+            close = difflib.get_close_matches(name, models, n=1)
+            ctx.error(
+                where,
+                f"{name!r} is not an alternative model with profiles (models: "
+                f"{', '.join(models)})" + (f"; did you mean {close[0]!r}?" if close else ""),
+            )
+        elif known[name]:
+            _known(ctx, where, profile, known[name], f"{name} profile")
 
 
 def _check_ids(sc: Scenario, ctx: Context) -> None:

@@ -85,3 +85,24 @@ def goto_phase(run: Run, phase: str) -> None:
             return
         run("phase", "next")
     raise AssertionError(f"never reached {phase}")
+
+
+def is_error_report(err: str) -> bool:
+    """What a user error prints: one ``Error:`` line; a file's several problems follow it.
+
+    Only a scenario or chart file with N problems prints more: N lines in all, the others
+    indented under the first.
+    """
+    import re
+
+    lines = err.splitlines()
+    if not lines or not lines[0].startswith("Error: ") or not err.endswith("\n"):
+        return False
+    if len(lines) == 1:
+        return True
+    many = re.match(r"Error: (\d+) (scenario|chart) problems: ", lines[0])
+    return (
+        many is not None
+        and len(lines) == int(many.group(1))
+        and all(line.startswith("  ") for line in lines[1:])
+    )

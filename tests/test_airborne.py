@@ -167,6 +167,20 @@ def test_bofors_example_descending_fire_golden(ab: Run) -> None:
     assert r["hits"] == 0
 
 
+def test_each_shooter_fires_once_at_the_descending_stick(ab: Run) -> None:
+    # The Bofors example: B-AA fired at the aircraft, so it has no fire left for the
+    # paratroopers (it "chooses to fire at the aircraft", CD 7.2.2); B-1 fires once.
+    drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
+         "--dice", dice("3", "2", "6", CALM, CALM, CALM, CALM))  # fmt: skip
+    ab("airborne", "fire", "B-1", "FJ-2", "--dice", "4")
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    again = ab("airborne", "fire", "B-1", "FJ-3", code=3).output
+    assert "B-1 cannot fire its rifle again this turn" in again and "fire B-1 -> FJ-2" in again
+    aa = ab("airborne", "fire", "B-AA", "FJ-3", code=3).output
+    assert "B-AA cannot fire its bofors-40 again this turn" in aa and "(AA B-AA)" in aa
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     ("stand", "dice_", "to_hit", "why"),
     [
@@ -194,6 +208,18 @@ def test_only_stationary_aa_fires(ab: Run) -> None:
     before = file_digest(ab.game)  # type: ignore[attr-defined]
     out = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", code=3)
     assert "stationary" in out.output and "CD 7.2.2" in out.output
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_an_aa_gun_fires_once_a_turn(ab: Run) -> None:
+    # AA fire counts against the gun's fire for the turn (charted fires-per-turn).
+    drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", "--dice", "9")
+    r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
+    found = {c["stand"]: c for c in r["aa"]}
+    assert "cannot fire its" in found["B-AA"]["why_not"] and "B-AA" not in r["firing"]
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", code=3)
+    assert "again this turn" in out.output
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
 
 
@@ -410,9 +436,14 @@ def test_waiting_for_the_landing_means_normal_fire(ab: Run) -> None:
     drop(ab, "FJ-1", "--zone", "11,11", "--heading", "90", "--no-aa", "--dice", CALM)
     air = as_json(ab("airborne", "fire", "B-GREEN", "FJ-1", "--dice", "9", "--json"))
     assert [m["name"] for m in air["modifiers"]] == ["target is paratroopers descending (no cover)"]
-    ab("phase", "next")
-    ab("phase", "next")
-    ab("phase", "next")
+    for _ in range(3):
+        ab("phase", "next")
+    # Its one fire of the turn is spent (CD core); had it waited instead, the cover counts.
+    assert "again this turn" in ab("fire", "B-GREEN", "FJ-1", "--spotted", code=3).output
+    for _ in range(4):
+        ab("undo")  # the three phases, then the fire in the air
+    for _ in range(3):
+        ab("phase", "next")
     later = as_json(ab("fire", "B-GREEN", "FJ-1", "--spotted", "--dice", "9", "--json"))
     names = [m["name"] for m in later["modifiers"]]
     assert not any("descending" in n for n in names)

@@ -168,8 +168,7 @@ def test_manual_resupply_checks_formation_and_turn(rng: Run) -> None:
 def test_limited_rounds_never_roll_and_are_gone_after_the_phase(rng: Run) -> None:
     fired = as_json(rng("fire", "LIM", "T9", "--ammo", "limited", "--dice", "1,5", "--json"))
     assert fired["depletion_checks"] == 0
-    # Still within the same fire phase: the limited rounds may be fired again.
-    rng("fire", "LIM", "T9", "--ammo", "limited", "--dice", "9")
+    assert ammo(rng, "LIM")["pak-40"] == "ok"  # in use this phase, not yet spent
     rng("phase", "next")
     to_phase(rng, "fire")
     refused = rng("fire", "LIM", "T9", "--ammo", "limited", code=3)

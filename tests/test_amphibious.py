@@ -235,6 +235,26 @@ def test_hasty_orders_reach_only_so_far(bc: Run) -> None:
     assert "orders reach 6" in out
 
 
+@pytest.mark.parametrize(
+    ("other", "at", "blocked", "ashore"),
+    [
+        # US-HQ stands where US-RIFLE would come ashore: it stops with the bases touching.
+        ("US-HQ", "30,10.6", "US-HQ", False),
+        # A stand beside the way, its base touching the wader's side: no obstacle.
+        ("US-FO", "30.8,8", None, True),
+    ],
+)
+def test_wading_stops_short_of_another_stand(
+    bc: Run, other: str, at: str, blocked: str | None, ashore: bool
+) -> None:
+    in_the_water(bc, at="30,6")
+    bc("place", other, *at.split(","))
+    r = j(bc, "amphibious", "wade", "US-RIFLE", "--by", "US-HQ")["stands"][0]
+    assert (r["blocked_by"], r["ashore"]) == (blocked, ashore)
+    # Stopped with its 0.8" base touching US-HQ's (from y = 10.2), as 'place' allows.
+    assert r["at"] == ([30, 9.8] if blocked else [30, 10])
+
+
 def test_wading_through_a_minefield(bc: Run) -> None:
     bc("minefield", "place", "36", "6", "--side", "Germany", "--pregame")
     in_the_water(bc)
@@ -471,10 +491,36 @@ def test_lift_points_for_odd_and_even_waves(bc: Run) -> None:
     assert shown["lost"] == {"1": 1}
     # Wave 2 (even) still has its 5 points: the class V tank needs all of them (CD 8.3.1).
     r = j(bc, "amphibious", "approach", "--wave", "2", "--at", "20,10")
-    assert r["lift"] == {"needed": 5, "left": 0, "pool": "even"}
+    assert r["lift"] == {"needed": 5, "left": 0, "pool": "even", "wave": 2, "capacity": 5}
     # Wave 3 (odd) has none left.
     out = unchanged(bc, "amphibious", "approach", "--wave", "3", "--at", "40,10", code=3)
     assert "CD 8.3.1, 8.3.2" in out
+
+
+def test_lift_shown_as_what_each_wave_can_carry(bc: Run) -> None:
+    # CD 8.3.2: lift is two totals, one for odd and one for even waves; craft lost in a wave
+    # reduce only the later waves of its parity. Nothing is used up by landing.
+    bc("amphibious", "lift", "--side", "USA", "--odd", "10", "--even", "6")
+    out = bc("amphibious", "approach", "--wave", "1", "--at", "30,10").output
+    assert (
+        "lift: wave 1 takes 3 of the 10 point(s) odd waves can carry now; room for 7 more in "
+        "this wave (CD 8.3)"
+    ) in out
+    j(bc, "amphibious", "hit", "LC-1", "--effect", "eliminated", "--dice", "2")  # A-1: 1 point
+    shown = bc("amphibious", "lift", "--side", "usa").output
+    assert shown.splitlines() == [
+        "USA lift points (CD 8.3):",
+        "  odd waves: 10 points, 1 lost (wave 1: 1); wave 1 carries 3 of 10 (room for 7 more);"
+        " wave 3 can carry 9",
+        "  even waves: 6 points, none lost; wave 2 can carry 6",
+    ]
+    assert "{" not in shown
+    next_movement(bc)  # turn 2: wave 1 is over
+    waves = j(bc, "amphibious", "lift", "--side", "USA")["waves"]
+    assert (waves["odd"]["next_wave"], waves["odd"]["carries"], waves["odd"]["loading"]) == (
+        3, 9, None,
+    )  # fmt: skip
+    assert (waves["even"]["next_wave"], waves["even"]["carries"]) == (2, 6)
 
 
 def test_a_wave_cannot_exceed_its_lift(bc: Run) -> None:
@@ -585,6 +631,23 @@ def test_naval_fire_refusals(bc: Run, ship: str, observer: str, says: str) -> No
     out = unchanged(bc, "amphibious", "naval-fire", ship, "--at", "50,16", "--observer",
                     observer, code=3)  # fmt: skip
     assert says in out and "CD 8.4" in out
+
+
+def test_a_ship_given_as_a_craft_is_told_how_to_fix_it(run: Run, tmp_path: Path) -> None:
+    text = (
+        Path(SCENARIO)
+        .read_text(encoding="utf-8")
+        .replace(
+            "{id: DD-1, kind: warship, quality: regular, formation: NAVY, weapons: [destroyer]}",
+            "{id: DD-1, kind: warship, quality: regular, formation: NAVY, craft: destroyer}",
+        )
+    )
+    scenario = tmp_path / "beach.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    # The scenario check catches it when the game starts, with the file and line.
+    out = run("new", str(scenario), "--seed", "5", code=2).output
+    assert "beach.yaml:" in out and "craft: 'destroyer' is a warship's weapon" in out
+    assert "'weapons: [destroyer]'" in out
 
 
 def test_destroyers_observe_what_the_beach_can_see(bc: Run) -> None:

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.conftest import Run, as_json, goto_phase
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 
 @pytest.fixture
@@ -76,3 +76,86 @@ def test_barrage_odds(artillery: Run) -> None:
     assert Fraction(g3["eliminated"]) == Fraction(2, 10) * Fraction(3, 10)
     assert Fraction(g3["suppressed"]) == Fraction(8, 10) + Fraction(2, 10) * Fraction(5, 10)
     assert Fraction(out["exact"]["outcomes"]["depleted"]) == Fraction(1, 10) * Fraction(8, 10)
+
+
+# --- one procedure, one set of words: barrage and odds barrage agree (SPEC 2) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("dice", "word"),
+    [
+        ("9", "suppressed"),  # a miss: HE suppresses every stand under it
+        ("1,3", "suppressed"),  # a hit with no effect leaves it suppressed too
+        ("2,6", "forced back"),
+        ("1,8", "eliminated"),
+    ],
+)
+def test_barrage_and_its_odds_use_the_same_outcome_words(
+    artillery: Run, dice: str, word: str
+) -> None:
+    odds = as_json(artillery("odds", "barrage", "US-5", "--at", "27,21", "--json"))
+    out = artillery("barrage", "US-5", "--at", "27,21", "--dice", dice)
+    assert out.output.splitlines()[1].endswith(f"rolled {dice.replace(',', ', ')}: {word}")
+    assert "no effect" not in out.output
+    assert word in odds["stands"]["G-3"]["outcomes"]
+    event = as_json(artillery("log", "--last", "1", "--json"))["events"][0]
+    assert event["result"]["effects"] == {"G-3": word}
+
+
+# --- one barrage per weapon a turn (CD core, default) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (["--at", "27,21", "--dice", "9"], ["--at", "20,16", "--ammo", "smoke"]),
+        (["--at", "30,30", "--hni", "--dice", "9"], ["--at", "27,21"]),  # H&I counts too
+    ],
+)
+def test_a_weapon_barrages_once_a_turn(artillery: Run, first: list[str], second: list[str]) -> None:
+    artillery("barrage", "US-5", *first)
+    before = file_digest(artillery.game)  # type: ignore[attr-defined]
+    out = artillery("barrage", "US-5", *second, code=3)
+    assert "US-5 cannot fire its mortar-81 again this turn" in out.output
+    assert file_digest(artillery.game) == before  # type: ignore[attr-defined]
+    # Odds still answer (they look ahead), and next turn the mortar fires again.
+    artillery("odds", "barrage", "US-5", *second)
+    artillery("turn", "next")
+    goto_phase(artillery, "artillery")
+    artillery("barrage", "US-5", *second)
+
+
+# --- where templates are, in status ------------------------------------------------------------
+
+
+def test_status_shows_where_templates_are_and_when_they_go(artillery: Run) -> None:
+    artillery("barrage", "US-5", "--at", "20,16", "--ammo", "smoke")  # turn 2
+    templates = as_json(artillery("status", "--json"))["templates"]
+    assert templates == [
+        {
+            "id": "smoke-1",
+            "kind": "smoke",
+            "by": "US-5",
+            "turn": 2,
+            "shape": "strip",
+            "from": [20.0, 16.0],
+            "to": [14.0, 16.0],  # wind from the east: it drifts west
+            "width": 1.0,
+            "length": 6.0,
+            "bearing": 270.0,
+            "expires_turn": 3,
+            "expires": "removed as turn 3's artillery phase starts",
+        }
+    ]
+    text = artillery("status").output.split("Templates:\n")[1]
+    assert text == (
+        '  smoke-1 (smoke) by US-5: strip 20,16 to 14,16, 1" wide, 6" long on bearing\n'
+        "    270; removed as turn 3's artillery phase starts\n"
+    )
+
+
+def test_status_describes_a_round_template(artillery: Run) -> None:
+    artillery("barrage", "US-5", "--at", "27,21", "--ammo", "illum")
+    (t,) = as_json(artillery("status", "--json"))["templates"]
+    assert (t["shape"], t["centre"], t["diameter"]) == ("circle", [27.0, 21.0], 2.0)
+    assert t["expires_turn"] == 3

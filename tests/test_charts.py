@@ -30,7 +30,7 @@ from tabletop.resources import charts_dir
 
 WEAPON_KEYS = (
     "id, rule, default, note, name, calibre_mm, rof, ranges, to_hit, to_hit_afv, burst, he, "
-    "indirect, limited, rocket, smoke, illum, aa, flame"
+    "indirect, indirect_only, ap_only, limited, rocket, smoke, illum, aa, flame"
 )
 KNOWN_FILES = ", ".join(sorted(f"{name}.yaml" for name in CHART_SCHEMAS))
 RANGES = "ranges: {close: 5, medium: 10, long: 20}"
@@ -354,6 +354,16 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
     assert problems_of(folder) == BROKEN_WEAPON_PROBLEMS
 
 
+def test_indirect_only_needs_indirect(tmp_path: Path) -> None:
+    text = (
+        "entries:\n"
+        "  - {id: lobber, rule: house, calibre_mm: 50, rof: 1, indirect_only: true,\n"
+        "     ranges: {close: 5, medium: 10, long: 20}, to_hit: {close: 3, medium: 3, long: 3}}\n"
+    )
+    (problem,) = problems_of(house(tmp_path, {"weapons.yaml": text}))
+    assert "entry 'lobber': indirect_only: indirect_only needs indirect: true" in problem
+
+
 def test_file_problems_and_value_problems_are_reported_together(tmp_path: Path) -> None:
     folder = house(tmp_path, {"weapons.yaml": BROKEN_WEAPONS, "weapon.yaml": "entries: []\n"})
     problems = problems_of(folder)
@@ -517,7 +527,10 @@ def test_cli_charts_check_prints_every_problem(charts_cli, tmp_path: Path) -> No
     assert data == {"ok": False, "problems": BROKEN_WEAPON_PROBLEMS}
 
 
-def test_cli_charts_with_a_broken_overlay_is_one_line(charts_cli, tmp_path: Path) -> None:
+def test_cli_charts_with_a_broken_overlay_lists_every_problem(charts_cli, tmp_path: Path) -> None:
     folder = house(tmp_path, {"weapons.yaml": BROKEN_WEAPONS})
     result = charts_cli("show", "weapons", "--charts", str(folder), code=2)
-    assert result.output == f"Error: 8 chart problems: {BROKEN_WEAPON_PROBLEMS[0]}\n"
+    first, *rest = BROKEN_WEAPON_PROBLEMS
+    assert result.output == "".join(
+        [f"Error: 8 chart problems: {first}\n", *(f"  {p}\n" for p in rest)]
+    )

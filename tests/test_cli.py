@@ -102,7 +102,10 @@ def test_new_bad_scenario_file(run: Run, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("format: 1\nname: Typo\nbogus: 1\n")
     result = run("new", str(bad), code=2)
-    assert "unknown key 'bogus'" in error_line(result.output)
+    # every problem is listed: the first on the error line, the others indented below it
+    first, second = result.output.splitlines()
+    assert first.startswith("Error: 2 scenario problems: bad.yaml:3: bogus: unknown key 'bogus'")
+    assert second == "  bad.yaml:1: missing required key 'table'"
 
 
 def test_new_into_a_missing_folder(run: Run, tmp_path: Path) -> None:
@@ -153,7 +156,10 @@ def test_status_side(game: Run) -> None:
     data = as_json(game("status", "--side", "USA", "--json"))
     assert {s["side"] for s in data["stands"]} == {"USA"}
     result = game("status", "--side", "Narnia", code=2)
-    assert error_line(result.output) == "--side 'Narnia': sides in this game: Germany, USA"
+    assert (
+        error_line(result.output)
+        == "--side 'Narnia': not a side of this game (accepted: Germany, USA)"
+    )
 
 
 # --- show ----------------------------------------------------------------------------------
@@ -186,7 +192,10 @@ def test_show_ammunition_and_boundary_history(game: Run) -> None:
     game("fire", "G-4", "US-4", "--range", "10", "--dice", "1,4")
     game("phase", "next", "--dice", "1")  # the depletion die: 1 <= 3, depleted
     lines = game("show", "G-4").output.splitlines()
-    assert "  pak-36: depleted (depleted in turn 1; limited-issue rounds available)" in lines
+    assert (
+        "  pak-36: depleted (depleted in turn 1; last fired in turn 1, opportunity-fire "
+        "phase; limited-issue rounds available)"
+    ) in lines
     assert lines[-1] == (
         "  #4 turn 1 opportunity-fire: phase-next depletion check: depleted (rolled 1 <= 3, CD 1.2)"
     )
@@ -540,6 +549,149 @@ def test_measure_unplaced_stand(unplaced: Run) -> None:
     )
     unplaced("place", "US-1", "18", "6")
     assert as_json(unplaced("measure", "US-1", "G-1", "--json"))["los"] is True
+
+
+# --- the alternative models on the table: what every model's fire shares ------------------
+
+DATA = Path(__file__).parent / "data"
+# (scenario, model, an enemy pair in line of sight, a friendly pair)
+MODEL_GAMES = [
+    pytest.param("mech_brigade", "mech-brigade", ("US-1", "SU-1"), ("US-1", "US-2"), id="mb"),
+    pytest.param("typhoon", "typhoon", ("G-TK", "US-TK"), ("G-TK", "G-INF"), id="typhoon"),
+    pytest.param("squad_battles", "squad-battles", ("US-SQ", "G-SQ"), ("US-SQ", "US-TK"), id="sb"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("scenario", "model", "enemies", "friends"), MODEL_GAMES)
+def test_model_fire_refuses_friendly_fire(
+    run: Run, scenario: str, model: str, enemies: tuple[str, str], friends: tuple[str, str]
+) -> None:
+    run("new", str(DATA / f"{scenario}.yaml"), "--seed", "1")
+    side = as_json(run("show", friends[0], "--json"))["side"]
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    for command in (["fire"], ["odds", "fire"]):
+        out = run(*command, *friends, "--model", model, code=3)
+        assert error_line(out.output) == f"{friends[0]} and {friends[1]} are both {side}'s"
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_model_named_on_a_cd_game_refuses_friendly_fire_too(game: Run) -> None:
+    # The check comes before the stands' profiles are read: CD's own words, for any model.
+    goto_phase(game, "fire")
+    for model in ("mech-brigade", "typhoon", "squad-battles"):
+        out = game("fire", "G-1", "G-2", "--model", model, code=3)
+        assert error_line(out.output) == "G-1 and G-2 are both Germany's"
+
+
+@pytest.mark.parametrize(("scenario", "model", "enemies", "friends"), MODEL_GAMES)
+@pytest.mark.parametrize("phase", ["movement", "morale"])
+def test_model_fire_keeps_to_the_turn_sequence(
+    run: Run,
+    scenario: str,
+    model: str,
+    enemies: tuple[str, str],
+    friends: tuple[str, str],
+    phase: str,
+) -> None:
+    run("new", str(DATA / f"{scenario}.yaml"), "--seed", "1")
+    goto_phase(run, phase)
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    out = run("fire", *enemies, "--model", model, code=3)
+    assert error_line(out.output).startswith(
+        f"direct fire is not allowed in the {phase} phase: it happens in the "
+        "opportunity-fire or fire phase"
+    )
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+    assert "outcomes" in as_json(run("odds", "fire", *enemies, "--model", model, "--json"))
+    goto_phase(run, "fire")
+    run("fire", *enemies, "--model", model)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--set", "cover=woods"], "--set is for the alternative models: add --model NAME"),
+        (["--smoke", "2"], "--smoke is for the alternative models"),
+        (["--count", "2"], "--count is for the alternative models"),
+        (["--range-squares", "3"], "--range-squares is for the alternative models"),
+        (["--shooter", "M60A3"], "--shooter is for quick mode, without SHOOTER and TARGET"),
+        (["--target-kind", "tank"], "--target-kind is for quick mode"),
+        (["--quality", "green"], "--quality is for quick mode"),
+        (["--shooter-kind", "tank"], "--shooter-kind is for quick mode"),
+        (["--seed", "4"], "--seed is for quick mode, without SHOOTER and TARGET: a game rolls"),
+    ],
+)
+def test_fire_refuses_options_it_would_ignore(game: Run, args: list[str], says: str) -> None:
+    goto_phase(game, "fire")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("fire", "G-1", "US-1", *args, code=2)
+    assert error_line(out.output).startswith(says)
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+def test_quick_fire_refuses_model_options_without_a_model(run: Run) -> None:
+    out = run("fire", "--weapon", "rifle", "--range", "6", "--target-kind", "infantry",
+              "--set", "smoke=1", code=2)  # fmt: skip
+    assert error_line(out.output).startswith("--set is for the alternative models")
+
+
+def test_model_list_and_show_agree_about_cd(runner: CliRunner) -> None:
+    listed = json.loads(runner.invoke(cli, ["model", "list", "--json"]).output)["models"]
+    for row in listed:
+        result = runner.invoke(cli, ["model", "show", row["model"], "--json"])
+        assert result.exit_code == 0, result.output
+    cd = json.loads(runner.invoke(cli, ["model", "show", "cd", "--json"]).output)
+    assert cd["scale"] == "1 inch = 50 yards" == listed[0]["scale"]
+    assert "tabletop fire" in cd["commands"] and cd["procedures"] == {}
+    text = runner.invoke(cli, ["model", "show", "cd"]).output
+    assert text.startswith("cd: Command Decision, the default model: 1 inch = 50 yards")
+    run_cd = runner.invoke(cli, ["model", "run", "cd", "sighting"])
+    assert run_cd.exit_code == 2
+    assert "unsupported" not in run_cd.output and "'tabletop model show cd'" in run_cd.output
+
+
+def completions(args: list[str], incomplete: str) -> list[str]:
+    from click.shell_completion import ShellComplete
+
+    found = ShellComplete(cli, {}, "tabletop", "_TABLETOP_COMPLETE").get_completions(
+        args, incomplete
+    )
+    return [c.value for c in found]
+
+
+MODELS = ["cd", "mech-brigade", "typhoon", "squad-battles", "aggression"]
+
+
+@pytest.mark.parametrize(
+    ("args", "incomplete", "offered"),
+    [
+        (["fire", "--model"], "", MODELS),
+        (["odds", "fire", "--model"], "t", ["typhoon"]),
+        (["model", "show"], "", MODELS),
+        (["model", "run"], "", MODELS[1:]),  # cd has no model procedures
+        (["fire", "--model", "mech-brigade", "--shooter"], "M6", ["M60A3"]),
+        (["fire", "--model", "typhoon", "--target"], "PZ", ["PZ-IVH"]),
+        (["fire", "--shooter"], "M6", []),  # no model given and no game: nothing to offer
+        (["model", "run", "typhoon"], "ra", ["rate-of-fire", "rally"]),
+        (["model", "run", "mech-brigade"], "line", ["line-of-sight"]),
+        (["model", "run", "nonsense"], "", []),
+    ],
+)
+def test_completion_of_models_profiles_and_procedures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], incomplete: str,
+    offered: list[str],
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)  # no ./tabletop.sqlite
+    monkeypatch.delenv("TABLETOP_GAME", raising=False)
+    assert completions(args, incomplete) == offered
+
+
+def test_completion_of_profiles_follows_the_games_model(run: Run) -> None:
+    run("new", str(DATA / "mech_brigade.yaml"), "--seed", "1")
+    game = str(run.game)  # type: ignore[attr-defined]
+    assert completions(["fire", "--game", game, "--shooter"], "ABR") == ["ABRAMS"]
+    assert completions(["odds", "fire", "--game", game, "--model", "typhoon", "--target"],
+                       "M4") == ["M4A1", "M4A1-76"]  # fmt: skip
 
 
 # --- demo ----------------------------------------------------------------------------------

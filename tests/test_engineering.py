@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from numpy.testing import assert_allclose
 
 from tabletop.charts import Charts
 from tabletop.rules.cd.engineering import (
@@ -16,7 +17,7 @@ from tabletop.rules.cd.engineering import (
     permanent_bridge,
     repair_turns,
 )  # fmt: skip
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 GROUND = str(Path(__file__).parent / "data" / "engineers.yaml")
 
@@ -180,6 +181,27 @@ def test_destroyed_bridges_cannot_be_repaired(eng: Run) -> None:
     assert "destroyed bridges cannot be repaired" in out.output
 
 
+def test_charges_that_went_off_are_spent(eng: Run) -> None:
+    # CD 2.4.1: only the wiring laid before the game blows a bridge; once the charges have
+    # gone off (here damaging bridge-1), a repaired bridge is not wired again.
+    eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "5")
+    assert terrain(eng, "bridge-1")["state"] == "damaged"
+    eng("place", "G-E1", "30", "22")  # beside the bridge
+    eng("place", "G-E2", "31.5", "22")
+    out = as_json(eng("engineer", "repair", "bridge-1", "--by", "G-E1", "--by", "G-E2", "--json"))
+    for _ in range(out["turns"]):
+        end_turn(eng)
+    assert terrain(eng, "bridge-1") is None  # intact again
+    goto_phase(eng, "movement")
+    eng("place", "G-E1", "30", "23.5")  # 2" off, not on it
+    goto_phase(eng, "movement")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", code=3)
+    assert "already went off" in out.output and "(CD 2.4.1)" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
 # --- CD 2.4.3, 2.4.4: bridge sets and permanent bridges ---------------------------------------
 
 
@@ -286,12 +308,16 @@ def test_vlb_takes_one_turn(eng: Run) -> None:
 
 
 def test_assault_boat_loading_and_loss(eng: Run) -> None:
+    eng("place", "US-INF2", "40", "18.8")  # touching the boat's stern
     eng("engineer", "boat", "US-BOAT", "--load", "US-INF2")
+    assert stand(eng, "US-INF2")["x"] is None  # in the boat, off the table
     assert (
         "one stand per boat"
         in eng("engineer", "boat", "US-BOAT", "--load", "US-INF", code=3).output
     )
     eng("engineer", "boat", "US-BOAT", "--unload")
+    # Ahead of the bow (the boat faces north, its bow at y = 20.8), touching it.
+    assert (stand(eng, "US-INF2")["x"], stand(eng, "US-INF2")["y"]) == (40, 21.2)
     assert "towed weapon" in eng("engineer", "boat", "US-BOAT", "--load", "US-TANK", code=3).output
     eng("engineer", "boat", "US-BOAT", "--load", "US-INF2")
     eng("phase", "next")
@@ -299,6 +325,57 @@ def test_assault_boat_loading_and_loss(eng: Run) -> None:
     out = as_json(eng("fire", "G-FORT", "US-BOAT", "--dice", "2,8", "--json"))
     assert out["target_now"] == "eliminated, with US-INF2 aboard"
     assert stand(eng, "US-INF2")["status"] == "eliminated"
+
+
+@pytest.mark.parametrize(
+    ("setup", "args", "code", "message"),
+    [
+        # CD 2.1: only the boat's own side, and only from beside it.
+        (["G-INF2", "41.2", "20"], ["--load", "G-INF2"], 3, "carries only its own side's"),
+        ([], ["--load", "US-INF2"], 3, '1.8" from US-BOAT: a stand boards from beside'),
+        ([], ["--unload"], 3, "carries nothing"),
+        ([], ["--load", "US-INF2", "--at", "40,22"], 2, "use it with --unload"),
+        ([], ["--load", "US-INF2", "--unload"], 2, "give either --load STAND or --unload"),
+    ],
+)
+def test_who_may_board_an_assault_boat(eng: Run, setup, args, code, message) -> None:
+    if setup:
+        eng("place", *setup)
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("engineer", "boat", "US-BOAT", *args, code=code)
+    assert message in out.output and len(out.output.strip().splitlines()) == 1
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("at", "ok", "message"),
+    [
+        ("41.2,20", True, None),  # beside the starboard side
+        ("40,25", False, '3.8" from US-BOAT'),
+        ("40,20.5", False, "on US-BOAT itself"),
+        ("40,18.8", False, "would overlap US-INF2"),  # astern, where US-INF2 stands
+    ],
+)
+def test_unloading_puts_the_stand_beside_the_boat(eng: Run, at, ok, message) -> None:
+    eng("place", "US-INF", "40", "18.8")
+    eng("engineer", "boat", "US-BOAT", "--load", "US-INF")
+    eng("place", "US-INF2", "40", "18.1")
+    if ok:
+        eng("engineer", "boat", "US-BOAT", "--unload", "--at", at)
+        x, y = (float(v) for v in at.split(","))
+        assert (stand(eng, "US-INF")["x"], stand(eng, "US-INF")["y"]) == (x, y)
+        return
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("engineer", "boat", "US-BOAT", "--unload", "--at", at, code=3)
+    assert message in out.output and "(CD 2.1)" in out.output
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_stand_aboard_is_moved_by_its_boat(eng: Run) -> None:
+    eng("place", "US-INF2", "40", "18.8")
+    eng("engineer", "boat", "US-BOAT", "--load", "US-INF2")
+    out = eng("place", "US-INF2", "30", "30", code=3)
+    assert "aboard US-BOAT: unload it first" in out.output
 
 
 # --- CD 3: minefields ----------------------------------------------------------------------------
@@ -335,6 +412,33 @@ def test_hidden_minefields_never_appear_in_a_sides_view(eng: Run) -> None:
     assert real in eng("status").output and real in eng("log").output
 
 
+VIEWS = [
+    ["log", "--view"],
+    ["log", "--json", "--view"],
+    ["minefield", "list", "--view"],
+    ["minefield", "list", "--json", "--view"],
+    ["status", "--side"],
+]
+
+
+@pytest.mark.parametrize("spelled", ["usa", "Usa", "uSA"])
+@pytest.mark.parametrize("command", VIEWS)
+def test_side_names_match_without_case(eng: Run, command: list[str], spelled: str) -> None:
+    lay(eng, "30", "11", "--side", "germany", "--pregame")  # --side matches the same way
+    assert eng(*command, spelled).output == eng(*command, "USA").output
+
+
+@pytest.mark.parametrize("command", [*VIEWS, ["map", "--view"]])
+def test_an_unknown_side_is_one_clear_error(eng: Run, command: list[str]) -> None:
+    out = eng(*command, "Mars", code=2)
+    option = command[-1]
+    accepted = "referee, Germany, USA" if option == "--view" else "Germany, USA"
+    what = "view" if option == "--view" else "side"
+    assert (
+        out.output == f"Error: {option} 'Mars': not a {what} of this game (accepted: {accepted})\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
@@ -353,24 +457,56 @@ def test_bad_minefield_placement(eng: Run, args, code, message) -> None:
     assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
-def test_laying_in_battle_is_limited_to_eight_per_engineer_company(eng: Run) -> None:
-    # Germany has engineer stands in two companies: 16 real fields, dummies unlimited.
-    spots = [(30, 24.5), (28.9, 23.5), (31.1, 23.5)]  # touching G-E1's base
-    for i in range(16):
-        x, y = spots[i % 3]
-        eng(
-            "minefield",
-            "place",
-            str(x),
-            str(y + (i // 3) * 0.001),
-            "--side",
-            "Germany",
-            "--by",
-            "G-E1",
+def test_laying_in_battle_is_limited_by_the_engineer_companies(run: Run, tmp_path: Path) -> None:
+    # Eight real fields per engineer company (CD 3.1.2), pooled: with the chart at one a
+    # company, Germany's two companies may lay two; dummies are unlimited.
+    folder = tmp_path / "house"
+    folder.mkdir()
+    (folder / "mines.yaml").write_text(
+        "entries:\n  - {id: real-per-engineer-company, value: 1}\n", encoding="utf-8"
+    )
+    run("new", GROUND, "--seed", "5", "--charts", str(folder))
+    lay(run, "30", "24.4", "--side", "Germany", "--by", "G-E1")  # company 1/Pi
+    lay(run, "33.5", "24.4", "--side", "Germany", "--by", "G-E2")  # 1/Pi's stands, pooled
+    out = run("minefield", "place", "20", "27.9", "--side", "Germany", "--by", "G-E3", code=3)
+    assert "laid 2 real minefields" in out.output and "(CD 3.1.2)" in out.output
+    lay(run, "20", "27.9", "--side", "Germany", "--by", "G-E3", "--dummy")
+
+
+def test_an_engineer_lays_one_field_each_movement_phase(eng: Run) -> None:
+    # CD 3.1.2: one template next to each qualifying engineer at the end of a movement phase.
+    lay(eng, "30", "24.4", "--side", "Germany", "--by", "G-E1")
+    for dummy in ((), ("--dummy",)):
+        before = file_digest(eng.game)  # type: ignore[attr-defined]
+        out = eng(
+            "minefield", "place", "31", "23", "--side", "Germany", "--by", "G-E1", *dummy, code=3
         )
-    out = eng("minefield", "place", "30", "24.5", "--side", "Germany", "--by", "G-E1", code=3)
-    assert "laid 16 real minefields" in out.output and "(CD 3.1.2)" in out.output
-    eng("minefield", "place", "30", "24.5", "--side", "Germany", "--by", "G-E1", "--dummy")
+        assert "G-E1 has already laid a minefield this movement phase" in out.output
+        assert "(CD 3.1.2)" in out.output and len(out.output.strip().splitlines()) == 1
+        assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    lay(eng, "33.5", "24.4", "--side", "Germany", "--by", "G-E2")  # another engineer may
+    end_turn(eng)
+    goto_phase(eng, "movement")
+    lay(eng, "31", "23", "--side", "Germany", "--by", "G-E1")  # the next movement phase
+
+
+@pytest.mark.parametrize(
+    ("at", "overlaps"),
+    [
+        ("30,11", True),  # on top of it
+        ("30.5,11.5", True),  # a quarter of it
+        ("30.99,11", True),  # a sliver
+        ("31,11", False),  # side by side: edges touching
+        ("31,12", False),  # corners touching
+    ],
+)
+def test_minefield_templates_do_not_overlap(eng: Run, at: str, overlaps: bool) -> None:
+    lay(eng, "30", "11", "--side", "Germany", "--pregame")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("minefield", "place", at, "--side", "USA", "--pregame", code=3 if overlaps else 0)
+    if overlaps:
+        assert "would overlap mf-1" in out.output and "(CD 3)" in out.output
+        assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
 def test_an_engineer_that_fired_cannot_lay(eng: Run) -> None:
@@ -413,6 +549,51 @@ def test_crossing_a_real_minefield(eng, who, path, stop, attacks, hit_on) -> Non
     assert hit_on == (3 if who == "US-INF" else 5)
 
 
+@pytest.mark.parametrize(
+    ("who", "start", "path", "edge", "attacks", "stop", "met"),
+    [
+        # The field is 29.5-30.5 x 10.5-11.5; US-INF's 0.8" base comes down from 30,14.
+        ("US-INF", None, ["30,11.9"], False, 1, (30, 11.9), True),  # touching its edge
+        ("US-INF", None, ["30,11.7"], False, 1, (30, 11.7), True),  # partly on it
+        ("US-INF", None, ["30,11"], False, 1, (30, 11), True),  # on it, not across
+        ("US-INF", None, ["30,10.1"], False, 2, (30, 10.1), True),  # just across
+        ("US-INF", None, ["30,9"], False, 2, (30, 10.1), True),  # through: stops once across
+        ("US-INF", None, ["30,9"], True, 1, (30, 11.9), True),  # told to stop at the edge
+        ("US-INF", None, ["30,11", "30,14"], False, 2, (30, 11.9), True),  # in and back out
+        ("US-INF", None, ["30,12"], False, 0, (30, 12), False),  # 0.1" short: not met
+        # Grazing its top edge on the way past: held at the edge where contact ends.
+        ("US-INF", "28,11.9", ["32,11.9"], False, 1, (30.9, 11.9), True),
+        # Already touching it where the move begins, and moving away: not met again.
+        ("US-INF", "30,11.9", ["30,14"], False, 0, (30, 14), False),
+        # A dismounted engineer: not attacked stopping at the edge, nor beside it (where it
+        # still finds the field); attacked like anyone going on or through it.
+        ("US-E1", "32,11", ["30.9,11"], False, 0, (30.9, 11), True),
+        ("US-E1", "32,11", ["31.2,11"], False, 0, (31.2, 11), True),
+        ("US-E1", "32,11", ["30.6,11"], False, 1, (30.6, 11), True),
+        ("US-E1", "32,11", ["28,11"], False, 2, (29.1, 11), True),
+        # A vehicle's base (1" x 2") is what meets the field, not its centre.
+        ("US-FLAIL", "30,16", ["30,12.5"], False, 1, (30, 12.5), True),
+    ],
+)
+def test_minefield_attacks_from_the_geometry_of_the_move(
+    eng: Run, who, start, path, edge, attacks, stop, met
+) -> None:
+    field = lay(eng, "30", "11", "--side", "Germany", "--pregame")
+    if start is not None:
+        eng("place", who, *start.split(","))
+    args = [a for p in path for a in ("--path", p)]
+    out = as_json(
+        eng("minefield", "cross", who, *args, *(["--stop-at-edge"] if edge else []), "--json")
+    )
+    assert out["attacks"] == attacks
+    assert_allclose(out["stopped_at"], stop, atol=1e-3)
+    assert out["revealed"] == ([{"id": field, "real": True}] if met else [])
+    dice = ["--dice", ",".join(["9"] * attacks)] if attacks else []
+    report = as_json(eng("phase", "next", *dice, "--json"))
+    rolled = [h for h in report["happened"] if h["what"] == "minefield attack"]
+    assert sum(len(h["rolls"]) for h in rolled) == attacks
+
+
 def test_minefield_attack_hits_roll_hit_effects(eng: Run) -> None:
     lay(eng, "30", "11", "--side", "Germany", "--pregame")
     eng("minefield", "cross", "US-INF", "--path", "30,9")
@@ -436,15 +617,46 @@ def test_engineer_stopping_adjacent_is_not_attacked(eng: Run) -> None:
     assert out["attacks"] == 0 and out["revealed"][0]["real"] is True
 
 
-def test_hand_lifting_clears_at_the_end_of_the_turn(eng: Run) -> None:
+def fields_left(run: Run) -> list[str]:
+    return [f["id"] for f in as_json(run("minefield", "list", "--json"))["minefields"]]
+
+
+def test_hand_lifting_takes_a_whole_turn_beside_the_field(eng: Run) -> None:
     field = lay(eng, "7", "7.5", "--side", "Germany", "--pregame")
     assert (
         "has not been detected" in eng("minefield", "clear", field, "--by", "US-E1", code=3).output
     )
+    # CD 3.3.1: US-E1 moves up this turn, so its turn beside the field is the next one.
+    eng("minefield", "cross", "US-E1", "--path", "7,6", "--stop-at-edge")
+    out = as_json(eng("minefield", "clear", field, "--by", "US-E1", "--json"))
+    assert out["turn"] == 2 and "end of next turn" in out["verdict"]
+    end_turn(eng)
+    assert fields_left(eng) == [field]  # not in the turn it moved up
+    end_turn(eng)
+    assert fields_left(eng) == []
+
+
+def test_hand_lifting_by_an_engineer_already_beside_the_field(eng: Run) -> None:
+    field = lay(eng, "7", "7.5", "--side", "Germany", "--pregame")
+    eng("minefield", "cross", "US-E1", "--path", "7,6", "--stop-at-edge")
+    end_turn(eng)
+    goto_phase(eng, "movement")  # turn 2: US-E1 began it beside the field and has not moved
+    out = as_json(eng("minefield", "clear", field, "--by", "US-E1", "--json"))
+    assert out["turn"] == 2
+    end_turn(eng)
+    assert fields_left(eng) == []
+
+
+def test_moving_in_the_counted_turn_stops_hand_lifting(eng: Run) -> None:
+    field = lay(eng, "7", "7.5", "--side", "Germany", "--pregame")
     eng("minefield", "cross", "US-E1", "--path", "7,6", "--stop-at-edge")
     eng("minefield", "clear", field, "--by", "US-E1")
     end_turn(eng)
-    assert as_json(eng("minefield", "list", "--json"))["minefields"] == []
+    goto_phase(eng, "movement")
+    eng("place", "US-E1", "7.2", "6")  # still beside it, but it moved in its turn of work
+    report = end_turn(eng)
+    assert any("interrupted: US-E1 moved" in h["result"] for h in report["happened"])
+    assert fields_left(eng) == [field]
 
 
 def test_mine_clearing_tank_and_line_charge(eng: Run) -> None:
@@ -518,6 +730,20 @@ def test_obstacle_clearing_needs_an_adjacent_engineer(eng: Run) -> None:
     )
 
 
+def test_obstacle_clearing_counts_from_a_turn_begun_beside_it(eng: Run) -> None:
+    # CD 4: the engineer begins the movement phase of its first turn of work beside the
+    # obstacle; US-E1 moves up to the wire this turn, so the work counts from turn 2.
+    eng("place", "US-E1", "7", "5")
+    eng("place", "US-E1", "7", "8.9")
+    out = as_json(eng("engineer", "clear", "wire-1", "--by", "US-E1", "--json"))
+    assert out["turns"] == 1 and "from next turn" in out["verdict"]
+    first = end_turn(eng)
+    assert any("counts from turn 2" in h["result"] for h in first["happened"])
+    assert terrain(eng, "wire-1") is None
+    end_turn(eng)
+    assert terrain(eng, "wire-1")["gaps"] == 1
+
+
 def test_firing_interrupts_obstacle_clearing(eng: Run) -> None:
     eng("engineer", "clear", "ditch-1", "--by", "US-E2")
     eng("phase", "next")
@@ -557,12 +783,51 @@ def test_work_by_engineers_and_earthmovers(eng: Run) -> None:
     assert works["ditch"]["not_in"] == ["woods", "forest", "swamp"]
 
 
-def test_no_defensive_works_in_deep_mud(eng: Run) -> None:
+@pytest.mark.parametrize(
+    ("work", "possible"),
+    [
+        # CD 5.1: defensive works (5.1.1, 5.1.2, tank ramps included) are barred...
+        ("foxholes", False),
+        ("entrenchments", False),
+        ("fortification", False),
+        ("tank-ramp", False),
+        # ...but not the obstacles of 5.2.
+        ("ditch", True),
+        ("wire", True),
+        ("crater", True),
+        ("abatis", True),
+        ("av-obstacle", True),
+    ],
+)
+def test_no_defensive_works_in_deep_mud(eng: Run, work: str, possible: bool) -> None:
     eng("weather", "set", "--ground", "mud-deep")
-    works = plan(eng, "--days", "2")["works"]
-    assert works["foxholes"]["possible"] is False
-    assert works["fortification"]["possible"] is False
-    assert works["ditch"]["possible"] is True
+    entry = plan(eng, "--days", "2")["works"][work]
+    assert entry["possible"] is possible
+    if not possible:
+        assert entry["why_not"] == "no defensive works on mud-deep ground (CD 5.1)"
+        assert entry["not_in"] == ["flooded"]
+    eng("weather", "set", "--ground", "mud-moderate")  # built before the mud: unaffected
+    assert plan(eng, "--days", "2")["works"][work]["possible"] is True
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hours", "nan"],
+        ["--days", "nan"],
+        ["--hours", "inf"],
+        ["--days", "-inf"],
+        ["--hours", "1e400"],
+        ["--hours", "-1"],
+        ["--days", "61"],
+        ["--hours", "three"],
+    ],
+)
+def test_pregame_time_must_be_a_finite_number(eng: Run, args: list[str]) -> None:
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("engineer", "pregame", "--side", "Germany", *args, "--accept", code=2)
+    assert out.output.startswith("Error: ") and len(out.output.strip().splitlines()) == 1
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
 def test_accepting_a_plan_digs_the_troops_in(eng: Run) -> None:
@@ -582,28 +847,60 @@ def test_accepting_a_plan_digs_the_troops_in(eng: Run) -> None:
     )
 
 
+def screen(run: Run) -> list[dict]:
+    return [t for t in status(run)["templates"] if t["id"].startswith("screen-")]
+
+
 def test_smoke_generator_screen_grows_and_thins(eng: Run) -> None:
+    eng("weather", "set", "--wind-from", "7")  # from the west: G-E3 (20,27) smokes eastward
     eng("engineer", "smoke", "G-E3")
     counts = []
     for _ in range(7):
         end_turn(eng)
-        counts.append(len(status(eng)["templates"]))
+        counts.append(len(screen(eng)))
     assert counts == [2, 3, 4, 5, 6, 6, 6]  # 6" a turn to 36"
+    # CD 5.3: every template 2" x 6", laid end to end downwind from the upwind edge of the
+    # generator's base (so it covers the generator), 36" in all.
+    laid = screen(eng)
+    assert [(t["width"], t["length"], t["bearing"]) for t in laid] == [(2, 6, 90)] * 6
+    assert [t["from"] for t in laid] == [[19.6 + 6 * i, 27] for i in range(6)]
+    assert laid[-1]["to"] == [55.6, 27]
     eng("engineer", "smoke", "G-E3", "--stop")
     end_turn(eng)
-    assert len(status(eng)["templates"]) == 4  # two a turn from the upwind end
+    assert len(screen(eng)) == 4  # two a turn from the upwind end
     end_turn(eng)
     end_turn(eng)
-    assert status(eng)["templates"] == []
+    assert screen(eng) == []
 
 
-def test_smoke_generator_length_capped_by_wind(eng: Run) -> None:
-    eng("weather", "set", "--wind-force", "high")
+@pytest.mark.parametrize(
+    ("force", "templates", "length"),
+    [("light", 6, 6), ("moderate", 9, 4), ("high", 36, 1)],
+)
+def test_smoke_generator_templates_capped_by_the_wind(
+    eng: Run, force: str, templates: int, length: float
+) -> None:
+    # CD 10.1.2: every template no longer than the wind allows; the screen still to 36".
+    eng("weather", "set", "--wind-from", "7", "--wind-force", force)
     eng("engineer", "smoke", "G-E3")
-    for _ in range(40):
+    for _ in range(templates + 1):
         end_turn(eng)
-    # High wind: each template is 1" long; the screen stops at 36".
-    assert len(status(eng)["templates"]) == 36
+    laid = screen(eng)
+    assert len(laid) == templates
+    assert {t["length"] for t in laid} == {length}
+    assert_allclose(laid[-1]["to"][0] - laid[0]["from"][0], 36)
+
+
+def test_smoke_generator_screen_stops_at_the_table_edge(eng: Run) -> None:
+    # Wind from the north: from G-E3 at y = 27 the screen runs south to the edge at y = 0.
+    eng("engineer", "smoke", "G-E3")
+    for _ in range(6):
+        report = end_turn(eng)
+    laid = screen(eng)
+    assert [t["length"] for t in laid] == [6, 6, 6, 6, 3.4]  # the last cut at the edge
+    assert laid[-1]["to"] == [20, 0]
+    line = next(h["result"] for h in report["happened"] if h["what"] == "smoke generator")
+    assert line == "screen 5 template(s) long (no more: it has reached the table edge)"
 
 
 # --- CD 6: structures ---------------------------------------------------------------------------
@@ -703,3 +1000,72 @@ def test_engineering_replays(eng: Run) -> None:
     end_turn(eng)
     assert "replay reproduces" in eng("replay").output
     assert json.loads(eng("log", "--verify", "--json").output)["ok"] is True
+
+
+def variant(run: Run, tmp_path: Path, *swaps: tuple[str, str]) -> Run:
+    """The engineering ground with some text swapped (a stand's weapons), as a new game."""
+    text = Path(GROUND).read_text(encoding="utf-8")
+    for old, new in swaps:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "variant.yaml"
+    path.write_text(text, encoding="utf-8")
+    run("new", str(path), "--seed", "5")
+    return run
+
+
+def test_structure_damage_is_in_the_fire_text(eng: Run) -> None:
+    # CD 6.1.2: the structure's die is rolled hit or miss, and its result is the shot's.
+    eng("phase", "next")
+    text = eng("fire", "US-TANK", "G-INF", "--spotted", "--dice", "9,1,4").output
+    lines = text.splitlines()
+    assert lines[0] == "miss: howitzer-155 on G-INF; town now rubble"
+    assert "  structure: town: structure roll 1: damaged (CD 6.1.2)" in lines
+    assert "  structure: town reduced to rubble: medium cover (CD 6.2.2)" in lines
+    assert "  structure: G-INF inside takes a hit: forced back (rolled 4)" in lines
+    assert "[CD cover (default)]" in text and "CD indirect fire" not in text
+
+
+@pytest.mark.parametrize(
+    ("weapon", "rolls"),
+    [
+        ("howitzer-155", True),
+        ("howitzer-150", True),  # 15 cm sFH 18: nominally 150 mm (CD 6.1)
+        ("howitzer-152", True),
+        ("howitzer-105", False),  # too small to damage structures
+    ],
+)
+def test_only_guns_of_150_mm_or_more_roll_for_structures(
+    run: Run, tmp_path: Path, weapon: str, rolls: bool
+) -> None:
+    game = variant(run, tmp_path, ("weapons: [howitzer-155]", f"weapons: [{weapon}]"))
+    game("phase", "next")
+    dice = "9,2" if rolls else "9"  # a miss, then the structure's die if it has one
+    out = as_json(game("fire", "US-TANK", "G-INF", "--spotted", "--dice", dice, "--json"))
+    assert bool(out["structures"]) is rolls
+    if rolls:
+        assert out["structures"] == ["town: structure roll 2: holds (CD 6.1.2)"]
+
+
+def test_howitzer_150_counts_as_15_cm(charts: Charts) -> None:
+    w = charts.weapons["howitzer-150"]
+    assert w.calibre_mm == 150 and w.calibre_cm == 15  # depletes on 15 or less (CD 1.2)
+    assert "149.1" in (w.note or "")  # the true bore is kept in the note
+
+
+def test_an_ap_only_gun_cannot_harm_a_loaded_assault_boat(run: Run, tmp_path: Path) -> None:
+    # CD 2.1: AP rounds have no effect on assault boats; the PaK 38 has no HE round.
+    game = variant(
+        run, tmp_path, ("weapons: [pak-40], at: [23, 34]", "weapons: [pak-38], at: [23, 34]")
+    )
+    game("place", "US-INF2", "40", "18.8")
+    game("engineer", "boat", "US-BOAT", "--load", "US-INF2")
+    game("phase", "next")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    for args in (["fire", "G-FORT", "US-BOAT"], ["odds", "fire", "G-FORT", "US-BOAT"]):
+        out = game(*args, code=3)
+        assert "AP rounds have no effect on US-BOAT (stand kind assault-boat: CD 2.1)" in (
+            out.output
+        )
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+    assert stand(game, "US-BOAT")["status"] == "ok"

@@ -20,9 +20,11 @@ from tabletop.rules.cd.fire import (
     Firer,
     Target,
     hit_effect,
+    outcome,
     plan_direct,
+    plan_indirect,
 )  # fmt: skip
-from tabletop.rules.cd.odds import fate, fire_odds
+from tabletop.rules.cd.odds import fire_odds
 from tests.conftest import Run, as_json, file_digest, goto_phase
 
 RANGE = str(Path(__file__).parent / "data" / "range.yaml")
@@ -178,13 +180,13 @@ def test_odds_sum_to_one_and_match_100k_simulated_shots(charts: Charts, weapon: 
     counts: dict[str, int] = {}
     for _ in range(trials):
         tally, _ = roll_plan(plan, dice, 1)
-        key = fate(tally, plan.miss_effect)
+        key = outcome(tally, plan.miss_effect)
         counts[key] = counts.get(key, 0) + 1
-    for outcome, p in odds["outcomes"].items():
+    for name, p in odds["outcomes"].items():
         expected = float(p)
         sigma = (expected * (1 - expected) / trials) ** 0.5
         # Five standard errors: a false alarm about once in 1.7 million checks.
-        assert abs(counts.get(outcome, 0) / trials - expected) <= 5 * sigma + 1e-12
+        assert abs(counts.get(name, 0) / trials - expected) <= 5 * sigma + 1e-12
 
 
 def test_odds_for_rof_ten_are_exact_and_fast_enough_to_enumerate(charts: Charts) -> None:
@@ -336,3 +338,182 @@ def test_random_shots_never_crash_and_replay(rng: Run) -> None:
         assert out.exit_code in (0, 3), out.output
     goto_phase(rng, "morale")
     assert "replay reproduces" in rng("replay").output
+
+
+# --- each charted modifier counts once; typos are not new modifiers ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("markers", "mods", "to_hit", "note"),
+    [
+        ((), (("descending", None), ("descending", None)), 2, "given more than once"),
+        ((), (("muzzle-flash", None),) * 3, 2, "given more than once"),
+        (("suppressed",), (), 3, None),  # automatic, once
+        (("suppressed",), (("firer-suppressed", None),), 3, "applies here by itself"),
+        (("suppressed",), (("firer-suppressed", -3),), 1, "the referee's value replaces it"),
+        ((), (("hedge", -1), ("hedge", -1)), 3, "given more than once"),
+    ],
+)
+def test_a_modifier_counts_once(charts: Charts, markers, mods, to_hit: int, note) -> None:
+    target = Target("T", charts.stand_kinds["infantry"], "regular")
+    firer = Firer("F", charts.stand_kinds["infantry"], "regular", markers)
+    plan = plan_direct(charts.weapons["pak-36"], firer, target, 14, charts, requested=mods)
+    assert plan.to_hit == to_hit  # base 4 at 14"
+    assert len({m.name for m in plan.modifiers}) == len(plan.modifiers)
+    assert any(note in n for n in plan.notes) if note else len(plan.notes) <= 2
+
+
+@pytest.mark.parametrize(
+    ("mod", "code", "says"),
+    [
+        ("muzle-flash=-2", 2, "did you mean 'muzzle-flash'?"),
+        ("descendng", 2, "did you mean 'descending'?"),
+        ("firer-supressed=-1", 2, "did you mean 'firer-suppressed'?"),
+        ("smoke-haze=-1", 0, "-1 smoke-haze [referee]"),  # clearly a new name: allowed
+        ("hedge=-1", 0, "-1 hedge [referee]"),
+    ],
+)
+def test_a_misspelt_charted_modifier_is_refused(mod: str, code: int, says: str) -> None:
+    args = ["fire", "--weapon", "pak-36", "--range", "14", "--target-kind", "infantry"]
+    out = CliRunner().invoke(cli, [*args, "--mod", mod, "--dice", "9"])
+    assert out.exit_code == code and says in out.output
+
+
+def test_repeated_modifier_is_listed_once_in_the_working() -> None:
+    args = ["fire", "--weapon", "pak-36", "--range", "14", "--target-kind", "infantry"]
+    out = CliRunner().invoke(cli, [*args, "--mod", "descending", "--mod", "descending"])
+    assert out.exit_code == 0
+    assert out.output.count("-2 target is paratroopers descending") == 1
+    assert "needs 2 or less" in out.output and "counted once" in out.output
+
+
+def test_same_modifier_with_two_values_is_refused(charts: Charts) -> None:
+    from tabletop.errors import BadInput
+
+    with pytest.raises(BadInput, match="given twice with different values"):
+        quick(charts, "rifle", 6, mods=(("hedge", -1), ("hedge", -2)))
+
+
+def test_a_suppressed_firer_pays_once_through_the_cli(rng: Run) -> None:
+    rng("marker", "AT", "--add", "suppressed")
+    plain = as_json(rng("odds", "fire", "AT", "T1", "--json"))
+    named = as_json(rng("odds", "fire", "AT", "T1", "--mod", "firer-suppressed", "--json"))
+    assert plain["to_hit"] == named["to_hit"] == 3
+    assert [m["name"] for m in named["modifiers"]] == ["firer is suppressed"]
+
+
+# --- the weapons chart rules some shots out ------------------------------------------------------
+
+
+def test_indirect_only_weapons_are_marked_in_the_chart(charts: Charts) -> None:
+    marked = {w.id for w in charts.weapons.values() if w.indirect_only}
+    assert {"mortar-50", "mortar-81", "mortar-120", "nebelwerfer-41", "katyusha-bm13"} <= marked
+    assert all(charts.weapons[w].indirect for w in marked)
+    assert not charts.weapons["howitzer-105"].indirect_only  # fires over open sights too
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["fire", "MT", "T8"],
+        ["fire", "NW", "T8", "--range", "30"],
+        ["odds", "fire", "MT", "T8"],
+    ],
+)
+def test_indirect_only_weapons_cannot_fire_direct(rng: Run, args: list[str]) -> None:
+    before = file_digest(rng.game)  # type: ignore[attr-defined]
+    out = rng(*args, code=3)
+    assert "fires only indirect (weapons chart: indirect_only)" in out.output
+    assert "tabletop barrage" in out.output and len(out.output.splitlines()) == 1
+    assert file_digest(rng.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("command", [["fire"], ["odds", "fire"]])
+def test_quick_mode_refuses_direct_fire_by_an_indirect_only_weapon(command: list[str]) -> None:
+    args = ["--weapon", "nebelwerfer-41", "--range", "30", "--target-kind", "infantry"]
+    out = CliRunner().invoke(cli, [*command, *args])
+    assert out.exit_code == 3
+    assert "nebelwerfer-41 fires only indirect" in out.output and "barrage" in out.output
+
+
+@pytest.mark.parametrize(
+    ("weapon", "kind", "refused"),
+    [
+        ("pak-38", "assault-boat", True),  # CD 2.1: AP does nothing to an assault boat
+        ("pak-36", "raft", True),  # CD 8.2.1: nor to a rubber raft
+        ("qf-2pdr", "assault-boat", True),
+        ("kwk-50", "assault-boat", False),  # has HE: its soft row fires normally
+        ("rifle", "assault-boat", False),
+        ("pak-38", "truck", False),  # AP against an ordinary soft vehicle
+    ],
+)
+def test_ap_rounds_have_no_effect_on_boats_and_rafts(
+    charts: Charts, weapon: str, kind: str, refused: bool
+) -> None:
+    from tabletop.errors import RulesRefusal
+
+    if not refused:
+        assert quick(charts, weapon, 5, kind=kind).to_hit >= 1
+        return
+    with pytest.raises(RulesRefusal, match=r"AP rounds have no effect .*CD (2\.1|8\.2\.1)"):
+        quick(charts, weapon, 5, kind=kind)
+
+
+@pytest.mark.parametrize("command", [["fire"], ["odds", "fire"]])
+def test_ap_only_gun_refused_against_an_assault_boat_in_quick_mode(command: list[str]) -> None:
+    args = ["--weapon", "pak-38", "--range", "14", "--target-kind", "assault-boat"]
+    out = CliRunner().invoke(cli, [*command, *args])
+    assert out.exit_code == 3 and "CD 2.1" in out.output and "ap_only" in out.output
+
+
+def test_direct_cover_cites_its_own_source(charts: Charts) -> None:
+    direct = quick(charts, "rifle", 6, cover="medium")
+    assert [m.rule for m in direct.modifiers] == ["CD cover (default)"]
+    indirect = plan_indirect(
+        charts.weapons["mortar-81"],
+        Firer(None, None),
+        Target("T", charts.stand_kinds["infantry"], "regular", cover="medium"),
+        charts,
+    )
+    assert [m.rule for m in indirect.modifiers] == ["CD indirect fire (SPEC 2)"]
+
+
+# --- each weapon fires once a turn (CD core, default) -------------------------------------------
+
+
+def test_a_weapon_fires_once_a_turn(rng: Run) -> None:
+    rng("fire", "AT", "T1", "--dice", "9")
+    before = file_digest(rng.game)  # type: ignore[attr-defined]
+    out = rng("fire", "AT", "T2", code=3)
+    assert "AT cannot fire its pak-36 again this turn" in out.output
+    assert "fire phase (fire AT -> T1)" in out.output and "fires-per-turn" in out.output
+    assert file_digest(rng.game) == before  # type: ignore[attr-defined]
+    # Odds look ahead: a later turn renews the allowance.
+    assert as_json(rng("odds", "fire", "AT", "T2", "--json"))["to_hit"] == 4
+    goto_phase(rng, "opportunity-fire")  # turn 2
+    rng("fire", "AT", "T2", "--dice", "9")
+
+
+def test_opportunity_fire_uses_the_turns_fire(game: Run) -> None:
+    goto_phase(game, "opportunity-fire")
+    game("fire", "G-4", "US-4", "--range", "10", "--dice", "9")
+    game("phase", "next")  # the fire phase of the same turn
+    out = game("fire", "G-4", "US-4", "--range", "10", code=3)
+    assert "it fired in the opportunity-fire phase (fire G-4 -> US-4)" in out.output
+
+
+def test_each_gun_of_a_multi_gun_vehicle_fires_once(rng: Run) -> None:
+    rng("fire", "LEE", "AT", "--weapon", "us-75mm-m2", "--dice", "9")
+    rng("fire", "LEE", "AT", "--weapon", "us-37mm-m6", "--dice", "9")
+    out = rng("fire", "LEE", "AT", "--weapon", "us-75mm-m2", code=3)
+    assert "LEE cannot fire its us-75mm-m2 again this turn" in out.output
+
+
+def test_the_allowance_is_charted_and_a_referee_may_change_it(run: Run, tmp_path: Path) -> None:
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "ammo.yaml").write_text("entries:\n  - {id: fires-per-turn, value: 2}\n")
+    run("new", RANGE, "--seed", "3", "--charts", str(house))
+    run("fire", "AT", "T1", "--dice", "9")
+    run("fire", "AT", "T1", "--dice", "9")
+    assert "fires 2 times a turn" in run("fire", "AT", "T1", code=3).output

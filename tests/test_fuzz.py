@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from tabletop.cli import cli
 from tabletop.state.store import SCHEMA_VERSION
-from tests.conftest import file_digest
+from tests.conftest import file_digest, is_error_report
 from tests.test_reliability import child_env, parse_once
 
 # --- the commands --------------------------------------------------------------------------
@@ -559,7 +559,7 @@ def test_arguments_that_are_not_utf8_are_refused_in_one_line(tmp_path: Path) -> 
         )
         err = done.stderr.decode("utf-8", "replace")
         assert done.returncode == 2, (argv, err)
-        assert err.startswith("Error: ") and err.count("\n") == 1, (argv, err)
+        assert is_error_report(err), (argv, err)
         assert "Traceback" not in err
         assert file_digest(game) == before
 
@@ -615,8 +615,8 @@ def test_new_with_a_malformed_scenario(what: str, tmp_path: Path, base_game: Pat
     game = tmp_path / "game.sqlite"
     out = invoke(("new", str(scenario)), game)
     assert out.crash is None and out.code == 2, (out.code, out.stderr, out.crash)
-    line = out.stderr.strip()
-    assert out.stderr.count("\n") == 1 and line.startswith("Error: "), out.stderr
+    line = out.stderr.splitlines()[0]
+    assert is_error_report(out.stderr), out.stderr
     assert "battle.yaml" in line and says in line, line
     assert not game.exists()
     # Over an existing game, even with --force, a bad scenario changes nothing.
@@ -654,7 +654,7 @@ def test_new_with_a_mutated_scenario(tmp_path: Path, data: st.DataObject) -> Non
     assert out.crash is None, out.crash
     assert out.code in (0, 2), out.stderr
     if out.code == 2:
-        assert out.stderr.count("\n") == 1 and "mutant.yaml" in out.stderr, out.stderr
+        assert is_error_report(out.stderr) and "mutant.yaml" in out.stderr, out.stderr
         assert not game.exists()
 
 

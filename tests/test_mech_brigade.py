@@ -36,14 +36,14 @@ from tabletop.cli import cli
 from tabletop.dice import Dice
 from tabletop.errors import BadInput, ChartError, RulesRefusal
 from tabletop.rules.models import Shot, find_model
+from tabletop.rules.models.chance import roll_chance, settled, shown
 from tabletop.rules.models.mech_brigade import MechBrigade
 from tabletop.rules.models.mech_brigade import formulas as f
-from tabletop.rules.models.mech_brigade.chance import roll_chance, settled, shown
 from tabletop.rules.models.mech_brigade.data import Tables
 from tabletop.rules.models.mech_brigade.fire import resolve
 from tabletop.rules.models.mech_brigade.sight import parse_path
 from tabletop.rules.models.mech_brigade.table import is_front
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 SCENARIO = str(Path(__file__).parent / "data" / "mech_brigade.yaml")
 SQUARE = 4.0  # inches per square (MB 1.4: 200 yards at 50 yards to the inch)
@@ -999,12 +999,13 @@ def test_table_mode_duel_reproduces_the_example(table: Run) -> None:
     assert printed(out["kills"], ".4538") and out["killed"] == 1
     assert out["range_squares"] == 6 and out["range_inches"] == 24.0
     record = stand(table.game, "SU-1")["models"]["mech-brigade"]  # type: ignore[attr-defined]
-    assert record == {"suppression": 50, "turn": 1, "phase": "fire", "killed": 1}
+    # the T-72 platoon has the chart's default 5 vehicles (no strength: in the scenario)
+    assert record == {"suppression": 50, "turn": 1, "phase": "fire", "killed": 1, "left": 4}
 
 
 def test_table_mode_reads_terrain_and_facing(table: Run) -> None:
-    woods = as_json(table("fire", "US-2", "SU-2", "--count", "5", "--dice", "99", "--json"))
-    assert any("2 woods x 2" in line for line in woods["lines"])  # 8" of copse: 2 squares
+    woods = as_json(table("fire", "US-5", "SU-5", "--count", "5", "--dice", "99", "--json"))
+    assert any("1 woods x 2" in line for line in woods["lines"])  # 4" of spinney: 1 square
     town = as_json(table("fire", "US-3", "SU-3", "--count", "5", "--dice", "99", "--json"))
     assert any("defending in town" in line for line in town["lines"])
     behind = as_json(table("fire", "US-1", "SU-4", "--count", "5", "--dice", "99", "--json"))
@@ -1048,6 +1049,152 @@ def test_table_helpers() -> None:
     assert is_front(270.0, 90.0)  # facing west, fired at from the west
     assert not is_front(90.0, 90.0)  # facing away
     assert is_front(225.0, 90.0) and not is_front(224.0, 90.0)
+
+
+# MB 8.0 on the table: (firer, target, the squares between as the line-of-sight procedure
+# takes them, what the fire says). 44" centre to centre is 11 squares, 10 between.
+LINES_OF_FIRE = [
+    pytest.param(
+        "US-2", "SU-2", "0,0,0,0,0w,0w,0,0,0,0", "2 woods square(s) in the way; at most 1",
+        id="two-woods-squares-block",
+    ),
+    pytest.param(
+        "US-6", "SU-6", "0,0,0t,0,0", "1 town square(s) in the way; at most 0",
+        id="a-town-at-equal-level-blocks",
+    ),
+    pytest.param("US-5", "SU-5", "0,0,0w,0,0", "1 woods x 2", id="one-woods-square-seen-through"),
+    pytest.param(
+        "US-8", "SU-8", "2,2,0,0,0w,0w,0,0,0", "clear [MB 8.0]", id="from-the-ridge-over-the-grove"
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("firer", "target", "path", "says"), LINES_OF_FIRE)
+def test_table_mode_line_of_sight_is_the_procedures(
+    table: Run, firer: str, target: str, path: str, says: str
+) -> None:
+    viewer = path.split(",")[0] if firer == "US-8" else "0"
+    proc = as_json(
+        table("model", "run", "mech-brigade", "line-of-sight", "--set", f"viewer={viewer}",
+              "--set", "target=0", "--set", f"path={path}", "--json")
+    )  # fmt: skip
+    before = file_digest(table.game)  # type: ignore[attr-defined]
+    if proc["los"]:
+        out = as_json(table("fire", firer, target, "--dice", "99", "--json"))
+        sight = next(line for line in out["lines"] if line.startswith("line of sight"))
+        assert f"(squares between: {path})" in sight and says in "\n".join(out["lines"])
+        # MB 7.3 (7): the woods passed over from the ridge add no blocking points
+        assert ("blocking points" in "\n".join(out["lines"])) == (proc["cover"] != {})
+        return
+    for command in (["fire"], ["odds", "fire"]):
+        refused = table(*command, firer, target, code=3)
+        message = refused.output.strip()
+        assert len(message.splitlines()) == 1
+        assert f"{firer} has no line of sight to {target} (MB 8.0): {proc['blocked_by'][0]}" in (
+            message
+        )
+        assert says in message
+    assert file_digest(table.game) == before  # type: ignore[attr-defined]
+
+
+def test_table_mode_without_line_of_sight_a_referee_may_say_otherwise(table: Run) -> None:
+    out = as_json(table("fire", "US-2", "SU-2", "--set", "los=true", "--dice", "99", "--json"))
+    assert any("2 woods x 2" in line for line in out["lines"])
+    quick = table(
+        "fire", "--model", "mech-brigade", "--shooter", "M60A3", "--target", "T-72",
+        "--range-squares", "6", "--set", "los=false", code=3,
+    )  # fmt: skip
+    assert "M60A3 has no line of sight to T-72 (MB 8.0): --set los=false" in quick.output
+
+
+def test_table_mode_bombardment_needs_no_line_of_sight(table: Run) -> None:
+    # The M106 sees nothing through 8" of copse, but may bombard (MB 7.5), which is artillery
+    # fire: the artillery phase of the next turn, not the fire phase.
+    assert "(MB 8.0)" in table("fire", "US-M", "SU-2", code=3).output
+    refused = table("fire", "US-M", "SU-2", "--set", "indirect=true", code=3)
+    assert "a bombardment (indirect fire) is not allowed in the fire phase" in refused.output
+    goto_phase(table, "artillery")
+    out = as_json(table("fire", "US-M", "SU-2", "--set", "indirect=true", "--dice", "99", "--json"))
+    assert out["mode"] == "indirect"
+
+
+@pytest.mark.parametrize(
+    ("args", "squares", "inches"),
+    [
+        (["--range-squares", "3"], 3, 12.0),
+        (["--range", "12"], 3, 12.0),
+        (["--range-squares", "2.6"], 3, 10.4),
+        ([], 6, 24.0),
+    ],
+)
+def test_table_mode_measured_range(
+    table: Run, args: list[str], squares: int, inches: float
+) -> None:
+    out = as_json(table("fire", "US-1", "SU-1", *args, "--dice", "99", "--json"))
+    assert out["range_squares"] == squares and out["range_inches"] == inches
+    odds = as_json(table("odds", "fire", "US-1", "SU-1", *args, "--json"))
+    assert odds["expected"]["kills"] == out["kills"]  # the same range: the same shot
+    both = table("fire", "US-1", "SU-1", "--range", "12", "--range-squares", "3", code=2)
+    assert "give the range once" in both.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shooter", "M60A3"], "--shooter is for quick mode, without SHOOTER and TARGET"),
+        (["--target", "T-72"], "--target is for quick mode, without SHOOTER and TARGET"),
+        (["--seed", "3"], "--seed is for quick mode"),
+        (["--target-kind", "tank"], "--target-kind is for quick mode"),
+        (["--quality", "green"], "--quality is for quick mode"),
+        (["--weapon", "kwk-50"], "--weapon is for Command Decision fire, not the mech-brigade"),
+        (["--cover", "light"], "--cover is for Command Decision fire"),
+        (["--mod", "x=1"], "--mod is for Command Decision fire"),
+        (["--spotted"], "--spotted is for Command Decision fire"),
+        (["--ammo", "smoke"], "--ammo is for Command Decision fire"),
+    ],
+)
+def test_table_mode_refuses_options_it_would_ignore(
+    table: Run, args: list[str], message: str
+) -> None:
+    before = file_digest(table.game)  # type: ignore[attr-defined]
+    for command in (["fire"], ["odds", "fire"]):
+        if "--seed" in args and command != ["fire"]:
+            continue  # odds rolls nothing, so it has no --seed
+        out = table(*command, "US-1", "SU-1", *args, code=2)
+        assert message in out.output and len(out.output.strip().splitlines()) == 1
+    assert file_digest(table.game) == before  # type: ignore[attr-defined]
+
+
+def test_table_mode_kills_come_off_the_stand(table: Run) -> None:
+    # 0.9075 kills: a d100 of 1 kills one of the T-72 platoon's 5 (the chart's default).
+    out = as_json(table("fire", "US-1", "SU-1", "--dice", "1", "--json"))
+    assert out["killed"] == 1 and out["weapons_firing"] == 5
+    assert stand(table.game, "SU-1")["models"]["mech-brigade"]["left"] == 4  # type: ignore[attr-defined]
+    table("phase", "next")  # morale
+    goto_phase(table, "fire")
+    back = as_json(table("fire", "SU-1", "US-1", "--dice", "99", "--json"))
+    assert back["weapons_firing"] == 4  # MB 7.3 (5): the 4 left fire
+    refused = table("fire", "SU-1", "US-1", "--count", "5", code=2)
+    assert "SU-1 has 4 left to fire" in refused.output
+
+
+def test_table_mode_scenario_strength_eliminates(table: Run) -> None:
+    # SU-9 is a single T-72 (strength: 1): one kill leaves nothing, and it is eliminated.
+    out = as_json(table("fire", "US-1", "SU-9", "--dice", "1", "--json"))
+    assert out["killed"] == 1
+    assert stand(table.game, "SU-9")["status"] == "eliminated"  # type: ignore[attr-defined]
+    at_it = table("fire", "US-2", "SU-9", code=3).output
+    assert "SU-9 is eliminated and cannot be fired at" in at_it
+    assert "SU-9 is eliminated and cannot fire" in table("fire", "SU-9", "US-1", code=3).output
+
+
+@pytest.mark.parametrize(
+    ("kind", "strength"), [("T-72", 5), ("RIFLE-S", 30), ("MILAN", 8), ("HIND-D", 5)]
+)
+def test_default_strength_by_kind_of_unit(t: Tables, kind: str, strength: int) -> None:
+    from tabletop.rules.models.mech_brigade.table import default_strength
+
+    assert default_strength(t, t.profile(kind)) == strength
 
 
 # --- the command line --------------------------------------------------------------------------

@@ -34,7 +34,7 @@ import pytest
 
 from tabletop.state.game import Game
 from tabletop.state.store import BUSY_ENV, SCHEMA_VERSION, Store, event_hash
-from tests.conftest import Run, as_json, file_digest, goto_phase
+from tests.conftest import Run, as_json, file_digest, goto_phase, is_error_report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -397,7 +397,7 @@ class KillLoop:
             self.committed = events
         elif code in (2, 3):
             step.outcome = f"refused:{code}"
-            assert err.startswith("Error: ") and err.count("\n") == 1, f"{step}: {err!r}"
+            assert is_error_report(err), f"{step}: {err!r}"
             assert file_digest(self.path) == before, f"{step}: a refused command changed the file"
         elif code == -signal.SIGKILL:
             if step.argv[0] == "new":

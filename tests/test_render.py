@@ -288,6 +288,21 @@ def test_too_few_rolls_for_a_chi_square() -> None:
     assert stats.as_json()["rolls"] == 3
 
 
+@pytest.mark.parametrize(
+    ("rolls", "verdict"),
+    [
+        ([1, 1], "too few rolls to judge"),  # 1% likely, but two rolls judge nothing
+        ([1] * 11, "too few rolls to judge"),
+        ([1] * 12, "ran low; very unusual for fair dice"),
+        ([5, 6] * 6, "in line with fair dice"),
+    ],
+)
+def test_the_mean_is_judged_only_from_enough_rolls(rolls: list[int], verdict: str) -> None:
+    stats = die_stats(10, rolls)
+    assert stats.mean is not None and stats.z is not None  # still shown
+    assert stats.verdict == verdict
+
+
 def test_physical_and_generated_are_counted_apart() -> None:
     rolls = [{"die": 10, "value": v, "source": "physical"} for v in (1, 2)]
     rolls += [{"die": 10, "value": v, "source": "generated"} for v in (9, 10, 8)]
@@ -356,7 +371,13 @@ def test_map_line_of_sight_and_range_bands(look: Run, tmp_path: Path) -> None:
     assert data["los"]["a"] == "(10, 10)" and data["range_bands"] is None
 
 
-def test_map_shows_templates_and_status(game: Run, tmp_path: Path) -> None:
+def test_map_shows_templates_and_status(run: Run, tmp_path: Path) -> None:
+    # Two barrages from the one mortar in a turn: the referee's house charts allow it.
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "ammo.yaml").write_text("entries:\n  - {id: fires-per-turn, value: 2}\n")
+    run("new", "crossroads", "--seed", "1", "--charts", str(house))
+    game = run
     goto_phase(game, "artillery")  # turn 2
     game("barrage", "US-5", "--at", "27,21")
     game("barrage", "US-5", "--at", "20,26", "--ammo", "smoke")
@@ -479,6 +500,39 @@ def test_report_counts_a_sides_minefields_as_its_engineering(run: Run, tmp_path:
     )
     totals = as_json(run("report", "--json", game_file=path))["totals"]
     assert (totals["Germany"]["engineering"], totals["USA"]["engineering"]) == (2, 0)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_report_counts_model_fire_and_assaults(run: Run, tmp_path: Path) -> None:
+    fire_game, assault_game = tmp_path / "fire.sqlite", tmp_path / "assault.sqlite"
+    run("new", str(DATA / "typhoon.yaml"), "--seed", "1", game_file=fire_game)
+    shot = as_json(run("fire", "G-TK", "US-TK", "--json", game_file=fire_game))
+    run("new", str(DATA / "aggression.yaml"), "--seed", "1", game_file=assault_game)
+    assault = as_json(
+        run(
+            "assault", "US-A", "US-B", "--against", "VG", "--rounds", "1",
+            "--set", "retreat.VG=0", "--dice", "99,99,99,99,99,1", "--json",
+            game_file=assault_game,
+        )
+    )  # fmt: skip
+    assert [r["stand"] for r in assault["retreated"]] == ["VG"]
+
+    fired = as_json(run("report", "--json", game_file=fire_game))
+    assert fired["totals"]["Germany"]["shots"] == 1 and fired["totals"]["USA"]["shots"] == 0
+    assert fired["totals"]["USA"]["eliminated"] == int(shot["target_eliminated"])
+    [entry] = [e for t in fired["turns"] for e in t["entries"] if e["command"] == "model-fire"]
+    assert entry["kind"] == "fire" and entry["text"].startswith("G-TK fires at US-TK (typhoon): ")
+
+    report = as_json(run("report", "--json", game_file=assault_game))
+    germany, usa = report["totals"]["Germany"], report["totals"]["USA"]
+    shots = len(assault["combat"][0]["shots"])
+    assert germany["shots"] + usa["shots"] == shots
+    assert germany["hits"] + usa["hits"] == 0  # every die missed
+    assert germany["forced back"] == 1  # VG fell back
+    text = run("report", game_file=assault_game).output
+    assert "US-A, US-B assault VG: " in text
 
 
 def test_report_markdown_file_with_the_map_beside_it(battle: Run, tmp_path: Path) -> None:

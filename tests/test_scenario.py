@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from tabletop.charts import Charts
 from tabletop.errors import BadInput, ScenarioError
 from tabletop.resources import bundled_scenario, scenarios_dir
+from tabletop.rules.models import find_model
 from tabletop.scenario import LoadedScenario, Scenario, StandSpec, parse_scenario, read_scenario
 
 SOURCE = "battle.yaml"
@@ -48,6 +49,7 @@ STAND_KEYS = ", ".join(f.metadata.get("key", f.name) for f in dataclasses.fields
 STAND_KIND_LIST = ", ".join(sorted(Charts.load().stand_kinds))
 TERRAIN_KIND_LIST = ", ".join(sorted(Charts.load().terrain))
 TOP_KEYS = "format, name, table, measure, model, turn, conditions, charts, terrain, weapons, sides"
+TYPHOON_PROFILES = find_model("typhoon", Charts.load()).profiles()
 PAK_37 = (
     "{id: pak-37, calibre_mm: 37, rof: 1, to_hit: {close: 7, medium: 5, long: 3}, "
     "ranges: {close: 10, medium: 20, long: 40}}"
@@ -544,6 +546,31 @@ BROKEN = [
         f"{SOURCE}:21: weapons[1].id: duplicate weapon id 'pak-37'",
         id="duplicate-scenario-weapon",
     ),
+    pytest.param(
+        edit(("at: [18, 6]}", "at: [18, 6], profiles: {typhoon: M4A9}}")),
+        f"{SOURCE}:18: sides[1].stands[0].profiles.typhoon: unknown typhoon profile 'M4A9' "
+        f"(known: {', '.join(sorted(TYPHOON_PROFILES))}); did you mean 'M4A1'?",
+        id="unknown-profile",
+    ),
+    pytest.param(
+        edit(("at: [18, 6]}", "at: [18, 6], profiles: {mech_brigade: M60A3}}")),
+        f"{SOURCE}:18: sides[1].stands[0].profiles.mech_brigade: 'mech_brigade' is not an "
+        "alternative model with profiles (models: mech-brigade, typhoon, squad-battles, "
+        "aggression); did you mean 'mech-brigade'?",
+        id="profile-of-an-unknown-model",
+    ),
+    pytest.param(
+        edit(("at: [18, 6]}", "at: [18, 6], craft: barge}")),
+        f"{SOURCE}:18: sides[1].stands[0].craft: unknown landing craft type 'barge' (known: "
+        "amphibious, landing-craft, lvt, raft, whaleboat)",
+        id="unknown-craft",
+    ),
+    pytest.param(
+        edit(("at: [18, 6]}", "at: [18, 6], craft: destroyer}")),
+        f"{SOURCE}:18: sides[1].stands[0].craft: 'destroyer' is a warship's weapon, not a "
+        "landing craft: give the ship 'weapons: [destroyer]' for naval fire (CD 8.4)",
+        id="warship-as-craft",
+    ),
 ]
 
 
@@ -715,8 +742,8 @@ def test_scenario_weapon_problems_name_the_field_and_line() -> None:
     )
     assert problems_of(text) == [
         f"{SOURCE}:26: weapons[0].burts: unknown key 'burts' (accepted: id, rule, default, note, "
-        "name, calibre_mm, rof, ranges, to_hit, to_hit_afv, burst, he, indirect, limited, rocket, "
-        "smoke, illum, aa, flame); did you mean 'burst'?",
+        "name, calibre_mm, rof, ranges, to_hit, to_hit_afv, burst, he, indirect, indirect_only, "
+        "ap_only, limited, rocket, smoke, illum, aa, flame); did you mean 'burst'?",
     ]
     fixed = text.replace("burts: 1", "he: 3")
     assert problems_of(fixed) == [
@@ -829,7 +856,11 @@ def test_new_with_a_broken_scenario(run: Run, tmp_path: Path, text: str, first: 
     path = write(tmp_path, text)
     result = run("new", str(path), code=2)
     assert result.output.startswith(f"Error: {first}")
-    assert result.output.count("\n") == 1
+    # one line, or with several problems a line for each, every one with file and line
+    many = int(first.split()[0]) if first[0].isdigit() else 1
+    lines = result.output.splitlines()
+    assert len(lines) == many
+    assert all(line.startswith("  battle.yaml:") for line in lines[1:])
     assert "Traceback" not in result.output
     assert not run.game.exists()
 

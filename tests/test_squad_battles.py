@@ -21,6 +21,7 @@ from tabletop.cli import cli
 from tabletop.dice import Dice
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.models import Shot, find_model
+from tabletop.rules.models.chance import settled
 from tabletop.rules.models.squad_battles import SquadBattles
 from tabletop.rules.models.squad_battles.assault import aggregate_morale
 from tabletop.rules.models.squad_battles.command import quality_value, recovery_limit
@@ -39,7 +40,6 @@ from tabletop.rules.models.squad_battles.results import (
     enumerate_rolls,
     morale_value,
     pin_check,
-    round_up_faces,
     scaled,
 )
 from tabletop.rules.models.squad_battles.table import aspect
@@ -109,7 +109,7 @@ def test_golden_combat_value_400_with_lcv_6_and_hcv_60() -> None:
 
 def test_golden_random_rounding_of_1_7() -> None:
     # SB Combat Results: 1.7 rounds down 30% of the time and up 70%.
-    assert round_up_faces(F(7, 10)) == 70
+    assert settled(F(7, 10)) == F(7, 10)
     assert distribution(F(10_000), F(17, 10), F(17, 10), F(10_000)) == {1: F(3, 10), 2: F(7, 10)}
     assert combat_result(F(10_000), F(17, 10), F(17, 10), F(10_000), dice(70), "x").result == 2
     assert combat_result(F(10_000), F(17, 10), F(17, 10), F(10_000), dice(71), "x").result == 1
@@ -817,7 +817,7 @@ def test_command_radius(model: SquadBattles, level: str, radius: int) -> None:
         ({"quality": "C", "superior": "X", "distance": 0}, (5,), False, "2/3"),
         (
             {"quality": "C", "superior": "B", "distance": 0, "superior_passed": True},
-            (100, 5),
+            (5,),  # R/(R+0) is certain: no percentile roll
             True,
             "5/6",
         ),
@@ -1726,3 +1726,31 @@ def test_every_unprinted_parameter_is_marked_default(tables: Tables) -> None:
     ):
         entry = tables.by_table["param"][key]
         assert entry.default and entry.note, key
+
+
+def test_scenario_strength_is_the_men_of_a_team(run: Run, tmp_path: Path) -> None:
+    text = DATA.read_text()
+    for stand, men in (("G-SQ", 5), ("US-SQ", 4)):
+        text = text.replace(f"{{id: {stand}, kind:", f"{{id: {stand}, strength: {men}, kind:")
+    path = tmp_path / "strength.yaml"
+    path.write_text(text)
+    run("new", str(path), "--seed", "1")
+    out = as_json(run("fire", "US-SQ", "G-SQ", "--dice", "100,1,1,1,6", "--json"))
+    assert out["strength"] == 4  # the firing team's 4 men, not the profile's 10
+    assert "density: team of 5: S/10" in [m["name"] for m in out["modifiers"]]
+    assert out["men"] == 5 - out["casualties"]
+
+
+@pytest.mark.parametrize(
+    ("rolls", "result"), [((44,), 2), ((45, 50), 2), ((45, 51), 1), ((46,), 1)]
+)
+def test_random_rounding_is_the_fraction_exactly(rolls: tuple[int, ...], result: int) -> None:
+    # SB Combat Results: 1.445 rounds up 44.5% of the time, as shown: 1-44, or 45 and then
+    # 1-50 on a second d100 for the hundredths; distribution gives the same odds.
+    d = dice(*rolls)
+    out = combat_result(F(10_000), F(1445, 1000), F(1445, 1000), F(10_000), d, "casualties")
+    d.finish()
+    assert out.result == result
+    assert "fraction 0.445: rounds up 44.50% of the time" in out.lines[-1]
+    exact = distribution(F(10_000), F(1445, 1000), F(1445, 1000), F(10_000))
+    assert exact == {1: F(555, 1000), 2: F(445, 1000)}

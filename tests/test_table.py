@@ -596,3 +596,73 @@ def test_sight_matrix_small_inputs(field):
         [True, False, True, True],
         [True, False, True, True],
     ]
+
+
+# --- a base swept along a path (minefield crossings, wading short of other bases) ------------
+
+UNIT = Base("b", 0.0, 0.0, 1.0, 1.0, 0.0)
+TURNED = Base("b", 0.0, 0.0, 1.0, 1.0, 45.0)
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "touching", "overlapping", "ends_on"),
+    [
+        # Straight through a 1" square 4-5 on the x axis: touching from 3.5 to 5.5.
+        ([(0, 0), (10, 0)], UNIT, [(3.5, 5.5)], [(3.5, 5.5)], False),
+        # Stopping on it.
+        ([(0, 0), (4.5, 0)], UNIT, [(3.5, 4.5)], [(3.5, 4.5)], True),
+        # Stopping with the base just touching its near edge: contact, no overlap.
+        ([(0, 0), (3.5, 0)], UNIT, [(3.5, 3.5)], [], False),
+        # Sliding along its top edge (the base's bottom on y = 0.5): touching, never on it.
+        ([(0, 1), (10, 1)], UNIT, [(3.5, 5.5)], [], False),
+        # Passing 0.1" above it: nothing.
+        ([(0, 1.1), (10, 1.1)], UNIT, [], [], False),
+        # A base turned 45 degrees reaches 0.707" ahead of its centre.
+        ([(0, 0), (10, 0)], TURNED, [(3.2929, 5.7071)], [(3.2929, 5.7071)], False),
+        # In and back out the way it came, over two legs (and a repeated point).
+        ([(0, 0), (4, 0), (4, 0), (0, 0)], UNIT, [(3.5, 4.5)], [(3.5, 4.5)], False),
+    ],
+)
+def test_sweep_stretches(path, base, touching, overlapping, ends_on) -> None:
+    from tabletop.table.sweep import sweep
+
+    square = shapely.box(4.0, -0.5, 5.0, 0.5)
+    moved = base_polygon(Base("b", path[0][0], path[0][1], base.width, base.depth, base.facing))
+    swept = sweep(path, moved, square, 1e-6)
+    assert len(swept.touching) == len(touching)
+    for got, want in zip(swept.touching, touching, strict=True):
+        assert_allclose(got, want, atol=1e-3)
+    assert len(swept.overlapping) == len(overlapping)
+    for got, want in zip(swept.overlapping, overlapping, strict=True):
+        assert_allclose(got, want, atol=1e-3)
+    assert swept.ends_overlapping is ends_on
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-3, 12, allow_nan=False), st.floats(-3, 3, allow_nan=False)),
+        min_size=2,
+        max_size=4,
+    ),
+    st.floats(0, 360, allow_nan=False),
+)
+def test_sweep_agrees_with_shapely_at_the_stretch_ends(path, facing) -> None:
+    """At each stretch's ends and middle the moved base touches (or overlaps) the square."""
+    from tabletop.table.sweep import sweep
+
+    square = shapely.box(4.0, -0.5, 5.0, 0.5)
+    start = base_polygon(Base("b", path[0][0], path[0][1], 1.0, 0.6, facing))
+    swept = sweep(path, start, square, 1e-6)
+    line = shapely.LineString(path) if swept.length > 0 else None
+    for a, b in swept.touching:
+        for s in (a, (a + b) / 2, b):
+            assert line is not None
+            p = line.interpolate(s)
+            moved = shapely.affinity.translate(start, p.x - path[0][0], p.y - path[0][1])
+            assert moved.distance(square) < 1e-4
+    for a, b in swept.overlapping:
+        p = line.interpolate((a + b) / 2) if line is not None else None
+        assert p is not None
+        moved = shapely.affinity.translate(start, p.x - path[0][0], p.y - path[0][1])
+        assert moved.intersection(square).area > 0

@@ -47,7 +47,7 @@ from tabletop.rules.models.typhoon.command import (
 from tabletop.rules.models.typhoon.indirect import max_scatter, steps_for, walk_odds
 from tabletop.rules.models.typhoon.odds import FireOdds
 from tabletop.rules.models.typhoon.states import unit_state
-from tabletop.rules.models.typhoon.tables import Tables, passes
+from tabletop.rules.models.typhoon.tables import Tables
 from tests.conftest import Run, as_json, file_digest
 
 SCENARIO = str(Path(__file__).parent / "data" / "typhoon.yaml")
@@ -178,12 +178,19 @@ def test_rnd_reads_the_middle_of_each_hundredth(t: Tables, face: int, x: float, 
 
 
 @pytest.mark.parametrize(
-    ("roll", "chance", "ok"),
-    [(20, 20.0, True), (21, 20.0, False), (20, 19.999999999999996, True), (1, 0.5, False),
-     (100, 100, True), (1, 0, False)],
+    ("rolls", "chance", "ok"),
+    [((20,), 20.0, True), ((21,), 20.0, False), ((20,), 19.999999999999996, True),
+     ((70,), 70.57, True), ((71, 57), 70.57, True), ((71, 58), 70.57, False),
+     ((72,), 70.57, False), ((1, 50), 0.5, True), ((1, 51), 0.5, False), ((2,), 0.5, False),
+     ((), 100, True), ((), 0, False)],
 )  # fmt: skip
-def test_percent_chance_passes_at_or_under(roll: int, chance: float, ok: bool) -> None:
-    assert passes(roll, chance) is ok
+def test_percent_chance_is_exact_to_a_hundredth(
+    t: Tables, rolls: tuple[int, ...], chance: float, ok: bool
+) -> None:
+    # ToS V Notation: chances are real-valued; 70.57% is 1-70, or 71 then 1-57 on a second d100.
+    d = dice(*rolls)
+    assert t.percent(d, chance, "test")[0] is ok
+    used_all(d)
 
 
 # --- point fire accuracy (ToS V Point fire accuracy) -----------------------------------------
@@ -254,8 +261,10 @@ def test_cap_and_floors(value: float, floor: float, cap: float, out: float) -> N
     assert clamp(value, floor, cap) == out
 
 
-@pytest.mark.parametrize(("acc", "need"), [(85.0, 85), (57.6, 57), (0.36, 0), (99, 99)])
-def test_needed_drops_fractions(acc: float, need: int) -> None:
+@pytest.mark.parametrize(
+    ("acc", "need"), [(85.0, 85), (57.6, 57.6), (0.36, 0.36), (99, 99), (70.5678, 70.57)]
+)
+def test_needed_is_the_chance_the_dice_give(acc: float, need: float) -> None:
     assert needed(acc) == need
 
 
@@ -402,11 +411,13 @@ def test_final_accuracy_cap_and_floors(
     assert acc.value == pytest.approx(value)
 
 
-def test_accuracy_under_one_percent_never_hits(model: Typhoon) -> None:
+def test_accuracy_under_one_percent_hits_that_rarely(model: Typhoon) -> None:
+    # ToS V Notation: the chance is real-valued, so 0.36% hits 36 times in 10,000 (a d100 of
+    # 1 and then 1-36 on a second), not never.
     f = firing(model, "PZ-IVH", "PZ-IVH", 50, firer_state="full")
-    assert f.hit_accuracy(False).needed == 0
+    assert f.hit_accuracy(False).needed == 0.36
     odds = FireOdds(f)
-    assert odds.p_hit(False) == 0
+    assert odds.p_hit(False) == Fraction(36, 10_000)
 
 
 # --- skill and first-shot checks (ToS V Skill check, First shot check) --------------------
@@ -711,7 +722,7 @@ def test_remainder_is_the_chance_of_another_man(value: float, whole: int, rest: 
 
 def test_golden_120_percent_rolls(t: Tables) -> None:
     _, rest = dmg.split(1.2)
-    assert passes(20, rest) and not passes(21, rest)
+    assert t.percent(dice(20), rest, "one more")[0] and not t.percent(dice(21), rest, "x")[0]
 
 
 @pytest.mark.parametrize(
@@ -1405,13 +1416,32 @@ def test_ap_at_a_soft_target_is_refused(model: Typhoon) -> None:
 # --- odds ---------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("rolls", "hit"),
+    [((7, 42), True), ((7, 43, 85), True), ((7, 43, 86), False), ((7, 44), False)],
+)
+def test_the_chance_shown_is_the_chance_rolled(
+    model: Typhoon, rolls: tuple[int, ...], hit: bool
+) -> None:
+    # Skill 5 failed (7): 68 x .5041 x 1.25 = 42.85%, shown and rolled as such: 1-42 hit,
+    # 43 rolls a second d100 for the hundredths (1-85 hit), 44-100 miss.
+    the_shot = shot("PZ-IVH", "M4A1", 10)
+    out = model.fire(the_shot, dice(*rolls))
+    assert out.data["hit"] is hit and out.data["needed"] == 42.85
+    assert "accuracy 42.85 -> 42.85% (cap 99, floor 0): the chance to hit" in out.lines
+    rolled = " then ".join(f"d100 {r}" for r in rolls[1:])
+    assert f"to hit: {rolled}: {'hit' if hit else 'miss'}" in out.lines
+    # odds give the very same chance (one code path: Tables.percent and settled)
+    assert FireOdds(model.firing(the_shot)).p_hit(True) == Fraction(4285, 10_000)
+
+
 def test_odds_miss_chance_by_hand(model: Typhoon) -> None:
-    # skill 5 of 10: pass -> 85 needed; fail (-2) -> 68 x .5041 x 1.25 = 42.85 -> 42.
+    # skill 5 of 10: pass -> 85 needed; fail (-2) -> 68 x .5041 x 1.25 = 42.85%, exactly.
     odds = model.odds(shot("PZ-IVH", "M4A1", 10))
     assert odds["outcomes"]["missed"] == Fraction(1, 2) * Fraction(15, 100) + Fraction(
         1, 2
-    ) * Fraction(58, 100)
-    assert odds["expected"]["hits"] == Fraction(127, 200)
+    ) * Fraction(5715, 10_000)
+    assert odds["expected"]["hits"] == Fraction(8500 + 4285, 20_000)
     assert sum(odds["outcomes"].values()) == 1
 
 
@@ -1501,7 +1531,8 @@ def test_quick_mode_json_keys(run: Run) -> None:
     assert out["model"] == "typhoon" and out["event"] is None
     assert out["penetration_depth"] == 7.97
     assert [r["value"] for r in out["rolls"]] == [3, 85, 50, 32]
-    assert all("d100" in r["purpose"] or "skill" in r["purpose"] for r in out["rolls"])
+    assert all(r["die"] == 100 or "skill" in r["purpose"] for r in out["rolls"])
+    assert "to hit: yes on 1-85" in out["rolls"][1]["purpose"]
 
 
 def test_quick_mode_range_in_inches_matches_squares(run: Run) -> None:
@@ -1586,7 +1617,7 @@ def test_table_mode_aspect_from_facing(run: Run) -> None:
     # 14.14 squares: RA 55.57 x 1.25 = 69.47; side hull (armour 4) always yields to a 75mm
     out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "3,60,50,1,1,100,50", "--json"))
     assert out["location"] == "side-hull" and out["shots"][0]["armour"] == 4
-    assert out["outcome"] == "immobilized" and out["needed"] == 69
+    assert out["outcome"] == "immobilized" and out["needed"] == 69.47
 
 
 def test_table_mode_height_gives_the_top(run: Run) -> None:
@@ -1699,3 +1730,38 @@ def test_model_show_and_list(runner: CliRunner) -> None:
     listed = json.loads(runner.invoke(cli, ["model", "list", "--json"]).output)
     assert any(m["model"] == "typhoon" and "1 square = 1 inches" in m["scale"]
                for m in listed["models"])  # fmt: skip
+
+
+# --- the scenario's strength (the men of an infantry unit) ---------------------------------
+
+
+def test_scenario_strength_is_the_men_of_an_infantry_unit(run: Run, tmp_path: Path) -> None:
+    text = Path(SCENARIO).read_text()
+    for stand, men in (("US-WOOD", 4), ("G-INF", 3), ("G-TK", 2)):
+        text = text.replace(f"{{id: {stand}, kind:", f"{{id: {stand}, strength: {men}, kind:")
+    path = tmp_path / "strength.yaml"
+    path.write_text(text)
+    run("new", str(path), "--seed", "1")
+    out = as_json(run("fire", "G-INF", "US-WOOD", "--range", "6", "--dice", "1,100", "--json"))
+    assert out["target_after"]["men"] == 4  # not the US-RIFLE profile's 12
+    assert "GE-RIFLE" in out["verdict"]
+    odds = as_json(run("odds", "fire", "G-INF", "US-WOOD", "--range", "6", "--json"))
+    assert max(int(k.split()[0]) for k in odds["outcomes"] if k.endswith("killed")) <= 4
+    # a tank is one vehicle with its profile's crew: strength does not change its men
+    tank = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,100", "--json"))
+    assert tank["target_after"]["men"] == 5
+
+
+def test_scenario_strength_above_the_profile_is_refused(run: Run, tmp_path: Path) -> None:
+    text = (
+        Path(SCENARIO)
+        .read_text()
+        .replace("{id: US-WOOD, kind:", "{id: US-WOOD, strength: 20, kind:")
+    )
+    path = tmp_path / "strength.yaml"
+    path.write_text(text)
+    run("new", str(path), "--seed", "1")
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    out = run("fire", "G-INF", "US-WOOD", "--range", "6", code=2)
+    assert "US-WOOD's strength 20 is more than the 12 men of a typhoon US-RIFLE" in out.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]

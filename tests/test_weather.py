@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.rules.cd.weather import effects
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 MUD = str(Path(__file__).parent / "data" / "mud.yaml")
 
@@ -295,6 +295,9 @@ def test_unmiring_by_itself_needs_more_than_double(mud: Run) -> None:
 
 def test_unmiring_with_help(mud: Run) -> None:
     mud("mire", "TANK", "--where", "open", "--dice", "1")
+    # Helpers push or tow, so they stand in contact (CD 11.1.5): bases touching.
+    mud("place", "LORRY", "34", "25")
+    mud("place", "BIG", "36", "25")
     assert (
         "equal or greater weight class" in mud("unmire", "TANK", "--assist", "LORRY", code=3).output
     )
@@ -445,3 +448,202 @@ def test_searchlight_illuminates_and_is_seen(ice: Run) -> None:
     ice("searchlight", "GUN", "--off")
     assert as_json(ice("measure", "GUN", "LIGHT", "--json"))["spotted"] is False
     assert "give --bearing" in ice("searchlight", "GUN", code=2).output
+
+
+# --- illumination lifts the night's limits, not the weather's (CD 9.2, 10.2.1, 10.3.1) -----------
+# Crossroads: US-1 at 18,6 shines north at G-1, 20.2" away at 18,27 (or 2.7" away at 18,9.5).
+
+
+@pytest.mark.parametrize(
+    ("light", "weather", "g1_y", "lit", "visibility", "spotted"),
+    [
+        ("night-dark", "clear", "27", True, None, True),  # lit: daylight spotting, no limit
+        ("day", "fog", "27", False, 4, False),  # no night limit to lift; fog caps at 4"
+        ("night-moonlit", "fog", "27", False, 4, False),  # the beam stops at 4" in fog
+        ("night-dark", "rain-heavy", "27", False, 2, False),  # 4" beam: the dark night's 2"
+        ("night-dark", "fog", "9.5", True, 4, True),  # lit: the fog's 4", not the night's 2"
+        ("night-dark", "rain-heavy", "9.5", True, 4, True),  # CD 10.3.1: as fog
+        ("night-moonlit", "snow-steady", "17.6", True, 15, True),  # lit, 10.8": steady snow's 15"
+        ("night-moonlit", "snow-steady", "24", False, 4, False),  # 17.2": past the 15" beam
+    ],
+)
+def test_searchlight_lifts_night_limits_but_not_the_weathers(
+    game: Run,
+    light: str,
+    weather: str,
+    g1_y: str,
+    lit: bool,
+    visibility: float | None,
+    spotted: bool,
+) -> None:
+    if g1_y != "27":
+        game("place", "G-1", "18", g1_y)  # moving: by day seen at any distance in the open
+    game("weather", "set", "--light", light, "--weather", weather)
+    game("searchlight", "US-1", "--bearing", "0")
+    seen = as_json(game("measure", "US-1", "G-1", "--json"))
+    assert (seen["illuminated_by"] == "searchlight-US-1") is lit
+    assert (seen["visibility"], seen["spotted"]) == (visibility, spotted)
+
+
+def test_fire_in_fog_is_refused_though_a_searchlight_shines(game: Run) -> None:
+    game("weather", "set", "--weather", "fog")
+    game("place", "G-1", "18", "17.6")  # 11.2" away, in the old 40" beam
+    game("searchlight", "US-1", "--bearing", "0")
+    goto_phase(game, "fire")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    refused = game("fire", "US-1", "G-1", code=3)
+    assert "has not spotted G-1" in refused.output and '4" under present conditions' in (
+        refused.output
+    )
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("weather", "length"), [("clear", 40), ("fog", 4), ("rain-steady", 15), ("mist", 30)]
+)
+def test_searchlight_beam_reaches_no_farther_than_the_weather_lets_it(
+    game: Run, weather: str, length: float
+) -> None:
+    game("weather", "set", "--light", "night-dark", "--weather", weather)
+    out = game("searchlight", "US-2", "--bearing", "90").output  # east along open ground
+    assert f'for {length:.1f}"' in out
+    assert ("no farther than visibility" in out) is (weather != "clear")
+    beam = next(
+        t for t in as_json(game("status", "--json"))["templates"] if t["kind"] == "searchlight"
+    )
+    assert beam["length"] == pytest.approx(length) and beam["width"] == 2
+
+
+@pytest.mark.parametrize(
+    ("source", "where", "lit"),
+    [
+        # An illumination round from US-5's 81 mm: a 2" circle (4 x the 1" burst's area).
+        ("illum", "18,27", True),  # over the centre
+        ("illum", "19.3,27", True),  # the circle reaches 0.1" into the base, not its centre
+        ("illum", "19.5,27", False),  # stops 0.1" short of the base
+        # A burning stand lights bases within 1" of its own (CD 9.2), edge to edge.
+        ("fire", "19.6,27", True),  # bases 0.8" apart, centres 1.6"
+        ("fire", "20,27", False),  # bases 1.2" apart
+    ],
+)
+def test_a_base_partly_in_the_light_is_lit(game: Run, source: str, where: str, lit: bool) -> None:
+    game("weather", "set", "--light", "night-moonlit")
+    if source == "illum":
+        goto_phase(game, "artillery")  # turn 2
+        game("barrage", "US-5", "--at", where, "--ammo", "illum")
+    else:
+        game("place", "G-2", *where.split(","))
+        game("marker", "G-2", "--add", "burning")
+    seen = as_json(game("measure", "US-1", "G-1", "--json"))
+    assert (seen["illuminated_by"] is not None) is lit
+    assert seen["spotted"] is lit  # 20.2" away: only daylight spotting sees it
+
+
+def test_an_illumination_round_in_daytime_fog_changes_nothing(game: Run) -> None:
+    goto_phase(game, "artillery")  # turn 2 (fog set before would roll to change, CD 10.2.3)
+    game("weather", "set", "--weather", "fog")
+    game("barrage", "US-5", "--at", "18,27", "--ammo", "illum")
+    seen = as_json(game("measure", "US-1", "G-1", "--json"))
+    assert (seen["visibility"], seen["visible"], seen["spotted"]) == (4, False, False)
+    assert seen["illuminated_by"] is None  # by day there is no night limit to lift
+
+
+# --- mired vehicles (CD 11.1.4, 11.1.5) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "refused"),
+    [
+        (["41", "5"], True),  # moved
+        (["40", "4", "--facing", "90"], True),  # turned on the spot
+        (["40", "4", "--facing", "360"], False),  # the facing it already has
+        (["40", "4"], False),  # where it is: no move
+    ],
+)
+def test_a_mired_vehicle_may_not_move_or_turn(game: Run, args: list[str], refused: bool) -> None:
+    game("weather", "set", "--ground", "mud-moderate")
+    game("mire", "US-3", "--where", "open", "--dice", "1")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("place", "US-3", *args, code=3 if refused else 0)
+    if refused:
+        assert "US-3 is mired" in out.output and "CD 11.1.4" in out.output
+        assert "tabletop unmire US-3" in out.output
+        assert file_digest(game.game) == before  # type: ignore[attr-defined]
+    cost = as_json(game("move-cost", "US-3", "--json"))
+    assert cost["multiplier"] is None and cost["mired"] is True
+
+
+def test_a_mired_vehicle_may_not_cross_a_minefield_either(game: Run) -> None:
+    game("weather", "set", "--ground", "mud-moderate")
+    game("mire", "US-3", "--where", "open", "--dice", "1")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("minefield", "cross", "US-3", "--path", "40,8", code=3)
+    assert "US-3 is mired" in out.output and "CD 11.1.4" in out.output
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+def test_freed_it_moves_again(game: Run) -> None:
+    game("weather", "set", "--ground", "mud-moderate")
+    game("mire", "US-3", "--where", "open", "--dice", "1")
+    game("unmire", "US-3", "--dice", "9")  # more than twice 1: free, and 1" forward
+    game("place", "US-3", "41", "8")
+
+
+@pytest.mark.parametrize(
+    ("helper", "at", "message"),
+    [
+        ("US-4", None, 'US-4 is 9.0" from US-3: it must be in contact (within 0.5")'),
+        ("G-5", None, "G-5 cannot help US-3: it is Germany's, not USA's"),
+        ("US-4", "41.2,4", None),  # bases 0.2" apart: in contact
+    ],
+)
+def test_a_helper_must_be_friendly_and_in_contact(
+    game: Run, helper: str, at: str | None, message: str | None
+) -> None:
+    game("weather", "set", "--ground", "mud-moderate")
+    game("mire", "US-3", "--where", "open", "--dice", "1")
+    if at is not None:
+        game("place", helper, *at.split(","), "--facing", "0")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    if message is None:
+        out = as_json(game("unmire", "US-3", "--assist", helper, "--dice", "9", "--json"))
+        assert out["mired"] is False and out["assist"] == helper
+        return
+    assert message in game("unmire", "US-3", "--assist", helper, code=3).output
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_vehicle_cannot_tow_itself(game: Run) -> None:
+    game("weather", "set", "--ground", "mud-moderate")
+    game("mire", "US-3", "--where", "open", "--dice", "1")
+    assert "cannot tow itself" in game("unmire", "US-3", "--assist", "US-3", code=2).output
+
+
+# --- small messages -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stand", "where", "why"),
+    [
+        ("US-3", "hard-road", "US-3 cannot mire here: on a hard road: safe from miring (CD 11.1)"),
+        ("US-3", "dirt-road", "no miring chance for tracked dirt road in moderate mud"),
+    ],
+)
+def test_dice_given_when_no_roll_is_needed_say_why(
+    game: Run, stand: str, where: str, why: str
+) -> None:
+    game("weather", "set", "--ground", "mud-moderate")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("mire", stand, "--where", where, "--dice", "3", code=2).output
+    assert out.startswith("Error: --dice gave 3 but no roll was needed: ") and why in out
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+def test_setting_the_weather_it_already_is_changes_nothing(game: Run) -> None:
+    game("weather", "set", "--weather", "fog")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("weather", "set", "--weather", "fog", "--light", "day").output
+    assert out == "conditions unchanged: already light day, weather fog (no event logged)\n"
+    data = as_json(game("weather", "set", "--weather", "fog", "--json"))
+    assert data["event"] is None and data["changed"] == {}
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]

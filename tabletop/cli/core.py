@@ -98,6 +98,10 @@ class LazyGroup(click.Group):
             where = exc.ctx.command_path if exc.ctx is not None else "tabletop"
             click.echo(f"Error: {one_line(exc.format_message())} (see '{where} --help')", err=True)
             sys.exit(exc.exit_code)
+        except DomainError as exc:
+            # The first line is the message; a domain error's details follow, indented.
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
         except click.ClickException as exc:
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
@@ -107,7 +111,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except TabletopError as exc:
-            raise DomainError(one_line(str(exc)), exc.exit_code) from None
+            raise domain_error(exc) from None
         except OSError as exc:
             # A path the system refuses (too long, not a folder, no permission): bad input.
             if isinstance(exc, BrokenPipeError) or exc.strerror is None:
@@ -133,6 +137,12 @@ def _isfinite(number: float) -> bool:
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def domain_error(exc: TabletopError) -> DomainError:
+    """The CLI error for ``exc``: its one-line message, then its details indented below."""
+    lines = [one_line(str(exc)), *(f"  {one_line(d)}" for d in exc.details)]
+    return DomainError("\n".join(lines), exc.exit_code)
 
 
 # --- parameter types -------------------------------------------------------------------------
@@ -164,6 +174,40 @@ class Inches(click.ParamType):
         if abs(number) > self.maximum:
             self.fail(f"{value!r} is more than {self.maximum:g} inches", param, ctx)
         return number + 0.0  # -0.0 becomes 0.0, which is not logged or shown as "-0"
+
+
+class Amount(click.ParamType):
+    """A finite number from ``minimum`` to ``maximum``, in ``unit``.
+
+    ``click.FloatRange`` lets ``nan`` through (no comparison with it is true) and accepts
+    ``inf`` when a bound is open; this refuses both, with the range in the message.
+    """
+
+    name = "NUMBER"
+
+    def __init__(self, minimum: float, maximum: float, unit: str = ""):
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float) and _isfinite(value):
+            number = value
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number", param, ctx)
+        unit = f" {self.unit}" if self.unit else ""
+        if not _isfinite(number) or not self.minimum <= number <= self.maximum:
+            self.fail(
+                f"{value!r} is not a number from {self.minimum:g} to {self.maximum:g}{unit}",
+                param,
+                ctx,
+            )
+        return number + 0.0
 
 
 class Bearing(click.ParamType):
@@ -304,6 +348,75 @@ def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[st
         return sorted(str(w["id"]) for w in weapons)
     finally:
         store.close()
+
+
+def model_completer(include_cd: bool = True) -> Callable[..., list[Any]]:
+    """Shell completion for a model name: ``fire --model``, ``model show``, ``model run``
+    (where ``cd``, the default, has no procedures and is left out)."""
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        from tabletop.rules.models import CD, model_names
+
+        names = [n for n in model_names() if include_cd or n != CD]
+        return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+    return complete
+
+
+def profile_completer(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion for ``--shooter`` / ``--target`` profiles: those of the model given
+    with ``--model`` (else the game's scenario model), from the game's charts (the bundled
+    charts without a game). Never fails: what cannot be worked out offers nothing."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        ids = _profile_ids_for_completion(ctx)
+    except Exception:
+        return []
+    return [CompletionItem(i) for i in ids if i.startswith(incomplete)]
+
+
+def procedure_completer(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion for ``model run NAME PROCEDURE``: NAME's procedures."""
+    from click.shell_completion import CompletionItem
+
+    try:
+        model = _model_for_completion(ctx, str(ctx.params.get("name") or ""))
+        names = list(model.procedures()) if model is not None else []
+    except Exception:
+        return []
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
+def _profile_ids_for_completion(ctx: click.Context) -> list[str]:
+    model = _model_for_completion(ctx, ctx.params.get("model"))
+    return sorted(model.profiles()) if model is not None else []
+
+
+def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
+    """The model ``name`` (else the game's scenario model) on the game's charts, or None."""
+    from pathlib import Path
+
+    from tabletop.rules.models import MODELS, find_model
+
+    path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
+    if path.is_file():
+        from tabletop.state.game import Game
+
+        game = Game.open(path)
+        try:
+            loaded = game.loaded
+            name = name or str(loaded.scenario.model)
+            return find_model(name, loaded.charts) if name in MODELS else None
+        finally:
+            game.close()
+    if name not in MODELS:
+        return None
+    from tabletop.charts import Charts
+
+    return find_model(str(name), Charts.load())
 
 
 class Modifier(click.ParamType):
@@ -579,6 +692,6 @@ def command(f: F) -> F:
         try:
             return f(*args, **kwargs)
         except TabletopError as exc:
-            raise DomainError(one_line(str(exc)), exc.exit_code) from None
+            raise domain_error(exc) from None
 
     return wrapper  # type: ignore[return-value]

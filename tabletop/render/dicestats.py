@@ -4,7 +4,9 @@ Plain arithmetic on the rolls in the log; no randomness and no third-party stati
 package. For a fair N-sided die the mean is (N + 1) / 2 and the variance (N^2 - 1) / 12;
 the z-score says how many standard errors the observed mean lies from that. The chi-square
 test compares how often each face came up with an even spread, once there are enough rolls
-for it to mean something (at least five expected per face, the usual rule of thumb).
+for it to mean something (at least five expected per face, the usual rule of thumb). The
+mean is judged only from a handful of rolls up (two 1s on a d10 are not a verdict on the
+dice), where the normal approximation behind the z-score is fair for a uniform die.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MIN_EXPECTED_PER_FACE = 5
+MIN_ROLLS_FOR_MEAN = 12
 UNUSUAL = 0.05
 VERY_UNUSUAL = 0.01
 
@@ -81,7 +84,8 @@ def die_stats(sides: int, values: Iterable[int], source: str = "all") -> DieStat
     mean = sum(rolled) / n
     sd = math.sqrt((sides * sides - 1) / 12)
     z = (mean - expected) / (sd / math.sqrt(n)) if sd > 0 else 0.0
-    p_mean = math.erfc(abs(z) / math.sqrt(2))  # two-sided
+    # two-sided; not judged on a few rolls
+    p_mean = math.erfc(abs(z) / math.sqrt(2)) if n >= MIN_ROLLS_FOR_MEAN else None
     chi2 = p_chi2 = None
     if sides > 1 and n / sides >= MIN_EXPECTED_PER_FACE:
         each = n / sides

@@ -174,6 +174,10 @@ def _entries(ev: Any, tally: _Tally) -> list[Entry]:
         return [entry(_fire(result, ev.turn, tally), "fire")]
     if ev.command == "barrage":
         return [entry(_barrage(result, ev.turn, tally), "barrage")]
+    if ev.command == "model-fire":
+        return [entry(_model_fire(inputs, result, ev.turn, tally), "fire")]
+    if ev.command == "assault":
+        return [entry(_assault(result, ev.turn, tally), "fire")]
     if ev.command == "place":
         moved = result.get("moved")
         far = f' ({moved:g}")' if isinstance(moved, int | float) and moved else ""
@@ -229,6 +233,39 @@ def _barrage(result: dict[str, Any], turn: int, tally: _Tally) -> str:
         text += " (" + ", ".join(f"{s} {e}" for s, e in effects.items()) + ")"
     spent = _spent_notes(result)
     return text + (f"; {spent}" if spent else "")
+
+
+def _model_fire(inputs: dict[str, Any], result: dict[str, Any], turn: int, tally: _Tally) -> str:
+    """Fire resolved by an alternative model: the stands are the inputs' (the result names
+    the models' profiles); each model reports its hits in its own words."""
+    shooter, target = inputs.get("shooter"), inputs.get("target")
+    tally.add(turn, shooter, "shots")
+    hits = result.get("hits", result.get("killed"))
+    if hits is None:
+        hits = 1 if result.get("hit") else 0
+    tally.add(turn, shooter, "hits", int(hits) if isinstance(hits, int | float) else 0)
+    if result.get("target_eliminated"):
+        tally.add(turn, target, "eliminated")
+    model = result.get("model") or inputs.get("model")
+    return f"{shooter} fires at {target} ({model}): {result.get('verdict', '')}"
+
+
+def _assault(result: dict[str, Any], turn: int, tally: _Tally) -> str:
+    """Close combat (the aggression model): shots and hits each round, then who retreated
+    (forced back), surrendered or was destroyed (lost)."""
+    for combat_round in result.get("combat") or []:
+        for shot in combat_round.get("shots") or []:
+            tally.add(turn, shot.get("shooter"), "shots")
+            if shot.get("hit"):
+                tally.add(turn, shot.get("shooter"), "hits")
+    for retreat in result.get("retreated") or []:
+        tally.add(turn, retreat.get("stand"), "forced back")
+    for key in ("surrendered", "eliminated"):
+        for stand in result.get(key) or []:
+            tally.add(turn, stand if isinstance(stand, str) else stand.get("stand"), "eliminated")
+    attackers = ", ".join(result.get("attackers") or [])
+    defenders = ", ".join(result.get("defenders") or [])
+    return f"{attackers} assault {defenders}: {result.get('verdict', '')}"
 
 
 def _spent_notes(result: dict[str, Any]) -> str:

@@ -170,13 +170,9 @@ class Scene:
 
 def resolve_view(view: str | None, sides: list[str]) -> str:
     """The referee, or a side named case-insensitively; a clear error for anything else."""
-    if view is None or view.strip().lower() == REFEREE:
-        return REFEREE
-    for side in sides:
-        if side.lower() == view.strip().lower():
-            return side
-    accepted = ", ".join([REFEREE, *sides])
-    raise BadInput(f"--view {view!r}: not a view of this game (accepted: {accepted})")
+    from tabletop.sides import resolve_view as resolve
+
+    return resolve(view, sides)
 
 
 def knows_piece(view: str, piece: Any) -> bool:

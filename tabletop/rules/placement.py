@@ -6,6 +6,7 @@ import math
 import re
 from typing import Any
 
+from tabletop.dice import explain_no_roll
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.state.document import in_play, out_of_play
 
@@ -29,6 +30,10 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.board import base_of, overlapping
 
     moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
+    if moved_from is not None:
+        turned = abs((facing - float(stand["facing"]) + 180) % 360 - 180) > 1e-9
+        if turned or math.dist(moved_from, (x, y)) > 1e-9:
+            refuse_if_mired(stand)
     candidate = {**stand, "x": x, "y": y, "facing": facing}
     others = [
         s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
@@ -54,12 +59,19 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.ice import check_ice
 
     notes = check_ice(ctx, stand, moved_from) if moved or moved_from is None else []
+    explain_no_roll(
+        ctx.dice, f"{stand['id']} is not on ice that can break (placing rolls only for CD 11.3)"
+    )
     if stand.get("landed_turn") == state.turn and moved:
         raise RulesRefusal(f"{stand['id']} landed this turn and may not move (CD 7.2.2, 7.3.2)")
     if stand.get("disembarked_turn") == state.turn and moved:
         raise RulesRefusal(
             f"{stand['id']} came ashore this turn and ends its move beside its "
             "landing craft (CD 8.1.1)"
+        )
+    if stand.get("aboard"):
+        raise RulesRefusal(
+            f"{stand['id']} is aboard {stand['aboard']}: unload it first (CD 2.1, 8.1)"
         )
     if (stand.get("amphib") or {}).get("stage") == "wading" and moved:
         raise RulesRefusal(
@@ -128,3 +140,12 @@ def marker_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "stand": stand["id"],
         "markers": list(stand["markers"]),
     }
+
+
+def refuse_if_mired(stand: dict[str, Any]) -> None:
+    """A mired vehicle may not move or change facing until it is unmired (CD 11.1.4)."""
+    if "mired" in stand["markers"]:
+        raise RulesRefusal(
+            f"{stand['id']} is mired: it may not move or change facing until unmired "
+            f"(CD 11.1.4); free it with 'tabletop unmire {stand['id']}'"
+        )

@@ -49,6 +49,7 @@ class Sight:
     bands: dict[str, str | None] = field(default_factory=dict)
     muzzle_flash: bool = False
     a_stand: dict[str, Any] | None = None
+    lit: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +61,7 @@ class Sight:
             "blocked_by": self.blocked_by,
             "visible": self.visible,
             "visibility": self.visibility,
+            "illuminated_by": self.lit,
             "spotted": self.spotted,
             "spotting": self.spotting,
             "bands": self.bands,
@@ -153,18 +155,50 @@ def fired_recently(stand: dict[str, Any], state: Any) -> bool:
     )
 
 
-def illuminated(ctx: Any, x: float, y: float) -> str | None:
-    """What lights this point at night, if anything (CD 9.2): an illumination round or a
-    searchlight template, or a fire nearby."""
+def illuminated(ctx: Any, b: End, reach: float | None = None) -> str | None:
+    """What lights this stand or point at night, if anything (CD 9.2).
+
+    A stand is lit when any part of its base lies in an illumination round's or a
+    searchlight's area (CD 9.2: "within the area"; HE templates count any part of a base too),
+    or is within reach of a fire. ``reach`` is how far light carries through the weather
+    (fog, precipitation): a searchlight beam lights nothing farther than that from the
+    searchlight (CD 9.2.2 follows sight; CD 10.2.1, 10.3.1 limit it).
+    """
     from shapely import Point, Polygon
 
     from tabletop.rules.cd.night import lit_by_fire
+    from tabletop.table import base_polygon
 
-    here = Point(x, y)
+    shape = base_polygon(base_of(b.stand)) if b.stand is not None else Point(b.x, b.y)
     for t in ctx.state.templates():
-        if t.get("illuminates") and Polygon(t["polygon"]).covers(here):
-            return str(t["id"])
-    return lit_by_fire(ctx, x, y)
+        if not t.get("illuminates"):
+            continue
+        area = Polygon(t["polygon"])
+        if not area.intersects(shape) or area.touches(shape):
+            continue
+        if reach is not None and t.get("kind") == "searchlight":
+            origin = _searchlight_origin(ctx, t)
+            if origin is not None and not within(shape.distance(Point(*origin)), reach):
+                continue
+        return str(t["id"])
+    return lit_by_fire(ctx, shape)
+
+
+def _searchlight_origin(ctx: Any, template: dict[str, Any]) -> tuple[float, float] | None:
+    if template.get("origin"):
+        x, y = template["origin"]
+        return float(x), float(y)
+    by = template.get("by")
+    if by and ctx.state.has_stand(by):
+        stand = ctx.state.stand(by)
+        if stand["x"] is not None:
+            return float(stand["x"]), float(stand["y"])
+    return None
+
+
+def lifts_light_limits(conditions: dict[str, Any], charts: Any) -> bool:
+    """Whether the light itself limits seeing now, so that illumination can matter (CD 9.2)."""
+    return charts.conditions[conditions["light"]].visibility is not None
 
 
 def sight(ctx: Any, a: End, b: End) -> Sight:
@@ -173,9 +207,17 @@ def sight(ctx: Any, a: End, b: End) -> Sight:
     table = ctx.table
     rng = distance_between(a, b, ctx.scenario.measure)
     line = line_of_sight(table, (a.x, a.y), (b.x, b.y), smoke_blockers(ctx.state.templates()))
-    now: Effects = effects(ctx.state.conditions, ctx.charts)
-    lit = illuminated(ctx, b.x, b.y) if now.night or now.visibility is not None else None
-    visibility = None if lit else now.visibility
+    conditions = ctx.state.conditions
+    now: Effects = effects(conditions, ctx.charts)
+    # CD 9.2: illumination lifts only what the light (night, twilight) imposes; fog, rain,
+    # snow and dust still cap visibility and spotting (CD 10.1.2, 10.2.1, 10.3.1).
+    seeing, lit = now, None
+    if lifts_light_limits(conditions, ctx.charts):
+        daylit = effects({**conditions, "light": "day"}, ctx.charts)
+        lit = illuminated(ctx, b, reach=daylit.visibility)
+        if lit:
+            seeing = daylit
+    visibility = seeing.visibility
     visible = visibility is None or within(rng, visibility)
     result = Sight(
         a=a.label,
@@ -190,16 +232,17 @@ def sight(ctx: Any, a: End, b: End) -> Sight:
         visibility=visibility,
         visible=visible,
         a_stand=a.stand,
+        lit=lit,
     )
     if a.stand is not None:
         for weapon_id in a.stand["weapons"]:
             result.bands[weapon_id] = ctx.charts.weapons[weapon_id].band(rng)
     if b.stand is not None:
-        _spot(ctx, result, b, now, lit)
+        _spot(ctx, result, b, now, seeing, lit)
     return result
 
 
-def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> None:
+def _spot(ctx: Any, result: Sight, b: End, now: Effects, seeing: Effects, lit: str | None) -> None:
     assert b.stand is not None
     cover, source = target_cover(ctx, b.x, b.y, b.stand)
     doing = activity(b.stand, ctx.state)
@@ -217,16 +260,16 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, lit: str | None) -> Non
         + f" ({row.rule})"
     ]
     if lit:
-        distance = daylight
-        reasons.append(f"illuminated by {lit}: daylight spotting (CD 9.2)")
-    else:
-        distance = now.spotting_distance(daylight)
-        if distance != daylight:
-            reasons.append(
-                "contact only under present conditions"
-                if distance == 0
-                else f'{distance:g}" under present conditions ({"; ".join(now.because)})'
-            )
+        reasons.append(f"illuminated by {lit}: night limits lifted (CD 9.2)")
+    distance = seeing.spotting_distance(daylight)
+    if distance != daylight:
+        # Lit, the light no longer counts: only the weather's reasons remain.
+        why = "; ".join(seeing.because[1:] if lit else seeing.because)
+        reasons.append(
+            "contact only under present conditions"
+            if distance == 0
+            else f'{distance:g}" under present conditions ({why})'
+        )
     effective = result.range
     if result.a_stand is not None and now.night and not lit:
         from tabletop.rules.cd.night import sound_detects

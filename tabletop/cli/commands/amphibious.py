@@ -110,7 +110,11 @@ def approach(
             + (f", carrying {', '.join(c['cargo'])}" if c["cargo"] else "")
         )
     if r["lift"]:
-        click.echo(f"  lift: {r['lift']['needed']} used, {r['lift']['left']} left")
+        q = r["lift"]
+        click.echo(
+            f"  lift: wave {q['wave']} takes {q['needed']} of the {q['capacity']} point(s) "
+            f"{q['pool']} waves can carry now; room for {q['left']} more in this wave (CD 8.3)"
+        )
 
 
 @cli.command("land")
@@ -185,6 +189,8 @@ def wade(stands: tuple[str, ...], by: str | None, game: Path, as_json: bool) -> 
         return
     for s in r["stands"]:
         where = "ashore" if s["ashore"] else "still wading"
+        if s.get("blocked_by"):
+            where += f", stopped short of {s['blocked_by']}'s base"
         click.echo(f"  {s['stand']}: {s['moved']:.1f}\" to {s['at'][0]:.1f},{s['at'][1]:.1f}, "
                    f"{where}")  # fmt: skip
 
@@ -273,21 +279,19 @@ def lift(side: str, odd: int | None, even: int | None, game: Path, as_json: bool
     """
     g = open_game(game)
     if odd is None and even is None:
-        from tabletop.rules.cd.amphibious import lift_status
+        from tabletop.rules.cd.amphibious import describe_lift, lift_status
+        from tabletop.sides import resolve_side
 
-        sides = g.loaded.scenario.side_names()
-        if side not in sides:
-            from tabletop.errors import BadInput
-
-            raise BadInput(f"--side {side!r}: sides are {', '.join(sides)}")
+        side = resolve_side(side, g.loaded.scenario.side_names())
         r = lift_status(g.context().state, side)
         if as_json:
             emit_json(r)
         elif not r["tracked"]:
             click.echo(f"{side}: lift points are not tracked")
         else:
-            click.echo(f"{side}: odd waves {r['odd']}, even waves {r['even']}; lost by wave "
-                       f"{r['lost'] or '-'}; used by wave {r['used'] or '-'}")  # fmt: skip
+            click.echo(f"{side} lift points (CD 8.3):")
+            for line in describe_lift(r):
+                click.echo(f"  {line}")
         return
     if odd is None or even is None:
         from tabletop.errors import BadInput

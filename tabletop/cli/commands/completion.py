@@ -1,4 +1,4 @@
-"""tabletop completion: the shell completion script (commands, stand ids, weapon ids)."""
+"""tabletop completion: the shell completion script (commands, stands, weapons, models)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ def cli(shell: str | None, as_json: bool) -> None:
     """Print the shell completion script for bash, zsh or fish.
 
     With it loaded, Tab completes command names, options, stand ids (from the
-    game in --game, TABLETOP_GAME or ./tabletop.sqlite) and weapon ids after
-    --weapon (the firing stand's own weapons when it is already typed). SHELL
+    game in --game, TABLETOP_GAME or ./tabletop.sqlite), weapon ids after
+    --weapon (the firing stand's own weapons when it is already typed), model
+    names after --model and in 'model show|run', a model's profiles after
+    --shooter and --target, and its procedures in 'model run NAME'. SHELL
     defaults to the one in $SHELL.
 
     \b

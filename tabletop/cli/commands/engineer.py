@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     BEARING,
     POINT,
     STAND,
+    Amount,
     Inches,
     command,
     dice_inputs,
@@ -304,7 +305,8 @@ def launch(stand: str, target: str, recover: bool, game: Path, as_json: bool) ->
 def clear(obstacle: str, by: str, order: str, game: Path, as_json: bool) -> None:
     """Clear a gap through OBSTACLE (CD 4).
 
-    Wire, a ditch, a crater, anti-vehicle obstacles or abatis.
+    Wire, a ditch, a crater, anti-vehicle obstacles or abatis. The work counts from a
+    turn begun beside the obstacle: a stand that moved up this turn starts next turn.
 
     \b
     Example:
@@ -317,34 +319,48 @@ def clear(obstacle: str, by: str, order: str, game: Path, as_json: bool) -> None
 @click.argument("boat", type=STAND)
 @click.option("--load", "cargo", type=STAND, default=None, help="Load this stand.")
 @click.option("--unload", is_flag=True, help="Unload what it carries.")
+@click.option(
+    "--at",
+    "at",
+    type=POINT,
+    default=None,
+    help="Unload: where the stand goes, X,Y beside the boat (default: ahead of the bow).",
+)
 @game_option
 @json_option
 @command
-def boat(boat: str, cargo: str | None, unload: bool, game: Path, as_json: bool) -> None:
+def boat(boat: str, cargo: str | None, unload: bool, at: Any, game: Path, as_json: bool) -> None:
     """Load or unload an assault boat (CD 2.1).
 
-    It takes half a turn; one stand per boat.
+    It takes half a turn; one stand per boat. A stand of the boat's side boards from
+    beside it and rides in it off the table; unloading puts it beside the boat.
 
     \b
     Example:
       tabletop engineer boat BOAT-1 --load US-1
+      tabletop engineer boat BOAT-1 --unload --at 20,31.5
     """
     from tabletop.errors import BadInput
 
     if (cargo is None) == (not unload):
         raise BadInput("give either --load STAND or --unload")
-    _run(game, "boat", {"boat": boat, "stand": cargo, "load": cargo is not None}, as_json)
+    if at is not None and not unload:
+        raise BadInput("--at is where an unloaded stand goes: use it with --unload")
+    inputs: dict[str, Any] = {"boat": boat, "stand": cargo, "load": cargo is not None}
+    if at is not None:
+        inputs["at"] = list(at)
+    _run(game, "boat", inputs, as_json)
 
 
 @cli.command("pregame")
 @click.option("--side", required=True, help="The side doing the work.")
 @click.option(
     "--hours",
-    type=click.FloatRange(0, 24 * 60),
+    type=Amount(0, 24 * 60, "hours"),
     default=None,
     help="Hours the side has before the battle.",
 )
-@click.option("--days", type=click.FloatRange(0, 60), default=None, help="Or days it has.")
+@click.option("--days", type=Amount(0, 60, "days"), default=None, help="Or days it has.")
 @click.option("--accept", is_flag=True, help="Accept the plan into the game: troops dig in.")
 @game_option
 @json_option

@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     INCHES,
     MODIFIER,
     STAND,
+    Amount,
     charts_option,
     command,
     dice_inputs,
@@ -19,6 +20,8 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    model_completer,
+    profile_completer,
     weapon_completer,
 )  # fmt: skip
 
@@ -122,6 +125,7 @@ def fire_options(f: Any) -> Any:
             click.option(
                 "--model",
                 default=None,
+                shell_complete=model_completer(),
                 help="Resolution model: cd (default), mech-brigade, typhoon, "
                 "squad-battles (or the scenario's model:).",
             ),
@@ -129,12 +133,14 @@ def fire_options(f: Any) -> Any:
                 "--shooter",
                 "shooter_profile",
                 default=None,
+                shell_complete=profile_completer,
                 help="Model quick mode: the firing unit's profile id.",
             ),
             click.option(
                 "--target",
                 "target_profile",
                 default=None,
+                shell_complete=profile_completer,
                 help="Model quick mode: the target's profile id.",
             ),
             click.option(
@@ -145,7 +151,7 @@ def fire_options(f: Any) -> Any:
             ),
             click.option(
                 "--range-squares",
-                type=click.FloatRange(0, 10_000),
+                type=Amount(0, 10_000, "squares"),
                 default=None,
                 help="Model fire: range in the model's squares or hexes.",
             ),
@@ -312,6 +318,11 @@ def cli(
         settings,
     )
     chosen = request.model_name(game)
+    request.refuse_unused(
+        chosen,
+        cd_given(weapon, ammo, cover, mods, spotted, target_kind, quality, shooter_kind),
+        seed=seed is not None,
+    )
     if chosen != "cd":
         result = model_fire(request, chosen, dice, seed, charts_dirs, game)
         if as_json:
@@ -414,6 +425,43 @@ def refuse_charts_in_a_game(charts_dirs: tuple[Path, ...], shooter: str | None) 
         )
 
 
+# Options that only mean something without SHOOTER and TARGET stands, and why.
+QUICK_ONLY = {
+    "--shooter": "in a game the stands' profiles come from the scenario ('profiles:')",
+    "--target": "in a game the stands' profiles come from the scenario ('profiles:')",
+    "--target-kind": "in a game the stands' kinds come from the scenario",
+    "--quality": "in a game the target's quality comes from the scenario",
+    "--shooter-kind": "in a game the stands' kinds come from the scenario",
+    "--seed": "a game rolls with its own seed, set by 'tabletop new'",
+}
+# Options of Command Decision fire that no alternative model reads, and the other way round.
+CD_ONLY = ("--weapon", "--ammo", "--cover", "--mod", "--spotted")
+MODEL_ONLY = ("--shooter", "--target", "--count", "--range-squares", "--smoke", "--set")
+
+
+def cd_given(
+    weapon: str | None,
+    ammo: str,
+    cover: str | None,
+    mods: tuple[Any, ...],
+    spotted: bool,
+    target_kind: str | None,
+    quality: str | None,
+    shooter_kind: str | None,
+) -> dict[str, bool]:
+    """Which of Command Decision's own options the command line gives."""
+    return {
+        "--weapon": weapon is not None,
+        "--ammo": ammo != "standard",
+        "--cover": cover is not None,
+        "--mod": bool(mods),
+        "--spotted": spotted,
+        "--target-kind": target_kind is not None,
+        "--quality": quality is not None,
+        "--shooter-kind": shooter_kind is not None,
+    }
+
+
 class ModelRequest:
     """What the command line says about a model shot (table mode or quick mode)."""
 
@@ -435,6 +483,7 @@ class ModelRequest:
         self.shooter_profile, self.target_profile = shooter_profile, target_profile
         self.count, self.range, self.range_squares = count, range_, range_squares
         self.options = dict(settings)
+        self.settings, self.smoke = bool(settings), smoke
         if smoke is not None:
             self.options["smoke"] = smoke
 
@@ -456,6 +505,57 @@ class ModelRequest:
 
     def quick(self) -> bool:
         return self.shooter is None and self.target is None
+
+    def given(self) -> dict[str, bool]:
+        """Which model options the command line gives."""
+        return {
+            "--shooter": self.shooter_profile is not None,
+            "--target": self.target_profile is not None,
+            "--count": self.count is not None,
+            "--range-squares": self.range_squares is not None,
+            "--smoke": self.smoke is not None,
+            "--set": self.settings,
+        }
+
+    def refuse_unused(self, chosen: str, cd: dict[str, bool], *, seed: bool = False) -> None:
+        """Refuse an option that would be silently ignored: a quick-mode option with SHOOTER
+        and TARGET stands, a Command Decision option with another model, or a model option
+        with Command Decision."""
+        from tabletop.errors import BadInput
+
+        given = {**cd, **self.given(), "--seed": seed}
+        if not self.quick():
+            for option, why in QUICK_ONLY.items():
+                if given.get(option):
+                    raise BadInput(f"{option} is for quick mode, without SHOOTER and TARGET: {why}")
+        if chosen == "cd":
+            unused = [o for o in MODEL_ONLY if given.get(o)]
+            if unused:
+                raise BadInput(
+                    f"{unused[0]} is for the alternative models: add --model NAME (see "
+                    "'tabletop model list'); Command Decision fire does not read it"
+                )
+            return
+        unused = [
+            o for o in (*CD_ONLY, "--target-kind", "--quality", "--shooter-kind") if given.get(o)
+        ]
+        if unused:
+            raise BadInput(
+                f"{unused[0]} is for Command Decision fire, not the {chosen} model: give its "
+                f"options with --set KEY=VALUE (see 'tabletop model show {chosen}')"
+            )
+
+    def table_inputs(self, name: str) -> dict[str, Any]:
+        """The ``model-fire`` action's inputs for SHOOTER and TARGET stands of a game."""
+        return {
+            "model": name,
+            "shooter": self.shooter,
+            "target": self.target,
+            "range": self.range,
+            "range_squares": self.range_squares,
+            "count": self.count,
+            "options": self.options,
+        }
 
 
 def model_shot(request: ModelRequest, model: Any) -> Any:
@@ -528,18 +628,7 @@ def model_fire(
         raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
     from tabletop.cli.core import open_game
 
-    out = open_game(game).execute(
-        "model-fire",
-        {
-            "model": name,
-            "shooter": request.shooter,
-            "target": request.target,
-            "range": request.range if request.range_squares is None else None,
-            "count": request.count,
-            "options": request.options,
-        },
-        **dice_inputs(dice),
-    )
+    out = open_game(game).execute("model-fire", request.table_inputs(name), **dice_inputs(dice))
     return {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
 
 
@@ -586,6 +675,8 @@ def render(r: dict[str, Any]) -> str:
     lines.append("  dice: " + "; ".join(parts) + ("   (* physical)" if any(physical) else ""))
     if r.get("target_now"):
         lines.append(f"  {r['target']}: {r['target_now']}")
+    for line in r.get("structures") or []:
+        lines.append(f"  structure: {line}")
     for note in r.get("ammunition", []):
         lines.append(f"  ammunition: {note}")
     if r.get("event"):

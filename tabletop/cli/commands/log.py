@@ -68,12 +68,10 @@ def cli(
     if stand is not None:
         g.state().stand(stand)  # unknown stand: a clear error
     events = g.store.events(stand=stand, last=last)
-    if view != "referee":
-        sides = g.loaded.scenario.side_names()
-        if view not in sides:
-            from tabletop.errors import BadInput
+    from tabletop.sides import REFEREE, resolve_view
 
-            raise BadInput(f"--view {view!r}: referee or one of {', '.join(sides)}")
+    view = resolve_view(view, g.loaded.scenario.side_names())
+    if view != REFEREE:
         events = [ev for ev in events if visible_event(ev, view)]
     data = {"events": [_event_json(ev, physical) for ev in events]}
     if as_json:

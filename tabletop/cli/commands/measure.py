@@ -99,11 +99,20 @@ def render(s: Any) -> str:
         mark = "blocks" if c["blocks"] else "clear"
         lines.append(f"  {c['piece']} ({c['kind']}) {mark}: {c['reason']}")
     # SPEC 7: "visible" is what light and weather allow; the sight line is reported above.
+    lit = f"; lit by {s.lit}, so the night's limits are lifted (CD 9.2)" if s.lit else ""
     if s.visibility is None:
-        lines.append("within visibility: yes (no limit from light or weather)")
+        lines.append(
+            "within visibility: yes ("
+            + (
+                f"lit by {s.lit}: no limit from the weather"
+                if s.lit
+                else "no limit from light or weather"
+            )
+            + ")"
+        )
     else:
         lines.append(
-            f'within visibility: {"yes" if s.visible else "no"} (visibility {s.visibility:g}")'
+            f'within visibility: {"yes" if s.visible else "no"} (visibility {s.visibility:g}"{lit})'
         )
     if s.spotted is not None:
         lines.append(

@@ -56,8 +56,9 @@ def place(
     """Place a 1" minefield template centred at X Y (CD 3.1).
 
     In battle an engineer that is stationary, unpinned, unsuppressed and has not fired
-    lays it next to itself at the end of the movement phase. The output names only the
-    id: whether it is real stays with the referee.
+    lays it next to itself at the end of the movement phase: one template an engineer a
+    movement phase. Templates may touch but not overlap. The output names only the id:
+    whether it is real stays with the referee.
 
     \b
     Example:
@@ -87,13 +88,11 @@ def list_fields(view: str, game: Path, as_json: bool) -> None:
     Example:
       tabletop minefield list --view Germany
     """
-    from tabletop.errors import BadInput
     from tabletop.rules.cd.hidden import fields, view_of, visible_to
+    from tabletop.sides import resolve_view
 
     g = open_game(game)
-    sides = g.loaded.scenario.side_names()
-    if view != "referee" and view not in sides:
-        raise BadInput(f"--view {view!r}: referee or one of {', '.join(sides)}")
+    view = resolve_view(view, g.loaded.scenario.side_names())
     shown = [view_of(f, view) for f in fields(g.state()) if visible_to(f, view)]
     if as_json:
         emit_json({"view": view, "minefields": shown})
@@ -123,9 +122,12 @@ def list_fields(view: str, game: Path, as_json: bool) -> None:
 def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_json: bool) -> None:
     """Move STAND along a path through any minefields (CD 3.2).
 
-    Every template met is revealed at the end of the move; dummies go; a real one stops
-    the stand just across it (attacked twice) or at its edge (once), in the opportunity
-    fire phase. A dismounted engineer stopping at the edge is not attacked.
+    The stand's base, carried along the path, meets a template when it touches it. Every
+    template met is revealed at the end of the move; dummies go. A real one whose far
+    side the base came clear of stops the stand there (attacked twice); one it stopped
+    at the edge of, or on without getting across, attacks once; both in the opportunity
+    fire phase. A dismounted engineer stopping at the edge is not attacked, and finds the
+    fields beside it.
 
     \b
     Example:
@@ -181,7 +183,8 @@ def clear(
 ) -> None:
     """Clear FIELD, a detected minefield (CD 3.3).
 
-    By hand lifting, a mine-clearing tank, or a line charge.
+    By hand lifting, a mine-clearing tank, or a line charge. Hand lifting takes a whole
+    turn beside the field: an engineer that moved up this turn lifts it next turn.
 
     \b
     Example:

@@ -17,6 +17,8 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    model_completer,
+    procedure_completer,
 )  # fmt: skip
 
 
@@ -52,7 +54,7 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     from tabletop.rules.models import MODELS, find_model
 
     charts = Charts.load(tuple(charts_dirs))
-    rows = [{"model": "cd", "scale": "1 inch = 50 yards", "procedures": []}]
+    rows = [{"model": "cd", "scale": cd_scale(charts), "procedures": []}]
     for name in MODELS:
         model = find_model(name, charts)
         rows.append(
@@ -71,21 +73,28 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
 
 
 @cli.command("show")
-@click.argument("name")
+@click.argument("name", shell_complete=model_completer())
 @charts_option
 @json_option
 @command
 def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     """Model NAME's fire options, procedures and profiles.
 
+    For cd (Command Decision, the default), its scale and where its fire and
+    procedures are: the program's own commands.
+
     \b
     Example:
       tabletop model show typhoon
     """
     from tabletop.charts import Charts
-    from tabletop.rules.models import find_model
+    from tabletop.rules.models import CD, find_model
 
-    model = find_model(name, Charts.load(tuple(charts_dirs)))
+    charts = Charts.load(tuple(charts_dirs))
+    if name == CD:
+        show_cd(charts, as_json)
+        return
+    model = find_model(name, charts)
     data: dict[str, Any] = {
         "model": model.name,
         "chart": f"charts/models/{model.chart}.yaml",
@@ -119,9 +128,45 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
         click.echo("profiles: " + ", ".join(data["profiles"]))
 
 
+def cd_scale(charts: Any) -> str:
+    yards = 1 / float(charts.param("table", "inches-per-yard"))
+    return f"1 inch = {yards:g} yards"
+
+
+CD_FIRE = ("fire", "barrage", "odds fire", "odds barrage")
+
+
+def show_cd(charts: Any, as_json: bool) -> None:
+    """Command Decision is no ``Model``: its fire and procedures are the program's commands."""
+    data: dict[str, Any] = {
+        "model": "cd",
+        "chart": "charts/*.yaml",
+        "scale": cd_scale(charts),
+        "inches_per_unit": 1.0,
+        "fire_options": {},
+        "procedures": {},
+        "profiles": [],
+        "commands": [f"tabletop {c}" for c in CD_FIRE],
+    }
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(
+        headline(f"cd: Command Decision, the default model: {data['scale']} (charts/*.yaml)")
+    )
+    click.echo(
+        "fire: " + ", ".join(f"'{c}'" for c in data["commands"]) + " with their own options "
+        "(--weapon, --mod, --cover...), not --set"
+    )
+    click.echo(
+        "procedures: the program's own commands (weather, engineer, minefield, airborne, "
+        "amphibious, ...; see 'tabletop --help'), not 'tabletop model run'"
+    )
+
+
 @cli.command("run")
-@click.argument("name")
-@click.argument("procedure")
+@click.argument("name", shell_complete=model_completer(include_cd=False))
+@click.argument("procedure", shell_complete=procedure_completer)
 @click.option(
     "--set",
     "settings",

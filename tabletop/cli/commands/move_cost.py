@@ -41,6 +41,8 @@ def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: 
         emit_json(result)
         return
     total = "impassable" if result["multiplier"] is None else f"x{result['multiplier']:g}"
+    if result.get("mired"):
+        total = "cannot move while mired"
     click.echo(f"{stand} through {result['terrain']}: {total}")
     for why in result["because"]:
         click.echo(f"  {why}")

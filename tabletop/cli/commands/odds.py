@@ -65,7 +65,7 @@ def odds_fire(
       tabletop odds fire G-4 US-4
       tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry
     """
-    from tabletop.cli.commands.fire import ModelRequest, refuse_charts_in_a_game
+    from tabletop.cli.commands.fire import ModelRequest, cd_given, refuse_charts_in_a_game
     from tabletop.rules.cd.odds import fire_odds
 
     refuse_charts_in_a_game(charts_dirs, shooter)
@@ -82,6 +82,9 @@ def odds_fire(
         settings,
     )
     chosen = request.model_name(game)
+    request.refuse_unused(
+        chosen, cd_given(weapon, ammo, cover, mods, spotted, target_kind, quality, shooter_kind)
+    )
     if chosen != "cd":
         model_odds(request, chosen, charts_dirs, game, as_json)
         return
@@ -103,6 +106,7 @@ def odds_fire(
             ctx,
             fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted),
             any_phase=True,
+            look_ahead=True,
         ).plan
     odds = fire_odds(plan, charts)
     show(plan.working(), odds, as_json)
@@ -178,17 +182,7 @@ def model_odds(
 
         ctx = open_game(game).context()
         model = find_model(name, ctx.charts)
-        shot, _ = shot_from_table(
-            ctx,
-            model,
-            {
-                "shooter": request.shooter,
-                "target": request.target,
-                "range": request.range,
-                "count": request.count,
-                "options": request.options,
-            },
-        )
+        shot, _ = shot_from_table(ctx, model, request.table_inputs(name), any_phase=True)
     show(
         {"weapon": f"{name}: {shot.shooter} at {shot.target}", "model": name},
         model.odds(shot),

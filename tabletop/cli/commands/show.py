@@ -98,10 +98,15 @@ AMMO_NOTES = {
 
 def _ammo_notes(ammo: dict[str, Any]) -> list[str]:
     return [
-        AMMO_NOTES.get(key, key + " {}").format(value)
+        _fired_note(value) if key == "fired" else AMMO_NOTES.get(key, key + " {}").format(value)
         for key, value in ammo.items()
         if key not in ("state", "status") and value is not None
     ]
+
+
+def _fired_note(fired: dict[str, Any]) -> str:
+    """The weapon's last firing, which counts against its turn's allowance."""
+    return f"last fired in turn {fired['turn']}, {fired['phase']} phase"
 
 
 def _summary(result: Any, stand: str) -> str:

@@ -15,6 +15,7 @@ def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
     from tabletop.rules.cd.ammo import weapon_status
     from tabletop.rules.cd.hidden import fields, view_of, visible_to
     from tabletop.rules.cd.tasks import tasks
+    from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
 
     cond = state.conditions
@@ -39,10 +40,7 @@ def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
             }
             for s in state.stands()
         ],
-        "templates": [
-            {"id": t["id"], "kind": t["kind"], "by": t.get("by"), "turn": t.get("turn")}
-            for t in state.templates()
-        ],
+        "templates": [template_info(t) for t in state.templates()],
         "pending": {k: len(v) for k, v in state.rows.get("pending", {}).items() if v},
         "minefields": [view_of(f, view) for f in fields(state) if visible_to(f, view)],
         "tasks": [
@@ -88,11 +86,9 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
     finally:
         store.close()
     if side is not None:
-        sides = sorted({s["side"] for s in state.stands()})
-        if side not in sides:
-            from tabletop.errors import BadInput
+        from tabletop.sides import resolve_side
 
-            raise BadInput(f"--side {side!r}: sides in this game: {', '.join(sides)}")
+        side = resolve_side(side, sorted({s["side"] for s in state.stands()}))
     # A side's view leaves out what only the referee knows (hidden minefields).
     data = status_data(state, side or "referee")
     if side is not None:
@@ -124,11 +120,21 @@ def render(data: dict[str, Any], name: str) -> str:
         rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
     lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
     if data["templates"]:
-        lines.append("")
         import textwrap
 
-        shown = "Templates: " + ", ".join(f"{t['id']} ({t['kind']})" for t in data["templates"])
-        lines.extend(textwrap.wrap(shown, 80, subsequent_indent="  ", break_on_hyphens=False))
+        from tabletop.rules.cd.template_info import describe
+
+        lines.extend(["", "Templates:"])
+        for t in data["templates"]:
+            lines.extend(
+                textwrap.wrap(
+                    describe(t),
+                    80,
+                    initial_indent="  ",
+                    subsequent_indent="    ",
+                    break_on_hyphens=False,
+                )
+            )
     for f in data["minefields"]:
         what = "" if "real" not in f else (" real" if f["real"] else " dummy")
         lines.append(

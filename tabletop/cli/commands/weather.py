@@ -137,7 +137,19 @@ def set_weather(
         "fog_returns": fog_returns,
         "precipitation_changes": precipitation_changes,
     }
-    out = open_game(game).execute("weather-set", inputs)
+    from tabletop.rules.cd.conditions import snapshot, weather_changes
+
+    g = open_game(game)
+    current = g.state().conditions
+    if not weather_changes(current, inputs):
+        # Already so: say so, and log nothing (an event would change nothing).
+        if as_json:
+            emit_json({"event": None, "changed": {}, "conditions": snapshot(current)})
+            return
+        given = ", ".join(f"{k} {v}" for k, v in inputs.items() if v is not None)
+        click.echo(f"conditions unchanged: already {given} (no event logged)")
+        return
+    out = g.execute("weather-set", inputs)
     if as_json:
         emit_json({"event": out.seq, **out.result})
         return

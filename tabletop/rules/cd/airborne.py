@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.sides import resolve_side
 from tabletop.units import within
 
 PARTS = ("crew", "ammo", "weapon")  # CD 7.1, 7.2: a parachuted gun is three squares
@@ -190,6 +191,7 @@ def aa_number(ctx: Any, quality: str) -> tuple[int, list[Line]]:
 
 def aa_candidates(ctx: Any, side: str, zone: tuple[float, float]) -> list[dict[str, Any]]:
     """Every enemy stand with an AA weapon, and whether it may fire at this zone."""
+    from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.weather import effects
 
     reach = float(param(ctx.charts, "aa-range"))
@@ -209,6 +211,11 @@ def aa_candidates(ctx: Any, side: str, zone: tuple[float, float]) -> list[dict[s
                 entry["why_not"] = f'{gap:.1f}" from the zone, beyond {reach:g}" (CD 7.2.2)'
             elif stand.get("moved_turn") == ctx.state.turn:
                 entry["why_not"] = "moved this turn: only stationary AA fires (CD 7.2.2)"
+            else:
+                try:  # AA fire counts against the weapon's fire for the turn
+                    check_fires_left(ctx.state, stand, weapon, ctx.charts)
+                except RulesRefusal as refusal:
+                    entry["why_not"] = str(refusal)
         dice, why = aa_dice(ctx, stand, weapon, night)
         number, lines = aa_number(ctx, stand["quality"])
         entry.update(dice=dice, dice_working=why, to_hit=number)
@@ -1000,8 +1007,7 @@ def _gap(ctx: Any, stand: dict[str, Any], point: Any) -> float:
 
 def aa_preview(ctx: Any, side: str, zone: tuple[float, float]) -> dict[str, Any]:
     """Which enemy AA may fire at aircraft over the zone, with dice and numbers (no rolls)."""
-    if side not in ctx.scenario.side_names():
-        raise BadInput(f"--side {side!r}: sides are {', '.join(ctx.scenario.side_names())}")
+    side = resolve_side(side, ctx.scenario.side_names())
     zone = check_zone(ctx, zone)
     found = aa_candidates(ctx, side, zone)
     return {

@@ -109,6 +109,33 @@ def check_can_fire(stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts
         _check_limited(who, True, ammo.get("illum"), "illumination", "CD 9.2.1")
 
 
+def check_fires_left(state: Any, stand: dict[str, Any], weapon: Weapon, charts: Charts) -> None:
+    """Refuse a weapon that has already fired its allowance this turn (CD core, default).
+
+    Direct fire, opportunity fire, fire at descending paratroopers, AA fire and barrages all
+    count; each weapon of a stand (each gun of a multi-gun vehicle) has its own allowance.
+    """
+    fired = stand["ammo"][weapon.id].get("fired")
+    allowed = int(charts.param("ammo", "fires-per-turn"))
+    if not fired or fired["turn"] != state.turn or fired["count"] < allowed:
+        return
+    times = "once" if allowed == 1 else f"{allowed} times"
+    raise RulesRefusal(
+        f"{stand['id']} cannot fire its {weapon.id} again this turn: it fired in the "
+        f"{fired['phase']} phase ({fired['by']}); each weapon fires {times} a turn, in one "
+        "phase: opportunity fire, fire, or a barrage (CD core (default), ammo chart "
+        "fires-per-turn)"
+    )
+
+
+def note_fired(state: Any, stand: dict[str, Any], weapon: Weapon, what: str) -> None:
+    """Count a firing against the weapon's allowance for this turn."""
+    ammo = stand["ammo"][weapon.id]
+    fired = ammo.get("fired")
+    count = fired["count"] + 1 if fired and fired["turn"] == state.turn else 1
+    ammo["fired"] = {"turn": state.turn, "phase": state.phase, "by": what, "count": count}
+
+
 def _check_limited(who: str, has: bool, state: str | None, what: str, rule: str) -> None:
     if not has or state is None:
         raise BadInput(f"{who.split(' cannot')[0]} has no {what} for that weapon (weapons chart)")
@@ -135,6 +162,7 @@ def record_firing(
     Returns a description of the ammunition consequences for the command's output.
     """
     ammo = stand["ammo"][weapon.id]
+    note_fired(ctx_state, stand, weapon, event_label)
     out: dict[str, Any] = {"checks": 0, "notes": []}
     if weapon.flame is not None:
         ammo["uses_left"] -= 1

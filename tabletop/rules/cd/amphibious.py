@@ -21,6 +21,7 @@ from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.sequence import Happened, on
+from tabletop.sides import resolve_side
 from tabletop.units import within
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
@@ -320,11 +321,17 @@ def lift_row(state: Any, side: str) -> dict[str, Any] | None:
     return found
 
 
-def available_lift(row: dict[str, Any], wave: int) -> int:
-    """The pool for the wave's parity less what earlier waves of that parity lost (8.3.2)."""
+def wave_capacity(row: dict[str, Any], wave: int) -> int:
+    """What a wave can carry: its parity's points less what earlier waves of that parity
+    lost with craft sunk on the way in (CD 8.3.2)."""
     pool = int(row["odd" if wave % 2 else "even"])
     lost = sum(int(n) for w, n in row["lost"].items() if int(w) < wave and int(w) % 2 == wave % 2)
-    return pool - lost - int(row["used"].get(str(wave), 0))
+    return max(pool - lost, 0)
+
+
+def available_lift(row: dict[str, Any], wave: int) -> int:
+    """What more the wave can take: its capacity less what it already carries."""
+    return wave_capacity(row, wave) - int(row["used"].get(str(wave), 0))
 
 
 def _use_lift(
@@ -342,13 +349,15 @@ def _use_lift(
             f"{'odd' if wave % 2 else 'even'} waves (CD 8.3.1, 8.3.2)"
         )
     row["used"][str(wave)] = int(row["used"].get(str(wave), 0)) + need
-    return {"needed": need, "left": have - need, "pool": "odd" if wave % 2 else "even"}
+    # Lift is not a pool spent wave by wave: each wave's craft come back for the next wave
+    # of the same parity. "left" is what more this wave can still take.
+    return {"needed": need, "left": have - need, "pool": "odd" if wave % 2 else "even",
+            "wave": wave, "capacity": wave_capacity(row, wave)}  # fmt: skip
 
 
 def lift_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     side = inputs["side"]
-    if side not in ctx.scenario.side_names():
-        raise BadInput(f"--side {side!r}: sides are {', '.join(ctx.scenario.side_names())}")
+    side = resolve_side(side, ctx.scenario.side_names())
     row = lift_row(ctx.state, side) or {"lost": {}, "used": {}}
     row.update(odd=int(inputs["odd"]), even=int(inputs["even"]))
     ctx.state.rows[LIFT + side] = row
@@ -357,11 +366,59 @@ def lift_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def lift_status(state: Any, side: str) -> dict[str, Any]:
+    """A side's lift points: the two totals, what was lost and used by wave, and for each
+    parity what its next wave (this turn's or later) can carry (CD 8.3.2)."""
     row = lift_row(state, side)
     if row is None:
         return {"side": side, "tracked": False}
+    waves = {}
+    for parity, rest in (("odd", 1), ("even", 0)):
+        wave = max(int(state.turn), 1)
+        if wave % 2 != rest:
+            wave += 1
+        lost = {int(w): int(n) for w, n in row["lost"].items() if int(w) % 2 == rest}
+        loading = None
+        if int(row["used"].get(str(wave), 0)):
+            # This turn's wave of that parity is already loaded: the next one follows it.
+            loading = {"wave": wave, "carries": wave_capacity(row, wave),
+                       "aboard": int(row["used"][str(wave)]),
+                       "more": available_lift(row, wave)}  # fmt: skip
+            wave += 2
+        waves[parity] = {
+            "points": int(row[parity]),
+            "lost": sum(lost.values()),
+            "lost_by_wave": {str(w): lost[w] for w in sorted(lost)},
+            "loading": loading,
+            "next_wave": wave,
+            "carries": wave_capacity(row, wave),
+        }
     return {"side": side, "tracked": True, "odd": row["odd"], "even": row["even"],
-            "lost": row["lost"], "used": row["used"]}  # fmt: skip
+            "lost": row["lost"], "used": row["used"], "waves": waves}  # fmt: skip
+
+
+def describe_lift(status: dict[str, Any]) -> list[str]:
+    """Lines for a person: per parity, the points, the losses and the next wave's load."""
+    lines = []
+    for parity, w in status["waves"].items():
+        lost = (
+            f"{w['lost']} lost ("
+            + ", ".join(f"wave {k}: {n}" for k, n in w["lost_by_wave"].items())
+            + ")"
+            if w["lost"]
+            else "none lost"
+        )
+        now = w["loading"]
+        load = (
+            f"wave {now['wave']} carries {now['aboard']} of {now['carries']} "
+            f"(room for {now['more']} more); "
+            if now
+            else ""
+        )
+        lines.append(
+            f"{parity} waves: {w['points']} points, {lost}; {load}wave {w['next_wave']} "
+            f"can carry {w['carries']}"
+        )
+    return lines
 
 
 def _lose_lift(ctx: Any, craft: dict[str, Any], cargo: list[str]) -> int:
@@ -626,6 +683,8 @@ def wade_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         step = min(allowance, gap)
         end = here if gap <= 0 else (here[0] + (goal[0] - here[0]) * step / gap,
                                      here[1] + (goal[1] - here[1]) * step / gap)  # fmt: skip
+        end, blocked = _short_of_bases(ctx, stand, here, end)
+        step = math.dist(here, end)
         crossed = None
         if step > 0:
             crossed = minefields.cross_action(ctx, {"stand": stand["id"], "path": [list(end)]})
@@ -636,13 +695,43 @@ def wade_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             stand.pop("amphib", None)
         out.append({"stand": stand["id"], "moved": round(math.dist(here, now), 4),
                     "at": [round(now[0], 4), round(now[1], 4)], "ashore": ashore,
-                    "minefields": crossed})  # fmt: skip
+                    "minefields": crossed, "blocked_by": blocked})  # fmt: skip
     return {
         "verdict": f'{len(out)} stand(s) wade {allowance:g}" toward the beach ({order} advance)',
         "order": order,
         "allowance": allowance,
         "stands": out,
     }
+
+
+def _short_of_bases(
+    ctx: Any, stand: dict[str, Any], here: tuple[float, float], end: tuple[float, float]
+) -> tuple[tuple[float, float], str | None]:
+    """Where a wade from ``here`` toward ``end`` stops: before its base would overlap another
+    stand's (bases may touch, not overlap, as 'place' says), and which stand stopped it."""
+    from tabletop.board import base_of
+    from tabletop.state.document import in_play
+    from tabletop.table import base_polygon
+    from tabletop.table.sweep import sweep
+    from tabletop.units import TOLERANCE
+
+    length = math.dist(here, end)
+    if length <= 0:
+        return end, None
+    mine = base_polygon(base_of({**stand, "x": here[0], "y": here[1]}))
+    stop, blocked = length, None
+    for other in ctx.state.stands():
+        if other["id"] == stand["id"] or other["x"] is None or not in_play(other):
+            continue
+        swept = sweep([here, end], mine, base_polygon(base_of(other)), TOLERANCE)
+        # Bases already overlapping where the wade begins may part; only a new overlap stops it.
+        first = next((a for a, _ in swept.overlapping if a > 1e-9), None)
+        if first is not None and first < stop:
+            stop, blocked = first, str(other["id"])
+    if blocked is None:
+        return end, None
+    f = stop / length
+    return (here[0] + (end[0] - here[0]) * f, here[1] + (end[1] - here[1]) * f), blocked
 
 
 def _check_commander(ctx: Any, chief: dict[str, Any], stands: list[dict[str, Any]]) -> None:
@@ -835,8 +924,7 @@ def bombard_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
     state, charts = ctx.state, ctx.charts
     side = inputs["side"]
-    if side not in ctx.scenario.side_names():
-        raise BadInput(f"--side {side!r}: sides are {', '.join(ctx.scenario.side_names())}")
+    side = resolve_side(side, ctx.scenario.side_names())
     if state.turn != ctx.scenario.turn.number or state.rows.get(BOMBARDED + side):
         raise RulesRefusal("the preliminary bombardment comes once, before the battle's first "
                            "turn is played (CD 8.4.1)")  # fmt: skip
@@ -902,7 +990,16 @@ def ship_weapon(ctx: Any, ship: dict[str, Any]) -> Any:
     for weapon_id in ship["weapons"]:
         if weapon_id in warships:
             return ctx.charts.weapons[weapon_id]
-    raise RulesRefusal(f"{ship['id']} is not a fire support ship (warship ratings, CD 8.4.2)")
+    craft = _spec(ctx, ship["id"], "craft", None)
+    hint = (
+        f"it has 'craft: {craft}', but 'craft:' is for landing craft; " if craft in warships else ""
+    )
+    example = craft if craft in warships else "destroyer"
+    raise RulesRefusal(
+        f"{ship['id']} is not a fire support ship: {hint}a ship names its warship rating in "
+        f"the scenario's 'weapons:', such as 'weapons: [{example}]' (one of "
+        f"{', '.join(warships)}; CD 8.4.2)"
+    )
 
 
 def naval_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:

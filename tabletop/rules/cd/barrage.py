@@ -20,7 +20,9 @@ from tabletop.rules.cd.fire import (
     FORCED_BACK,
     FirePlan,
     Tally,
+    combine_modifiers,
     fold,
+    outcome,
     plan_indirect,
     resolve_die,
 )
@@ -66,7 +68,7 @@ def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
 
 def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
     from tabletop.board import base_of
-    from tabletop.rules.cd.ammo import check_can_fire
+    from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
     from tabletop.rules.cd.direct import check_phase, choose_weapon, firer_of, target_of
     from tabletop.rules.cd.weather import effects
     from tabletop.rules.sighting import target_cover
@@ -92,6 +94,8 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
     if hni and ammo != "he":
         raise BadInput("H&I fire is HE (--hni goes with --ammo he)")
     check_can_fire(shooter, weapon, "standard" if ammo == "he" else ammo, charts)
+    if not any_phase:
+        check_fires_left(state, shooter, weapon, charts)  # one barrage per weapon a turn
     x, y = inputs["at"]
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
     if not (0 <= x <= w and 0 <= y <= d):
@@ -110,10 +114,11 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
         (sid, f) for sid, f in coverage(polygon, [base_of(s) for s in placed]) if f > threshold
     ]
     plans: dict[str, FirePlan] = {}
+    requested_mods = tuple((n, v) for n, v in inputs.get("mods") or [])
+    combine_modifiers([], requested_mods, charts)  # a typo is refused even over empty ground
     if ammo == "he" and not hni:
         night = effects(state.conditions, charts).night
         firer = firer_of(shooter, ctx)
-        requested_mods = tuple((n, v) for n, v in inputs.get("mods") or [])
         for sid, _ in under:
             stand = state.stand(sid)
             cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
@@ -129,7 +134,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
 
 
 def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.ammo import record_firing
+    from tabletop.rules.cd.ammo import note_fired, record_firing
     from tabletop.rules.cd.direct import apply_effect
 
     b = prepare(ctx, inputs)
@@ -158,11 +163,15 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "by": shooter["id"],
         "turn": state.turn,
         "lifetime": "turn",
+        # removed as this turn's artillery phase starts (SPEC 2; clear_last_turn)
+        "expires_turn": state.turn + int(charts.param("barrage", "template-lifetime-turns")),
         "polygon": [list(p) for p in b.polygon.exterior.coords],
         "centre": list(b.point),
     }
     triggers = 0
     if b.hni:
+        # H&I books no ammunition (CD 1.1) but is the weapon's fire for the turn.
+        note_fired(state, shooter, b.weapon, f"H&I by {shooter['id']}")
         lands_on = int(charts.param("barrage", "hni-lands-up-to"))
         roll = ctx.dice.roll(10, f"H&I by {shooter['id']} lands on {lands_on} or less")
         landed = roll <= lands_on
@@ -185,15 +194,17 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             before = len(ctx.dice.rolls)
             # CD 1.1: with several stands under one burst, only the marked die may deplete.
             counts = marked is None or sid == marked
-            outcome = resolve_die(plan, ctx.dice, 1, counts_for_depletion=counts, trigger_face=face)
-            tally = fold(Tally(), outcome)
+            die = resolve_die(plan, ctx.dice, 1, counts_for_depletion=counts, trigger_face=face)
+            tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
             _suppress(stand)
             apply_effect(stand, tally.worst, state)
             result["rolls"][sid] = [r.value for r in ctx.dice.rolls[before:]]
             result["hits"][sid] = tally.hits
-            result["effects"][sid] = tally.worst if tally.hits else "suppressed"
+            # The same words as 'odds barrage' (one procedure): a hit with no effect, like
+            # a miss, leaves the stand suppressed under HE (SPEC 2).
+            result["effects"][sid] = outcome(tally, plan.miss_effect)
             result["to_hit"][sid] = plan.to_hit
             result["modifiers"][sid] = [m.as_json() for m in plan.modifiers]
         state.add_template({**template, "kind": "burst"})

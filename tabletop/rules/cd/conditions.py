@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tabletop.dice import explain_no_roll
 from tabletop.errors import BadInput, RulesRefusal
 from tabletop.rules.cd import ground
 from tabletop.rules.sequence import Happened, on
 from tabletop.state.document import out_of_play
+from tabletop.units import within
 
 FORCES = ("light", "moderate", "high")
 FOG_SCALE = ("clear", "mist", "fog")
@@ -24,9 +26,23 @@ SETTABLE = (
 )
 
 
+def weather_changes(cond: dict[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+    """What setting ``inputs`` would change in the conditions (empty: nothing would)."""
+    given = {k: v for k, v in inputs.items() if v is not None}
+    if not given:
+        raise BadInput(
+            "nothing to change: give at least one of --light, --weather, --wind-from, "
+            "--wind-force, --dusty/--no-dusty, --ground"
+        )
+    now = snapshot(cond)
+    return {k: v for k, v in given.items() if k in now and now[k] != v}
+
+
 def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     cond = ctx.state.conditions
-    before = _snapshot(cond)
+    if not weather_changes(cond, inputs):
+        raise BadInput("conditions unchanged: they are already as given")
+    before = snapshot(cond)
     for key in SETTABLE:
         if inputs.get(key) is not None:
             cond[key] = inputs[key]
@@ -34,20 +50,15 @@ def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         cond["wind"]["from"] = int(inputs["wind_from"])
     if inputs.get("wind_force") is not None:
         cond["wind"]["force"] = inputs["wind_force"]
-    changed = {k: v for k, v in _snapshot(cond).items() if before.get(k) != v}
-    if not changed:
-        raise BadInput(
-            "nothing to change: give at least one of --light, --weather, --wind-from, "
-            "--wind-force, --dusty/--no-dusty, --ground"
-        )
+    changed = {k: v for k, v in snapshot(cond).items() if before.get(k) != v}
     return {
         "verdict": "conditions now " + ", ".join(f"{k} {v}" for k, v in changed.items()),
         "changed": changed,
-        "conditions": _snapshot(cond),
+        "conditions": snapshot(cond),
     }
 
 
-def _snapshot(cond: dict[str, Any]) -> dict[str, Any]:
+def snapshot(cond: dict[str, Any]) -> dict[str, Any]:
     flat = {k: v for k, v in cond.items() if k != "wind"}
     flat["wind_from"] = cond["wind"]["from"]
     flat["wind_force"] = cond["wind"]["force"]
@@ -74,7 +85,7 @@ def _pick(table: tuple[tuple[int, str], ...], roll: int) -> str:
 
 def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     cond = ctx.state.conditions
-    before = _snapshot(cond)
+    before = snapshot(cond)
     preset_id = inputs.get("preset")
     if preset_id is not None:
         presets = ctx.charts.table("presets")
@@ -87,7 +98,7 @@ def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         cond["dusty"] = ctx.dice.roll(10, f"{preset_id}: dust") <= preset.dusty_up_to
     direction, _ = roll_wind_direction(ctx)
     cond["wind"]["from"] = direction
-    after = _snapshot(cond)
+    after = snapshot(cond)
     changed = {k: v for k, v in after.items() if before.get(k) != v}
     return {
         "verdict": f"wind from {direction}"
@@ -215,6 +226,8 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     where = where_is(ctx, stand, inputs.get("where"))
     number, why = ground.mire_number(kind, where, ctx.state.conditions["ground"], ctx.charts)
     mired = ground.roll_mire(number, ctx.dice, stand["id"])
+    if not number:
+        explain_no_roll(ctx.dice, f"{stand['id']} cannot mire here: {why}")
     rolls = [r.value for r in getattr(ctx.dice, "rolls", [])][-1:] if number else []
     placed_at = None
     if mired:
@@ -242,6 +255,28 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def check_in_contact(ctx: Any, helper: dict[str, Any], stand: dict[str, Any]) -> None:
+    """CD 11.1.5: the helper pushes or tows the mired vehicle, so it must be a friendly
+    vehicle in contact with it (the charted 'adjacent' distance, bases nearly touching)."""
+    if helper["side"] != stand["side"]:
+        raise RulesRefusal(
+            f"{helper['id']} cannot help {stand['id']}: it is {helper['side']}'s, not "
+            f"{stand['side']}'s; only a friendly vehicle pushes or tows (CD 11.1.5)"
+        )
+    if helper["x"] is None or stand["x"] is None:
+        return  # not on the table: the referee vouches for contact, as in quick mode
+    from tabletop.board import base_of
+    from tabletop.table import distance
+
+    gap = float(distance(base_of(helper), base_of(stand), "edge"))
+    reach = float(ctx.charts.param("engineering", "adjacent"))
+    if not within(gap, reach):
+        raise RulesRefusal(
+            f'{helper["id"]} is {gap:.1f}" from {stand["id"]}: it must be in contact '
+            f'(within {reach:g}") to push or tow it (CD 11.1.5); move it up first'
+        )
+
+
 def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     stand = state.stand(inputs["stand"])
@@ -254,10 +289,16 @@ def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     assist_id = inputs.get("assist")
     if assist_id:
         helper = state.stand(assist_id)
+        if helper["id"] == stand["id"]:
+            raise BadInput(
+                f"--assist {assist_id!r}: a vehicle cannot tow itself; leave out --assist "
+                "to try unmiring it by itself"
+            )
         ctx.involve(helper["id"])
         helper_kind = charts.stand_kinds[helper["kind"]]
         if out_of_play(helper):
             raise RulesRefusal(f"{helper['id']} cannot help: it is eliminated")
+        check_in_contact(ctx, helper, stand)
         if "mired" in helper["markers"]:
             raise RulesRefusal(f"{helper['id']} cannot help: it is mired itself (CD 11.1.5)")
         if not ground.can_assist(

@@ -82,9 +82,16 @@ def firer_of(stand: dict[str, Any], ctx: Any) -> Firer:
     )
 
 
-def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Prepared:
-    """Everything checked before a shot; ``any_phase`` lets ``odds`` look ahead."""
-    from tabletop.rules.cd.ammo import check_can_fire
+def prepare(
+    ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False, look_ahead: bool = False
+) -> Prepared:
+    """Everything checked before a shot.
+
+    ``any_phase`` skips the phase check (``odds``, and fire at descending paratroopers in the
+    drop phase); ``look_ahead`` (``odds``) also skips the once-a-turn allowance, which a
+    later turn renews.
+    """
+    from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
     from tabletop.rules.cd.weather import effects
     from tabletop.rules.sighting import end_for_stand, sight, target_cover
 
@@ -108,6 +115,8 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Pre
     weapon = charts.weapons[weapon_id]
     ammo = inputs.get("ammo") or "standard"
     check_can_fire(shooter, weapon, ammo, charts)
+    if not look_ahead:
+        check_fires_left(state, shooter, weapon, charts)
     now = effects(state.conditions, charts)
     seen = None
     cover, source = inputs.get("cover"), None
@@ -229,9 +238,13 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     effects = [d["effect"] for d in dice_out if d["hit"]]
     from tabletop.rules.cd.structures import after_direct_fire
 
+    before = _structure_states(ctx)
     structure = after_direct_fire(ctx, weapon, plan.band, target, prep.ammo)
+    changed = {k: v for k, v in _structure_states(ctx).items() if before.get(k) != v}
+    # CD 6.1.2: the structure's roll is part of the shot's result, hit or miss.
+    damage = "".join(f"; {piece} now {state}" for piece, state in changed.items())
     return {
-        "verdict": verdict(tally, plan, target["id"]),
+        "verdict": verdict(tally, plan, target["id"]) + damage,
         "shooter": shooter["id"],
         **plan.working(),
         "rolls": [d["to_hit"] for d in dice_out],
@@ -249,6 +262,16 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             "blocked_by": prep.sight.blocked_by,
             "spotting": prep.sight.spotting,
         },
+    }
+
+
+def _structure_states(ctx: Any) -> dict[str, str]:
+    from tabletop.rules.cd import terrain_state
+
+    return {
+        key.removeprefix(terrain_state.TERRAIN): str(row["state"])
+        for key, row in ctx.state.rows.items()
+        if key.startswith(terrain_state.TERRAIN)
     }
 
 

@@ -133,10 +133,15 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = state.stand(inputs["by"])
     ctx.involve(stand["id"])
     rule = "CD 2.4.1" if piece.kind == "bridge" else "CD 6.1.3"
-    if not row["wired"]:
-        raise RulesRefusal(f"{piece.id} was not wired for demolition before the game ({rule})")
     if row["state"] == "destroyed":
         raise RulesRefusal(f"{piece.id} is already destroyed")
+    if row.get("charges_fired") is not None:
+        raise RulesRefusal(
+            f"the charges on {piece.id} already went off (turn {row['charges_fired']}): only "
+            f"the wiring laid before the game may blow it, and that is spent ({rule})"
+        )
+    if not row["wired"]:
+        raise RulesRefusal(f"{piece.id} was not wired for demolition before the game ({rule})")
     if row["recheck"]:
         raise RulesRefusal(
             f"the charges on {piece.id} failed: an engineer must first end a "
@@ -183,6 +188,9 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     else:
         row["state"] = result
         row["damage"] = row.get("damage", 0) + 1
+        # CD 2.4.1: charges that went off are spent; a repaired bridge is not wired again.
+        row["wired"] = False
+        row["charges_fired"] = state.turn
     verdict = {
         "destroyed": f"{piece.id} destroyed",
         "damaged": f"{piece.id} damaged: unusable until repaired",
@@ -494,6 +502,8 @@ def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         if mover and piece.kind == "wire"
         else float(charts.param("engineering", "gap-width"))
     )
+    # CD 4: the work begins with a movement phase begun beside the obstacle; a stand that
+    # moved up this turn starts next turn.
     task = tasks.start(
         ctx,
         "clear",
@@ -501,10 +511,16 @@ def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         piece.id,
         turns,
         {"at": [stand["x"], stand["y"]], "width": width, "order": order},
+        whole_turns=True,
+    )
+    later = (
+        ", from next turn (it moved up this turn, CD 4)"
+        if task["from_turn"] > ctx.state.turn
+        else ""
     )
     return {
-        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: {turns} turn(s) '
-        f"({'earthmover' if mover else order + ' order'}, {work.rule})",
+        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: {turns} turn(s)'
+        f"{later} ({'earthmover' if mover else order + ' order'}, {work.rule})",
         "turns": turns,
         "task": task["id"],
     }
@@ -523,12 +539,19 @@ def _cleared(ctx: Any, task: dict[str, Any]) -> str:
 
 
 def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from tabletop.board import base_of
+    from tabletop.table import base_polygon
+
     state, charts = ctx.state, ctx.charts
     boat = state.stand(inputs["boat"])
     ctx.involve(boat["id"])
     if boat["kind"] != "assault-boat":
         raise BadInput(f"{boat['id']} is a {boat['kind']}, not an assault-boat")
+    if out_of_play(boat):
+        raise RulesRefusal(f"{boat['id']} is {boat['status']}")
+    placed(boat)
     carrying = boat.setdefault("carrying", [])
+    near = float(charts.param("engineering", "adjacent"))
     if inputs["load"]:
         cargo = state.stand(inputs["stand"])
         ctx.involve(cargo["id"])
@@ -537,6 +560,15 @@ def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             raise RulesRefusal(
                 f"{boat['id']} already carries {carrying[0]}: one stand per boat (CD 2.1)"
             )
+        if cargo["side"] != boat["side"]:
+            raise RulesRefusal(
+                f"{cargo['id']} is {cargo['side']}'s: {boat['id']} carries only its own "
+                f"side's stands ({boat['side']}, CD 2.1)"
+            )
+        if out_of_play(cargo):
+            raise RulesRefusal(f"{cargo['id']} is {cargo['status']}")
+        if cargo.get("aboard"):
+            raise RulesRefusal(f"{cargo['id']} is already aboard {cargo['aboard']}")
         max_class = str(charts.param("engineering", "boat-max-gun-class"))
         gun_ok = kind.category == "gun" and weight_number(kind.weight_class) <= weight_number(
             max_class
@@ -546,20 +578,92 @@ def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
                 f"an assault boat carries a personnel stand or a class {max_class} "
                 f"towed weapon; {cargo['id']} is a {cargo['kind']} (CD 2.1)"
             )
+        placed(cargo)
+        gap = base_polygon(base_of(cargo)).distance(base_polygon(base_of(boat)))
+        if not within(gap, near):
+            raise RulesRefusal(
+                f'{cargo["id"]} is {gap:.1f}" from {boat["id"]}: a stand boards from beside '
+                f'the boat (within {near:g}", CD 2.1)'
+            )
         carrying.append(cargo["id"])
         cargo["aboard"] = boat["id"]
+        # Aboard, the stand is in the boat, not on the table: it moves with the boat.
+        cargo["x"] = cargo["y"] = None
         verb = f"{cargo['id']} loads into {boat['id']}"
     else:
         if not carrying:
             raise RulesRefusal(f"{boat['id']} carries nothing")
-        cargo = state.stand(carrying.pop())
+        cargo = state.stand(carrying[-1])
+        ctx.involve(cargo["id"])
+        x, y = _landing_spot(ctx, boat, cargo, inputs.get("at"), near)
+        carrying.pop()
         cargo.pop("aboard", None)
-        verb = f"{cargo['id']} unloads from {boat['id']}"
+        cargo.update(x=x, y=y, facing=boat["facing"])
+        cargo["moved_turn"] = state.turn
+        verb = f"{cargo['id']} unloads from {boat['id']} to {x:g},{y:g}"
     half = charts.param("engineering", "boat-load-turns")
     return {
         "verdict": f"{verb}: half a turn's work ({half:g} turn, CD 2.1)",
         "carrying": list(carrying),
     }
+
+
+def _landing_spot(
+    ctx: Any,
+    boat: dict[str, Any],
+    cargo: dict[str, Any],
+    at: list[float] | None,
+    near: float,
+) -> tuple[float, float]:
+    """Where an unloaded stand goes: beside the boat, on the table, on no other base.
+
+    ``at`` if given (it must be such a place); otherwise the first free place of: ahead of
+    the bow, to port, to starboard, astern.
+    """
+    from tabletop.board import base_of, overlapping
+    from tabletop.table import base_polygon
+
+    hull = base_polygon(base_of(boat))
+    others = [
+        base_of(s)
+        for s in ctx.state.stands()
+        if s["id"] not in (boat["id"], cargo["id"]) and s["x"] is not None and not out_of_play(s)
+    ]
+    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    table = ctx.scenario.table
+
+    def why_not(x: float, y: float) -> str | None:
+        spot = base_of({**cargo, "x": x, "y": y, "facing": boat["facing"]})
+        if not (0 <= x <= table.width and 0 <= y <= table.depth):
+            return f"{x:g},{y:g} is off the {table.width:g} x {table.depth:g} table"
+        gap = base_polygon(spot).distance(hull)
+        if not within(gap, near):
+            return f'{x:g},{y:g} is {gap:.1f}" from {boat["id"]}; unloaded stands go beside it'
+        if hull.intersection(base_polygon(spot)).area > 1e-9:
+            return f"{x:g},{y:g} is on {boat['id']} itself"
+        clash = overlapping(spot, others, tolerance)
+        if clash:
+            return f"at {x:g},{y:g} {cargo['id']} would overlap {', '.join(clash)}"
+        return None
+
+    if at is not None:
+        problem = why_not(float(at[0]), float(at[1]))
+        if problem is not None:
+            raise RulesRefusal(f"{cargo['id']} cannot unload there: {problem} (CD 2.1)")
+        return float(at[0]), float(at[1])
+    rad = math.radians(float(boat["facing"]))
+    ahead, right = (math.sin(rad), math.cos(rad)), (math.cos(rad), -math.sin(rad))
+    along = boat["depth"] / 2 + cargo["depth"] / 2
+    across = boat["width"] / 2 + cargo["width"] / 2
+    for (ux, uy), reach in ((ahead, along), (right, -across), (right, across), (ahead, -along)):
+        x = round(boat["x"] + ux * reach, 4)
+        y = round(boat["y"] + uy * reach, 4)
+        if why_not(x, y) is None:
+            return x, y
+    raise RulesRefusal(
+        f"no room beside {boat['id']} to unload {cargo['id']}: give --at X,Y beside the "
+        "boat (CD 2.1)"
+    )
 
 
 def cancel_task_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:

@@ -16,11 +16,14 @@ from tabletop.charts import Charts, StandKind, Weapon, weight_number
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput, RulesRefusal
 
+MISSED = "missed"
 NO_EFFECT = "no effect"
 SUPPRESSED = "suppressed"
 FORCED_BACK = "forced back"
 ELIMINATED = "eliminated"
 SEVERITY = {NO_EFFECT: 0, SUPPRESSED: 1, FORCED_BACK: 2, ELIMINATED: 3}
+# How alike a referee's modifier name must be to a charted one to be taken for a typo.
+TYPO_CUTOFF = 0.8
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,20 @@ def fold(tally: Tally, die: DieOutcome) -> Tally:
     )
 
 
+def outcome(tally: Tally, miss_effect: str | None) -> str:
+    """The one word for what a stand's dice came to, used by the commands and the odds.
+
+    HE suppresses every stand under it (SPEC 2), so under HE a miss and a hit with no
+    effect both leave the stand suppressed.
+    """
+    if tally.hits == 0:
+        return miss_effect or MISSED
+    worst = tally.worst or NO_EFFECT
+    if worst == NO_EFFECT and miss_effect:
+        return miss_effect
+    return worst
+
+
 def hit_effect(roll: int, plan: FirePlan) -> str:
     """The hit effects chart by the target's quality (SPEC 2 defaults, quality chart)."""
     if roll <= plan.no_effect_up_to:
@@ -188,27 +205,99 @@ def effect_quality(target: Target, charts: Charts, night: bool) -> str:
 def requested_modifiers(
     requested: tuple[tuple[str, int | None], ...], charts: Charts
 ) -> list[ModLine]:
-    """``--mod NAME`` takes the charted value; ``--mod NAME=VALUE`` is the referee's own."""
+    """``--mod NAME`` takes the charted value; ``--mod NAME=VALUE`` is the referee's own.
+
+    A referee's own name that is close to a charted one is taken for a typo and refused:
+    a misspelt charted modifier must not slip in as a new one.
+    """
+    import difflib
+
     out = []
     for name, value in requested:
         charted = charts.modifiers.get(name)
+        close = (
+            difflib.get_close_matches(name, list(charts.modifiers), n=1, cutoff=TYPO_CUTOFF)
+            if charted is None
+            else []
+        )
+        hint = f"did you mean {close[0]!r}? " if close else ""
         if value is None:
             if charted is None:
                 known = ", ".join(sorted(charts.modifiers))
                 raise BadInput(
-                    f"--mod {name!r}: not a charted modifier (charted: {known}); "
+                    f"--mod {name!r}: not a charted modifier; {hint}(charted: {known}); "
                     f"give a value for your own, like {name}=-1"
                 )
             out.append(ModLine(charted.label, charted.value, charted.rule))
         else:
+            if close:
+                raise BadInput(
+                    f"--mod {name}={value}: {name!r} is not a charted modifier; {hint}"
+                    "(for a modifier of your own, choose a name unlike the charted ones)"
+                )
             label = charted.label if charted else name
             out.append(ModLine(label, value, "referee"))
     return out
 
 
+def combine_modifiers(
+    automatic: list[str], requested: tuple[tuple[str, int | None], ...], charts: Charts
+) -> tuple[list[ModLine], list[str]]:
+    """The charted modifiers the procedure applies by itself, then the referee's ``--mod``s.
+
+    Each modifier counts once: one given twice, or one the procedure already applies, is
+    listed once, and a note says so. A referee's value for a charted name replaces it.
+    """
+    given: dict[str, int | None] = {}
+    notes: list[str] = []
+    for name, value in requested:
+        if name in given:
+            if given[name] != value:
+                raise BadInput(
+                    f"--mod {name!r} given twice with different values "
+                    f"({_shown(given[name])} and {_shown(value)}): give it once"
+                )
+            note = f"--mod {name} given more than once: counted once"
+            if note not in notes:
+                notes.append(note)
+            continue
+        given[name] = value
+    mods: list[ModLine] = []
+    for key in automatic:
+        if key not in given:
+            mods.append(_charted(charts, key))
+        elif given[key] is None:
+            notes.append(f"{key} applies here by itself: --mod {key} counted once")
+        else:
+            notes.append(f"{key} applies here by itself: the referee's value replaces it")
+    mods.extend(requested_modifiers(tuple(given.items()), charts))
+    return mods, notes
+
+
+def _shown(value: int | None) -> str:
+    return "charted value" if value is None else f"{value:+d}"
+
+
 def _charted(charts: Charts, key: str, times: int = 1) -> ModLine:
     m = charts.modifier(key)
     return ModLine(m.label, m.value * times, m.rule)
+
+
+def check_direct_weapon(weapon: Weapon, firer: Firer, target: Target) -> None:
+    """Refuse direct fire the weapons chart rules out, before any number is worked out."""
+    if weapon.indirect_only:
+        by = f" {firer.label}" if firer.label else " SHOOTER"
+        raise RulesRefusal(
+            f"{weapon.id} fires only indirect (weapons chart: indirect_only): it cannot fire "
+            f"direct at {target.label}; fire it with 'tabletop barrage{by} --at X,Y'"
+        )
+    if target.kind.ap_immune and weapon.ap_only:
+        # CD 2.1, 8.2.1: AP rounds have no effect on assault boats and rubber rafts.
+        raise RulesRefusal(
+            f"{weapon.id} fires only AP rounds (weapons chart: ap_only), and AP rounds have "
+            f"no effect on {target.label} (stand kind {target.kind.id}: {target.kind.rule}); "
+            "fire a weapon with HE at it"
+        )
 
 
 def plan_direct(
@@ -223,6 +312,7 @@ def plan_direct(
     muzzle_flash: bool = False,
     requested: tuple[tuple[str, int | None], ...] = (),
 ) -> FirePlan:
+    check_direct_weapon(weapon, firer, target)
     band = weapon.band(distance)
     if band is None:
         raise RulesRefusal(
@@ -239,7 +329,13 @@ def plan_direct(
     cover = charts.cover.get(target.cover)
     if cover is not None and cover.direct and not descending:
         where = f" ({target.cover_source})" if target.cover_source else ""
-        mods.append(ModLine(f"target in {target.cover} cover{where}", cover.direct, cover.rule))
+        mods.append(
+            ModLine(
+                f"target in {target.cover} cover{where}",
+                cover.direct,
+                cover.direct_rule or cover.rule,
+            )
+        )
     # Weak AFVs count as armour 0 (CD 8.2.1): small arms pay nothing against them.
     weak = target.kind.weak_afv
     if armoured and not weak and row_name == "to_hit" and weight_number(target.weight_class):
@@ -253,12 +349,12 @@ def plan_direct(
         automatic.append("just-landed")
     if muzzle_flash:
         automatic.append("muzzle-flash")
-    mods.extend(_charted(charts, key) for key in automatic if key not in names)
-    mods.extend(requested_modifiers(requested, charts))
+    chosen, counted_once = combine_modifiers(automatic, requested, charts)
+    mods.extend(chosen)
     mods = [m for m in mods if m.value != 0]
     quality = effect_quality(target, charts, night)
     bands = charts.quality[quality]
-    notes = ["a natural 1 always hits"]
+    notes = ["a natural 1 always hits", *counted_once]
     if descending:
         notes.append("descending paratroopers get no cover (CD 7.2.2)")
     depletion, threshold = _depletion(weapon, firer, ammo, charts)
@@ -308,9 +404,9 @@ def plan_indirect(
         weight = weight_number(target.weight_class)
         if weight:
             mods.append(_charted(charts, "afv-weight", weight))
-    if "pinned" in firer.markers:
-        mods.append(_charted(charts, "firer-pinned"))
-    mods.extend(requested_modifiers(requested, charts))
+    automatic = ["firer-pinned"] if "pinned" in firer.markers else []
+    chosen, counted_once = combine_modifiers(automatic, requested, charts)
+    mods.extend(chosen)
     mods = [m for m in mods if m.value != 0]
     quality = effect_quality(target, charts, night)
     bands = charts.quality[quality]
@@ -331,7 +427,11 @@ def plan_indirect(
         miss_effect=SUPPRESSED if charts.param("barrage", "he-suppresses") else None,
         depletion=depletion,
         depletion_threshold=threshold,
-        notes=("a natural 1 always hits", "HE suppresses every stand under the template"),
+        notes=(
+            "a natural 1 always hits",
+            "HE suppresses every stand under the template",
+            *counted_once,
+        ),
     )
 
 

@@ -78,6 +78,7 @@ def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | 
 
 def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """A searchlight beam 2" wide and 40" long, stopped by what blocks sight (CD 9.2.2)."""
+    from tabletop.rules.cd.weather import effects
     from tabletop.table import beam
 
     state = ctx.state
@@ -94,6 +95,12 @@ def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         raise RulesRefusal(f"{stand['id']} is not placed on the table")
     width = float(ctx.charts.param("weather", "searchlight-width"))
     length = float(ctx.charts.param("weather", "searchlight-length"))
+    # CD 9.2.2: the beam follows sight, so fog, rain, snow and dust shorten it like any
+    # other sight line (CD 10.2.1, 10.3.1); darkness does not (it is what the light is for).
+    weather = effects({**state.conditions, "light": "day"}, ctx.charts)
+    cut_by = None
+    if weather.visibility is not None and weather.visibility < length:
+        length, cut_by = weather.visibility, "; ".join(weather.because[1:])
     shape = beam(stand["x"], stand["y"], float(inputs["bearing"]), width, length, ctx.table)
     state.remove_template(template_id)
     if shape.is_empty:
@@ -108,6 +115,8 @@ def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             "turn": state.turn,
             "lifetime": "light",
             "illuminates": True,
+            "origin": [stand["x"], stand["y"]],
+            "bearing": float(inputs["bearing"]),
             "polygon": [list(p) for p in shape.exterior.coords],
         }
     )
@@ -116,7 +125,8 @@ def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     reach = max(math.dist((stand["x"], stand["y"]), p) for p in shape.exterior.coords)
     return {
         "verdict": f"{stand['id']} lights a beam on bearing {inputs['bearing']:g} for "
-        f'{min(reach, length):.1f}"; enemy stands in sight of it spot the light '
-        "(CD 9.2.2)",
+        f'{min(reach, length):.1f}"'
+        + (f" (no farther than visibility: {cut_by})" if cut_by else "")
+        + "; enemy stands in sight of it spot the light (CD 9.2.2)",
         "template": template_id,
     }

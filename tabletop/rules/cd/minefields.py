@@ -2,15 +2,19 @@
 
 Rows ``minefield:<id>`` hold the side that laid it, whether it is real, where, and whether it
 has been revealed. A side sees its own fields (real or dummy) and the enemy's revealed ones;
-the referee sees all. Crossing works out from geometry which templates a move touches, in
-order; all of them are revealed at the end of the move, dummies are removed, and a real
-field stops the stand just past it (or at its edge) and attacks it in the opportunity fire
-phase: once at the edge, twice through.
+the referee sees all. Crossing carries the stand's base along its path
+(``tabletop.table.sweep``) to find, in order, the templates it touches, goes onto and comes
+clear of; all met are revealed at the end of the move, dummies are removed, and a real
+field stops the stand once it is across (or where it stopped, at the edge or on the field)
+and attacks it in the opportunity fire phase: once at the edge or on it, twice through.
+One template per engineer per movement phase; templates never overlap.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
@@ -24,8 +28,11 @@ from tabletop.rules.cd.engineering import (
     require_phase,
 )  # fmt: skip
 from tabletop.rules.cd.hidden import MINEFIELD, fields
+from tabletop.sides import resolve_side
 from tabletop.state.document import out_of_play
-from tabletop.units import within
+from tabletop.units import TOLERANCE, within
+
+EPS = 1e-9  # inches along a path: the same point
 
 
 def get(state: Any, field_id: str) -> dict[str, Any]:
@@ -68,8 +75,7 @@ def engineer_companies(ctx: Any, side: str) -> int:
 def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     side = inputs["side"]
-    if side not in ctx.scenario.side_names():
-        raise BadInput(f"--side {side!r}: sides are {', '.join(ctx.scenario.side_names())}")
+    side = resolve_side(side, ctx.scenario.side_names())
     real = not inputs.get("dummy")
     x, y = inputs["at"]
     size = float(charts.param("mines", "template-size"))
@@ -94,9 +100,21 @@ def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         raise RulesRefusal(
             "dummy minefields may not be placed on paved roads or streets (CD 3.1.1)"
         )
+    for other in fields(state):
+        if square(other).intersection(square(field)).area > 1e-9:
+            raise RulesRefusal(
+                f"a minefield at {x:g},{y:g} would overlap {other['id']} at "
+                f"{other['x']:g},{other['y']:g}: templates lie side by side, not on top of "
+                "each other (CD 3)"
+            )
     by = inputs.get("by")
     if by is not None:
         _check_layer(ctx, state.stand(by), side, field)
+        if state.meta.get("mine_layers", {}).get(by) == state.turn:
+            raise RulesRefusal(
+                f"{by} has already laid a minefield this movement phase: one template next "
+                "to each engineer at the end of a movement phase (CD 3.1.2)"
+            )
         if real:
             limit = engineer_companies(ctx, side) * int(
                 charts.param("mines", "real-per-engineer-company")
@@ -113,6 +131,8 @@ def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             "give --by ENGINEER for a field laid in battle, or --pregame for one the "
             "scenario or referee allows before the game (CD 3.1)"
         )
+    if by is not None:
+        state.meta.setdefault("mine_layers", {})[by] = state.turn
     serial = int(state.meta.get("minefield_serial", 0)) + 1
     state.meta["minefield_serial"] = serial
     field["id"] = f"mf-{serial}"
@@ -162,78 +182,146 @@ def attack_number(ctx: Any, stand: dict[str, Any]) -> int:
     return int(ctx.charts.param("mines", "hit-personnel" if personnel else "hit-other"))
 
 
-def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from shapely import LineString, Point
+@dataclass(frozen=True)
+class Meeting:
+    """How a move meets one template, in inches along the path (CD 3.2).
 
-    state = ctx.state
+    ``contact``: where the base first touches it; ``entered``: where the base first lies on
+    it; ``crossed``: where the base comes clear of it again (moved through); ``stop``: where
+    the move ends because of it, were it real.
+    """
+
+    contact: float
+    entered: float | None
+    crossed: float | None
+    stop: float
+
+
+def meeting(swept: Any) -> Meeting | None:
+    """The first time a swept base meets a template, or None if it never does.
+
+    A base already touching the template where the move begins, that never goes onto it,
+    has not met it now (it met it on an earlier move). A base that touches it and slides
+    past without going onto it is held at the edge, where it stopped touching: the rule
+    lets a stand in contact stop at the edge or move through, nothing else.
+    """
+    for start, end in swept.touching:
+        on = [o for o in swept.overlapping if start - EPS <= o[0] and o[1] <= end + EPS]
+        if not on:
+            if start <= EPS:
+                continue
+            return Meeting(start, None, None, end)
+        entered, clear = on[0]
+        if clear < swept.length - EPS or not swept.ends_overlapping:
+            return Meeting(start, entered, clear, clear)
+        return Meeting(start, entered, None, swept.length)
+    return None
+
+
+def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[int, str]:
+    """Attacks by a real field met on a move that ended ``stop`` inches along (CD 3.2).
+
+    Through it (the base came clear on the far side): twice. Stopped at its edge, or on it
+    without getting across: once. A dismounted engineer stopping at the edge: none.
+    """
+    if m.crossed is not None and m.crossed <= stop + EPS:
+        return int(charts.param("mines", "attacks-through")), "moved through"
+    if m.entered is not None and m.entered < stop - EPS:
+        return int(charts.param("mines", "attacks-at-edge")), "stopped on"
+    if engineer:
+        return 0, "stopped at the edge of"
+    return int(charts.param("mines", "attacks-at-edge")), "stopped at the edge of"
+
+
+def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from tabletop.board import base_of
+    from tabletop.rules.placement import refuse_if_mired
+    from tabletop.table import base_polygon
+    from tabletop.table.sweep import sweep
+
+    state, charts = ctx.state, ctx.charts
     stand = state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     placed(stand)
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
+    refuse_if_mired(stand)
     points = [(float(stand["x"]), float(stand["y"])), *[tuple(p) for p in inputs["path"]]]
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
     for x, y in points[1:]:
         if not (0 <= x <= w and 0 <= y <= d):
             raise BadInput(f"path point {x:g},{y:g} is off the {w:g} x {d:g} table")
-    path = LineString(points)
-    if path.length <= 0:
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+    if length <= 0:
         raise BadInput("the path goes nowhere: give at least one point away from the stand")
-    half = max(stand["width"], stand["depth"]) / 2
-    touched = []
+    base = base_polygon(base_of(stand))
+    met = []
     for field in fields(state):
-        zone = square(field).buffer(half, join_style="mitre")
-        hit = path.intersection(zone)
-        if hit.is_empty:
-            continue
-        enter = path.project(Point(_first_point(hit)))
-        leave = max(path.project(Point(c)) for c in _coords(hit))
-        touched.append((enter, leave, field))
-    touched.sort(key=lambda t: t[0])
+        found = meeting(sweep(points, base, square(field), TOLERANCE))
+        if found is not None:
+            met.append((found, field))
+    met.sort(key=lambda m: (m[0].contact, m[1]["serial"]))
     kind = kind_of(ctx, stand)
     engineer = kind.engineer and kind.category == "personnel"
     stop_at_edge = bool(inputs.get("stop_at_edge"))
-    revealed, attacks, stop_at = [], 0, path.length
-    for enter, leave, field in touched:
-        if enter > stop_at + 1e-9:
+    stop = length
+    for n, (m, field) in enumerate(met):
+        if m.contact > stop + EPS:
             break
-        revealed.append(field)
-        if stop_at_edge:
-            stop_at = max(enter - 1e-3, 0.0)
-            if field["real"] and not engineer:
-                attacks = int(ctx.charts.param("mines", "attacks-at-edge"))
-            break
-        if field["real"]:
-            # CD 3.2: a stand that moved through a real field stops as soon as it is across.
-            stop_at = min(stop_at, leave)
-            attacks = int(ctx.charts.param("mines", "attacks-through"))
-            break
-    end = path.interpolate(stop_at)
+        if stop_at_edge and n == 0:
+            stop = m.contact
+        elif field["real"]:
+            # CD 3.2: a stand that moves through a real field stops as soon as it is across.
+            stop = min(stop, m.stop)
+    from shapely import LineString
+
+    end = LineString(points).interpolate(stop)
     stand["x"], stand["y"] = round(end.x, 6), round(end.y, 6)
-    if stop_at > 1e-9:
+    if stop > EPS:
         stand["moved_turn"] = state.turn
-    out_revealed = []
-    for field in revealed:
+    revealed: list[tuple[Meeting | None, dict[str, Any]]] = [
+        (m, f) for m, f in met if m.contact <= stop + EPS
+    ]
+    if engineer:
+        # CD 3.2: a dismounted engineer that moves up beside a field and stops reveals it.
+        near = float(charts.param("engineering", "adjacent"))
+        here = base_polygon(base_of(stand))
+        seen = {f["id"] for _, f in revealed}
+        for field in fields(state):
+            if field["id"] not in seen and within(here.distance(square(field)), near):
+                revealed.append((None, field))
+    attacks, hows, out_revealed = 0, [], []
+    for how_met, field in revealed:
         out_revealed.append({"id": field["id"], "real": field["real"]})
-        if field["real"]:
-            field["revealed"] = True
-        else:
+        if not field["real"]:
             # CD 3.2: a dummy revealed at the end of movement is taken away.
             state.rows.pop(MINEFIELD + field["id"], None)
-    if attacks:
-        state.pending("mine-attacks").append(
-            {
-                "stand": stand["id"],
-                "field": revealed[-1]["id"],
-                "attacks": attacks,
-                "turn": state.turn,
-                "hit_on": attack_number(ctx, stand),
-            }
+            continue
+        field["revealed"] = True
+        if how_met is None:
+            continue
+        count, how = attacks_for(how_met, stop, engineer, charts)
+        hows.append(f"{how} {field['id']}")
+        if count:
+            attacks += count
+            state.pending("mine-attacks").append(
+                {
+                    "stand": stand["id"],
+                    "field": field["id"],
+                    "attacks": count,
+                    "turn": state.turn,
+                    "hit_on": attack_number(ctx, stand),
+                }
+            )
+    verdict = (
+        f"{stand['id']} stops at {end.x:.1f},{end.y:.1f}"
+        + (f" ({'; '.join(hows)})" if hows else "")
+        + "; "
+        + (
+            f"{attacks} minefield attack(s) in the opportunity fire phase (CD 3.2)"
+            if attacks
+            else "no minefield attacks"
         )
-    verdict = f"{stand['id']} stops at {end.x:.1f},{end.y:.1f}; " + (
-        f"{attacks} minefield attack(s) in the opportunity fire phase"
-        if attacks
-        else "no minefield attacks"
     )
     return {
         "verdict": verdict,
@@ -242,16 +330,6 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "revealed": out_revealed,
         "stopped_at": [round(end.x, 3), round(end.y, 3)],
     }
-
-
-def _coords(geom: Any) -> list[tuple[float, float]]:
-    if hasattr(geom, "geoms"):
-        return [c for g in geom.geoms for c in _coords(g)]
-    return list(geom.coords)
-
-
-def _first_point(geom: Any) -> tuple[float, float]:
-    return _coords(geom)[0]
 
 
 def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
@@ -347,12 +425,24 @@ def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         require_fit(ctx, stand, "CD 3.3.1", stationary=False)
         if field is None:
             raise BadInput("hand lifting needs the minefield: give FIELD")
-        task = tasks.start(ctx, "hand-lift", [stand["id"]], field["id"], 1, {"order": "cautious"})
+        # CD 3.3.1: a whole turn beside the field; an engineer that moved up this turn
+        # lifts the mines next turn.
+        task = tasks.start(
+            ctx,
+            "hand-lift",
+            [stand["id"]],
+            field["id"],
+            1,
+            {"order": "cautious"},
+            whole_turns=True,
+        )
+        when = "this" if task["from_turn"] == state.turn else "next"
         return {
             "verdict": f"{stand['id']} lifts the mines of {field['id']}: gone at the end of "
-            "the turn if it stays unpinned and unsuppressed and does not fire "
-            "(cautious advance order, CD 3.3.1)",
+            f"{when} turn (turn {task['from_turn']}) if it spends that turn beside the field, "
+            "unpinned and unsuppressed, and does not fire (cautious advance order, CD 3.3.1)",
             "task": task["id"],
+            "turn": task["from_turn"],
         }
     if method == "tank":
         kit = equipment(ctx, stand)

@@ -37,12 +37,18 @@ def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None
     cost = move_cost(
         kind, terrain, ctx.state.conditions, charts, road=road, ski=ski, near_flood=near_flood
     )
+    if "mired" in stand["markers"]:
+        cost.multiplier = None
+        cost.because.insert(
+            0, f"{stand_id} is mired: it may not move until unmired (CD 11.1.4, 11.1.5)"
+        )
     return {
         "stand": stand_id,
         "terrain": terrain,
         "road": road,
         "multiplier": cost.multiplier,
         "because": cost.because,
+        "mired": "mired" in stand["markers"],
     }
 
 

@@ -54,25 +54,26 @@ def sound_detects(
     )
 
 
-def lit_by_fire(ctx: Any, x: float, y: float) -> str | None:
-    """A burning vehicle within 1" or a burning building within 3" lights a point (CD 9.2)."""
+def lit_by_fire(ctx: Any, shape: Any) -> str | None:
+    """A burning vehicle within 1" or a burning building within 3" lights a stand's base or a
+    point (CD 9.2); distances are measured base to base, as ranges are."""
+    from tabletop.board import base_of
+    from tabletop.table import base_polygon
+
     small = float(ctx.charts.param("weather", "fire-light-radius"))
     large = float(ctx.charts.param("weather", "large-fire-light-radius"))
     for s in ctx.state.stands():
-        near = s["x"] is not None and within(math.dist((s["x"], s["y"]), (x, y)), small)
-        if "burning" in s["markers"] and near:
+        if "burning" not in s["markers"] or s["x"] is None:
+            continue
+        if within(base_polygon(base_of(s)).distance(shape), small):
             return f"burning {s['id']}"
     burning = [
         t
         for t, v in ctx.state.rows.items()
         if t.startswith("terrain:") and v.get("state") == "burning"
     ]
-    if burning:
-        from shapely import Point
-
-        here = Point(x, y)
-        for key in burning:
-            piece_id = key.split(":", 1)[1]
-            if within(ctx.table.geometry(piece_id).distance(here), large):
-                return f"burning {piece_id}"
+    for key in burning:
+        piece_id = key.split(":", 1)[1]
+        if within(ctx.table.geometry(piece_id).distance(shape), large):
+            return f"burning {piece_id}"
     return None

@@ -15,15 +15,17 @@ from tabletop.rules.cd.ammo import roll_depletion
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,
+    MISSED,
     NO_EFFECT,
     SUPPRESSED,
     FirePlan,
     Tally,
     fold,
+    outcome,
     resolve_die,
 )  # fmt: skip
 
-FATES = ("missed", NO_EFFECT, FORCED_BACK, ELIMINATED)
+FATES = (MISSED, NO_EFFECT, FORCED_BACK, ELIMINATED)
 
 
 def depletion_chance(threshold: int | None, sides: int) -> Fraction:
@@ -44,15 +46,6 @@ def tallies(
     return convolve(Tally(), step, plan.rof if dice is None else dice, fold)
 
 
-def fate(tally: Tally, miss_effect: str | None) -> str:
-    if tally.hits == 0:
-        return miss_effect or "missed"
-    worst = tally.worst or NO_EFFECT
-    if worst == NO_EFFECT and miss_effect:
-        return miss_effect
-    return worst
-
-
 def fire_odds(plan: FirePlan, charts: Any) -> dict[str, Any]:
     face = int(charts.param("ammo", "trigger-face"))
     sides = int(charts.param("ammo", "depletion-die"))
@@ -67,7 +60,7 @@ def fire_odds(plan: FirePlan, charts: Any) -> dict[str, Any]:
     depleted = Fraction(0)
     checks = Fraction(0)
     for tally, p in dist.items():
-        name = fate(tally, plan.miss_effect)
+        name = outcome(tally, plan.miss_effect)
         outcomes[name] = outcomes.get(name, Fraction(0)) + p
         hits[tally.hits] = hits.get(tally.hits, Fraction(0)) + p
         checks += p * tally.triggers
@@ -110,7 +103,7 @@ def barrage_odds(plans: dict[str, FirePlan], marked: str | None, charts: Any) ->
         dist = tallies(plan, face, dice=1, counts_for_depletion=counts)
         fates: dict[str, Fraction] = {}
         for tally, p in dist.items():
-            name = fate(tally, plan.miss_effect)
+            name = outcome(tally, plan.miss_effect)
             fates[name] = fates.get(name, Fraction(0)) + p
             hits += p * tally.hits
             if tally.triggers and plan.depletion == "roll":

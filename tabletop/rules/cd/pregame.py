@@ -12,16 +12,14 @@ import math
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.sides import resolve_side
 from tabletop.state.document import in_play
-
-NO_WORKS_GROUND = ("mud-deep",)
 
 
 def plan(ctx: Any, side: str, hours: float) -> dict[str, Any]:
     charts, state = ctx.charts, ctx.state
-    if side not in ctx.scenario.side_names():
-        raise BadInput(f"--side {side!r}: sides are {', '.join(ctx.scenario.side_names())}")
-    if hours <= 0:
+    side = resolve_side(side, ctx.scenario.side_names())
+    if not math.isfinite(hours) or hours <= 0:
         raise BadInput("give a positive number of --hours or --days")
     day = float(charts.param("engineering", "work-day-hours"))
     days = math.floor(hours / day + 1e-9)
@@ -32,32 +30,35 @@ def plan(ctx: Any, side: str, hours: float) -> dict[str, Any]:
     from tabletop.rules.cd.minefields import engineer_companies
 
     companies = engineer_companies(ctx, side)
-    dug_in_banned = state.conditions["ground"] in NO_WORKS_GROUND
+    ground = state.conditions["ground"]
     works: dict[str, Any] = {}
     for work in charts.table("works").values():
         entry: dict[str, Any] = {"rule": work.rule, "unit": work.unit}
+        # CD 5.1: no defensive works in heavy mud (the chart says which works and grounds).
+        barred = ground in work.not_on_ground
         if work.by == "troops":
             ready = work.hours_in_place is not None and hours >= work.hours_in_place
-            entry["possible"] = ready and not dug_in_banned
+            entry["possible"] = ready and not barred
             entry["stands"] = [s["id"] for s in stands if kinds[s["id"]].category == "personnel"]
             entry["cover"] = work.cover
-            if dug_in_banned:
-                entry["why_not"] = "no defensive works in deep mud (CD 5.1)"
+            if barred:
+                entry["why_not"] = f"no defensive works on {ground} ground (CD 5.1)"
             elif not ready:
                 entry["why_not"] = f"needs {work.hours_in_place:g} hours in place"
         elif work.by == "companies":
-            entry["possible"] = companies > 0
+            entry["possible"] = companies > 0 and not barred
             entry["amount"] = companies * (work.per_day or 0)
             entry["note"] = "wire is limited by what the companies carry, not by time"
+            if barred:
+                entry["why_not"] = f"not on {ground} ground"
         else:
             needs_days = work.days_in_place or 0
             ok = days >= 1 and days >= needs_days
-            defensive = work.id == "fortification"
             by_engineers = len(engineers) * days * (work.per_day or 0)
             by_movers = (
                 len(movers) * days * (work.per_day or 0) * work.earthmover if work.earthmover else 0
             )
-            entry["possible"] = ok and not (defensive and dug_in_banned)
+            entry["possible"] = ok and not barred
             entry["amount"] = by_engineers + by_movers
             entry["by_engineers"] = by_engineers
             entry["by_earthmovers"] = by_movers
@@ -65,8 +66,8 @@ def plan(ctx: Any, side: str, hours: float) -> dict[str, Any]:
                 entry["note"] = "earthmovers cannot help"
             if not ok:
                 entry["why_not"] = "needs a full work day"
-            elif defensive and dug_in_banned:
-                entry["why_not"] = "no defensive works in deep mud (CD 5.1)"
+            elif barred:
+                entry["why_not"] = f"no defensive works on {ground} ground (CD 5.1)"
         if work.not_in:
             entry["not_in"] = list(work.not_in)
         if work.only_in:
@@ -95,7 +96,8 @@ def pregame_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """Accept a plan: troops dig in; the plan is kept for the referee (CD 5)."""
     state = ctx.state
     result = plan(ctx, inputs["side"], float(inputs["hours"]))
-    if state.turn != ctx.scenario.turn.number or state.meta.get("pregame", {}).get(inputs["side"]):
+    side = result["side"]
+    if state.turn != ctx.scenario.turn.number or state.meta.get("pregame", {}).get(side):
         raise RulesRefusal("pregame works are accepted once, before the first turn is played")
     dug = []
     works = result["works"]
@@ -113,16 +115,16 @@ def pregame_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
                 stand["markers"].append(marker)
                 dug.append(stand_id)
                 ctx.involve(stand_id)
-    state.meta.setdefault("pregame", {})[inputs["side"]] = {
+    state.meta.setdefault("pregame", {})[side] = {
         "hours": result["hours"],
         "engineer_days": result["engineer_days"],
         "earthmover_days": result["earthmover_days"],
     }
     verdict = (
-        f"{inputs['side']}: {len(dug)} stand(s) {marker} (CD 5.1.1); "
+        f"{side}: {len(dug)} stand(s) {marker} (CD 5.1.1); "
         f"{result['engineer_days']} engineer-day(s) and {result['earthmover_days']} "
         "earthmover-day(s) for works"
         if marker
-        else f"{inputs['side']}: no time to dig in; {result['engineer_days']} engineer-day(s)"
+        else f"{side}: no time to dig in; {result['engineer_days']} engineer-day(s)"
     )
     return {"verdict": verdict, "dug_in": dug, "plan": result}

@@ -1,13 +1,15 @@
 """Engineer smoke generators (CD 5.3).
 
 A generator in place lays a 2" x 6" template downwind each turn it runs, the screen growing
-to 36" (each template no longer than the wind allows, CD 10.1.2); it covers the generator
-itself. Once it stops (by choice, pinned, or moved), two templates a turn go from the
-upwind end.
+to 36" (each template no longer than the wind allows, CD 10.1.2, so a moderate wind lays
+4" templates, nine of them at most). The screen starts at the upwind edge of the
+generator's base, so it covers the generator itself; templates stop at the table's edge.
+Once it stops (by choice, pinned, or moved), two templates a turn go from the upwind end.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tabletop.errors import RulesRefusal
@@ -47,12 +49,17 @@ def start_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     require_fit(ctx, stand, "CD 5.3", stationary=False, unsuppressed=False)
     if screen is not None and screen["running"]:
         raise RulesRefusal(f"{stand['id']} is already generating smoke")
+    bearing = wind_bearing(state.conditions)
     screen = {
         "stand": stand["id"],
         "x": stand["x"],
         "y": stand["y"],
         "running": True,
-        "bearing": wind_bearing(state.conditions),
+        "bearing": bearing,
+        # CD 5.3: the screen runs downwind from the generating point and covers the generator,
+        # so it starts at the upwind edge of the generator's base.
+        "back": round(_upwind_reach(stand, bearing), 6),
+        "laid": 0.0,
         "segments": 0,
         "removed": 0,
     }
@@ -64,33 +71,43 @@ def start_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _lay(ctx: Any, screen: dict[str, Any]) -> None:
-    """Add a template at the downwind end, up to the screen's maximum length."""
-    length = template_length(ctx)
-    cap = float(ctx.charts.param("engineering", "smoke-generator-max"))
-    if (screen["segments"] + 1) * length > cap + 1e-9:
-        return
-    _place(ctx, screen, screen["segments"], length)
-    screen["segments"] += 1
+def _upwind_reach(stand: dict[str, Any], bearing: float) -> float:
+    """How far the stand's base reaches upwind of its centre, against ``bearing``."""
+    rad = math.radians(bearing)
+    face = math.radians(float(stand["facing"]))
+    along = abs(math.cos(rad - face))  # the base's depth runs along its facing
+    across = abs(math.sin(rad - face))
+    return float(stand["depth"]) / 2 * along + float(stand["width"]) / 2 * across
 
 
-def _place(ctx: Any, screen: dict[str, Any], index: int, length: float) -> None:
-    import math
+def _lay(ctx: Any, screen: dict[str, Any]) -> str | None:
+    """Add a template at the downwind end; why not, if the screen cannot grow.
 
+    Every template is as long as the wind allows (CD 5.3, 10.1.2), the screen no longer
+    than its maximum, and no template is laid off the table (the part beyond an edge is
+    cut off).
+    """
     from tabletop.table import strip
 
-    rad = math.radians(screen["bearing"])
-    x = screen["x"] + math.sin(rad) * length * index
-    y = screen["y"] + math.cos(rad) * length * index
+    length = template_length(ctx)
+    cap = float(ctx.charts.param("engineering", "smoke-generator-max"))
+    # Screens begun before templates were measured one by one: all of one length, the
+    # first starting at the generator.
+    laid = float(screen.get("laid", screen["segments"] * length))
+    if laid + length > cap + 1e-9:
+        return f'full length, {laid:g}" (CD 5.3)'
+    ux, uy = math.sin(math.radians(screen["bearing"])), math.cos(math.radians(screen["bearing"]))
+    start = laid - float(screen.get("back", 0.0))
+    x0, y0 = screen["x"] + ux * start, screen["y"] + uy * start
+    table = ctx.scenario.table
+    on = _on_table((x0, y0), (ux, uy), length, table.width, table.depth)
+    if on is None:
+        return "it has reached the table edge"
     width = float(ctx.charts.param("engineering", "smoke-generator-width"))
-    # The first template starts half a length upwind so the generator sits inside its smoke.
-    back = length / 2 if index == 0 else 0.0
-    shape = strip(
-        x - math.sin(rad) * back, y - math.cos(rad) * back, screen["bearing"], width, length + back
-    )
+    shape = strip(x0 + ux * on[0], y0 + uy * on[0], screen["bearing"], width, on[1] - on[0])
     ctx.state.add_template(
         {
-            "id": f"screen-{screen['stand']}-{index}",
+            "id": f"screen-{screen['stand']}-{screen['segments']}",
             "kind": "smoke",
             "by": screen["stand"],
             "turn": ctx.state.turn,
@@ -99,6 +116,24 @@ def _place(ctx: Any, screen: dict[str, Any], index: int, length: float) -> None:
             "polygon": [list(p) for p in shape.exterior.coords],
         }
     )
+    screen["segments"] += 1
+    screen["laid"] = round(laid + length, 6)
+    return None
+
+
+def _on_table(
+    start: tuple[float, float], way: tuple[float, float], length: float, w: float, d: float
+) -> tuple[float, float] | None:
+    """The stretch (from, to) of a template's centre line, ``length`` long, on the table."""
+    low, high = 0.0, length
+    for p, u, edge in ((start[0], way[0], w), (start[1], way[1], d)):
+        if abs(u) < 1e-12:
+            if not 0 <= p <= edge:
+                return None
+            continue
+        a, b = (0 - p) / u, (edge - p) / u
+        low, high = max(low, min(a, b)), min(high, max(a, b))
+    return (low, high) if high - low > 1e-6 else None
 
 
 def each_turn(ctx: Any) -> list[dict[str, Any]]:
@@ -120,14 +155,13 @@ def each_turn(ctx: Any) -> list[dict[str, Any]]:
                 }
             )
         if screen["running"]:
-            before = screen["segments"]
-            _lay(ctx, screen)
+            why_not = _lay(ctx, screen)
             happened.append(
                 {
                     "what": "smoke generator",
                     "stand": stand["id"],
                     "result": f"screen {screen['segments']} template(s) long"
-                    + (" (full length)" if before == screen["segments"] else ""),
+                    + (f" (no more: {why_not})" if why_not else ""),
                 }
             )
             continue

@@ -6,6 +6,11 @@ each turn. At the end of every turn each active task checks its workers: still i
 not pinned or suppressed, not fired this turn and not moved (except the first turn, when
 they come into position). If one fails, the task is interrupted and says why; otherwise it
 gains the turn's hours and completes when it has enough, running its completion.
+
+Work that needs whole turns beside its object (clearing obstacles, CD 4: begin the movement
+phase beside it; hand lifting, CD 3.3.1: spend one turn beside the field) has no such first
+turn: a worker that moved this turn starts counting next turn (``from_turn``), and moving in
+a counted turn interrupts it.
 """
 
 from __future__ import annotations
@@ -49,7 +54,9 @@ def work_left(ctx: Any, task: dict[str, Any]) -> str:
     """What is left, in day turns (and hours, which count at night, CD 9.1.7)."""
     hours = max(task["hours_needed"] - task["hours_done"], 0.0)
     turns = hours / day_turn_hours(ctx)
-    return f"{turns:g} turn(s) ({hours:g} h)"
+    later = task.get("from_turn", 0) > ctx.state.turn
+    since = f"; from turn {task['from_turn']}" if later else ""
+    return f"{turns:g} turn(s) ({hours:g} h{since})"
 
 
 def start(
@@ -61,8 +68,13 @@ def start(
     detail: dict[str, Any],
     *,
     no_fire: bool = True,
+    whole_turns: bool = False,
 ) -> dict[str, Any]:
-    """Begin a task needing ``turns`` day turns of work; returns the task row."""
+    """Begin a task needing ``turns`` day turns of work; returns the task row.
+
+    ``whole_turns``: every counted turn must be spent in place, the first included, so a
+    worker that has moved this turn begins counting next turn.
+    """
     state = ctx.state
     for worker in workers:
         busy = [t for t in tasks(state) if worker in t["workers"] and t["status"] == "active"]
@@ -87,6 +99,9 @@ def start(
         "detail": detail,
         "report": None,
     }
+    if whole_turns:
+        moved = any(state.stand(w).get("moved_turn") == state.turn for w in workers)
+        task["from_turn"] = state.turn + 1 if moved else state.turn
     state.rows[TASK + task["id"]] = task
     ctx.involve(*workers)
     return task
@@ -121,7 +136,8 @@ def cancel(ctx: Any, task_id: str) -> dict[str, Any]:
 def blocker(ctx: Any, task: dict[str, Any]) -> str | None:
     """Why a worker broke the task's conditions this turn, or None."""
     state = ctx.state
-    first_turn = task["started"]["turn"] == state.turn
+    # Work counted from a turn spent wholly in place has no turn for coming into position.
+    first_turn = task["started"]["turn"] == state.turn and "from_turn" not in task
     for worker in task["workers"]:
         if not state.has_stand(worker):
             return f"{worker} is gone"
@@ -144,6 +160,16 @@ def advance(ctx: Any) -> list[dict[str, Any]]:
     hours = turn_hours(ctx)
     for task in tasks(ctx.state):
         if task["status"] != "active":
+            continue
+        if task.get("from_turn", ctx.state.turn) > ctx.state.turn:
+            happened.append(
+                {
+                    "what": "engineering",
+                    "stand": task["workers"][0],
+                    "result": f"{task['id']} ({task['kind']} {task['target']}): the work "
+                    f"counts from turn {task['from_turn']} (its workers moved up this turn)",
+                }
+            )
             continue
         why = blocker(ctx, task)
         if why is not None:

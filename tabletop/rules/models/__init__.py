@@ -32,6 +32,12 @@ def model_names() -> list[str]:
 
 def find_model(name: str, charts: Any) -> Model:
     """The model called ``name``, bound to the game's charts; BadInput if unknown."""
+    if name == CD:
+        raise BadInput(
+            "cd (Command Decision, the default model) has no model procedures: its fire and "
+            "procedures are the program's own commands ('tabletop model show cd'); the "
+            f"alternative models are {', '.join(MODELS)}"
+        )
     target = MODELS.get(name)
     if target is None:
         raise BadInput(f"unsupported model: {name!r} (models: {', '.join(model_names())})")
@@ -110,6 +116,20 @@ class Model(ABC):
     @abstractmethod
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
         """Resolve one fire action, rolling every random step through ``dice``."""
+
+    def check_can_fire(self) -> None:
+        """Refuse at once when the model has no ranged fire at all."""
+        return  # most models fire; one that does not raises BadInput here
+
+    def fire_kind(self, options: Mapping[str, Any]) -> tuple[str, str]:
+        """The turn chart's action this fire is (``charts/turn.yaml`` ``allows``), and what
+        to call it: table-mode fire keeps to the game's turn sequence, as CD's does."""
+        return "direct-fire", "direct fire"
+
+    def table_count(self, ctx: Any, stand: dict[str, Any]) -> int | None:
+        """How many weapons ``stand`` fires with in table mode when ``--count`` is not given,
+        and the most it may give; None when the model does not count them (then 1)."""
+        return None
 
     def odds(self, shot: Shot) -> dict[str, Any]:
         """Exact or analytic outcome probabilities: ``outcomes`` and ``expected``."""

@@ -29,22 +29,47 @@ def require_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> None:
             )
 
 
-def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Shot, Any]:
-    from tabletop.rules.sighting import end_for_stand, sight
+def check_shot(ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: bool = False) -> None:
+    """What every model's table-mode fire must pass before its own rules are read, as CD's
+    direct fire checks it (``tabletop.rules.cd.direct.prepare``): the model fires at all, a
+    stand does not fire at itself, the phase allows fire (the game's turn sequence holds
+    whatever the model; ``any_phase`` lets ``odds`` look ahead), both stands are in play and
+    on opposite sides."""
+    from tabletop.rules.cd.direct import check_phase
+    from tabletop.state.document import out_of_play
 
+    model.check_can_fire()
     state = ctx.state
     shooter, target = state.stand(inputs["shooter"]), state.stand(inputs["target"])
     if shooter["id"] == target["id"]:
         raise BadInput(f"{shooter['id']} cannot fire at itself")
+    if not any_phase:
+        action, what = model.fire_kind(inputs.get("options") or {})
+        check_phase(ctx, action, what)
     for stand, role in ((shooter, "fire"), (target, "be fired at")):
-        if stand["status"] == "eliminated":
-            raise RulesRefusal(f"{stand['id']} is eliminated and cannot {role}")
+        if out_of_play(stand):
+            raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot {role}")
+    if shooter["side"] == target["side"]:
+        raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
+
+
+def shot_from_table(
+    ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: bool = False
+) -> tuple[Shot, Any]:
+    from tabletop.rules.sighting import end_for_stand, sight
+
+    check_shot(ctx, model, inputs, any_phase=any_phase)
+    state = ctx.state
+    shooter, target = state.stand(inputs["shooter"]), state.stand(inputs["target"])
     require_profiles(ctx, model, [shooter["id"], target["id"]])
     seen = None
-    distance = inputs.get("range")
+    distance = table_range(model, inputs)
     placed = shooter["x"] is not None and target["x"] is not None
     if distance is None and not placed:
-        raise BadInput("place both stands on the table, or give the measured range with --range")
+        raise BadInput(
+            "place both stands on the table, or give the measured range with --range "
+            "(or --range-squares)"
+        )
     if placed:
         # The table still decides cover, smoke and the target's record when the referee gives
         # the range they measured.
@@ -59,12 +84,36 @@ def shot_from_table(ctx: Any, model: Model, inputs: dict[str, Any]) -> tuple[Sho
         shooter=spec(shooter["id"]).profiles[model.name],
         target=spec(target["id"]).profiles[model.name],
         range_inches=float(distance or 0.0),
-        count=int(inputs.get("count") or 1),
+        count=table_count(ctx, model, shooter, inputs.get("count")),
         options=options,
         shooter_stand=shooter["id"],
         target_stand=target["id"],
     )
     return shot, seen
+
+
+def table_range(model: Model, inputs: dict[str, Any]) -> float | None:
+    """The range the referee measured, in inches: ``--range``, or ``--range-squares`` through
+    the model's scale; None when the table is to measure it."""
+    inches, squares = inputs.get("range"), inputs.get("range_squares")
+    if inches is not None and squares is not None:
+        raise BadInput("give the range once: --range INCHES or --range-squares N")
+    if squares is not None:
+        return float(squares) * model.inches_per_unit
+    return None if inches is None else float(inches)
+
+
+def table_count(ctx: Any, model: Model, shooter: dict[str, Any], given: int | None) -> int:
+    """How many fire: ``--count``, else what the firing stand has left (for models that
+    count it), else one."""
+    left = model.table_count(ctx, shooter)
+    if given is None:
+        return 1 if left is None else left
+    if left is not None and given > left:
+        raise BadInput(
+            f"--count {given}: {shooter['id']} has {left} left to fire (its {model.name} strength)"
+        )
+    return int(given)
 
 
 def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +134,13 @@ def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "y": ctx.state.stand(inputs["shooter"])["y"],
     }
     target["fired_at"] = ctx.state.turn
-    return {"verdict": outcome.verdict, "model": model.name, **outcome.data, "lines": outcome.lines}
+    return {
+        "verdict": outcome.verdict,
+        "model": model.name,
+        **outcome.data,
+        "target_eliminated": bool(outcome.eliminated),
+        "lines": outcome.lines,
+    }
 
 
 def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -> dict[str, Any]:

@@ -41,11 +41,15 @@ class Aggression(Model):
     def profiles(self) -> Mapping[str, Any]:
         return self.table.profiles
 
-    def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
+    def check_can_fire(self) -> None:
         raise BadInput(
             "the aggression model has no ranged fire: it resolves close combat between stands "
             "in contact with 'tabletop assault ATTACKER... --against DEFENDER...'"
         )
+
+    def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
+        self.check_can_fire()
+        raise AssertionError("unreachable: check_can_fire refuses")
 
     def odds(self, shot: Shot) -> dict[str, Any]:
         raise BadInput(

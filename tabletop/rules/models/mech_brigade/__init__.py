@@ -17,12 +17,16 @@ Our readings where the seed is silent or inconsistent (each is also noted where 
 - ``suppression`` in the JSON is the target's level after the fire (cumulative within a
   pulse, capped at 50 or 200), kept in whole points.
 
-Table mode: ``situation_from_table`` reads the target's cover from the terrain under it,
-the woods, towns and smoke the line of fire crosses, whether it moved this turn (it then
-moves at its SP rating), which armour faces the firer, and the target's own record
+Table mode (``table.py``): ``situation_from_table`` reads the target's cover from the
+terrain under it, MB 8.0's line of sight over the squares between the stands (direct fire
+without one is refused; the woods and towns it passes through give the blocking points),
+the smoke the line of fire crosses, whether the target moved this turn (it then moves at its
+SP rating), which armour faces the firer, and the target's own record
 (``stand["models"]["mech-brigade"]``): its suppression from earlier fire in the same turn
-and phase, and the vehicles or men it has left. ``fire`` stores the new suppression, the
-kills so far and what is left there; a unit with nothing left is eliminated.
+and phase, and the vehicles or men it has left (at first the scenario's ``strength:``, else
+the chart's default for its kind of unit). Every weapon the firer has left fires unless
+``--count`` says fewer. ``fire`` stores the new suppression, the kills so far and what is
+left there; a unit with nothing left is eliminated.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from tabletop.dice import DiceLike
+from tabletop.errors import RulesRefusal
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
-from tabletop.rules.models.mech_brigade.chance import roll_chance, shown
+from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import Profile, Tables
 from tabletop.rules.models.mech_brigade.fire import FIRE_OPTIONS, Attack, resolve
 from tabletop.rules.models.mech_brigade.formulas import kill_chance, killed_distribution, num
@@ -71,6 +76,17 @@ class MechBrigade(Model):
         attack = resolve(
             self.tables, shot.shooter, shot.target, shot.range_inches, shot.count, options
         )
+        if table.get("sight"):
+            attack.lines.insert(1, table["sight"])
+        if not attack.situation.los and attack.mode != "indirect":
+            # MB 8.0: direct fire needs a line of sight; a bombardment does not (MB 7.5).
+            why = (table.get("blocked_by") or ["--set los=false"])[0]
+            shooter = shot.shooter_stand or attack.shooter.id
+            target = shot.target_stand or attack.target.id
+            raise RulesRefusal(
+                f"{shooter} has no line of sight to {target} (MB 8.0): {why}; only a "
+                "bombardment (--set indirect=true) fires without one"
+            )
         return attack, table
 
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
@@ -155,6 +171,18 @@ class MechBrigade(Model):
         }
 
     # --- the table -------------------------------------------------------------------------
+
+    def fire_kind(self, options: Mapping[str, Any]) -> tuple[str, str]:
+        if options.get("indirect") is True:
+            # MB 7.5: a bombardment is artillery fire, in the turn's indirect-fire phase.
+            return "indirect-fire", "a bombardment (indirect fire)"
+        return super().fire_kind(options)
+
+    def table_count(self, ctx: Any, stand: dict[str, Any]) -> int:
+        # MB 7.3 (5), 7.4: every weapon the unit has left fires, one per vehicle or man.
+        from tabletop.rules.models.mech_brigade.table import strength
+
+        return strength(self, ctx, stand)
 
     def situation_from_table(
         self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any

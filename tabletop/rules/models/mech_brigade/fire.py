@@ -61,7 +61,10 @@ FIRE_OPTIONS: dict[str, str] = {
     "altitude": "a helicopter target's altitude level, 1-9 (MB 7.14; default 1)",
     "shooter_suppression": "the firer's suppression, 0-200 (MB 7.7; default 0)",
     "target_suppression": "the target's suppression before this fire (MB 7.4, 7.6)",
-    "strength": "vehicles or men left in the target unit: kills beyond it are lost",
+    "strength": "vehicles or men left in the target unit: kills beyond it are lost (table "
+    "mode: what the stand has left)",
+    "los": "line of sight to the target (MB 8.0; default true): without it only a "
+    "bombardment may fire (table mode: traced over the table's squares)",
 }
 
 # --- the situation -----------------------------------------------------------------------------
@@ -83,6 +86,7 @@ class Situation:
     shooter_suppression: Fraction
     target_suppression: int
     strength: int | None
+    los: bool
 
     @classmethod
     def read(cls, t: Tables, options: Mapping[str, Any]) -> Situation:
@@ -113,6 +117,7 @@ class Situation:
                 "target_suppression", 0, 0, t.whole("suppression-cap-nonvehicle")
             ),
             strength=r.integer("strength", None, 1) if r.given("strength") else None,
+            los=r.flag("los", True),
         )
 
 

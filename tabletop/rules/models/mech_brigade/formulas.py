@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from tabletop.rules.models.mech_brigade.chance import settled
+from tabletop.rules.models.chance import settled
 from tabletop.rules.models.mech_brigade.data import Profile, Tables
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput
 from tabletop.rules.models import Procedure
-from tabletop.rules.models.mech_brigade.chance import roll_chance
+from tabletop.rules.models.chance import roll_chance
 from tabletop.rules.models.mech_brigade.data import Profile, Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up, num
 from tabletop.rules.models.mech_brigade.reader import Reader

@@ -9,7 +9,7 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput
-from tabletop.rules.models.mech_brigade.chance import roll_chance, shown
+from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up, num
 from tabletop.rules.models.mech_brigade.reader import Reader
@@ -118,11 +118,30 @@ def line_of_sight(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, 
     viewer = r.integer("viewer", None, 0, 99)
     target = r.integer("target", None, 0, 99)
     path = parse_path(str(o["path"])) if r.given("path") else []
+    rng = r.integer("range", len(path) + 1, 0, 999)
+    visibility = r.integer("visibility", None, 0, 99) if r.given("visibility") else None
+    return trace_line(t, viewer, target, path, rng, visibility)
+
+
+def trace_line(
+    t: Tables,
+    viewer: int,
+    target: int,
+    path: list[tuple[int, str]],
+    rng: int | None = None,
+    visibility: int | None = None,
+) -> dict[str, Any]:
+    """MB 8.0 for one line: the viewer's and target's levels and the squares between them,
+    from the viewer, each as (level, terrain). The ``line-of-sight`` procedure and table-mode
+    fire both call this, so the referee's check and the fire's refusal cannot disagree.
+
+    ``cover`` in the answer counts, by terrain, the cover squares the line passes through
+    rather than over (those MB 8.0 (5) limits); fire takes its blocking points from them."""
     distance = len(path) + 1
-    rng = r.integer("range", distance, 0, 999)
+    rng = distance if rng is None else rng
     lines = [f"viewer at level {viewer}, target at level {target}, {distance} squares apart"]
     blocked: list[str] = []
-    if r.given("visibility") and rng > r.integer("visibility", None, 0, 99):
+    if visibility is not None and rng > visibility:
         blocked.append(f"range {rng} beyond the visibility level [MB 8.0 (2)]")
     high, low = max(viewer, target), min(viewer, target)
     rise = high - low
@@ -149,7 +168,13 @@ def line_of_sight(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, 
     blocked += _cover_blocks(t, counted)
     clear = not blocked
     verdict = "line of sight clear" if clear else f"line of sight blocked: {blocked[0]}"
-    return {"verdict": verdict, "los": clear, "blocked_by": blocked, "lines": lines}
+    return {
+        "verdict": verdict,
+        "los": clear,
+        "blocked_by": blocked,
+        "cover": counted,
+        "lines": lines,
+    }
 
 
 def _cover_blocks(t: Tables, counted: dict[str, int]) -> list[str]:

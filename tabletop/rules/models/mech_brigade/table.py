@@ -4,25 +4,36 @@ Our mapping of a tabletop onto Mech Brigade's squares (the seed has no table):
 
 - the target's square is the terrain under the target's centre, read through the chart's
   ``table_kinds`` (town over woods over entrenchment over broken over clear);
-- woods and towns crossed by the line of fire count one square per 4" inside them (at least
-  one), unless the piece also covers the firer or the target (their own squares never add
-  blocking points, MB 7.3 (7));
+- the line of fire, centre to centre, is cut into squares of the chart's scale; the squares
+  between the units take the ground level (hills) under their centres, and each cover piece
+  the line crosses (woods, towns, broken ground) fills one square per 4" of the line inside
+  it (at least one), where the line crosses it, unless the piece also covers the firer or
+  the target (their own squares are not between them, MB 7.3 (7));
+- MB 8.0's line of sight is traced over those squares by the same procedure as
+  ``tabletop model run mech-brigade line-of-sight``; when it is blocked direct fire is
+  refused, and the woods and towns it passes through give the blocking points (MB 7.3 (7));
 - every smoke template crossed adds its ``level`` (artillery smoke, 3, when it has none);
 - a target that moved this turn is moving at its SP rating;
 - the front armour faces the firer when the firer lies within 45 degrees of the target's
-  facing (the front 90 degrees, MB 7.3 KILLS (1)).
+  facing (the front 90 degrees, MB 7.3 KILLS (1));
+- a stand's strength (the vehicles or men it represents) is what its record has left, else
+  the scenario's ``strength:``, else the chart's default for its kind of unit.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from tabletop.rules.models.mech_brigade.data import Tables
+from tabletop.rules.models.mech_brigade.data import Profile, Tables
+from tabletop.rules.models.mech_brigade.formulas import half_up
+from tabletop.rules.models.mech_brigade.sight import trace_line
 
 if TYPE_CHECKING:
     from tabletop.rules.models.mech_brigade import MechBrigade
 
-# Which terrain decides the target's square when pieces overlap.
+# Which terrain decides a square when pieces overlap.
 PRECEDENCE = ("town", "woods", "entrenchment", "broken", "clear")
 FRONT_ARC = 45.0
 
@@ -37,11 +48,16 @@ def situation(
     cover = square_terrain(t, ctx, float(target["x"]), float(target["y"]))
     if cover != "clear":
         options["cover"] = cover
-    ends = _pieces_at(ctx, shooter) | _pieces_at(ctx, target)
-    woods, towns, smoke = crossed(t, ctx, sight, ends)
-    for key, value in (("woods", woods), ("towns", towns), ("smoke", smoke)):
+    line = line_of_fire(t, ctx, shooter, target, sight)
+    found = line["cover"]
+    for key, value in (("woods", found.get("woods", 0)), ("towns", found.get("town", 0))):
         if value:
             options[key] = value
+    smoke = smoke_levels(t, ctx, sight)
+    if smoke:
+        options["smoke"] = smoke
+    if not line["los"]:
+        options["los"] = False
     profile = t.profile(ctx.scenario.stand_spec(target["id"]).profiles[model.name])
     if target.get("moved_turn") == ctx.state.turn and profile.sp:
         options["target_speed"] = profile.sp
@@ -52,10 +68,33 @@ def situation(
     if record.get("turn") == now["turn"] and record.get("phase") == now["phase"]:
         # MB 7.6: attacks in the same pulse add up; a later phase or turn starts afresh.
         options["target_suppression"] = int(record.get("suppression") or 0)
-    if record.get("left") is not None:
-        options["strength"] = int(record["left"])
-    options[TABLE_KEY] = {**now, "killed": int(record.get("killed") or 0)}
+    options["strength"] = strength(model, ctx, target)
+    options[TABLE_KEY] = {
+        **now,
+        "killed": int(record.get("killed") or 0),
+        "sight": line["summary"],
+        "blocked_by": line["blocked_by"],
+    }
     return options
+
+
+def strength(model: MechBrigade, ctx: Any, stand: dict[str, Any]) -> int:
+    """The vehicles or men a stand has left (see the module's docstring)."""
+    record = (stand.get("models") or {}).get(model.name) or {}
+    if record.get("left") is not None:
+        return int(record["left"])
+    spec = ctx.scenario.stand_spec(stand["id"])
+    if spec.strength is not None:
+        return int(spec.strength)
+    return default_strength(model.tables, model.tables.profile(spec.profiles[model.name]))
+
+
+def default_strength(t: Tables, profile: Profile) -> int:
+    if profile.is_vehicle:
+        return t.whole("strength-vehicles")
+    if profile.kind == "infantry":
+        return t.whole("strength-infantry")
+    return t.whole("strength-other")
 
 
 def square_terrain(t: Tables, ctx: Any, x: float, y: float) -> str:
@@ -68,26 +107,80 @@ def _pieces_at(ctx: Any, stand: dict[str, Any]) -> set[str]:
     return {p.id for p in ctx.table.pieces_at(float(stand["x"]), float(stand["y"]))}
 
 
-def crossed(t: Tables, ctx: Any, sight: Any, ends: set[str]) -> tuple[int, int, int]:
-    """Woods squares, town squares and smoke levels along the line of fire."""
+def line_of_fire(
+    t: Tables, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+) -> dict[str, Any]:
+    """MB 8.0 over the squares between the stands, read from the table (``trace_line``), with
+    a one-line ``summary`` of the squares for the fire's working."""
+    viewer = half_up(Fraction(float(sight.level_a)))
+    seen = half_up(Fraction(float(sight.level_b)))
+    path = squares_between(t, ctx, shooter, target, sight)
+    line = trace_line(t, viewer, seen, path)
+    cover = [f"{n} {kind}" for kind, n in sorted(line["cover"].items())]
+    marked = ",".join(f"{level}{_LETTER.get(kind, '')}" for level, kind in path) or "none"
+    summary = (
+        f"line of sight over {len(path) + 1} squares from level {viewer} to {seen} "
+        f"(squares between: {marked}): "
+        + ("clear" if line["los"] else f"blocked, {line['blocked_by'][0]}")
+        + (f"; through {', '.join(cover)} cover square(s)" if cover and line["los"] else "")
+        + " [MB 8.0]"
+    )
+    return {**line, "summary": summary, "path": path}
+
+
+_LETTER = {"woods": "w", "broken": "b", "town": "t", "entrenchment": "e"}
+
+
+def squares_between(
+    t: Tables, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+) -> list[tuple[int, str]]:
+    """The squares between the stands as MB 8.0 reads them: (level, terrain), from the firer."""
     size = float(t.scale.inches)
+    ax, ay = float(shooter["x"]), float(shooter["y"])
+    bx, by = float(target["x"]), float(target["y"])
+    length = math.hypot(bx - ax, by - ay)
+    total = max(1, half_up(Fraction(length / size)))  # squares from the firer to the target
+    between = total - 1
+    if not between:
+        return []
+    squares: list[list[Any]] = []
+    for i in range(1, total):
+        x, y = ax + (bx - ax) * i / total, ay + (by - ay) * i / total
+        squares.append([half_up(Fraction(ctx.table.ground_level(x, y))), "clear"])
+    ends = _pieces_at(ctx, shooter) | _pieces_at(ctx, target)
     by_kind = {k: row.id for row in t.terrain.values() for k in row.table_kinds}
+    for c in sight.crossings:
+        kind = by_kind.get(c["kind"])
+        if c["kind"] == "smoke" or c["piece"] in ends or kind is None:
+            continue
+        if t.terrain[kind].los is None:
+            continue  # not cover terrain: it neither blocks sight nor adds blocking points
+        count = min(between, max(1, round(float(c["inside"]) / size)))
+        middle = (_along(c["entry"], ax, ay, bx, by) + _along(c["exit"], ax, ay, bx, by)) / 2
+        first = round(middle * total - (count - 1) / 2)
+        first = max(1, min(between - count + 1, first))
+        for index in range(first, first + count):
+            square = squares[index - 1]
+            if PRECEDENCE.index(kind) < PRECEDENCE.index(square[1]):
+                square[1] = kind
+    return [(int(level), str(kind)) for level, kind in squares]
+
+
+def _along(point: Any, ax: float, ay: float, bx: float, by: float) -> float:
+    """How far along the line from (ax, ay) to (bx, by) a point lies, 0 to 1."""
+    dx, dy = bx - ax, by - ay
+    return ((float(point[0]) - ax) * dx + (float(point[1]) - ay) * dy) / (dx * dx + dy * dy)
+
+
+def smoke_levels(t: Tables, ctx: Any, sight: Any) -> int:
+    """Smoke levels along the line of fire, the end squares' included (MB 7.3 (7))."""
     levels = {tpl["id"]: tpl.get("level") for tpl in ctx.state.templates()}
-    woods = towns = smoke = 0
+    smoke = 0
     for c in sight.crossings:
         if c["kind"] == "smoke":
             level = levels.get(c["piece"])
             smoke += int(level) if level else t.whole("table-smoke-level")
-            continue
-        if c["piece"] in ends:
-            continue
-        count = max(1, round(float(c["inside"]) / size))
-        kind = by_kind.get(c["kind"])
-        if kind == "woods":
-            woods += count
-        elif kind == "town":
-            towns += count
-    return woods, towns, smoke
+    return smoke
 
 
 def is_front(facing: float, bearing_to_target: float) -> bool:

@@ -6,7 +6,8 @@ strength x effectiveness) through every modifier to a combat value, then casualt
 vehicle kill), effectiveness loss and the target's morale state. In table mode the target's
 state (``men``, ``effectiveness``, ``state``, ``ground``, ``immobile``) lives on the stand
 under ``models["squad-battles"]`` and is read back by the next fire; the firer's recorded
-``effectiveness``, ``state`` and ``men`` count too. Every other procedure (command tests,
+``effectiveness``, ``state`` and ``men`` count too; a team starts with the scenario's
+``strength:`` men when it gives one (else its profile's). Every other procedure (command tests,
 rally, mines, objectives, scoring, assault...) is in ``procedures()``.
 """
 

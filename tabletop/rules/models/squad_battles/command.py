@@ -3,8 +3,8 @@ demoralized recovery, rally, heroic and political leaders, quality modifiers.
 
 The manual's "die roll less than the value" is read through its own example: a B leader
 (5) passes 5/6 of the time, so the die is a d6 and the test passes on the value or less.
-"A random number between 0 and 1 less than R/(R+D)" is a percentile roll of
-``100 R/(R+D)`` or less.
+"A random number between 0 and 1 less than R/(R+D)" is that chance exactly, settled with
+percentile dice to a hundredth of a percent (``tabletop.rules.models.chance``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.results import die, num, show
 from tabletop.rules.models.squad_battles.tables import Tables
 
@@ -101,15 +102,14 @@ def command_test(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str,
             else:
                 lines.append(f"superior {'passed' if superior_passed else 'failed'} (given)")
                 superior_chance = Fraction(int(superior_passed))
-            bonus_chance = superior_chance * Fraction(int(percent), 100)
+            bonus_chance = superior_chance * settled(reach)
             lines.append(
                 f"pass-along chance R/(R+D) = {r_radius}/({r_radius}+{o['distance']}) = "
-                f"{show(reach)}: on d100 <= {int(percent)}"
+                f"{show(reach)}: {shown(reach)}"
             )
             if superior_passed:
-                roll = dice.roll(100, f"superior's +1 reaches the leader on {int(percent)} or less")
-                bonus = roll <= percent
-                lines.append(f"d100 {roll}: " + ("+1 passed along" if bonus else "no +1"))
+                bonus, rolled = roll_chance(dice, reach, "superior's +1 reaches the leader")
+                lines.append(f"{rolls_text(rolled)}: " + ("+1 passed along" if bonus else "no +1"))
     final = value + (1 if bonus else 0)
     roll = dice.roll(sides, f"command test: passes on {final} or less")
     passed = roll <= final

@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.models.chance import roll_chance, rolls_text, shown
 from tabletop.rules.models.squad_battles.results import apply_effectiveness, degrade, num, show
 from tabletop.rules.models.squad_battles.tables import Tables, frac
 
@@ -52,12 +53,12 @@ def mine(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]:
     if not infantry and not m.vehicles_trip:
         return quiet(f"{kind} has no effect on vehicles")
     percent = trip_percent(tables, stacking)
-    roll = dice.roll(100, f"mine trips on {show(percent)} or less (2S/M)")
+    tripped, rolled = roll_chance(dice, percent / 100, "mine trips (2S/M)")
     lines = [
         f"trip chance 2 x S / M = 2 x {stacking} / {show(tables.param('max-stacking'))} = "
-        f"{show(percent)}%: d100 {roll}"
+        f"{shown(percent / 100)}: {rolls_text(rolled)}"
     ]
-    if roll > percent:
+    if not tripped:
         lines.append("not tripped")
         return {
             "verdict": "mine not tripped",
@@ -201,9 +202,11 @@ def clear(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]:
         e = frac(o["effectiveness"])
         percent = Fraction(rank, 6) * e
         why = f"reliability {o['reliability']} ({rank}/6) x effectiveness {show(e)}%"
-    roll = dice.roll(100, f"{target} cleared on {show(percent)} or less")
-    done = roll <= percent
-    lines = [f"chance {why} = {show(percent)}%: d100 {roll} " + ("succeeds" if done else "fails")]
+    done, rolled = roll_chance(dice, Fraction(percent) / 100, f"{target} cleared")
+    lines = [
+        f"chance {why} = {shown(Fraction(percent) / 100)}: {rolls_text(rolled)} "
+        + ("succeeds" if done else "fails")
+    ]
     if done and target in bridges:
         lines.append("vehicles on it become immobile")
     what = "destroyed" if target in bridges else "cleared"
@@ -302,10 +305,11 @@ def gas(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]:
         spread = []
         lines = []
         for i in range(1, o["adjacent"] + 1):
-            r = dice.roll(100, f"gas spreads to adjacent hex {i} on {show(chance)} or less")
-            spread.append(r <= chance)
+            gassed, rolled = roll_chance(dice, chance / 100, f"gas spreads to adjacent hex {i}")
+            spread.append(gassed)
             lines.append(
-                f"adjacent hex {i} (no higher): d100 {r} " + ("gassed" if r <= chance else "clear")
+                f"adjacent hex {i} (no higher), {shown(chance / 100)}: {rolls_text(rolled)} "
+                + ("gassed" if gassed else "clear")
             )
         return {
             "verdict": f"gas spreads to {sum(spread)} of {o['adjacent']} adjacent hexes",
@@ -316,13 +320,12 @@ def gas(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]:
         }
     if action == "clear":
         chance = tables.param("gas-clear")
-        r = dice.roll(100, f"gas clears on {show(chance)} or less")
-        cleared = r <= chance
+        cleared, rolled = roll_chance(dice, chance / 100, "gas clears")
         return {
             "verdict": "the gas clears" if cleared else "the gas stays",
             "cleared": cleared,
             "chance": num(chance / 100, 4),
-            "lines": [f"d100 {r} against {show(chance)}%"],
+            "lines": [f"{rolls_text(rolled)} against {shown(chance / 100)}"],
             "rule": rule,
         }
     # exposure: what gas first fired into a hex does to a unit there

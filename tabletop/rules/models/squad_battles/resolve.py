@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.rules.models import Outcome
+from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.fire import FireValue, Shooting, combat_value
 from tabletop.rules.models.squad_battles.results import (
     apply_effectiveness,
@@ -26,7 +27,6 @@ from tabletop.rules.models.squad_battles.results import (
     num,
     pin_check,
     position,
-    round_up_faces,
     show,
 )
 from tabletop.rules.models.squad_battles.tables import Tables, frac
@@ -222,15 +222,16 @@ def _vehicle(
     if cas.result >= 1:
         lines.append(f"a nonzero result kills the vehicle [{KILLS}]")
         if not o["flying"]:
-            r = dice.roll(100, f"immobile probability: survives immobile on {show(ip)} or less")
-            if r <= ip:
+            survives, rolled = roll_chance(dice, ip / 100, "immobile probability: survives")
+            if survives:
                 lines.append(
-                    f"d100 {r} <= {show(ip)}: survives, immobile [SB Movement: Immobilization]"
+                    f"{rolls_text(rolled)} within {shown(ip / 100)}: survives, immobile "
+                    "[SB Movement: Immobilization]"
                 )
                 return _vehicle_hurt(
                     tables, sh, fv, dice, cas, data, lines, immobile=True, survived=True
                 )
-            lines.append(f"d100 {r} > {show(ip)}: destroyed")
+            lines.append(f"{rolls_text(rolled)} beyond {shown(ip / 100)}: destroyed")
         data.update(
             killed=True, immobilized=immobile, effectiveness_loss=0, effectiveness=num(e_before)
         )
@@ -266,19 +267,17 @@ def _vehicle_hurt(
     if not survived and not immobile:
         chance = he_immobile_chance(tables, sh, cas.value)
         if chance > 0:
-            r = dice.roll(100, f"HE immobilization on {show(chance)} or less")
-            newly = r <= chance
+            newly, rolled = roll_chance(dice, Fraction(chance) / 100, "HE immobilization")
             lines.append(
-                f"HE immobilization: chance {show(chance)}%: d100 {r} "
+                f"HE immobilization: chance {shown(Fraction(chance) / 100)}: {rolls_text(rolled)} "
                 + ("immobilizes" if newly else "no")
                 + " [SB Firing: HE Immobilization]"
             )
         elif sh.weapon.load == "demolition" and not o["flying"]:
             ip = tables.param("immobile-probability")
-            r = dice.roll(100, f"demolition immobile check on {show(ip)} or less")
-            newly = r <= ip
+            newly, rolled = roll_chance(dice, ip / 100, "demolition immobile check")
             lines.append(
-                f"demolition immobile check {show(ip)}%: d100 {r} "
+                f"demolition immobile check {shown(ip / 100)}: {rolls_text(rolled)} "
                 + ("immobilizes" if newly else "no")
                 + " [SB Weapon Types: Demolition and Clearing Weapons]"
             )
@@ -410,7 +409,7 @@ def _vehicle_odds(
     from tabletop.rules.models.squad_battles.results import scaled
 
     low, high = scaled(cv, lcv, hcv, base)
-    ip = Fraction(math.floor(tables.param("immobile-probability")), 100)
+    ip = settled(tables.param("immobile-probability") / 100)
     if sh.o["flying"]:
         ip = Fraction(0)
     kill = Fraction(0)
@@ -420,7 +419,7 @@ def _vehicle_odds(
         p_kill = (
             Fraction(1)
             if whole >= 1
-            else (Fraction(round_up_faces(value - whole), 100) if value > whole else Fraction(0))
+            else (settled(value - whole) if value > whole else Fraction(0))
         )
         kill += w * p_kill
         if not sh.o["immobile"]:
@@ -446,7 +445,7 @@ def _immobile_after_hit(tables: Tables, sh: Shooting, value: Fraction, ip: Fract
     """The chance ``_vehicle_hurt`` immobilizes a vehicle it did not kill, at this value."""
     chance = he_immobile_chance(tables, sh, value)
     if chance > 0:
-        return Fraction(math.floor(chance), 100)
+        return settled(Fraction(chance) / 100)
     if sh.weapon.load == "demolition" and not sh.o["flying"]:
         return ip
     return Fraction(0)

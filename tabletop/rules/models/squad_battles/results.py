@@ -3,10 +3,11 @@ SB Effectiveness).
 
 A combat value is scaled against the baseline of 10,000 to give the low and high casualty
 values; the casualty value lies between them and its fraction is rounded up or down at
-random. The table has no continuous random numbers, so both steps use a percentile die:
+random. The table has no continuous random numbers, so both steps use percentile dice:
 the value sits ``(d100 - 1/2)`` per cent of the way from low to high, and a fraction ``f``
-rounds up on a d100 of ``round(100 f)`` or less. ``distribution`` gives the exact odds of
-that very procedure.
+rounds up with a chance of exactly ``f`` (to a hundredth of a percent, a second d100 settling
+the boundary face: ``tabletop.rules.models.chance``, as the other models do). ``distribution``
+gives the exact odds of that very procedure.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.dice import DiceLike
+from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.tables import Tables, frac
 
 STATES = ("normal", "disrupted", "pinned", "demoralized")
@@ -57,11 +59,6 @@ def scaled(
     """SB Combat Results: LCV and HCV are the extremes at the baseline combat value."""
     share = combat_value / baseline
     return lcv * share, hcv * share
-
-
-def round_up_faces(fraction: Fraction) -> int:
-    """How many d100 faces round a fraction up: ``100 f`` rounded, halves down."""
-    return max(0, min(100, math.ceil(100 * fraction + HALF) - 1))
 
 
 def position(low: Fraction, high: Fraction, roll: int) -> Fraction:
@@ -110,12 +107,12 @@ def combat_result(
     fraction = value - whole
     result = whole
     if fraction > 0:
-        faces = round_up_faces(fraction)
-        r = dice.roll(100, f"{what}: round {show(value)} up on {faces} or less (percentile)")
-        rolls.append(r)
-        result = whole + 1 if r <= faces else whole
+        up, rolled = roll_chance(dice, fraction, f"{what}: round {show(value)} up")
+        rolls.extend(rolled)
+        result = whole + 1 if up else whole
         lines.append(
-            f"  fraction {show(fraction)} rounds up on d100 <= {faces}: rolled {r} -> {result}"
+            f"  fraction {show(fraction)}: rounds up {shown(fraction)} of the time; "
+            f"{rolls_text(rolled)} -> {result}"
         )
     return CombatResult(combat_value, low, high, value, result, rolls, lines)
 
@@ -148,7 +145,7 @@ def distribution(
     out: dict[int, Fraction] = {}
     for v, w in values:
         whole = math.floor(v)
-        up = Fraction(round_up_faces(v - whole), 100) if v > whole else Fraction(0)
+        up = settled(v - whole) if v > whole else Fraction(0)
         if up:
             out[whole + 1] = out.get(whole + 1, Fraction(0)) + w * up
         if up != 1:

@@ -23,6 +23,10 @@ def situation(
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     _recorded(out, shooter, target, name)
+    for stand, option in ((shooter, "shooter_men"), (target, "target_men")):
+        men = scenario_men(ctx, tables, name, stand)
+        if option not in out and men is not None:
+            out[option] = men
     target_p = profile_of(ctx, tables, name, target["id"])
     infantry = target_p is not None and target_p.kind in ("team", "leader")
     terrain = _terrain(ctx, tables, target)
@@ -44,6 +48,16 @@ def situation(
         out["hexside"] = hexside
     out["_near"] = near_stands(ctx, tables, shooter, target)
     return out
+
+
+def scenario_men(ctx: Any, tables: Tables, name: str, stand: dict[str, Any]) -> int | None:
+    """A team's men at the start: the scenario's ``strength``; None for the profile's men.
+    A leader is one man and a vehicle one vehicle, so it applies to teams only."""
+    spec = ctx.scenario.stand_spec(stand["id"])
+    profile = profile_of(ctx, tables, name, stand["id"])
+    if spec.strength is None or profile is None or profile.kind != "team":
+        return None
+    return int(spec.strength)
 
 
 def _recorded(

@@ -9,7 +9,8 @@ command control, orders, victory).
 
 Table mode reads and writes the target's record ``stand["models"]["typhoon"]``: ``men``,
 ``immobilized``, ``guns_out``, ``suppression`` and ``state``; the firer's record gives its
-own suppression, state and men. ``--set`` values override what the table says.
+own suppression, state and men. An infantry unit starts with the scenario's ``strength:``
+men when it gives one (else its profile's). ``--set`` values override what the table says.
 """
 
 from __future__ import annotations
@@ -158,7 +159,6 @@ class Typhoon(Model):
         out: dict[str, Any] = {}
         mine = (target.get("models") or {}).get(NAME) or {}
         for key, option in (
-            ("men", "target_men"),
             ("immobilized", "target_immobilized"),
             ("guns_out", "target_guns_out"),
             ("suppression", "target_suppression"),
@@ -168,8 +168,10 @@ class Typhoon(Model):
         theirs = (shooter.get("models") or {}).get(NAME) or {}
         if theirs.get("suppression") is not None:
             out["firer_suppression"] = theirs["suppression"]
-        if theirs.get("men") is not None:
-            out["firer_men"] = theirs["men"]
+        for stand, record, option in ((target, mine, "target_men"), (shooter, theirs, "firer_men")):
+            men = self._men(ctx, stand, record)
+            if men is not None:
+                out[option] = men
         turn = ctx.state.turn
         out["target_state"] = _table_state(mine.get("state"), target, turn, TARGET_STATES)
         out["firer_state"] = _table_state(
@@ -184,6 +186,23 @@ class Typhoon(Model):
         if sight is not None:
             out.update(self._from_sight(ctx, target, sight, out))
         return out
+
+    def _men(self, ctx: Any, stand: dict[str, Any], record: dict[str, Any]) -> int | None:
+        """The men a stand has left: its record, else the scenario's ``strength`` for an
+        infantry unit (a vehicle or gun is one, with its profile's crew), else None (the
+        profile's men)."""
+        if record.get("men") is not None:
+            return int(record["men"])
+        spec = ctx.scenario.stand_spec(stand["id"])
+        unit = self.t.units.get(spec.profiles.get(NAME, ""))
+        if spec.strength is None or unit is None or unit.kind != "infantry":
+            return None
+        if spec.strength > unit.men:
+            raise BadInput(
+                f"{stand['id']}'s strength {spec.strength} is more than the {unit.men} men of "
+                f"a typhoon {unit.id} (charts/models/typhoon.yaml)"
+            )
+        return int(spec.strength)
 
     def _from_sight(
         self, ctx: Any, target: dict[str, Any], sight: Any, out: dict[str, Any]

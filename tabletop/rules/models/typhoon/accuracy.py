@@ -7,13 +7,13 @@ silhouette modifier multiplies it too; then the 99 cap and the floor (12 soft, 0
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.rules.models.chance import basis, percent, shown
 from tabletop.rules.models.typhoon.situation import MOVING, Situation
-from tabletop.rules.models.typhoon.tables import EPS, Tables, Unit, Weapon
+from tabletop.rules.models.typhoon.tables import Tables, Unit, Weapon
 
 
 def ranged_accuracy(t: Tables, r: float, a: float, mr: float) -> float:
@@ -45,9 +45,10 @@ def clamp(value: float, floor: float, cap: float) -> float:
     return max(floor, min(cap, value))
 
 
-def needed(accuracy: float) -> int:
-    """The d100 score a hit needs: the accuracy with fractions dropped."""
-    return max(0, math.floor(accuracy + EPS))
+def needed(accuracy: float) -> float:
+    """The hit chance in percent, as the dice settle it: the accuracy to a hundredth of a
+    percent (the game compares it with a real-valued Rnd(100), ToS V Notation)."""
+    return basis(percent(accuracy)) / 100
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ class Accuracy:
     cap: float
 
     @property
-    def needed(self) -> int:
+    def needed(self) -> float:
         return needed(self.value)
 
     def lines(self, t: Tables, r: float, weapon: Weapon) -> list[str]:
@@ -187,8 +188,8 @@ class Accuracy:
         if self.silhouette is not None:
             out.append(f"silhouette x{self.silhouette:.4f} [ToS V Silhouette modifiers]")
         out.append(
-            f"accuracy {self.raw:.2f} -> {self.value:.2f}% (cap {self.cap:g}, floor "
-            f"{self.floor:g}): hits on {self.needed} or less"
+            f"accuracy {self.raw:.2f} -> {shown(percent(self.value))} (cap {self.cap:g}, "
+            f"floor {self.floor:g}): the chance to hit"
         )
         return out
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput
+from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import (
     Facts,
@@ -309,9 +310,9 @@ def run_he_damage(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict
         "destroyed": False,
     }
     if target.is_hard:
-        hit, roll = t.percent(dice, base, "HE hits the hard target?")
+        hit, rolls = t.percent(dice, base, "HE hits the hard target?")
         out["hit"] = hit
-        lines.append(f"d100 {roll}: {'hit' if hit else 'miss'}")
+        lines.append(f"{rolls_text(rolls)}: {'hit' if hit else 'miss'}")
         if hit:
             _he_hard(t, dice, weapon, target, status, out, lines)
     else:
@@ -322,8 +323,8 @@ def run_he_damage(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict
             hit = True
             lines.append("the primary target is hit")
         else:
-            hit, roll = t.percent(dice, chance, "HE hits the unit?")
-            lines.append(f"d100 {roll}: {'hit' if hit else 'miss'}")
+            hit, rolls = t.percent(dice, chance, "HE hits the unit?")
+            lines.append(f"{rolls_text(rolls)}: {'hit' if hit else 'miss'}")
         out["hit"] = hit
         if hit:
             ia = dmg.squad_attack(t, firer, weapon, sit.firer_men)
@@ -502,8 +503,8 @@ def _assault_soft(
         f"value {ia:g} (x{t.p('assault-ia-factor'):g}) [ToS II.B.3 Infantry assaults]",
     )
     status = dmg.Status(men=sit.target_men)
-    hit, hit_roll = t.percent(dice, chance, "assault hits the unit?")
-    lines.append(f"d100 {hit_roll}: {'hit' if hit else 'miss'}")
+    hit, hit_rolls = t.percent(dice, chance, "assault hits the unit?")
+    lines.append(f"{rolls_text(hit_rolls)}: {'hit' if hit else 'miss'}")
     killed = 0
     if hit:
         losses = dmg.he_losses(t, dice, weapon, ia, chance, target, status)

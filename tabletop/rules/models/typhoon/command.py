@@ -10,6 +10,7 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.errors import BadInput
+from tabletop.rules.models.chance import percent, rolls_text, shown
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.states import unit_state
 from tabletop.rules.models.typhoon.tables import EPS, Tables
@@ -292,9 +293,11 @@ def run_orders(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict[st
     lines = [f"{cr} // {per} = {received} order(s) [{rule}]"]
     rest = (cr % per) * 100 / per
     if rest:
-        more, roll = t.percent(dice, rest, "one more order?")
+        more, rolls = t.percent(dice, rest, "one more order?")
         received += int(more)
-        lines.append(f"{rest:g}% for one more: d100 {roll}, {'yes' if more else 'no'}")
+        lines.append(
+            f"{shown(percent(rest))} for one more: {rolls_text(rolls)}, {'yes' if more else 'no'}"
+        )
     if o.given("superior_orders"):
         superior = o.whole("superior_orders", None, 0, 1000)
         if have < superior / 10:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.dice import DiceLike
+from tabletop.rules.models.chance import percent, shown
 from tabletop.rules.models.typhoon.tables import EPS, Tables, Unit, Weapon
 
 TURRET_POSITIONS = (1, 2)  # ToS II.A: the first two weapons sit in the turret/upper hull
@@ -262,7 +263,9 @@ def he_losses(
     if rest > EPS:
         more, _ = t.percent(dice, rest, "one more man killed?")
         total += int(more)
-        out.lines.append(f"{whole} killed, and {rest:.1f}% for one more: {'yes' if more else 'no'}")
+        out.lines.append(
+            f"{whole} killed, and {shown(percent(rest))} for one more: {'yes' if more else 'no'}"
+        )
     if weapon.size > 1:
         u3, _ = t.rnd(dice, 1, "extra kill for shell size over 1")
         add, scale = t.p("extra-kill-add"), t.p("extra-kill-scale")

@@ -8,11 +8,12 @@ from typing import Any
 
 from tabletop.dice import DiceLike
 from tabletop.errors import RulesRefusal
+from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import Accuracy, Facts, accuracy
 from tabletop.rules.models.typhoon.situation import Situation
 from tabletop.rules.models.typhoon.states import unit_state
-from tabletop.rules.models.typhoon.tables import PERCENT, Tables, Unit, Weapon
+from tabletop.rules.models.typhoon.tables import Tables, Unit, Weapon
 
 
 @dataclass(frozen=True)
@@ -89,13 +90,12 @@ def resolve_shot(f: Firing, dice: DiceLike, status: dmg.Status, number: int) -> 
     skill_roll = dice.roll(die, f"shot {number}: skill check, passes on {f.shooter.skill} or less")
     failed = not f.skill_passes(skill_roll)
     acc = f.hit_accuracy(failed)
-    hit_roll = dice.roll(PERCENT, f"shot {number}: to hit, needs {acc.needed} or less (d100)")
-    hit = hit_roll <= acc.needed
+    hit, hit_rolls = t.percent(dice, acc.value, f"shot {number}: to hit")
     lines = [
         f"shot {number}: skill check {skill_roll} vs {f.shooter.skill}: "
         f"{'failed' if failed else 'passed'} [{t.rule('parameter', 'skill-die')}]",
         *acc.lines(t, f.r, f.weapon),
-        f"to hit: rolled {hit_roll}: {'hit' if hit else 'miss'}",
+        f"to hit: {rolls_text(hit_rolls)}: {'hit' if hit else 'miss'}",
     ]
     shot: dict[str, Any] = {
         "shot": number,
@@ -107,7 +107,8 @@ def resolve_shot(f: Firing, dice: DiceLike, status: dmg.Status, number: int) -> 
         "silhouette": None if acc.silhouette is None else round(acc.silhouette, 4),
         "accuracy": round(acc.value, 2),
         "needed": acc.needed,
-        "hit_roll": hit_roll,
+        "hit_roll": hit_rolls[0] if hit_rolls else None,
+        "hit_rolls": hit_rolls,
         "hit": hit,
         "location": None,
         "penetration_depth": None,

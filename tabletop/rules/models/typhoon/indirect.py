@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.dice import DiceLike
+from tabletop.rules.models.chance import percent, rolls_text, shown
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.tables import EPS, Tables
 
@@ -121,10 +122,10 @@ def _walk(t: Tables, dice: DiceLike, value: float, lines: list[str]) -> tuple[in
     steps = steps_for(value)
     if steps < 1:
         best = t.p("scatter-best-on-target")
-        stays, roll = t.percent(dice, best, "scatter under 1 square: on target?")
+        stays, rolls = t.percent(dice, best, "scatter under 1 square: on target?")
         lines.append(
-            f"scatter under 1: d100 {roll}, on target on {best:g} or less "
-            f"[{t.rule('parameter', 'scatter-best-on-target')}]"
+            f"scatter under 1: {rolls_text(rolls)}, on target {shown(percent(best))} of the "
+            f"time [{t.rule('parameter', 'scatter-best-on-target')}]"
         )
         steps = 0 if stays else 1
     x = y = 0
@@ -168,9 +169,9 @@ def run_bombard_delay(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> 
             "[ToS II.B.3 Indirect bombardment fire]"
         )
         if o.flag("check"):
-            begins, roll = t.percent(dice, chance, "off-map fire begins this pulse?")
+            begins, rolls = t.percent(dice, chance, "off-map fire begins this pulse?")
             out["begins"] = begins
-            lines.append(f"d100 {roll}: {'begins' if begins else 'not yet'}")
+            lines.append(f"{rolls_text(rolls)}: {'begins' if begins else 'not yet'}")
     verdict = f"Fire begins after {pulses} pulse(s)"
     if out["start_chance"] is not None:
         verdict += f", then {out['start_chance']}% a pulse (off-map spotting)"

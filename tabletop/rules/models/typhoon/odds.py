@@ -1,18 +1,19 @@
 """Exact odds of typhoon point fire, from the same tests ``fire`` rolls.
 
 Each d100 face, read through the same pure functions (``location_number``, ``depth``,
-``destroyed_outright``, ``kill_value``...), is counted once; shots follow one another as a
+``destroyed_outright``, ``kill_value``...), is counted once, and each percent chance
+weighs what ``chance.roll_chance`` gives it (``settled``); shots follow one another as a
 Markov chain over the target's men left, so the outcome fractions are exact and sum to 1.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from tabletop.rules.models.chance import percent, settled
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.fire import Firing
 from tabletop.rules.models.typhoon.tables import EPS
@@ -39,12 +40,9 @@ class FireOdds:
     def _count(self, test: Iterable[bool]) -> Fraction:
         return _share(sum(1 for ok in test if ok), self.n)
 
-    def _faces_passing(self, chance: float) -> int:
-        """How many d100 faces ``passes`` accepts for ``chance``, counted directly."""
-        return max(0, min(self.n, math.floor(chance + EPS)))
-
     def _pct(self, chance: float) -> Fraction:
-        return _share(self._faces_passing(chance), self.n)
+        """The probability ``Tables.percent`` gives a percent chance (the same dice)."""
+        return settled(percent(chance))
 
     @cached_property
     def skill_branches(self) -> list[tuple[bool, Fraction]]:
@@ -53,7 +51,7 @@ class FireOdds:
         return [(b, p) for b, p in ((False, ok), (True, 1 - ok)) if p]
 
     def p_hit(self, failed: bool) -> Fraction:
-        return _share(min(self.f.hit_accuracy(failed).needed, self.n), self.n)
+        return self._pct(self.f.hit_accuracy(failed).value)
 
     # --- hard targets ------------------------------------------------------------------------
 
@@ -143,17 +141,17 @@ class FireOdds:
         t, f = self.t, self.f
         ia = f.infantry_attack
         values = [t.rnd_of(face) for face in self.faces]
-        # Whole counts of (u1, u2, remainder-die) triples, turned into fractions once.
-        counts: dict[int, int] = {}
+        # Weights of the (u1, u2) pairs, each split by the chance of one more man.
+        counts: dict[int, Fraction] = {}
         for u1 in values:
             for u2 in values:
                 whole, rest = dmg.split(dmg.kill_value(t, ia, ra, u1, u2))
-                more = self._faces_passing(rest) if rest > EPS else 0
-                counts[whole] = counts.get(whole, 0) + self.n - more
+                more = self._pct(rest) if rest > EPS else Fraction(0)
+                counts[whole] = counts.get(whole, Fraction(0)) + 1 - more
                 if more:
-                    counts[whole + 1] = counts.get(whole + 1, 0) + more
-        total = self.n**3
-        dist = {k: Fraction(c, total) for k, c in counts.items() if c}
+                    counts[whole + 1] = counts.get(whole + 1, Fraction(0)) + more
+        total = self.n**2
+        dist = {k: c / total for k, c in counts.items() if c}
         if f.weapon.size > 1:
             extra = self._count(dmg.extra_kill(t, ra, u) for u in values)
             shifted: dict[int, Fraction] = {}

@@ -7,7 +7,6 @@ and reads the two random-number conventions the whole model shares (ToS V Notati
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -15,11 +14,12 @@ from typing import Any, Literal
 from tabletop.charts import Entry
 from tabletop.dice import DiceLike
 from tabletop.errors import ChartError
+from tabletop.rules.models.chance import percent, roll_chance
 from tabletop.schema import bounded
 
 CHART = "typhoon"
-# Percent chances are compared with a d100 after dropping fractions; the small allowance keeps
-# float noise (0.2 * 100 = 19.999...) from costing a face.
+# Float noise (0.2 * 100 = 19.999...) must not cost a whole number its value when fractions
+# are dropped.
 EPS = 1e-9
 # Percentile rolls are one d100 (two D10 read as tens and units give the same faces).
 PERCENT = 100
@@ -499,19 +499,11 @@ class Tables:
         roll = dice.roll(PERCENT, f"{purpose} (d100 as Rnd)")
         return self.rnd_of(roll, x), roll
 
-    def percent(self, dice: DiceLike, chance: float, purpose: str) -> tuple[bool, int]:
-        """A percent chance: passes when a d100 shows ``chance`` or less."""
-        roll = dice.roll(PERCENT, f"{purpose} ({percent_text(chance)})")
-        return passes(roll, chance), roll
+    def percent(self, dice: DiceLike, chance: float, purpose: str) -> tuple[bool, list[int]]:
+        """A percent chance such as 70.57, settled exactly as the game's real-valued
+        ``Rnd(100)`` would (ToS V Notation): see ``tabletop.rules.models.chance``. Returns
+        whether it came up and the d100s rolled."""
+        return roll_chance(dice, percent(chance), purpose)
 
     def faces(self) -> range:
         return range(1, PERCENT + 1)
-
-
-def passes(roll: int, chance: float) -> bool:
-    return roll <= chance + EPS
-
-
-def percent_text(chance: float) -> str:
-    whole = max(0, math.floor(chance + EPS))
-    return f"needs {whole} or less"
