@@ -220,12 +220,33 @@ def test_indirect_smoke_is_fired_once(rng: Run) -> None:
     to_phase(rng, "artillery")
     smoke = as_json(rng("barrage", "MT", "--at", "30,30", "--ammo", "smoke", "--json"))
     assert smoke["depletion_checks"] == 0
+    assert "smoke rounds in use this phase, then spent (CD 1.3.2)" in smoke["ammunition"]
+    spent = as_json(rng("phase", "next", "--json"))["happened"]
+    assert any(h.get("result") == "smoke rounds spent (CD 1.3.2)" for h in spent)
     rng("turn", "next")
     rng("phase", "next")
     out = rng("barrage", "MT", "--at", "30,30", "--ammo", "smoke", code=3)
     assert "CD 1.3.2" in out.output
     # HE is still available.
     rng("barrage", "MT", "--at", "30,30")
+
+
+def test_a_depleted_main_gun_names_the_gun_that_can_still_fire(rng: Run) -> None:
+    rng("phase", "next")
+    to_phase(rng, "fire")
+    rng("fire", "LEE", "AT", "--dice", "1,2")  # the 75 mm, the first gun it lists
+    rng("phase", "next", "--dice", "1")
+    to_phase(rng, "fire")
+    out = rng("fire", "LEE", "AT", code=3).output
+    assert "LEE cannot fire its us-75mm-m2: ammunition depleted (CD 1.4)" in out
+    assert "it can still fire us-37mm-m6 (--weapon us-37mm-m6)" in out
+    rng("fire", "LEE", "AT", "--weapon", "us-37mm-m6", "--dice", "9")
+
+
+def test_a_weapon_the_stand_lacks_is_bad_input_before_the_phase_is_checked(rng: Run) -> None:
+    to_phase(rng, "movement")
+    out = rng("fire", "LEE", "AT", "--weapon", "pak36", code=2).output
+    assert "LEE does not carry 'pak36'" in out
 
 
 def test_multi_gun_vehicle_tracks_each_gun(rng: Run) -> None:

@@ -383,6 +383,23 @@ def test_sound_detection_example(mud: Run, light: str, spotted: bool) -> None:
     assert any("CD 9.3" in why for why in out["spotting"]["because"])
 
 
+@pytest.mark.parametrize(
+    ("wind", "distance", "why"),
+    [
+        ("high", "12.2", "not heard: sound deadened by high wind (CD 9.3, 10.1.2)"),
+        ("light", "8", 'not heard: beyond 6" for moving personnel'),
+    ],
+)
+def test_measure_says_why_a_moving_stand_was_not_heard(
+    mud: Run, wind: str, distance: str, why: str
+) -> None:
+    mud("weather", "set", "--light", "night-moonlit", "--ground", "dry", "--wind-force", wind)
+    mud("place", "INF", "20", distance)
+    out = as_json(mud("measure", "R2", "INF", "--json"))
+    assert out["spotted"] is False
+    assert why in out["spotting"]["because"]
+
+
 # --- ice (CD 11.3) and searchlights (CD 9.2.2) --------------------------------------------------
 
 ICE = """

@@ -278,6 +278,9 @@ def _spot(ctx: Any, result: Sight, b: End, now: Effects, seeing: Effects, lit: s
         if heard:
             effective = result.range * float(ctx.charts.param("weather", "sound-distance-factor"))
             reasons.append(why)
+        elif b.stand.get("moved_turn") == ctx.state.turn:
+            # A moving stand could have been heard: say why it was not.
+            reasons.append(f"not heard: {why}")
     spotted = (
         result.los
         and (distance is None or within(effective, distance))

@@ -169,9 +169,12 @@ def record_firing(
         out["notes"].append(f"flamethrower: {ammo['uses_left']} use(s) left (CD 1.3.1)")
         return out
     if ammo_kind in ("limited", "smoke", "illum"):
-        # CD 1.3: limited rounds last one fire phase and never roll for depletion.
+        # CD 1.3: limited rounds last one fire phase and never roll for depletion; smoke
+        # (1.3.2) and illumination (9.2.1) are limited rounds of indirect fire.
         ammo[ammo_kind] = "firing"
-        out["notes"].append(f"{ammo_kind} rounds in use this phase, then spent (CD 1.3)")
+        out["notes"].append(
+            f"{ammo_kind} rounds in use this phase, then spent ({LIMITED_RULE[ammo_kind]})"
+        )
         return out
     if weapon.rocket:
         # CD 1.3.3: rockets deplete by firing, no roll.
@@ -267,6 +270,10 @@ def _last_roll(dice: DiceLike) -> int | None:
     return int(rolls[-1].value) if rolls else None
 
 
+# The rule that makes each kind of round a limited one.
+LIMITED_RULE = {"limited": "CD 1.3", "smoke": "CD 1.3.2", "illum": "CD 9.2.1"}
+
+
 def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
     """End of a phase: limited rounds fired in it are gone (CD 1.3, 1.3.2, 9.2.1)."""
     happened = []
@@ -280,7 +287,7 @@ def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
                             "what": "limited ammunition",
                             "stand": stand["id"],
                             "weapon": weapon_id,
-                            "result": f"{key} rounds spent (CD 1.3)",
+                            "result": f"{key} rounds spent ({LIMITED_RULE[key]})",
                         }
                     )
     return happened

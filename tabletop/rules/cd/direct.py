@@ -60,6 +60,22 @@ def choose_weapon(stand: dict[str, Any], requested: str | None, charts: Any) -> 
     return requested
 
 
+def _other_weapons(stand: dict[str, Any], refused: str, ammo: str, charts: Any) -> str:
+    """When the first weapon cannot fire, which others can (a two-gun tank's second gun)."""
+    from tabletop.rules.cd.ammo import check_can_fire
+
+    ready = []
+    for other in stand["weapons"][1:] if stand["weapons"][0] == refused else []:
+        try:
+            check_can_fire(stand, charts.weapons[other], ammo, charts)
+        except (RulesRefusal, BadInput):
+            continue
+        ready.append(other)
+    if not ready:
+        return ""
+    return f"; it can still fire {' or '.join(ready)} (--weapon {ready[0]})"
+
+
 def target_of(stand: dict[str, Any], ctx: Any, cover: str, source: str | None) -> Target:
     spec = ctx.scenario.stand_spec(stand["id"])
     kind = ctx.charts.stand_kinds[stand["kind"]]
@@ -100,6 +116,8 @@ def prepare(
     target = state.stand(inputs["target"])
     if shooter["id"] == target["id"]:
         raise BadInput(f"{shooter['id']} cannot fire at itself")
+    # A weapon the stand does not carry is bad input, reported before any rule refuses.
+    weapon_id = choose_weapon(shooter, inputs.get("weapon"), charts)
     if not any_phase:
         check_phase(ctx, "direct-fire", "direct fire")
     for stand, role in ((shooter, "fire"), (target, "be fired at")):
@@ -111,10 +129,15 @@ def prepare(
         )
     if shooter["side"] == target["side"]:
         raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
-    weapon_id = choose_weapon(shooter, inputs.get("weapon"), charts)
     weapon = charts.weapons[weapon_id]
     ammo = inputs.get("ammo") or "standard"
-    check_can_fire(shooter, weapon, ammo, charts)
+    try:
+        check_can_fire(shooter, weapon, ammo, charts)
+    except RulesRefusal as refusal:
+        if inputs.get("weapon") is None:
+            hint = _other_weapons(shooter, weapon_id, ammo, charts)
+            raise RulesRefusal(f"{refusal}{hint}") from None
+        raise
     if not look_ahead:
         check_fires_left(state, shooter, weapon, charts)
     now = effects(state.conditions, charts)
