@@ -304,6 +304,18 @@ def test_vlb_takes_one_turn(eng: Run) -> None:
     )
 
 
+def test_a_vlb_that_moved_up_lays_its_bridge_a_turn_later(eng: Run) -> None:
+    # CD 2.4.5: one complete turn beside the gap; moving up this turn counts from the next.
+    eng("place", "US-VLB", "21.2", "8")
+    out = as_json(eng("engineer", "launch", "US-VLB", "--at", "ditch-1", "--json"))
+    assert "done at the end of turn 2 (it moved up this turn)" in out["verdict"]
+    report = end_turn(eng)
+    assert not any("vlb emplaced" in h["result"] for h in report["happened"])
+    assert terrain(eng, "ditch-1") is None
+    report = end_turn(eng)
+    assert any("vlb emplaced across ditch-1" in h["result"] for h in report["happened"])
+
+
 # --- CD 2.1: assault boats ------------------------------------------------------------------
 
 

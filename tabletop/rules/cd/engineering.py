@@ -434,13 +434,27 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         raise RulesRefusal(f"{stand['id']} must spend the turn beside {piece.id} (CD 2.4.5)")
     turns = float(ctx.charts.param("engineering", "vlb-turns"))
     kind = f"{what}-{'recover' if recover else 'emplace'}"
+    # "One complete turn adjacent" (CD 2.4.5): a vehicle that moved up this turn counts
+    # from the next, as hand lifting and obstacle clearing do.
     task = tasks.start(
-        ctx, kind, [stand["id"]], piece.id, turns, {"at": [stand["x"], stand["y"]]}, no_fire=False
+        ctx,
+        kind,
+        [stand["id"]],
+        piece.id,
+        turns,
+        {"at": [stand["x"], stand["y"]]},
+        no_fire=False,
+        whole_turns=True,
+    )
+    when = (
+        "at the end of this turn"
+        if task["from_turn"] == ctx.state.turn
+        else f"at the end of turn {task['from_turn']} (it moved up this turn)"
     )
     return {
         "verdict": f"{stand['id']} {'recovers' if recover else 'lays'} its {what} at "
-        f"{piece.id}: done at the end of the turn; it takes a hasty advance order "
-        "but does not move (CD 2.4.5)",
+        f"{piece.id}: done {when}; it takes a hasty advance order but does not move "
+        "(CD 2.4.5)",
         "turns": turns,
         "task": task["id"],
     }
