@@ -243,6 +243,16 @@ def test_a_depleted_main_gun_names_the_gun_that_can_still_fire(rng: Run) -> None
     rng("fire", "LEE", "AT", "--weapon", "us-37mm-m6", "--dice", "9")
 
 
+def test_a_gun_that_has_fired_names_the_other_gun_that_has_not(rng: Run) -> None:
+    to_phase(rng, "fire")
+    rng("fire", "LEE", "AT", "--dice", "9")  # the 75 mm
+    out = rng("fire", "LEE", "AT", code=3).output
+    assert "again this turn" in out and "it can still fire us-37mm-m6" in out
+    rng("fire", "LEE", "AT", "--weapon", "us-37mm-m6", "--dice", "9")
+    out = rng("fire", "LEE", "AT", code=3).output
+    assert "again this turn" in out and "can still fire" not in out
+
+
 def test_a_weapon_the_stand_lacks_is_bad_input_before_the_phase_is_checked(rng: Run) -> None:
     to_phase(rng, "movement")
     out = rng("fire", "LEE", "AT", "--weapon", "pak36", code=2).output

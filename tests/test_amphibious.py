@@ -617,6 +617,15 @@ def test_answered_naval_fire_is_indirect_he(bc: Run) -> None:
     assert r["barrage"]["to_hit"]["G-MG"] == 7
 
 
+def test_a_ship_that_has_fired_is_refused_before_its_request_die(bc: Run) -> None:
+    to_artillery(bc)
+    j(bc, "amphibious", "naval-fire", "DD-1", "--at", "50,16", "--observer", "US-FO",
+      "--dice", "5,9")  # fmt: skip
+    out = unchanged(bc, "amphibious", "naval-fire", "DD-1", "--at", "50,16", "--observer",
+                    "US-FO", "--dice", "6", code=3)  # fmt: skip
+    assert "again this turn" in out
+
+
 @pytest.mark.parametrize(
     ("ship", "observer", "says"),
     [
@@ -652,13 +661,13 @@ def test_a_ship_given_as_a_craft_is_told_how_to_fix_it(run: Run, tmp_path: Path)
 
 def test_destroyers_observe_what_the_beach_can_see(bc: Run) -> None:
     to_artillery(bc)
-    r = j(bc, "amphibious", "naval-fire", "DD-1", "--at", "50,16", "--observer", "DD-1",
-          "--dice", "9")  # fmt: skip
-    assert r["request"]["as"] == "self-observing ship" and r["barrage"] is not None
     # Right behind the ridge nothing on the beach sees the ground.
     out = unchanged(bc, "amphibious", "naval-fire", "DD-1", "--at", "30,20", "--observer",
                     "DD-1", code=3)  # fmt: skip
     assert "from any point along the beach" in out
+    r = j(bc, "amphibious", "naval-fire", "DD-1", "--at", "50,16", "--observer", "DD-1",
+          "--dice", "9")  # fmt: skip
+    assert r["request"]["as"] == "self-observing ship" and r["barrage"] is not None
 
 
 def test_an_observer_must_see_the_target(bc: Run) -> None:

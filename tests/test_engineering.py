@@ -606,6 +606,35 @@ def test_minefield_attacks_from_the_geometry_of_the_move(
     assert sum(len(h["rolls"]) for h in rolled) == attacks
 
 
+def test_a_stand_already_at_the_edge_that_does_not_move_is_not_attacked_again(
+    eng: Run,
+) -> None:
+    lay(eng, "30", "11", "--side", "Germany", "--pregame")
+    first = as_json(eng("minefield", "cross", "US-INF", "--path", "30,6", "--stop-at-edge",
+                        "--json"))  # fmt: skip
+    assert first["attacks"] == 1
+    again = as_json(eng("minefield", "cross", "US-INF", "--path", "30,6", "--stop-at-edge",
+                        "--json"))  # fmt: skip
+    assert again["attacks"] == 0 and again["stopped_at"] == first["stopped_at"]
+    assert status(eng)["pending"] == {"mine-attacks": 1}
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_a_side_keeps_to_the_lanes_of_its_own_minefields(eng: Run, dummy: bool) -> None:
+    # Germany's own engineer walks up to and across Germany's field: it finds nothing there
+    # for the enemy to learn, sets nothing off, and a dummy stays on the table.
+    field = lay(eng, "21", "27", "--side", "Germany", "--by", "G-E3",
+                *(["--dummy"] if dummy else []))  # fmt: skip
+    eng("turn", "next")
+    eng("phase", "next")
+    eng("phase", "next")
+    out = as_json(eng("minefield", "cross", "G-E3", "--path", "22,26.5", "--json"))
+    assert out["attacks"] == 0 and out["revealed"] == []
+    listed = eng("minefield", "list").output
+    assert field in listed and "revealed" not in listed
+    assert field not in eng("minefield", "list", "--view", "USA").output
+
+
 def test_minefield_attack_hits_roll_hit_effects(eng: Run) -> None:
     lay(eng, "30", "11", "--side", "Germany", "--pregame")
     eng("minefield", "cross", "US-INF", "--path", "30,9")

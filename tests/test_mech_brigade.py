@@ -1100,6 +1100,8 @@ def test_table_mode_line_of_sight_is_the_procedures(
 def test_table_mode_without_line_of_sight_a_referee_may_say_otherwise(table: Run) -> None:
     out = as_json(table("fire", "US-2", "SU-2", "--set", "los=true", "--dice", "99", "--json"))
     assert any("2 woods x 2" in line for line in out["lines"])
+    sight = next(line for line in out["lines"] if line.startswith("line of sight"))
+    assert "blocked" in sight and sight.endswith("(the referee's --set los=true fires anyway)")
     quick = table(
         "fire", "--model", "mech-brigade", "--shooter", "M60A3", "--target", "T-72",
         "--range-squares", "6", "--set", "los=false", code=3,

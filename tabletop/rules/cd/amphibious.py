@@ -1004,6 +1004,7 @@ def ship_weapon(ctx: Any, ship: dict[str, Any]) -> Any:
 
 def naval_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """A request for a ship's fire and, if it comes, an indirect HE burst (CD 8.4.2, 8.4.3)."""
+    from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.barrage import barrage_action
     from tabletop.rules.cd.direct import check_phase as allows
 
@@ -1015,6 +1016,8 @@ def naval_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if not ctx.table.on_table(x, y):
         raise BadInput(f"--at {x:g},{y:g} is off the table")
     observer = ctx.state.stand(inputs["observer"])
+    # A ship that has fired this turn is refused before its request die is thrown.
+    check_fires_left(ctx.state, ship, weapon, ctx.charts)
     request = _request(ctx, ship, weapon, observer, (x, y))
     if not request["answered"]:
         return {"verdict": f"{ship['id']} does not answer {observer['id']}'s request "

@@ -60,20 +60,32 @@ def choose_weapon(stand: dict[str, Any], requested: str | None, charts: Any) -> 
     return requested
 
 
-def _other_weapons(stand: dict[str, Any], refused: str, ammo: str, charts: Any) -> str:
-    """When the first weapon cannot fire, which others can (a two-gun tank's second gun)."""
-    from tabletop.rules.cd.ammo import check_can_fire
+def check_ready(
+    state: Any, stand: dict[str, Any], weapon: Any, ammo: str, charts: Any, look_ahead: bool
+) -> None:
+    """Refuse a weapon with nothing to fire (CD 1) or that has fired this turn; ``odds``
+    (``look_ahead``) asks about a shot still to come, so the allowance does not apply."""
+    from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
 
-    ready = []
+    check_can_fire(stand, weapon, ammo, charts)
+    if not look_ahead:
+        check_fires_left(state, stand, weapon, charts)
+
+
+def _other_weapons(
+    state: Any, stand: dict[str, Any], refused: str, ammo: str, charts: Any, look_ahead: bool
+) -> str:
+    """When the first weapon cannot fire, which others can (a two-gun tank's second gun)."""
+    can = []
     for other in stand["weapons"][1:] if stand["weapons"][0] == refused else []:
         try:
-            check_can_fire(stand, charts.weapons[other], ammo, charts)
+            check_ready(state, stand, charts.weapons[other], ammo, charts, look_ahead)
         except (RulesRefusal, BadInput):
             continue
-        ready.append(other)
-    if not ready:
+        can.append(other)
+    if not can:
         return ""
-    return f"; it can still fire {' or '.join(ready)} (--weapon {ready[0]})"
+    return f"; it can still fire {' or '.join(can)} (--weapon {can[0]})"
 
 
 def target_of(stand: dict[str, Any], ctx: Any, cover: str, source: str | None) -> Target:
@@ -107,7 +119,6 @@ def prepare(
     drop phase); ``look_ahead`` (``odds``) also skips the once-a-turn allowance, which a
     later turn renews.
     """
-    from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
     from tabletop.rules.cd.weather import effects
     from tabletop.rules.sighting import end_for_stand, sight, target_cover
 
@@ -132,14 +143,12 @@ def prepare(
     weapon = charts.weapons[weapon_id]
     ammo = inputs.get("ammo") or "standard"
     try:
-        check_can_fire(shooter, weapon, ammo, charts)
+        check_ready(state, shooter, weapon, ammo, charts, look_ahead)
     except RulesRefusal as refusal:
         if inputs.get("weapon") is None:
-            hint = _other_weapons(shooter, weapon_id, ammo, charts)
+            hint = _other_weapons(state, shooter, weapon_id, ammo, charts, look_ahead)
             raise RulesRefusal(f"{refusal}{hint}") from None
         raise
-    if not look_ahead:
-        check_fires_left(state, shooter, weapon, charts)
     now = effects(state.conditions, charts)
     seen = None
     cover, source = inputs.get("cover"), None

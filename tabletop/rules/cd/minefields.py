@@ -255,8 +255,11 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if length <= 0:
         raise BadInput("the path goes nowhere: give at least one point away from the stand")
     base = base_polygon(base_of(stand))
+    # A side knows where its own fields lie and keeps to their lanes (our reading: CD 3.2
+    # speaks of the fields a stand blunders into): its stands neither find nor set them off.
+    enemy_fields = [f for f in fields(state) if f["side"] != stand["side"]]
     met = []
-    for field in fields(state):
+    for field in enemy_fields:
         found = meeting(sweep(points, base, square(field), TOLERANCE))
         if found is not None:
             met.append((found, field))
@@ -287,7 +290,7 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         near = float(charts.param("engineering", "adjacent"))
         here = base_polygon(base_of(stand))
         seen = {f["id"] for _, f in revealed}
-        for field in fields(state):
+        for field in enemy_fields:
             if field["id"] not in seen and within(here.distance(square(field)), near):
                 revealed.append((None, field))
     attacks, hows, out_revealed = 0, [], []
@@ -298,7 +301,9 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             state.rows.pop(MINEFIELD + field["id"], None)
             continue
         field["revealed"] = True
-        if how_met is None:
+        if how_met is None or stop <= EPS:
+            # Found from where it stands, or met on an earlier move: a stand that does not
+            # move now is not attacked again.
             continue
         count, how = attacks_for(how_met, stop, engineer, charts)
         hows.append(f"{how} {field['id']}")

@@ -77,7 +77,10 @@ class MechBrigade(Model):
             self.tables, shot.shooter, shot.target, shot.range_inches, shot.count, options
         )
         if table.get("sight"):
-            attack.lines.insert(1, table["sight"])
+            sight = table["sight"]
+            if table.get("blocked_by") and attack.situation.los:
+                sight += " (the referee's --set los=true fires anyway)"
+            attack.lines.insert(1, sight)
         if not attack.situation.los and attack.mode != "indirect":
             # MB 8.0: direct fire needs a line of sight; a bombardment does not (MB 7.5).
             why = (table.get("blocked_by") or ["--set los=false"])[0]
