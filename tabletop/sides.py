@@ -14,24 +14,27 @@ from tabletop.errors import BadInput
 REFEREE = "referee"
 
 
+def _match(name: str, known: list[str]) -> str | None:
+    wanted = str(name).strip().casefold()
+    return next((side for side in known if side.casefold() == wanted), None)
+
+
 def resolve_side(name: str, sides: Iterable[str], option: str = "--side") -> str:
     """The side called ``name`` (case-insensitive), as the scenario spells it."""
     known = list(sides)
-    wanted = str(name).strip().casefold()
-    for side in known:
-        if side.casefold() == wanted:
-            return side
-    raise BadInput(f"{option} {name!r}: not a side of this game (accepted: {', '.join(known)})")
+    found = _match(name, known)
+    if found is None:
+        raise BadInput(f"{option} {name!r}: not a side of this game (accepted: {', '.join(known)})")
+    return found
 
 
 def resolve_view(view: str | None, sides: Iterable[str], option: str = "--view") -> str:
     """``referee`` (also for no view at all) or a side, matched like ``resolve_side``."""
     known = list(sides)
-    if view is None or str(view).strip().casefold() == REFEREE:
+    if view is None or _match(view, [REFEREE]):
         return REFEREE
-    wanted = str(view).strip().casefold()
-    for side in known:
-        if side.casefold() == wanted:
-            return side
-    accepted = ", ".join([REFEREE, *known])
-    raise BadInput(f"{option} {view!r}: not a view of this game (accepted: {accepted})")
+    found = _match(view, known)
+    if found is None:
+        accepted = ", ".join([REFEREE, *known])
+        raise BadInput(f"{option} {view!r}: not a view of this game (accepted: {accepted})")
+    return found

@@ -114,9 +114,15 @@ def test_drop_height_golden(
 
 @pytest.mark.parametrize(
     ("crew", "height"),
-    [("elite", 6), ("veteran", 12), ("experienced", 18), ("regular", 24), ("trained", 30),
-     ("green", 36)],
-)  # fmt: skip
+    [
+        ("elite", 6),
+        ("veteran", 12),
+        ("experienced", 18),
+        ("regular", 24),
+        ("trained", 30),
+        ("green", 36),
+    ],
+)
 def test_daylight_height_by_aircrew_through_the_cli(ab: Run, crew: str, height: int) -> None:
     r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--crew", crew, "--no-aa",
              "--dice", CALM)  # fmt: skip

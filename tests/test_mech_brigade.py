@@ -88,7 +88,7 @@ def attack(t: Tables, shooter: str, target: str, squares: float, count: int = 1,
 
 
 def test_worked_example_m60a3_accuracy(t: Tables) -> None:
-    # ((12 / 18 x 90) + 50 x 1) squared / 100 = 110 x 110 / 100 = 121
+    # range term 90 x 12 / 18 = 60, one pulse adds 50: 110, squared and over 100 gives 121
     assert f.range_term(t, 6, 18) == 60
     assert f.cannon_accuracy(t, 50, 1, 6, 18) == 121
     # x silhouette 3 / 4 = 90.75; through level 2 smoke x 2 / (2 + 2) = 45.38 (printed
@@ -112,7 +112,7 @@ def test_worked_example_m60a3_apf(t: Tables) -> None:
 @pytest.mark.parametrize(
     ("shooter", "count", "target", "kills"),
     [
-        ("M60A3", 5, "T-72", ".4538"),  # 40 x 45.38 x 5 / (20 x 1000)
+        ("M60A3", 5, "T-72", ".4538"),  # APF 40, accuracy 45.38, five guns, armour 20
         ("T-72", 10, "M60A3", "1.51"),
         ("ABRAMS", 5, "T-72", ".454"),
         ("T-72", 10, "ABRAMS", ".368"),
@@ -133,13 +133,13 @@ def test_worked_example_t72_against_abrams_halves_accuracy(t: Tables) -> None:
 
 
 def test_worked_example_reads_as_chances(model: MechBrigade) -> None:
-    # "roughly a 45.38% chance that one T-72 will be destroyed"
+    # MB 7.3 reads .4538 as about a 45% chance of one T-72 lost
     odds = model.odds(shot("M60A3", "T-72", 6, 5, smoke=2))
     assert odds["outcomes"] == {
         "0 killed": Fraction(5462, 10000),
         "1 killed": Fraction(4538, 10000),
     }
-    # "1.51 ... the destruction of 1 M60A3 and a 51% chance of a second"
+    # and 1.51 as one M60A3 lost for certain, with a 51% chance of another
     odds = model.odds(shot("T-72", "M60A3", 6, 10, smoke=2))
     assert set(odds["outcomes"]) == {"1 killed", "2 killed"}
     assert printed(odds["outcomes"]["2 killed"], ".51")

@@ -674,6 +674,16 @@ def fit_columns(
     return text, [h for i, h in enumerate(headers) if i not in kept]
 
 
+def executed(out: Any, as_json: bool) -> dict[str, Any] | None:
+    """A state-changing command's result with its event number; under ``--json`` it is
+    printed as the one JSON object and None comes back, so the caller stops there."""
+    result = {"event": out.seq, **out.result}
+    if as_json:
+        emit_json(result)
+        return None
+    return result
+
+
 def rolls_text(rolls: list[Any]) -> str:
     """``7 (to-hit 1 of 2), 3* (...)``; physical rolls are starred."""
     out = []

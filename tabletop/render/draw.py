@@ -20,6 +20,7 @@ from typing import IO, Any
 from tabletop.render import style as st
 from tabletop.render.labels import Item, place
 from tabletop.render.scene import Ring, Scene, StandShape
+from tabletop.rules.cd.compass import point_bearing, point_name
 
 FORMATS = ("svg", "png")
 STAGES = ("terrain", "minefields and templates", "stands and labels", "writing")
@@ -277,7 +278,7 @@ class _Painter:
         x = LEFT / lay.fig_w
         head = f"{s.name}: turn {s.turn}, {s.phase} phase"
         weather = f"{c['light']}, {c['weather']}{', dusty' if c.get('dusty') else ''}"
-        wind = f"wind from {_wind_name(c['wind_from'])} ({c['wind_from']}), {c['wind_force']}"
+        wind = f"wind from {point_name(c['wind_from'])} ({c['wind_from']}), {c['wind_force']}"
         line2 = f"{weather}; {wind}; ground {c['ground']}"
         view = (
             "Referee's view: everything, hidden information included"
@@ -777,7 +778,7 @@ class _Painter:
         point = c.get("wind_from")
         force = str(c.get("wind_force"))
         if isinstance(point, int) and 1 <= point <= 8:
-            towards = math.radians((point - 1) * 45 + 180)  # it blows from there, to here
+            towards = math.radians(point_bearing(point) + 180)  # it blows from there, to here
             dx, dy = math.sin(towards), math.cos(towards)
             width = {"light": 0.06, "moderate": 0.1, "high": 0.15}.get(force, 0.08)
             arrow = FancyArrow(
@@ -795,18 +796,11 @@ class _Painter:
             ax.add_patch(arrow)
         ax.text(1.55, 0.3, "Wind", fontsize=9, weight="bold", va="center")
         ax.text(
-            1.55, -0.25, f"from {_wind_name(point)} ({point})\n{force}", fontsize=8, va="center"
+            1.55, -0.25, f"from {point_name(point)} ({point})\n{force}", fontsize=8, va="center"
         )
 
 
 # --- geometry helpers -----------------------------------------------------------------------
-
-
-WIND_NAMES = {1: "N", 2: "NE", 3: "E", 4: "SE", 5: "S", 6: "SW", 7: "W", 8: "NW"}
-
-
-def _wind_name(point: Any) -> str:
-    return WIND_NAMES.get(point, "?") if isinstance(point, int) else "?"
 
 
 def _marks(length: float, step: int) -> list[float]:

@@ -168,13 +168,6 @@ class Scene:
 # --- views ----------------------------------------------------------------------------------
 
 
-def resolve_view(view: str | None, sides: list[str]) -> str:
-    """The referee, or a side named case-insensitively; a clear error for anything else."""
-    from tabletop.sides import resolve_view as resolve
-
-    return resolve(view, sides)
-
-
 def knows_piece(view: str, piece: Any) -> bool:
     return view == REFEREE or not bool(getattr(piece, "referee_only", False))
 

@@ -16,6 +16,7 @@ from tabletop.cli.core import (
     dice_inputs,
     dice_option,
     emit_json,
+    executed,
     game_option,
     headline,
     json_option,
@@ -134,9 +135,8 @@ def drop(
         "bad_weather": bad_weather,
     }
     out = open_game(game).execute("airborne-drop", inputs, **dice_inputs(dice))
-    r = {"event": out.seq, **out.result}
-    if as_json:
-        emit_json(r)
+    r = executed(out, as_json)
+    if r is None:
         return
     click.echo(headline(r["verdict"]))
     _echo_aa(r["aa"])
@@ -233,9 +233,8 @@ def glider(
         "targets": {sid: list(point) for sid, point in targets},
     }
     out = open_game(game).execute("airborne-glider", inputs, **dice_inputs(dice))
-    r = {"event": out.seq, **out.result}
-    if as_json:
-        emit_json(r)
+    r = executed(out, as_json)
+    if r is None:
         return
     click.echo(headline(r["verdict"]))
     _echo_aa(r["aa"])
@@ -334,9 +333,8 @@ def fire(
         "mods": [list(m) for m in mods],
     }
     out = open_game(game).execute("airborne-fire", inputs, **dice_inputs(dice))
-    r = {"event": out.seq, **out.result}
-    if as_json:
-        emit_json(r)
+    r = executed(out, as_json)
+    if r is None:
         return
     click.echo(headline(r["verdict"]))
     mods_text = ", ".join(f"{m['value']:+d} {m['name']}" for m in r["modifiers"])
@@ -366,7 +364,6 @@ def assemble(stand: str, game: Path, as_json: bool) -> None:
       tabletop airborne assemble FJ-GUN
     """
     out = open_game(game).execute("airborne-assemble", {"stand": stand})
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     click.echo(out.result["verdict"])

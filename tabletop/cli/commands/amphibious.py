@@ -14,6 +14,7 @@ from tabletop.cli.core import (
     dice_inputs,
     dice_option,
     emit_json,
+    executed,
     game_option,
     headline,
     json_option,
@@ -43,9 +44,8 @@ def cli() -> None:
 
 
 def _finish(out: Any, as_json: bool) -> dict[str, Any] | None:
-    r = {"event": out.seq, **out.result}
-    if as_json:
-        emit_json(r)
+    r = executed(out, as_json)
+    if r is None:
         return None
     click.echo(headline(r["verdict"]))
     return r

@@ -14,7 +14,7 @@ from tabletop.cli.core import (
     command,
     dice_inputs,
     dice_option,
-    emit_json,
+    executed,
     game_option,
     headline,
     json_option,
@@ -111,9 +111,8 @@ def cli(
     out = g.execute(
         "barrage", barrage_inputs(shooter, at, weapon, ammo, hni, mods), **dice_inputs(dice)
     )
-    r = {"event": out.seq, **out.result}
-    if as_json:
-        emit_json(r)
+    r = executed(out, as_json)
+    if r is None:
         return
     click.echo(headline(r["verdict"]))
     for sid in r["under_template"]:

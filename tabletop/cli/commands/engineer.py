@@ -17,6 +17,7 @@ from tabletop.cli.core import (
     dice_inputs,
     dice_option,
     emit_json,
+    executed,
     game_option,
     headline,
     json_option,
@@ -44,18 +45,14 @@ def cli() -> None:
     """
 
 
-def _run(
-    game: Path, action: str, inputs: dict[str, Any], as_json: bool, dice: Any = None
-) -> dict[str, Any]:
+def _run(game: Path, action: str, inputs: dict[str, Any], as_json: bool, dice: Any = None) -> None:
     out = open_game(game).execute(action, inputs, **dice_inputs(dice))
-    result = {"event": out.seq, **out.result}
-    if as_json:
-        emit_json(result)
-    else:
-        click.echo(f"{result['verdict']} (event {out.seq})")
-        for line in result.get("effects") or []:
-            click.echo(f"  {line}")
-    return result
+    result = executed(out, as_json)
+    if result is None:
+        return
+    click.echo(f"{result['verdict']} (event {out.seq})")
+    for line in result.get("effects") or []:
+        click.echo(f"  {line}")
 
 
 @cli.command("demolish")

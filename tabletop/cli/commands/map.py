@@ -87,7 +87,8 @@ def cli(
     """
     from tabletop.cli.core import open_game
     from tabletop.errors import BadInput
-    from tabletop.render.scene import build_scene, resolve_view
+    from tabletop.render.scene import build_scene
+    from tabletop.sides import resolve_view
 
     if out is None:
         out = game.parent / DEFAULT_OUT  # "map.svg" for the default ./tabletop.sqlite

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from tabletop.cli.core import STAND, command, emit_json, game_option, json_option, open_game
+from tabletop.cli.core import (
+    STAND,
+    command,
+    executed,
+    game_option,
+    json_option,
+    open_game,
+)
 
 MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entrenched")
 
@@ -38,7 +45,6 @@ def cli(
     out = open_game(game).execute(
         "marker", {"stand": stand, "add": list(add), "remove": list(remove)}
     )
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     click.echo(f"{out.result['verdict']} (event {out.seq})")

@@ -15,6 +15,7 @@ from tabletop.cli.core import (
     dice_inputs,
     dice_option,
     emit_json,
+    executed,
     game_option,
     json_option,
     open_game,
@@ -196,7 +197,6 @@ def clear(
         {"field": field, "by": by, "method": method, "heading": heading},
         **dice_inputs(dice),
     )
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     click.echo(f"{out.result['verdict']} (event {out.seq})")

@@ -13,7 +13,7 @@ from tabletop.cli.core import (
     command,
     dice_inputs,
     dice_option,
-    emit_json,
+    executed,
     game_option,
     json_option,
     open_game,
@@ -58,8 +58,7 @@ def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_js
         "across": [list(p) for p in across] if across else None,
     }
     out = open_game(game).execute("mire", inputs, **dice_inputs(dice))
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     r = out.result
     roll = f" (rolled {r['rolls'][0]}, mires on {r['number']} or less)" if r["rolls"] else ""

@@ -10,7 +10,7 @@ from tabletop.cli.core import (
     BEARING,
     STAND,
     command,
-    emit_json,
+    executed,
     game_option,
     json_option,
     open_game,
@@ -42,7 +42,6 @@ def cli(stand: str, bearing: float | None, off: bool, game: Path, as_json: bool)
     if (bearing is None) == (not off):
         raise BadInput("give --bearing DEGREES, or --off")
     out = open_game(game).execute("searchlight", {"stand": stand, "bearing": bearing, "off": off})
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     click.echo(f"{out.result['verdict']} (event {out.seq})")

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import command, emit_json, game_option, headline, json_option
+from tabletop.rules.cd.compass import point_name
 
 
 def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
@@ -99,9 +100,6 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
     click.echo(render(data, name))
 
 
-WIND_POINTS = {1: "N", 2: "NE", 3: "E", 4: "SE", 5: "S", 6: "SW", 7: "W", 8: "NW"}
-
-
 def render(data: dict[str, Any], name: str) -> str:
     from tabletop.cli.core import fit_table
 
@@ -109,7 +107,7 @@ def render(data: dict[str, Any], name: str) -> str:
     lines = [
         headline(f"{name}: turn {data['turn']}, {data['phase']} phase"),
         f"{data['light']}, {data['weather']}{', dusty' if data['dusty'] else ''}; wind from "
-        f"{wind['from']} ({WIND_POINTS[wind['from']]}) {wind['force']}; ground {data['ground']}",
+        f"{wind['from']} ({point_name(wind['from'])}) {wind['force']}; ground {data['ground']}",
         "",
     ]
     rows = []

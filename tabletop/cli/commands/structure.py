@@ -13,6 +13,7 @@ from tabletop.cli.core import (
     dice_inputs,
     dice_option,
     emit_json,
+    executed,
     game_option,
     json_option,
     open_game,
@@ -58,8 +59,7 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
     out = open_game(game).execute(
         "structure-damage", {"target": target, "cause": cause, "by": by}, **dice_inputs(dice)
     )
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     click.echo(f"{out.result['verdict']} (event {out.seq})")
     for line in out.result.get("effects") or []:

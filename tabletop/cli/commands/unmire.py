@@ -12,7 +12,7 @@ from tabletop.cli.core import (
     command,
     dice_inputs,
     dice_option,
-    emit_json,
+    executed,
     game_option,
     json_option,
     open_game,
@@ -42,8 +42,7 @@ def cli(stand: str, assist: str | None, dice: Any, game: Path, as_json: bool) ->
       tabletop unmire US-3 --assist US-4
     """
     out = open_game(game).execute("unmire", {"stand": stand, "assist": assist}, **dice_inputs(dice))
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     rolls = ", ".join(str(v) for v in out.result["rolls"])
     click.echo(f"{out.result['verdict']}" + (f" (rolled {rolls})" if rolls else ""))

@@ -12,6 +12,7 @@ from tabletop.cli.core import (
     dice_inputs,
     dice_option,
     emit_json,
+    executed,
     game_option,
     headline,
     json_option,
@@ -150,8 +151,7 @@ def set_weather(
         click.echo(f"conditions unchanged: already {given} (no event logged)")
         return
     out = g.execute("weather-set", inputs)
-    if as_json:
-        emit_json({"event": out.seq, **out.result})
+    if executed(out, as_json) is None:
         return
     click.echo(f"{out.result['verdict']} (event {out.seq})")
 

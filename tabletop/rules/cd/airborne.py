@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.compass import point_bearing
 from tabletop.sides import resolve_side
 from tabletop.units import within
 
@@ -842,7 +843,7 @@ def _deviate(
     if kind in ("plus", "minus"):
         factor = float(param(charts, f"deviation-{kind}-factor"))
     distance = pips * factor
-    bearing = (point - 1) * 45.0
+    bearing = float(point_bearing(point))
     rad = math.radians(bearing)
     at = (aim[0] + distance * math.sin(rad), aim[1] + distance * math.cos(rad))
     return at, {"direction": point, "bearing": bearing, "die": pips, "factor": factor,

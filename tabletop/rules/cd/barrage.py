@@ -44,7 +44,9 @@ class Barrage:
 
 def wind_bearing(conditions: dict[str, Any]) -> float:
     """The bearing smoke drifts toward: opposite where the wind blows from (CD 10.1.1)."""
-    return ((int(conditions["wind"]["from"]) - 1) * 45 + 180) % 360
+    from tabletop.rules.cd.compass import point_bearing
+
+    return (point_bearing(conditions["wind"]["from"]) + 180) % 360
 
 
 def smoke_length(ctx: Any) -> float:

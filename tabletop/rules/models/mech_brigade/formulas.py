@@ -111,7 +111,8 @@ def nonvehicle_kills(
 
 
 def suppression_added(t: Tables, ss: int, accuracy: Fraction, weapons: int) -> Fraction:
-    """MB 7.6: SS x SS x accuracy x accuracy x weapons / 200, accuracy at least 10."""
+    """MB 7.6: shell size squared, times accuracy (10 at least) squared, times weapons
+    firing, over the charted divisor (200)."""
     acc = max(accuracy, t.num("suppression-min-accuracy"))
     return ss * ss * acc * acc * weapons / t.num("suppression-divisor")
 
