@@ -113,8 +113,17 @@ def load_yaml(text: str, source: str) -> tuple[Any, Context]:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "nesting depth" in problem:
+            # libyaml (PyYAML >= 6.0.2 with the C loader) has its own limit, deeper than ours,
+            # and its scanner reads a run of brackets ahead of the events _check_depth counts,
+            # so it refuses first: give the file's author our limit and reason, not libyaml's.
+            raise BadInput(f"{source}{line}: {_too_deep()}") from None
         raise BadInput(f"{source}{line}: not valid YAML: {problem}") from None
     return data, ctx
+
+
+def _too_deep() -> str:
+    return f"nested more than {MAX_DEPTH} levels deep (a chart or scenario needs only a few)"
 
 
 def _check_depth(events: Iterable[Any], source: str) -> None:
@@ -127,10 +136,7 @@ def _check_depth(events: Iterable[Any], source: str) -> None:
             if depth > MAX_DEPTH:
                 mark = event.start_mark
                 where = f"{source}:{mark.line + 1}" if mark is not None else source
-                raise BadInput(
-                    f"{where}: nested more than {MAX_DEPTH} levels deep "
-                    "(a chart or scenario needs only a few)"
-                )
+                raise BadInput(f"{where}: {_too_deep()}")
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 
