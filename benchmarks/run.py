@@ -73,9 +73,9 @@ def part(name: str, *args: str) -> tuple[dict[str, Any], int]:
 
 def build_long_game(path: Path, events: int) -> None:
     """A game whose log holds ``events`` events (logged rolls, then a real fire)."""
-    from tabletop.resources import bundled_scenario
-    from tabletop.scenario import read_scenario
-    from tabletop.state.game import Game
+    from tabletop.data.resources import bundled_scenario
+    from tabletop.data.scenario import read_scenario
+    from tabletop.game.engine import Game
 
     game = Game.create(path, read_scenario(bundled_scenario("crossroads")), 1, force=True)
     for _ in range(events - 1):
@@ -85,10 +85,10 @@ def build_long_game(path: Path, events: int) -> None:
 
 def sight_rate(repeat: int) -> dict[str, float]:
     """All-pairs line of sight on the large scenario, in-process (the geometry alone)."""
-    from tabletop.board import build_table, smoke_blockers
-    from tabletop.resources import bundled_scenario
-    from tabletop.scenario import read_scenario
-    from tabletop.state.opening import opening_state
+    from tabletop.data.board import build_table, smoke_blockers
+    from tabletop.data.resources import bundled_scenario
+    from tabletop.data.scenario import read_scenario
+    from tabletop.game.opening import opening_state
     from tabletop.table import sight_matrix
 
     loaded = read_scenario(bundled_scenario("large"))
@@ -116,7 +116,7 @@ def odds_compute(repeat: int) -> dict[str, float]:
     """``odds fire`` compute for a ROF 10 weapon, in-process."""
     import dataclasses
 
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
     from tabletop.rules.cd.fire import Firer, Target, plan_direct
     from tabletop.rules.cd.odds import fire_odds
 

@@ -486,7 +486,11 @@ def json_example_paths() -> set[str]:
 
 def _type_name(hint: Any) -> str:
     text = str(hint).replace("typing.", "")
-    for long, short in (("tabletop.scenario.", ""), ("tabletop.charts.", ""), ("NoneType", "none")):
+    for long, short in (
+        ("tabletop.data.scenario.", ""),
+        ("tabletop.data.charts.", ""),
+        ("NoneType", "none"),
+    ):
         text = text.replace(long, short)
     if text.startswith("<class '"):
         text = text[8:-2]
@@ -503,7 +507,7 @@ def _default(f: dataclasses.Field[Any]) -> str:
 
 
 def scenario_fields() -> str:
-    from tabletop import scenario as sc
+    from tabletop.data import scenario as sc
 
     classes = [
         ("top level", sc.Scenario),

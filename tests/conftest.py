@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tabletop.charts import Charts
 from tabletop.cli import cli
+from tabletop.data.charts import Charts
 
 SEED = 1
 

@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import Charts
 from tabletop.cli import cli
 from tabletop.cli.commands.assault import expand_against
-from tabletop.dice import Dice
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import Dice
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.charts import Charts
 from tabletop.rules.models import find_model
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.battle import _ammo_short
@@ -776,7 +776,7 @@ def test_the_chart(chart: AggressionChart) -> None:
 def test_a_broken_chart_is_reported_whole(charts: Charts) -> None:
     import copy
 
-    from tabletop.errors import ChartError
+    from tabletop.core.errors import ChartError
 
     raw = copy.deepcopy(charts.raw)
     entries = raw["models/aggression"]
@@ -793,8 +793,8 @@ def test_a_broken_chart_is_reported_whole(charts: Charts) -> None:
 
 @pytest.mark.parametrize(("af", "message"), [(0, "0 is too small"), (11, "11 is too large")])
 def test_the_scenario_factor_is_1_to_10(af: int, message: str) -> None:
-    from tabletop.errors import ScenarioError
-    from tabletop.scenario import parse_scenario
+    from tabletop.core.errors import ScenarioError
+    from tabletop.data.scenario import parse_scenario
 
     text = Path(SCENARIO).read_text().replace("aggression: 8,", f"aggression: {af},")
     with pytest.raises(ScenarioError) as caught:

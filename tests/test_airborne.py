@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import Charts
+from tabletop.data.charts import Charts
 from tabletop.rules.cd import airborne
 from tests.conftest import Run, as_json, file_digest
 
@@ -461,8 +461,8 @@ def test_waiting_for_the_landing_means_normal_fire(ab: Run) -> None:
 
 def run_drops(path: Path, inputs: dict[str, Any], seeds: range) -> list[dict[str, Any]]:
     """Many drops from one game file, each on its own seed, none written to the game."""
-    from tabletop.dice import Dice
-    from tabletop.state.game import Game
+    from tabletop.core.dice import Dice
+    from tabletop.game.engine import Game
 
     g = Game.open(path)
     try:
@@ -513,7 +513,7 @@ def test_drop_statistics_over_many_seeds(game_file: Path) -> None:
 
 def test_drop_statistics_on_one_seed(game_file: Path) -> None:
     # One seed, one big stick over and over: the same properties hold on a single stream.
-    from tabletop.dice import Dice
+    from tabletop.core.dice import Dice
 
     rolls = Dice(7)
     draws = [airborne.drift(1.0, rolls.roll(100, "u"), rolls.roll(100, "b")) for _ in range(4000)]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tabletop.charts import Charts
+from tabletop.data.charts import Charts
 from tests.conftest import Run, as_json, file_digest
 
 SCENARIO = str(Path(__file__).parent / "data" / "beach.yaml")

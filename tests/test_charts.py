@@ -14,7 +14,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import (
+from tabletop.cli import cli
+from tabletop.core.errors import ChartError
+from tabletop.data.charts import (
     CHART_SCHEMAS,
     Charts,
     Quality,
@@ -24,9 +26,7 @@ from tabletop.charts import (
     overlay,
     weight_number,
 )
-from tabletop.cli import cli
-from tabletop.errors import ChartError
-from tabletop.resources import charts_dir
+from tabletop.data.resources import charts_dir
 
 WEAPON_KEYS = (
     "id, rule, default, note, name, calibre_mm, rof, ranges, to_hit, to_hit_afv, burst, he, "

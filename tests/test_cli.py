@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabletop.cli import cli
-from tabletop.resources import bundled_scenario
+from tabletop.data.resources import bundled_scenario
 from tests.conftest import Run, as_json, file_digest, goto_phase
 
 STATUS_KEYS = {"turn", "phase", "light", "weather", "wind", "ground", "stands"}

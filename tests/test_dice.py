@@ -1,4 +1,4 @@
-"""The dice service (tabletop.dice) and exact odds by enumeration (tabletop.odds)."""
+"""The dice service (tabletop.core.dice) and exact odds by enumeration (tabletop.core.odds)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop import odds
-from tabletop.dice import GENERATED, MAX_SIDES, PHYSICAL, Dice, parse_dice
-from tabletop.errors import BadInput, DiceError
+from tabletop.core import odds
+from tabletop.core.dice import GENERATED, MAX_SIDES, PHYSICAL, Dice, parse_dice
+from tabletop.core.errors import BadInput, DiceError
 
 # --- parse_dice ----------------------------------------------------------------------------
 

@@ -137,7 +137,7 @@ def test_every_command_has_help_arguments_and_an_example(path: str) -> None:
 
 
 def test_weather_words_are_all_listed() -> None:
-    from tabletop.scenario import GROUNDS, LIGHTS, WEATHERS
+    from tabletop.data.scenario import GROUNDS, LIGHTS, WEATHERS
 
     result = CliRunner().invoke(generate.ROOT_CLI, ["weather", "set", "--help"], env=generate.ENV)
     for word in (*LIGHTS, *WEATHERS, *GROUNDS):
@@ -147,7 +147,7 @@ def test_weather_words_are_all_listed() -> None:
 def test_the_scenario_reference_lists_every_key() -> None:
     import dataclasses
 
-    from tabletop import scenario
+    from tabletop.data import scenario
 
     text = (DOCS / "scenario.md").read_text(encoding="utf-8")
     for cls in (scenario.Scenario, scenario.TerrainPiece, scenario.StandSpec):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from numpy.testing import assert_allclose
 
-from tabletop.charts import Charts
+from tabletop.data.charts import Charts
 from tabletop.rules.cd.engineering import (
     bridge_configurations,
     bridge_set_plan,
@@ -231,7 +231,7 @@ def test_bridge_set_plans(charts, cls, config, span, stands, both, ready, sets, 
 
 
 def test_bridge_set_limits(charts: Charts) -> None:
-    from tabletop.errors import RulesRefusal
+    from tabletop.core.errors import RulesRefusal
 
     with pytest.raises(RulesRefusal, match='12" portable bridging'):
         bridge_set_plan("IV", "nominal", 12.5, 8, True, True, charts)

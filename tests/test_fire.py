@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tabletop.charts import Charts
 from tabletop.cli import cli
-from tabletop.dice import Dice
+from tabletop.core.dice import Dice
+from tabletop.data.charts import Charts
 from tabletop.rules.cd.direct import roll_plan
 from tabletop.rules.cd.fire import (
     ELIMINATED,
@@ -69,7 +69,7 @@ def test_range_band_and_base_number(
 
 
 def test_beyond_long_range_is_refused(charts: Charts) -> None:
-    from tabletop.errors import RulesRefusal
+    from tabletop.core.errors import RulesRefusal
 
     with pytest.raises(RulesRefusal, match="beyond rifle's long range of 15"):
         quick(charts, "rifle", 15.5)
@@ -111,7 +111,7 @@ def test_cover_and_armour(charts: Charts) -> None:
 
 
 def test_unknown_modifier_name_is_bad_input(charts: Charts) -> None:
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     with pytest.raises(BadInput, match="not a charted modifier"):
         quick(charts, "rifle", 6, mods=(("nosuch", None),))
@@ -388,7 +388,7 @@ def test_repeated_modifier_is_listed_once_in_the_working() -> None:
 
 
 def test_same_modifier_with_two_values_is_refused(charts: Charts) -> None:
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     with pytest.raises(BadInput, match="given twice with different values"):
         quick(charts, "rifle", 6, mods=(("hedge", -1), ("hedge", -2)))
@@ -450,7 +450,7 @@ def test_quick_mode_refuses_direct_fire_by_an_indirect_only_weapon(command: list
 def test_ap_rounds_have_no_effect_on_boats_and_rafts(
     charts: Charts, weapon: str, kind: str, refused: bool
 ) -> None:
-    from tabletop.errors import RulesRefusal
+    from tabletop.core.errors import RulesRefusal
 
     if not refused:
         assert quick(charts, weapon, 5, kind=kind).to_hit >= 1

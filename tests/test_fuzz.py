@@ -302,7 +302,7 @@ def fast_games() -> Iterator[None]:
 @contextlib.contextmanager
 def parse_less() -> Iterator[None]:
     """Parse a game's scenario and the bundled charts once, not at every command."""
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
 
     original = Charts.__dict__["load"]
     bundled = original.__func__(Charts)

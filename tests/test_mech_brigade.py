@@ -31,10 +31,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import Charts
 from tabletop.cli import cli
-from tabletop.dice import Dice
-from tabletop.errors import BadInput, ChartError, RulesRefusal
+from tabletop.core.dice import Dice
+from tabletop.core.errors import BadInput, ChartError, RulesRefusal
+from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
 from tabletop.rules.models.chance import roll_chance, settled, shown
 from tabletop.rules.models.mech_brigade import MechBrigade
@@ -975,7 +975,7 @@ def test_victory_bands(model: MechBrigade, nato: int, soviet: int, result: str) 
 
 
 def stand(path: Path, stand_id: str) -> dict[str, Any]:
-    from tabletop.state.game import Game
+    from tabletop.game.engine import Game
 
     game = Game.open(path)
     try:

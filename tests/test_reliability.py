@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 import pytest
 
-from tabletop.state.game import Game
+from tabletop.game.engine import Game
 from tabletop.state.store import BUSY_ENV, SCHEMA_VERSION, Store, event_hash
 from tests.conftest import Run, as_json, file_digest, goto_phase, is_error_report
 
@@ -150,12 +150,6 @@ def serve() -> None:
     Run as ``python -c "from tests.test_reliability import serve; serve()"``. Each request is
     one command for a forked child, its kill plan, and files for its output.
     """
-    import tabletop.cli.commands
-    import tabletop.rules.cd.barrage
-    import tabletop.rules.cd.direct
-    import tabletop.rules.placement
-    import tabletop.rules.sequence
-    import tabletop.state.game  # noqa: F401
 
     for line in sys.stdin:
         req = json.loads(line)
@@ -506,7 +500,7 @@ def parse_once() -> Iterator[None]:
     per game row (scenario text, charts, seed), so a file that changes them is parsed again;
     replay's own full parse is kept per scenario text and the very charts object it was given.
     """
-    from tabletop.state import game as game_module
+    from tabletop.game import engine as game_module
 
     parse = Game.loaded.func  # type: ignore[attr-defined]
     full_parse = game_module.parse_scenario
@@ -577,7 +571,7 @@ def _kill_after_a_command(path: Path) -> None:
     script = (
         "import os, signal, sys\n"
         "from pathlib import Path\n"
-        "from tabletop.state.game import Game\n"
+        "from tabletop.game.engine import Game\n"
         "g = Game.open(Path(sys.argv[1]))\n"
         "g.execute('roll', {'dice': '2d10', 'purpose': 'kept'})\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
@@ -600,8 +594,8 @@ def test_new_force_interrupted_before_the_rename_keeps_the_old_game(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "replace", crash)
-    from tabletop.resources import bundled_scenario
-    from tabletop.scenario import read_scenario
+    from tabletop.data.resources import bundled_scenario
+    from tabletop.data.scenario import read_scenario
 
     with pytest.raises(KeyboardInterrupt):
         Game.create(path, read_scenario(bundled_scenario("crossroads"), ()), 2, force=True)

@@ -19,16 +19,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop.cli import cli
-from tabletop.dice import Dice
+from tabletop.core.dice import Dice
+from tabletop.core.sides import resolve_view
+from tabletop.data.resources import bundled_scenario, scenarios_dir
+from tabletop.data.scenario import TerrainPiece, read_scenario
+from tabletop.game.engine import Game
 from tabletop.render import REFEREE
 from tabletop.render.dicestats import chi2_survival, die_stats, summarise
 from tabletop.render.labels import Item, place
 from tabletop.render.scene import build_scene
-from tabletop.resources import bundled_scenario, scenarios_dir
 from tabletop.rules.context import RulesContext
-from tabletop.scenario import TerrainPiece, read_scenario
-from tabletop.sides import resolve_view
-from tabletop.state.game import Game
 from tests.conftest import Run, as_json, file_digest, goto_phase
 
 SVG_NS = "{http://www.w3.org/2000/svg}"

@@ -13,11 +13,17 @@ from conftest import Run, as_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import Charts
-from tabletop.errors import BadInput, ScenarioError
-from tabletop.resources import bundled_scenario, scenarios_dir
+from tabletop.core.errors import BadInput, ScenarioError
+from tabletop.data.charts import Charts
+from tabletop.data.resources import bundled_scenario, scenarios_dir
+from tabletop.data.scenario import (
+    LoadedScenario,
+    Scenario,
+    StandSpec,
+    parse_scenario,
+    read_scenario,
+)
 from tabletop.rules.models import find_model
-from tabletop.scenario import LoadedScenario, Scenario, StandSpec, parse_scenario, read_scenario
 
 SOURCE = "battle.yaml"
 

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import Charts
 from tabletop.cli import cli
-from tabletop.dice import Dice
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import Dice
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
 from tabletop.rules.models.chance import settled
 from tabletop.rules.models.squad_battles import SquadBattles
@@ -1695,7 +1695,7 @@ def test_table_mode_model_run_is_logged(sb_game: Run) -> None:
 
 
 def test_chart_problems_are_reported(charts: Charts) -> None:
-    from tabletop.errors import ChartError
+    from tabletop.core.errors import ChartError
     from tabletop.rules.models.squad_battles.tables import SCHEMAS
 
     raw = {k: [dict(e) for e in v] for k, v in charts.raw.items()}

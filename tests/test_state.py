@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.errors import RulesRefusal, TabletopError
+from tabletop.core.errors import RulesRefusal, TabletopError
+from tabletop.game.engine import Game
 from tabletop.state import store as store_module
-from tabletop.state.game import Game
 from tabletop.state.store import GENESIS, SCHEMA_VERSION, Store, event_hash, state_hash
 from tests.conftest import Run, as_json, file_digest, goto_phase
 
@@ -479,8 +479,8 @@ steps = st.one_of(
 
 @functools.cache
 def crossroads() -> Any:
-    from tabletop.resources import bundled_scenario
-    from tabletop.scenario import read_scenario
+    from tabletop.data.resources import bundled_scenario
+    from tabletop.data.scenario import read_scenario
 
     return read_scenario(bundled_scenario("crossroads"), ())
 

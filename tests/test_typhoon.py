@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.charts import Charts
 from tabletop.cli import cli
-from tabletop.dice import Dice
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import Dice
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
 from tabletop.rules.models.engine import run_procedure
 from tabletop.rules.models.typhoon import Typhoon

@@ -146,7 +146,7 @@ def test_the_fixture_script_writes_the_first_schema(tmp_path: Path) -> None:
     finally:
         for conn in (reference, ours, kept):
             conn.close()
-    from tabletop.state.game import Game
+    from tabletop.game.engine import Game
 
     game = Game.open(tmp_path / "one.sqlite")
     try:
@@ -159,7 +159,7 @@ def test_replay_takes_the_opening_state_from_the_log_when_this_version_builds_an
     game: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A later version adding rows to the opening state must not stop old games replaying."""
-    from tabletop.state import game as game_module
+    from tabletop.game import engine as game_module
 
     game("place", "G-1", "12", "30")
     game("roll", "2d10")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tabletop.errors import TabletopError
+from tabletop.core.errors import TabletopError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -260,8 +260,8 @@ class DiceValues(click.ParamType):
             return value
         if str(value).strip().lower() == "ask":
             return "ask"
-        from tabletop.dice import parse_dice
-        from tabletop.errors import DiceError
+        from tabletop.core.dice import parse_dice
+        from tabletop.core.errors import DiceError
 
         try:
             return parse_dice(str(value))
@@ -333,7 +333,7 @@ def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[st
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
     if not path.is_file():
-        from tabletop.charts import Charts
+        from tabletop.data.charts import Charts
 
         return sorted(Charts.load().weapons)
     store = Store.open(path)
@@ -403,7 +403,7 @@ def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
     if path.is_file():
-        from tabletop.state.game import Game
+        from tabletop.game.engine import Game
 
         game = Game.open(path)
         try:
@@ -414,7 +414,7 @@ def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
             game.close()
     if name not in MODELS:
         return None
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
 
     return find_model(str(name), Charts.load())
 
@@ -535,7 +535,7 @@ def charts_option(f: F) -> F:
 
 
 def open_game(path: Path) -> Any:
-    from tabletop.state.game import Game
+    from tabletop.game.engine import Game
 
     game = Game.open(path)
     ctx = click.get_current_context(silent=True)

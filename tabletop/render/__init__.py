@@ -7,6 +7,6 @@ Nothing here imports matplotlib at module level: ``draw`` imports it inside its 
 so the rest of the program starts without it.
 """
 
-from tabletop.sides import REFEREE
+from tabletop.core.sides import REFEREE
 
 __all__ = ["REFEREE"]

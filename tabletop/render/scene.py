@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.render import REFEREE
 
 Point = tuple[float, float]
@@ -272,7 +272,7 @@ def _terrain(ctx: Any, view: str) -> list[TerrainShape]:
 
 
 def _stands(state: Any, view: str) -> tuple[list[StandShape], list[str]]:
-    from tabletop.board import base_of, is_placed
+    from tabletop.data.board import base_of, is_placed
     from tabletop.rules.cd.ammo import weapon_status
     from tabletop.table import base_polygon
 
@@ -419,7 +419,7 @@ def _bands(ctx: Any, stand_id: str, weapon: str | None) -> BandsShape:
     """
     import shapely
 
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.rules.sighting import end_for_stand
     from tabletop.table import base_polygon
 

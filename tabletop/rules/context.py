@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tabletop.charts import Charts
-from tabletop.dice import DiceLike
-from tabletop.scenario import Scenario
+from tabletop.core.dice import DiceLike
+from tabletop.data.charts import Charts
+from tabletop.data.scenario import Scenario
 from tabletop.state.document import State
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ class RulesContext:
     def table(self) -> Table:
         """The table's geometry, built on first use (shapely is imported only then)."""
         if self._table is None:
-            from tabletop.board import build_table
+            from tabletop.data.board import build_table
 
             self._table = build_table(self.scenario, self.charts)
         return self._table  # type: ignore[no-any-return,unused-ignore]

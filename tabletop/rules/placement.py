@@ -6,8 +6,8 @@ import math
 import re
 from typing import Any
 
-from tabletop.dice import explain_no_roll
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import explain_no_roll
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.state.document import in_play, out_of_play
 
 DICE_SPEC = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*$")
@@ -27,7 +27,7 @@ def place(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         raise BadInput(f"({x:g}, {y:g}) is off the {width:g} x {depth:g} table")
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot be placed")
-    from tabletop.board import base_of, overlapping
+    from tabletop.data.board import base_of, overlapping
 
     moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
     if moved_from is not None:

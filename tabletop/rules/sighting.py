@@ -12,11 +12,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.board import base_of, smoke_blockers
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
+from tabletop.core.units import within
+from tabletop.data.board import base_of, smoke_blockers
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.state.document import in_play
-from tabletop.units import within
 
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
 

@@ -14,7 +14,7 @@ import difflib
 import json
 from typing import Any
 
-from tabletop.errors import UnknownStand
+from tabletop.core.errors import UnknownStand
 from tabletop.state.store import canonical
 
 STAND = "stand:"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.errors import BadInput, GameBusy, NoGame, TabletopError
+from tabletop.core.errors import BadInput, GameBusy, NoGame, TabletopError
 
 BUSY_SECONDS = 5.0
 BUSY_ENV = "TABLETOP_BUSY_SECONDS"
@@ -67,7 +67,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     # 2: which edition of the bundled charts a game's stored charts follow, so an older
-    # game can take the chart entries added since (tabletop.charts.CHARTS_FORMAT).
+    # game can take the chart entries added since (tabletop.data.charts.CHARTS_FORMAT).
     """
     ALTER TABLE game ADD COLUMN charts_format INTEGER NOT NULL DEFAULT 1;
     """,

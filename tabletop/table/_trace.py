@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.table._clip import Edges, clip, concat_edges, ring_edges
 from tabletop.table.terrain import Table
 

@@ -7,7 +7,7 @@ import math
 import shapely
 from shapely.geometry import Polygon
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.table.model import Base
 
 MEASURES = ("edge", "centre")

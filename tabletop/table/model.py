@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 
 Point = tuple[float, float]
 Path = tuple[Point, ...]

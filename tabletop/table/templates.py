@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.table._clip import clip
 from tabletop.table._trace import canonical, endpoint_data, layers, trace
 from tabletop.table.measure import base_polygon, heading

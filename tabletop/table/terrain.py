@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.table._clip import Edges, ring_edges
 from tabletop.table.model import Piece
 

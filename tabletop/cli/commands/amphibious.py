@@ -279,8 +279,8 @@ def lift(side: str, odd: int | None, even: int | None, game: Path, as_json: bool
     """
     g = open_game(game)
     if odd is None and even is None:
+        from tabletop.core.sides import resolve_side
         from tabletop.rules.cd.amphibious import describe_lift, lift_status
-        from tabletop.sides import resolve_side
 
         side = resolve_side(side, g.loaded.scenario.side_names())
         r = lift_status(g.context().state, side)
@@ -294,7 +294,7 @@ def lift(side: str, odd: int | None, even: int | None, game: Path, as_json: bool
                 click.echo(f"  {line}")
         return
     if odd is None or even is None:
-        from tabletop.errors import BadInput
+        from tabletop.core.errors import BadInput
 
         raise BadInput("give both --odd and --even to set the lift points")
     inputs = {"side": side, "odd": odd, "even": even}
@@ -336,7 +336,7 @@ def bombard(
       tabletop amphibious bombard --side USA --area 0,20 --area 60,40
     """
     if len(area) < 2:
-        from tabletop.errors import BadInput
+        from tabletop.core.errors import BadInput
 
         raise BadInput("--area: give two opposite corners, or three or more corners")
     inputs = {"side": side, "area": [list(p) for p in area], "dice_per_stand": per_stand,
@@ -401,7 +401,7 @@ def ships(game: Path, as_json: bool) -> None:
     Example:
       tabletop amphibious ships
     """
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
     from tabletop.rules.cd.amphibious import ships as ratings
 
     # The ratings need no game: without one, the bundled charts answer.

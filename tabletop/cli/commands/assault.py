@@ -107,7 +107,7 @@ def cli(
       tabletop assault US-1 --against G-1 --rounds 1 --set af.US-1=8
       tabletop assault US-1 --against G-1 --set retreat.G-1=0 --dice 40,95,12
     """
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     if not attackers:
         raise BadInput("name the attacking stands: tabletop assault ATTACKER... --against ...")

@@ -35,7 +35,7 @@ def list_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop charts list
     """
-    from tabletop.charts import CHART_SCHEMAS, Charts
+    from tabletop.data.charts import CHART_SCHEMAS, Charts
 
     charts = Charts.load(tuple(charts_dirs))
     rows = []
@@ -70,8 +70,8 @@ def show_chart(chart: str, entry: str | None, charts_dirs: tuple[Path, ...], as_
       tabletop charts show quality
       tabletop charts show weapons pak-40
     """
-    from tabletop.charts import CHART_SCHEMAS, Charts, entry_as_dict
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
+    from tabletop.data.charts import CHART_SCHEMAS, Charts, entry_as_dict
 
     if chart not in CHART_SCHEMAS:
         raise BadInput(f"unknown chart {chart!r} (charts: {', '.join(CHART_SCHEMAS)})")
@@ -132,8 +132,8 @@ def check_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop charts check --charts house-rules/
     """
-    from tabletop.charts import Charts
-    from tabletop.errors import ChartError
+    from tabletop.core.errors import ChartError
+    from tabletop.data.charts import Charts
 
     try:
         charts = Charts.load(tuple(charts_dirs))
@@ -154,7 +154,7 @@ def check_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
 
 def check_models(charts: Any) -> None:
     """Validate every alternative model's chart (each model loads its own tables)."""
-    from tabletop.errors import ChartError
+    from tabletop.core.errors import ChartError
     from tabletop.rules.models import MODELS, find_model
 
     problems: list[str] = []

@@ -61,7 +61,7 @@ def cli(keep: str | None) -> None:
 
     if keep and Path(keep).exists():
         # Never overwrite a file the referee named: it may be their real game.
-        from tabletop.errors import BadInput
+        from tabletop.core.errors import BadInput
 
         raise BadInput(f"--keep {keep!r} already exists: name a new file for the demo game")
     with tempfile.TemporaryDirectory(prefix="tabletop-demo-") as folder:

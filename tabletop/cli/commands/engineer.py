@@ -168,7 +168,7 @@ def bridge_plan(
       tabletop engineer bridge-plan --class IV
       tabletop engineer bridge-plan --class IV --span 10 --stands 8 --both-banks
     """
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
     from tabletop.rules.cd.engineering import (
         bridge_configurations,
         bridge_set_plan,
@@ -337,7 +337,7 @@ def boat(boat: str, cargo: str | None, unload: bool, at: Any, game: Path, as_jso
       tabletop engineer boat BOAT-1 --load US-1
       tabletop engineer boat BOAT-1 --unload --at 20,31.5
     """
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     if (cargo is None) == (not unload):
         raise BadInput("give either --load STAND or --unload")
@@ -374,7 +374,7 @@ def pregame(
       tabletop engineer pregame --side Germany --hours 8
       tabletop engineer pregame --side Germany --days 2 --accept
     """
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
     from tabletop.rules.cd.pregame import plan
 
     if (hours is None) == (days is None):

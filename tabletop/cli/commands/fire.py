@@ -208,7 +208,7 @@ def quick_plan(
     charts: Any,
 ) -> Any:
     """A shot described entirely on the command line (no game, no stands)."""
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
     from tabletop.rules.cd.fire import Firer, Target, plan_direct
 
     missing = [
@@ -244,7 +244,7 @@ def quick_plan(
 def _known(value: str, table: Any, option: str, what: str) -> None:
     import difflib
 
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     if value not in table:
         close = difflib.get_close_matches(value, list(table), n=1)
@@ -332,7 +332,7 @@ def cli(
         return
     if shooter is None or target is None:
         if shooter is not None:
-            from tabletop.errors import BadInput
+            from tabletop.core.errors import BadInput
 
             raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
         result = _quick_fire(
@@ -381,8 +381,8 @@ def _quick_fire(
 ) -> dict[str, Any]:
     import os
 
-    from tabletop.charts import Charts
-    from tabletop.dice import Dice
+    from tabletop.core.dice import Dice
+    from tabletop.data.charts import Charts
     from tabletop.rules.cd.direct import roll_plan, verdict
 
     charts = Charts.load(tuple(charts_dirs))
@@ -417,7 +417,7 @@ def _quick_fire(
 
 def refuse_charts_in_a_game(charts_dirs: tuple[Path, ...], shooter: str | None) -> None:
     if charts_dirs and shooter is not None:
-        from tabletop.errors import BadInput
+        from tabletop.core.errors import BadInput
 
         raise BadInput(
             "--charts is for quick mode and for 'tabletop new': a game keeps the "
@@ -521,7 +521,7 @@ class ModelRequest:
         """Refuse an option that would be silently ignored: a quick-mode option with SHOOTER
         and TARGET stands, a Command Decision option with another model, or a model option
         with Command Decision."""
-        from tabletop.errors import BadInput
+        from tabletop.core.errors import BadInput
 
         given = {**cd, **self.given(), "--seed": seed}
         if not self.quick():
@@ -559,7 +559,7 @@ class ModelRequest:
 
 
 def model_shot(request: ModelRequest, model: Any) -> Any:
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
     from tabletop.rules.models import Shot
 
     missing = [
@@ -599,12 +599,12 @@ def model_fire(
 ) -> dict[str, Any]:
     import os
 
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
     from tabletop.rules.models import find_model
 
     if request.quick():
-        from tabletop.charts import Charts
-        from tabletop.dice import Dice
+        from tabletop.core.dice import Dice
+        from tabletop.data.charts import Charts
 
         model = find_model(name, Charts.load(tuple(charts_dirs)))
         shot = model_shot(request, model)

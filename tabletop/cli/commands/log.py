@@ -68,7 +68,7 @@ def cli(
     if stand is not None:
         g.state().stand(stand)  # unknown stand: a clear error
     events = g.store.events(stand=stand, last=last)
-    from tabletop.sides import REFEREE, resolve_view
+    from tabletop.core.sides import REFEREE, resolve_view
 
     view = resolve_view(view, g.loaded.scenario.side_names())
     if view != REFEREE:

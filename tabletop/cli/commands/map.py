@@ -86,9 +86,9 @@ def cli(
       tabletop map --los G-2 US-2 --range-bands G-4
     """
     from tabletop.cli.core import open_game
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
+    from tabletop.core.sides import resolve_view
     from tabletop.render.scene import build_scene
-    from tabletop.sides import resolve_view
 
     if out is None:
         out = game.parent / DEFAULT_OUT  # "map.svg" for the default ./tabletop.sqlite
@@ -110,7 +110,7 @@ def cli(
 
 
 def _format(out: Path) -> str:
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     if str(out) == "-":
         return "svg"
@@ -141,7 +141,7 @@ def _write(scene: Any, out: Path, fmt: str, quiet: bool) -> None:
     try:
         out.write_bytes(buffer.getvalue())
     except OSError as exc:
-        from tabletop.errors import BadInput
+        from tabletop.core.errors import BadInput
 
         raise BadInput(f"--out {str(out)!r}: cannot write it ({exc.strerror})") from None
 

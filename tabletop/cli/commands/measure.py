@@ -45,7 +45,7 @@ def cli(
       tabletop measure --all --json
     """
     from tabletop.cli.core import open_game
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
     from tabletop.rules.sighting import sight
 
     if all_pairs:

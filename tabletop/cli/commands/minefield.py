@@ -89,8 +89,8 @@ def list_fields(view: str, game: Path, as_json: bool) -> None:
     Example:
       tabletop minefield list --view Germany
     """
+    from tabletop.core.sides import resolve_view
     from tabletop.rules.cd.hidden import fields, view_of, visible_to
-    from tabletop.sides import resolve_view
 
     g = open_game(game)
     view = resolve_view(view, g.loaded.scenario.side_names())

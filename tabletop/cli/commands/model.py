@@ -50,7 +50,7 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop model list
     """
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
     from tabletop.rules.models import MODELS, find_model
 
     charts = Charts.load(tuple(charts_dirs))
@@ -87,7 +87,7 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop model show typhoon
     """
-    from tabletop.charts import Charts
+    from tabletop.data.charts import Charts
     from tabletop.rules.models import CD, find_model
 
     charts = Charts.load(tuple(charts_dirs))
@@ -211,8 +211,8 @@ def run_model(
         )
         result = {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
     else:
-        from tabletop.charts import Charts
-        from tabletop.dice import Dice
+        from tabletop.core.dice import Dice
+        from tabletop.data.charts import Charts
         from tabletop.rules.models import find_model
         from tabletop.rules.models.engine import run_procedure
 

@@ -43,16 +43,16 @@ def cli(
     """
     import os
 
-    from tabletop.resources import bundled_scenario
-    from tabletop.scenario import read_scenario
-    from tabletop.state.game import Game
+    from tabletop.data.resources import bundled_scenario
+    from tabletop.data.scenario import read_scenario
+    from tabletop.game.engine import Game
 
     path = Path(scenario)
     if not path.exists() and os.sep not in scenario and "/" not in scenario:
         try:
             path = bundled_scenario(scenario)
         except FileNotFoundError as exc:
-            from tabletop.errors import BadInput
+            from tabletop.core.errors import BadInput
 
             raise BadInput(f"scenario {scenario!r}: no such file, and {exc}") from None
     loaded = read_scenario(path, tuple(charts_dirs))

@@ -89,7 +89,7 @@ def odds_fire(
         model_odds(request, chosen, charts_dirs, game, as_json)
         return
     if shooter is None or target is None:
-        from tabletop.charts import Charts
+        from tabletop.data.charts import Charts
 
         charts = Charts.load(tuple(charts_dirs))
         plan = quick_plan(
@@ -172,7 +172,7 @@ def model_odds(
     from tabletop.rules.models import find_model
 
     if request.quick():
-        from tabletop.charts import Charts
+        from tabletop.data.charts import Charts
 
         model = find_model(name, Charts.load(tuple(charts_dirs)))
         shot = model_shot(request, model)

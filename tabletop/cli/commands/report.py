@@ -68,7 +68,7 @@ def cli(out: Path | None, game: Path, as_json: bool) -> None:
 
 
 def _format(out: Path | None) -> str:
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     if out is None:
         return "md"
@@ -97,7 +97,7 @@ def _map_svg(g: Any) -> str:
 
 
 def _write(g: Any, report: Any, out: Path, fmt: str) -> list[str]:
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
     from tabletop.render.report import html, markdown
 
     svg = _map_svg(g)

@@ -60,7 +60,7 @@ def cli(
         out = open_game(game).execute("roll", inputs, **dice_inputs(dice))
         result, rolls, event = out.result, [r.as_dict() for r in out.rolls], out.seq
     else:
-        from tabletop.dice import Dice
+        from tabletop.core.dice import Dice
         from tabletop.rules.placement import plain_roll
 
         d = Dice(

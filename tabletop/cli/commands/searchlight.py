@@ -37,7 +37,7 @@ def cli(stand: str, bearing: float | None, off: bool, game: Path, as_json: bool)
       tabletop searchlight US-AA --bearing 45
       tabletop searchlight US-AA --off
     """
-    from tabletop.errors import BadInput
+    from tabletop.core.errors import BadInput
 
     if (bearing is None) == (not off):
         raise BadInput("give --bearing DEGREES, or --off")

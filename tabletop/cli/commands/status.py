@@ -87,7 +87,7 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
     finally:
         store.close()
     if side is not None:
-        from tabletop.sides import resolve_side
+        from tabletop.core.sides import resolve_side
 
         side = resolve_side(side, sorted({s["side"] for s in state.stands()}))
     # A side's view leaves out what only the referee knows (hidden minefields).

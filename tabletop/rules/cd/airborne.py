@@ -18,10 +18,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.sides import resolve_side
+from tabletop.core.units import within
 from tabletop.rules.cd.compass import point_bearing
-from tabletop.sides import resolve_side
-from tabletop.units import within
 
 PARTS = ("crew", "ammo", "weapon")  # CD 7.1, 7.2: a parachuted gun is three squares
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
@@ -658,7 +658,7 @@ def _gun_parts(ctx: Any, stand: dict[str, Any], parts: dict[str | None, dict[str
 
 
 def _overlaps(ctx: Any, ids: Iterable[str]) -> list[list[str]]:
-    from tabletop.board import base_of, overlapping
+    from tabletop.data.board import base_of, overlapping
 
     placed = [ctx.state.stand(i) for i in ids]
     placed = [s for s in placed if s["x"] is not None]
@@ -851,7 +851,7 @@ def _deviate(
 
 
 def glider_footprint(x: float, y: float, heading: float, length: float, width: float) -> Any:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     row = {"id": "glider", "x": x, "y": y, "width": width, "depth": length, "facing": heading}
@@ -862,7 +862,7 @@ def _glider_site(
     ctx: Any, stand: dict[str, Any], at: tuple[float, float], heading: float
 ) -> tuple[str | None, list[str]]:
     """(why it is lost, or None; what it crashes into) for a deviated glider (CD 7.3.3-4)."""
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     charts, state = ctx.charts, ctx.state

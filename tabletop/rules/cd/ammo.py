@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.units import within
 from tabletop.state.document import in_play, out_of_play
-from tabletop.units import within
 
 if TYPE_CHECKING:  # status reads ammunition without loading the charts
-    from tabletop.charts import Charts, StandKind, Weapon
-    from tabletop.dice import DiceLike
+    from tabletop.core.dice import DiceLike
+    from tabletop.data.charts import Charts, StandKind, Weapon
 
 AMMO_KINDS = ("standard", "limited", "smoke", "illum")
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.sides import resolve_side
+from tabletop.core.units import within
 from tabletop.rules.sequence import Happened, on
-from tabletop.sides import resolve_side
-from tabletop.units import within
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
 SEVERITY = {NO_EFFECT: 0, FORCED_BACK: 1, ELIMINATED: 2}
@@ -172,7 +172,7 @@ def cargo_of(ctx: Any, craft: dict[str, Any]) -> list[str]:
 
 def lift_points(ctx: Any, stand: dict[str, Any]) -> int:
     """One for a personnel stand, the weight class for a vehicle or towed gun (CD 8.3.1)."""
-    from tabletop.charts import weight_number
+    from tabletop.data.charts import weight_number
     from tabletop.rules.cd.conditions import weight_class_of
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
@@ -709,11 +709,11 @@ def _short_of_bases(
 ) -> tuple[tuple[float, float], str | None]:
     """Where a wade from ``here`` toward ``end`` stops: before its base would overlap another
     stand's (bases may touch, not overlap, as 'place' says), and which stand stopped it."""
-    from tabletop.board import base_of
+    from tabletop.core.units import TOLERANCE
+    from tabletop.data.board import base_of
     from tabletop.state.document import in_play
     from tabletop.table import base_polygon
     from tabletop.table.sweep import sweep
-    from tabletop.units import TOLERANCE
 
     length = math.dist(here, end)
     if length <= 0:
@@ -915,7 +915,7 @@ def bombard_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """One to three D10 at every enemy stand in the area, before the battle (CD 8.4.1)."""
     from shapely import Polygon, box
 
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.rules.cd.direct import apply_effect, target_of
     from tabletop.rules.cd.fire import Firer, hit_effect, plan_indirect
     from tabletop.rules.cd.weather import effects

@@ -14,7 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.units import within
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,
@@ -27,7 +28,6 @@ from tabletop.rules.cd.fire import (
     resolve_die,
 )
 from tabletop.state.document import in_play, out_of_play
-from tabletop.units import within
 
 
 @dataclass
@@ -69,7 +69,7 @@ def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
 
 
 def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
     from tabletop.rules.cd.direct import check_phase, choose_weapon, firer_of, target_of
     from tabletop.rules.cd.weather import effects

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.dice import explain_no_roll
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import explain_no_roll
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.units import within
 from tabletop.rules.cd import ground
 from tabletop.rules.sequence import Happened, on
 from tabletop.state.document import out_of_play
-from tabletop.units import within
 
 FORCES = ("light", "moderate", "high")
 FOG_SCALE = ("clear", "mist", "fog")
@@ -265,7 +265,7 @@ def check_in_contact(ctx: Any, helper: dict[str, Any], stand: dict[str, Any]) ->
         )
     if helper["x"] is None or stand["x"] is None:
         return  # not on the table: the referee vouches for contact, as in quick mode
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import distance
 
     gap = float(distance(base_of(helper), base_of(stand), "edge"))

@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.charts import WEIGHT_LEVELS, weight_number
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.units import within
+from tabletop.data.charts import WEIGHT_LEVELS, weight_number
 from tabletop.rules.cd import tasks, terrain_state
 from tabletop.state.document import out_of_play
-from tabletop.units import within
 
 CONFIGS = ("nominal", "lower", "higher")
 
@@ -88,7 +88,7 @@ def placed(stand: dict[str, Any]) -> None:
 
 def gap_to_piece(ctx: Any, stand: dict[str, Any], piece_id: str) -> tuple[float, bool]:
     """Inches from the stand's base to the piece, and whether the base is on it."""
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     placed(stand)
@@ -553,7 +553,7 @@ def _cleared(ctx: Any, task: dict[str, Any]) -> str:
 
 
 def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     state, charts = ctx.state, ctx.charts
@@ -634,7 +634,7 @@ def _landing_spot(
     ``at`` if given (it must be such a place); otherwise the first free place of: ahead of
     the bow, to port, to starboard, astern.
     """
-    from tabletop.board import base_of, overlapping
+    from tabletop.data.board import base_of, overlapping
     from tabletop.table import base_polygon
 
     hull = base_polygon(base_of(boat))

@@ -12,9 +12,9 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.charts import Charts, StandKind, Weapon, weight_number
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
 
 MISSED = "missed"
 NO_EFFECT = "no effect"

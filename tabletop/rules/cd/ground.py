@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.charts import Charts, StandKind, weight_number
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.charts import Charts, StandKind, weight_number
 
 # How each kind of mobility pays terrain costs (terrain chart columns).
 TERRAIN_COLUMN = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.charts import WEIGHT_LEVELS, weight_number
-from tabletop.errors import RulesRefusal
+from tabletop.core.errors import RulesRefusal
+from tabletop.data.charts import WEIGHT_LEVELS, weight_number
 from tabletop.state.document import in_play
 
 ICE_ORDER = ("0", *WEIGHT_LEVELS)

@@ -17,7 +17,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.sides import resolve_side
+from tabletop.core.units import TOLERANCE, within
 from tabletop.rules.cd import tasks
 from tabletop.rules.cd.engineering import (
     equipment,
@@ -28,9 +30,7 @@ from tabletop.rules.cd.engineering import (
     require_phase,
 )  # fmt: skip
 from tabletop.rules.cd.hidden import MINEFIELD, fields
-from tabletop.sides import resolve_side
 from tabletop.state.document import out_of_play
-from tabletop.units import TOLERANCE, within
 
 EPS = 1e-9  # inches along a path: the same point
 
@@ -146,7 +146,7 @@ def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_layer(ctx: Any, stand: dict[str, Any], side: str, field: dict[str, Any]) -> None:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     ctx.involve(stand["id"])
@@ -234,7 +234,7 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[i
 
 
 def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.rules.placement import refuse_if_mired
     from tabletop.table import base_polygon
     from tabletop.table.sweep import sweep
@@ -408,7 +408,7 @@ def _effect_plan(ctx: Any, stand: dict[str, Any]) -> Any:
 
 
 def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     state = ctx.state

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
+from tabletop.core.units import within
 from tabletop.rules.cd.ground import move_cost
-from tabletop.units import within
 
 ROAD_KINDS = {"road-hard": "hard", "road-paved": "paved", "road-dirt": "dirt"}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tabletop.core.units import within
 from tabletop.rules.cd.weather import Effects
-from tabletop.units import within
 
 
 def _noisy_near(ctx: Any, x: float, y: float, radius: float) -> str | None:
@@ -57,7 +57,7 @@ def sound_detects(
 def lit_by_fire(ctx: Any, shape: Any) -> str | None:
     """A burning vehicle within 1" or a burning building within 3" lights a stand's base or a
     point (CD 9.2); distances are measured base to base, as ranges are."""
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     small = float(ctx.charts.param("weather", "fire-light-radius"))

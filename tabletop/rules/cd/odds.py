@@ -1,6 +1,6 @@
 """Exact odds of fire, computed by enumerating the very procedures the commands roll.
 
-No simulation: ``tabletop.odds.distribution`` runs ``resolve_die`` (and ``roll_depletion``)
+No simulation: ``tabletop.core.odds.distribution`` runs ``resolve_die`` (and ``roll_depletion``)
 over every face of every die, and ``convolve`` folds ROF dice with the same ``fold`` the
 ``fire`` command uses. Results are exact fractions.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tabletop.odds import convolve, distribution
+from tabletop.core.odds import convolve, distribution
 from tabletop.rules.cd.ammo import roll_depletion
 from tabletop.rules.cd.fire import (
     ELIMINATED,

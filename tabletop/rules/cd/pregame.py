@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
-from tabletop.sides import resolve_side
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.sides import resolve_side
 from tabletop.state.document import in_play
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.errors import RulesRefusal
+from tabletop.core.errors import RulesRefusal
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
 from tabletop.state.document import out_of_play
 

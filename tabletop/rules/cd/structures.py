@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.cd import terrain_state
 from tabletop.state.document import in_play
 
@@ -21,7 +21,7 @@ CAUSES = ("bomb", "direct-he", "demolition", "flame")
 
 
 def occupants(ctx: Any, piece_id: str) -> list[dict[str, Any]]:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
     shape = ctx.table.geometry(piece_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 
 TERRAIN = "terrain:"
 # Kinds whose state can change in play (CD 2.4, 4, 6).

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.charts import Charts, Condition
+from tabletop.data.charts import Charts, Condition
 
 PRECIPITATION_LEVELS = ("light", "steady", "heavy")
 

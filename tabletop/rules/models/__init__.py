@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 
 MODELS: dict[str, str] = {
     "mech-brigade": "tabletop.rules.models.mech_brigade:MechBrigade",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from tabletop.dice import DiceLike
+from tabletop.core.dice import DiceLike
 
 SCALE = 10_000  # hundredths of a percent
 

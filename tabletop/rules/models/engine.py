@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models import Model, Shot, find_model
 
 

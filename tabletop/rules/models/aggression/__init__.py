@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.aggression.chart import CHART, AggressionChart
 

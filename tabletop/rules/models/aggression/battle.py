@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
@@ -686,9 +686,9 @@ def _check_contact(
 ) -> None:
     """AGG Combat: a fight needs the two sides in the same place, on the table bases in
     contact. Each stand must touch at least one stand of the other side."""
-    from tabletop.board import base_of
+    from tabletop.core.units import within
+    from tabletop.data.board import base_of
     from tabletop.table import distance
-    from tabletop.units import within
 
     limit = chart.number("contact")
     bases = {s: base_of(r) for s, r in rows.items()}

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tabletop.charts import Entry, Param
-from tabletop.errors import BadInput
-from tabletop.schema import bounded
+from tabletop.core.errors import BadInput
+from tabletop.data.charts import Entry, Param
+from tabletop.data.schema import bounded
 
 CHART = "aggression"
 
@@ -123,7 +123,7 @@ class AggressionChart:
 
     def check(self) -> None:
         """Entries the procedures look up by id: a chart without them is reported whole."""
-        from tabletop.errors import ChartError
+        from tabletop.core.errors import ChartError
 
         where = f"models/{CHART}.yaml"
         problems = [

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board import base_of
+from tabletop.data.board import base_of
 from tabletop.rules.cd.ground import TERRAIN_COLUMN
 from tabletop.table import Base, bearing
 from tabletop.table.measure import heading
@@ -99,7 +99,7 @@ class Ground:
         return hits
 
     def _onto_friends(self, end: Base) -> list[str]:
-        from tabletop.board import overlapping
+        from tabletop.data.board import overlapping
 
         others = [base_of(f) for f in self.friends if f["id"] != self.stand["id"]]
         return [f"onto friendly {s}" for s in overlapping(end, others, self._tolerance())]

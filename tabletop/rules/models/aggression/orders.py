@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.rules.models.aggression.chart import UNIT_TYPES
 from tabletop.rules.models.aggression.rules import check_factor
 

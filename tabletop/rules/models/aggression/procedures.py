@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models import Procedure
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.aggression.chart import AggressionChart, Profile
 
 

@@ -36,8 +36,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
 
-from tabletop.dice import DiceLike
-from tabletop.errors import RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import RulesRefusal
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import Profile, Tables

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from tabletop.charts import Entry
-from tabletop.errors import BadInput, ChartError
-from tabletop.schema import bounded
+from tabletop.core.errors import BadInput, ChartError
+from tabletop.data.charts import Entry
+from tabletop.data.schema import bounded
 
 CHART = "mech_brigade"
 SOURCE = f"charts/models/{CHART}.yaml"

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models import Procedure
 from tabletop.rules.models.chance import roll_chance
 from tabletop.rules.models.mech_brigade.data import Profile, Tables

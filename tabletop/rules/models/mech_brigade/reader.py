@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 
 
 class Reader:

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up, num

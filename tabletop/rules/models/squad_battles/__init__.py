@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, ClassVar
 
-from tabletop.dice import DiceLike
+from tabletop.core.dice import DiceLike
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.squad_battles.fire import fire_opts, shooting
 from tabletop.rules.models.squad_battles.opts import describe, parse

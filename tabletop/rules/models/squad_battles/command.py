@@ -12,8 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.results import die, num, show
 from tabletop.rules.models.squad_battles.tables import Tables

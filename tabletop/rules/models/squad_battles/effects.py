@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.chance import roll_chance, rolls_text, shown
 from tabletop.rules.models.squad_battles.results import apply_effectiveness, degrade, num, show
 from tabletop.rules.models.squad_battles.tables import Tables, frac

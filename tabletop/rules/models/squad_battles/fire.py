@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.squad_battles.opts import Opt
 from tabletop.rules.models.squad_battles.results import STATES, show
 from tabletop.rules.models.squad_battles.tables import Profile, Tables, frac

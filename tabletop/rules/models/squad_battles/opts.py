@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 
 Kind = Literal["int", "number", "bool", "choice", "text", "numbers"]
 

@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models import Procedure
 from tabletop.rules.models.squad_battles import assault as assault_mod
 from tabletop.rules.models.squad_battles import command, effects, scoring

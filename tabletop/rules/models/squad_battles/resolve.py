@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
+from tabletop.core.dice import DiceLike
 from tabletop.rules.models import Outcome
 from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.fire import FireValue, Shooting, combat_value

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
+from tabletop.core.dice import DiceLike
 from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.tables import Tables, frac
 

@@ -154,7 +154,7 @@ def score(tables: Tables, o: dict[str, Any]) -> dict[str, Any]:
         weak = losses[weaker]
         strong = losses[OTHER[weaker]]
         if len(weak) > turns:
-            from tabletop.errors import BadInput
+            from tabletop.core.errors import BadInput
 
             raise BadInput(f"{len(weak)} turns of {weaker} side losses but only {turns} turns")
         # A weaker side's loss counts in its turn and every turn after it.

@@ -134,7 +134,7 @@ def aspect(bearing_to_target: float, facing: float) -> str:
 
 
 def _with_vehicle(ctx: Any, tables: Tables, name: str, target: dict[str, Any]) -> bool:
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import distance
 
     share = tables.scale.inches_per_hex / 2
@@ -184,7 +184,7 @@ def near_stands(
 ) -> list[dict[str, Any]]:
     """Stands near the target: hexes from it, and hexes along the strike direction (the
     line from the shooter through the target) when within half a hex of that line."""
-    from tabletop.board import base_of
+    from tabletop.data.board import base_of
     from tabletop.table import distance
 
     iph = tables.scale.inches_per_hex

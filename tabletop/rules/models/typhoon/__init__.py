@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from functools import cached_property, partial
 from typing import Any, ClassVar
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.typhoon.catalog import PROCEDURES
 from tabletop.rules.models.typhoon.fire import Firing, resolve

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import BadInput
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import (

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.dice import DiceLike
+from tabletop.core.dice import DiceLike
 from tabletop.rules.models.chance import percent, shown
 from tabletop.rules.models.typhoon.tables import EPS, Tables, Unit, Weapon
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import RulesRefusal
 from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import Accuracy, Facts, accuracy

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tabletop.dice import DiceLike
-from tabletop.errors import RulesRefusal
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import RulesRefusal
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.tables import Tables
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from tabletop.dice import DiceLike
+from tabletop.core.dice import DiceLike
 from tabletop.rules.models.chance import percent, rolls_text, shown
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.tables import EPS, Tables

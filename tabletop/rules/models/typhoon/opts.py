@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 from tabletop.rules.models.typhoon.tables import Tables, Unit, Weapon
 
 

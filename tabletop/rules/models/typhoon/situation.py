@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.typhoon.tables import Unit, Weapon
 
 FIRER_STATES = ("positioned", "dug-in", "cautious", "full", "pinned", "buttoned")

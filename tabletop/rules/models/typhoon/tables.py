@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tabletop.charts import Entry
-from tabletop.dice import DiceLike
-from tabletop.errors import ChartError
+from tabletop.core.dice import DiceLike
+from tabletop.core.errors import ChartError
+from tabletop.data.charts import Entry
+from tabletop.data.schema import bounded
 from tabletop.rules.models.chance import percent, roll_chance
-from tabletop.schema import bounded
 
 CHART = "typhoon"
 # Float noise (0.2 * 100 = 19.999...) must not cost a whole number its value when fractions

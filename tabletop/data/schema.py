@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 
 C = TypeVar("C")
 

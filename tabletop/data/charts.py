@@ -20,8 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from tabletop.errors import BadInput, ChartError
-from tabletop.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
+from tabletop.core.errors import BadInput, ChartError
+from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
 
 Raw = dict[str, list[dict[str, Any]]]
 
@@ -92,7 +92,7 @@ class Weapon(Entry):
 
     def band(self, distance: float) -> str | None:
         """The range band a distance falls in, or None beyond long range."""
-        from tabletop.units import within
+        from tabletop.core.units import within
 
         for name in BAND_NAMES:
             if within(distance, getattr(self.ranges, name)):
@@ -533,7 +533,7 @@ def _overlay(
 def read_charts(overlays: tuple[Path, ...], problems: list[str]) -> tuple[Raw, Origins]:
     """The bundled charts with the overlay folders applied in order, and where each entry
     came from. Problems reading the files are appended to ``problems``."""
-    from tabletop.resources import charts_dir
+    from tabletop.data.resources import charts_dir
 
     found: dict[str, list[Origin]] = {}
     raw = read_raw(charts_dir(), problems, required=True, origins=found)

@@ -17,14 +17,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tabletop.actions import procedure
-from tabletop.charts import CHARTS_FORMAT
-from tabletop.dice import GENERATED, PHYSICAL, Dice, Roll
-from tabletop.errors import RulesRefusal, TabletopError
+from tabletop.core.dice import GENERATED, PHYSICAL, Dice, Roll
+from tabletop.core.errors import RulesRefusal, TabletopError
+from tabletop.data.charts import CHARTS_FORMAT
+from tabletop.data.scenario import LoadedScenario, parse_scenario
+from tabletop.game.actions import procedure
+from tabletop.game.opening import opening_state
 from tabletop.rules.context import RulesContext
-from tabletop.scenario import LoadedScenario, parse_scenario
 from tabletop.state.document import State, diff
-from tabletop.state.opening import opening_state
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
 
 
@@ -93,7 +93,7 @@ class Game:
     @cached_property
     def loaded(self) -> LoadedScenario:
         """The scenario and charts the game was started with (as stored in the file)."""
-        from tabletop.charts import load_raw, overlay
+        from tabletop.data.charts import load_raw, overlay
 
         row = self.info
         raw = json.loads(row.charts_json)
@@ -258,7 +258,7 @@ class Game:
             if key in recorded and recorded[key] != value:
                 return f"the game's {what} is not the one recorded when it began (event 1)"
         if row.scenario_json is not None:
-            from tabletop.scenario import scenario_data
+            from tabletop.data.scenario import scenario_data
 
             # The parsed copy commands use must be the recorded scenario's own.
             if json.loads(row.scenario_json) != json.loads(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.data.scenario import LoadedScenario, stand_extent
 from tabletop.rules.cd import terrain_state
 from tabletop.rules.cd.ammo import fresh_ammo
-from tabletop.scenario import LoadedScenario, stand_extent
 from tabletop.state.document import State
 
 

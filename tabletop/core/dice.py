@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
-from tabletop.errors import DiceError
+from tabletop.core.errors import DiceError
 
 PHYSICAL = "physical"
 GENERATED = "generated"

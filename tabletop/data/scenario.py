@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tabletop.charts import Charts, Level, Raw, Weapon, check_weapon, entry_id, overlay
-from tabletop.errors import BadInput, ChartError, ScenarioError
+from tabletop.core.errors import BadInput, ChartError, ScenarioError
+from tabletop.data.charts import Charts, Level, Raw, Weapon, check_weapon, entry_id, overlay
+from tabletop.data.schema import Context, PathT, bounded, build, load_yaml
 from tabletop.rules.models import model_names
-from tabletop.schema import Context, PathT, bounded, build, load_yaml
 
 LIGHTS = ("day", "twilight", "night-moonlit", "night-dark", "artificial-moonlight")
 WEATHERS = (
@@ -237,7 +237,7 @@ def parse_scenario(
 def _rebuild(
     text: str, source: str, charts_raw: Raw, data: dict[str, Any] | None
 ) -> LoadedScenario:
-    from tabletop.schema import build_trusted
+    from tabletop.data.schema import build_trusted
 
     if data is None:
         data = scenario_data(text)
@@ -360,7 +360,7 @@ def _charts_for(
     Raises ``ScenarioError`` with every problem so far when the charts cannot be built: the
     checks across the file need them.
     """
-    from tabletop.charts import read_charts
+    from tabletop.data.charts import read_charts
 
     problems: list[str] = []
     bad_weapons: set[str] = set()

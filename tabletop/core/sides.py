@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabletop.errors import BadInput
+from tabletop.core.errors import BadInput
 
 REFEREE = "referee"
 

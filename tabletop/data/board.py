@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tabletop.charts import Charts
-from tabletop.scenario import Scenario
+from tabletop.data.charts import Charts
+from tabletop.data.scenario import Scenario
 from tabletop.table import Base, Piece, Table
 from tabletop.table import build_table as _build
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # tabletop/, above this data/ folder
 
 
 def _find(name: str) -> Path:

@@ -1,0 +1,1 @@
+"""The bottom floor: errors, units and tolerances, dice, sides, exact fractions."""

@@ -1,0 +1,1 @@
+"""Data: the schema checker, the rule charts, the scenario file, and the table built from them."""
