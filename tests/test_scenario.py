@@ -1027,3 +1027,23 @@ def test_a_scenario_with_one_part_replaced_raises_only_domain_errors(data: st.Da
 @given(st.text(max_size=200))
 def test_any_text_raises_only_domain_errors(text: str) -> None:
     only_domain_errors(text)
+
+
+@pytest.mark.parametrize("levels", [65, 100, 5_000])
+def test_the_depth_guard_refuses_nesting_past_64_levels_whatever_pyyaml_does(levels: int) -> None:
+    """The guard itself, on events from the pure-Python parser (which has no limit of its own),
+    so the project's limit is tested whichever PyYAML or libyaml is installed."""
+    from tabletop.data.schema import _check_depth
+
+    events = yaml.parse("name: " + "[" * levels + "]" * levels, Loader=yaml.SafeLoader)
+    with pytest.raises(BadInput) as refused:
+        _check_depth(events, "deep.yaml")
+    assert str(refused.value) == (
+        "deep.yaml:1: nested more than 64 levels deep (a chart or scenario needs only a few)"
+    )
+
+
+def test_the_depth_guard_lets_64_levels_through() -> None:
+    from tabletop.data.schema import _check_depth
+
+    _check_depth(yaml.parse("name: " + "[" * 63 + "]" * 63, Loader=yaml.SafeLoader), "ok.yaml")
