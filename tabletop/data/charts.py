@@ -399,6 +399,24 @@ class Origin:
 Origins = dict[str, dict[int, Origin]]  # chart name -> index in the merged entry list -> origin
 
 
+# Parsed chart folders, newest last: (folder, required, chart names, every YAML file's
+# name and contents) -> the pickled result of reading it. YAML parsing is most of the cost
+# of loading charts (a fresh game, ``new``, every command with ``--charts``), and a process
+# (the test suite, a long-running caller) reads the same folder again and again. Keyed by
+# contents, so an edited, added or removed chart file is read afresh.
+_PARSED: dict[tuple[object, ...], bytes] = {}
+_PARSED_MAX = 8
+
+
+def _folder_key(folder: Path, required: bool) -> tuple[object, ...] | None:
+    try:
+        files = sorted([*folder.glob("*.yaml"), *folder.glob("models/*.yaml")])
+        contents = tuple((str(p.relative_to(folder)), p.read_bytes()) for p in files)
+    except OSError:
+        return None  # unreadable: read it the slow way, which reports the problem
+    return (str(folder.resolve()), required, tuple(CHART_SCHEMAS), contents)
+
+
 def read_raw(
     folder: Path,
     problems: list[str],
@@ -409,7 +427,35 @@ def read_raw(
     """Read every known chart file in ``folder`` into plain entry lists.
 
     ``origins``, when given, receives for each chart where each of its entries was read.
+    A folder read before with the same files is not parsed again (a fresh copy is returned).
     """
+    import pickle
+
+    key = _folder_key(folder, required)
+    cached = _PARSED.get(key) if key is not None else None
+    if cached is None:
+        found: dict[str, list[Origin]] = {}
+        met: list[str] = []
+        raw = _read_raw(folder, met, required=required, origins=found)
+        cached = pickle.dumps((raw, met, found), protocol=pickle.HIGHEST_PROTOCOL)
+        if key is not None:
+            if len(_PARSED) >= _PARSED_MAX:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+            _PARSED[key] = cached
+    fresh: tuple[Raw, list[str], dict[str, list[Origin]]] = pickle.loads(cached)
+    problems.extend(fresh[1])
+    if origins is not None:
+        origins.update(fresh[2])
+    return fresh[0]
+
+
+def _read_raw(
+    folder: Path,
+    problems: list[str],
+    *,
+    required: bool,
+    origins: dict[str, list[Origin]],
+) -> Raw:
     raw: Raw = {}
     files = [(name, folder / f"{name}.yaml") for name in CHART_SCHEMAS]
     # Alternative models keep their charts in models/<chart>.yaml (SPEC 5).
@@ -456,8 +502,7 @@ def read_raw(
             entries.append(entry)
             kept.append(origin)
         raw[name] = entries
-        if origins is not None:
-            origins[name] = kept
+        origins[name] = kept
     if not required:
         known = {f"{n}.yaml" for n in CHART_SCHEMAS}
         for path in sorted(folder.glob("*.yaml")):
