@@ -21,6 +21,7 @@ shrinks).
 from __future__ import annotations
 
 import ast
+import functools
 import textwrap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -117,13 +118,25 @@ def _absolute(source: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join([*base, node.module] if node.module else base)
 
 
+@functools.cache
+def nodes(path: Path) -> tuple[ast.AST, ...]:
+    """The nodes the checks look at (imports, strings, ``.store``), from one walk."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return tuple(
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+        or (isinstance(node, ast.Attribute) and node.attr == "store")
+    )
+
+
 def imports_of(name: str, path: Path, known: Iterable[str]) -> Iterator[Import]:
     """Every import in one module: statements anywhere in it, and module names in strings."""
     known = set(known)
     root = name.split(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_package = path.name == "__init__.py"
-    for node in ast.walk(tree):
+    for node in nodes(path):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield Import(name, alias.name, node.lineno)
@@ -146,8 +159,7 @@ def imports_of(name: str, path: Path, known: Iterable[str]) -> Iterator[Import]:
 
 def reads_the_store(path: Path) -> bool:
     """Whether a module reaches the store through a game object (``game.store.events()``)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    return any(isinstance(n, ast.Attribute) and n.attr == "store" for n in ast.walk(tree))
+    return any(isinstance(n, ast.Attribute) for n in nodes(path))
 
 
 def graph(root: Path) -> tuple[dict[str, set[str]], list[Import]]:
