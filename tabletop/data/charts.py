@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from tabletop.core.errors import BadInput, ChartError
 from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
@@ -619,12 +619,57 @@ class _LazyTables(dict[str, dict[str, Any]]):
         return table
 
 
+class ParamSet(Protocol):
+    """One chart's parameters as a typed frozen dataclass (``tabletop.data.chart_params``)."""
+
+    CHART: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+P = TypeVar("P", bound=ParamSet)
+
+
+def build_params(cls: type[P], table: Mapping[str, Any]) -> P:
+    """``cls`` from a chart of ``Param`` entries: each field is the entry whose id is the
+    field's name with ``-`` for ``_``, of the field's type (int: a whole number)."""
+    import typing
+
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for name, kind in typing.get_type_hints(cls).items():
+        if name == "CHART":
+            continue
+        ident = name.replace("_", "-")
+        where = f"{cls.CHART}.yaml: entry {ident!r}"
+        entry = table.get(ident)
+        if entry is None:
+            problems.append(f"{where}: missing (the program needs this parameter)")
+            continue
+        value = entry.value
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if kind in (bool, str) and isinstance(value, kind):
+            values[name] = value
+        elif kind is float and number:
+            values[name] = float(value)
+        elif kind is int and number and float(value).is_integer():
+            values[name] = int(value)
+        else:
+            wanted = {bool: "true or false", str: "a word", float: "a number"}.get(
+                kind, "a whole number"
+            )
+            problems.append(f"{where}: value must be {wanted}, got {value!r}")
+    if problems:
+        raise ChartError(problems)
+    return cls(**values)
+
+
 class Charts:
     """Validated charts, one mapping per chart file, entries keyed by id."""
 
     def __init__(self, raw: Raw, origins: Origins | None = None, *, trusted: bool = False):
         self.raw = raw
         self._model_tables: dict[str, dict[str, dict[str, Any]]] = {}
+        self._params: dict[type, Any] = {}
         problems: list[str] = []
         self._tables: dict[str, dict[str, Any]] = {}
         self._origins: dict[tuple[str, str], Origin] = {}
@@ -738,6 +783,15 @@ class Charts:
 
     def param(self, chart: str, key: str) -> Any:
         return self._tables[chart][key].value
+
+    def params(self, cls: type[P]) -> P:
+        """One chart's parameters, typed: ``charts.params(EngineeringParams).adjacent``
+        (classes in ``tabletop.data.chart_params``). Built and checked once per Charts."""
+        built = self._params.get(cls)
+        if built is None:
+            built = self._params[cls] = build_params(cls, self._tables[cls.CHART])
+        result: P = built
+        return result
 
     def modifier(self, key: str) -> Modifier:
         return self._tables["modifiers"][key]
