@@ -287,7 +287,7 @@ def main() -> int:
             f"{'yes' if row['met'] else 'NO'}"
         )
     for name, value in results["cpu_ratios"].items():
-        print(f"{name + ', CPU time':34} {value:8.3f}")
+        print(f"{name + ' (CPU)':34} {value:8.3f}")
     args.out.write_text(json.dumps(results, indent=2))
     print(f"\nwritten {args.out}")
     return 0
