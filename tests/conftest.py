@@ -29,6 +29,7 @@ _TEMPLATES: dict[tuple[str, ...], tuple[bytes, Result, str]] = {}
 
 
 def _template_key(args: tuple[str, ...], game: Path, input: str | None) -> tuple[str, ...] | None:
+    """The arguments, when ``run(*args)`` may be served from a template (else None)."""
     if not args or args[0] != "new" or "--seed" not in args or "--force" in args:
         return None
     if input is not None or game.exists():
@@ -53,9 +54,10 @@ def _complete(result: Result, game: Path) -> bool:
 def _moved(result: Result, before: str, after: str) -> Result:
     """A command's result as if run on ``after``: the game's path is in what ``new`` says."""
     moved = copy.copy(result)
-    for name in ("stdout_bytes", "stderr_bytes", "output_bytes"):
-        if hasattr(moved, name):
-            setattr(moved, name, getattr(result, name).replace(before.encode(), after.encode()))
+    for name in ("stdout_bytes", "stderr_bytes", "output_bytes"):  # as this click has them
+        value = getattr(result, name, None)
+        if isinstance(value, bytes):
+            setattr(moved, name, value.replace(before.encode(), after.encode()))
     return moved
 
 
