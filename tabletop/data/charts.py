@@ -14,6 +14,9 @@ later gives the same result even if the files on disk change.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import pickle
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,6 +24,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.units import within
+from tabletop.data.resources import charts_dir
 from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
 
 Raw = dict[str, list[dict[str, Any]]]
@@ -92,8 +97,6 @@ class Weapon(Entry):
 
     def band(self, distance: float) -> str | None:
         """The range band a distance falls in, or None beyond long range."""
-        from tabletop.core.units import within
-
         for name in BAND_NAMES:
             if within(distance, getattr(self.ranges, name)):
                 return name
@@ -429,8 +432,6 @@ def read_raw(
     ``origins``, when given, receives for each chart where each of its entries was read.
     A folder read before with the same files is not parsed again (a fresh copy is returned).
     """
-    import pickle
-
     key = _folder_key(folder, required)
     cached = _PARSED.get(key) if key is not None else None
     if cached is None:
@@ -524,8 +525,6 @@ def _entry_origins(shown: str, count: int, ctx: Context) -> list[Origin]:
 
 
 def _close(word: str, choices: Any) -> str:
-    import difflib
-
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -578,8 +577,6 @@ def _overlay(
 def read_charts(overlays: tuple[Path, ...], problems: list[str]) -> tuple[Raw, Origins]:
     """The bundled charts with the overlay folders applied in order, and where each entry
     came from. Problems reading the files are appended to ``problems``."""
-    from tabletop.data.resources import charts_dir
-
     found: dict[str, list[Origin]] = {}
     raw = read_raw(charts_dir(), problems, required=True, origins=found)
     origins: Origins = {name: dict(enumerate(given)) for name, given in found.items()}
@@ -632,8 +629,6 @@ P = TypeVar("P", bound=ParamSet)
 def build_params(cls: type[P], table: Mapping[str, Any]) -> P:
     """``cls`` from a chart of ``Param`` entries: each field is the entry whose id is the
     field's name with ``-`` for ``_``, of the field's type (int: a whole number)."""
-    import typing
-
     problems: list[str] = []
     values: dict[str, Any] = {}
     for name, kind in typing.get_type_hints(cls).items():
