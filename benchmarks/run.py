@@ -33,6 +33,15 @@ ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 def run_process(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """Wall time (s) and peak RSS (KiB) of one process."""
+    wall, peak, _ = run_process_cpu(argv, env)
+    return wall, peak
+
+
+def run_process_cpu(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, float]:
+    """Wall time (s), peak RSS (KiB) and CPU time (user + system, s) of one process.
+
+    CPU time hardly changes when other processes load the machine; wall time does.
+    """
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or ENV)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -41,17 +50,26 @@ def run_process(argv: list[str], env: dict[str, str] | None = None) -> tuple[flo
     if proc.returncode != 0:
         err = proc.stderr.read().decode() if proc.stderr else ""
         raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}): {err.strip()}")
-    return elapsed, int(usage.ru_maxrss)
+    return elapsed, int(usage.ru_maxrss), usage.ru_utime + usage.ru_stime
+
+
+WARM = True  # run each command once, untimed, before timing it (not in a --tiny smoke run)
 
 
 def median_run(argv: list[str], repeat: int) -> dict[str, float]:
-    times, peaks = [], []
-    run_process(argv)  # warm the file cache
+    times, peaks, cpus = [], [], []
+    if WARM:
+        run_process(argv)  # warm the file cache
     for _ in range(repeat):
-        t, m = run_process(argv)
+        t, m, c = run_process_cpu(argv)
         times.append(t)
         peaks.append(m)
-    return {"seconds": statistics.median(times), "peak_kib": max(peaks)}
+        cpus.append(c)
+    return {
+        "seconds": statistics.median(times),
+        "peak_kib": max(peaks),
+        "cpu_seconds": statistics.median(cpus),
+    }
 
 
 def part(name: str, *args: str) -> tuple[dict[str, Any], int]:
@@ -151,6 +169,8 @@ def main() -> int:
         return inner(args.part, args.rest)
     repeat = args.repeat or (2 if args.tiny else 9)
     events = 60 if args.tiny else 10_000
+    global WARM
+    WARM = not args.tiny
     import tabletop
 
     subprocess.run(
@@ -188,6 +208,9 @@ def main() -> int:
             ),
             "odds fire (fresh)": median_run(
                 [*TABLETOP, "odds", "fire", "G-4", "US-4", "--game", str(fresh)], repeat
+            ),
+            "map --out png (large)": median_run(
+                [*TABLETOP, "map", "--out", str(work / "map.png"), "--game", str(large)], repeat
             ),
         }
         for label, path in (("fresh", fresh), ("long log", long)):
@@ -227,14 +250,25 @@ def main() -> int:
             1.15,
         ),
         ("odds fire ROF 10 compute (s)", results["odds"]["seconds"], 0.05),
+        ("map --out png, large (s)", m["map --out png (large)"]["seconds"], 0.5),
     ]
     results["targets"] = [
         {"measure": name, "value": round(v, 4), "target": t, "met": v <= t}
         for name, v, t in targets
     ]
-    print(f"{'command':32} {'median s':>9} {'peak MiB':>9}")
+    # The same two ratios in CPU time: on a busy machine the wall-time ones drift with the
+    # load, these hardly move.
+    floor_cpu = m["import click, shapely, yaml"]["cpu_seconds"]
+    results["cpu_ratios"] = {
+        "measure / import floor": round(m["measure (large)"]["cpu_seconds"] / floor_cpu, 4),
+        "tabletop --help / import click": round(
+            m["tabletop --help"]["cpu_seconds"] / m["import click"]["cpu_seconds"], 4
+        ),
+    }
+    print(f"{'command':32} {'median s':>9} {'CPU s':>9} {'peak MiB':>9}")
     for name, row in m.items():
-        print(f"{name:32} {row['seconds']:9.3f} {row['peak_kib'] / 1024:9.1f}")
+        cpu = f"{row['cpu_seconds']:9.3f}" if "cpu_seconds" in row else f"{'':9}"
+        print(f"{name:32} {row['seconds']:9.3f} {cpu} {row['peak_kib'] / 1024:9.1f}")
     s = results["sight"]
     print(
         f"\nall-pairs sight: {s['stands']} stands x {s['terrain']} terrain pieces in "
@@ -252,6 +286,8 @@ def main() -> int:
             f"{row['measure']:34} {row['value']:8.3f} {row['target']:7.2f}  "
             f"{'yes' if row['met'] else 'NO'}"
         )
+    for name, value in results["cpu_ratios"].items():
+        print(f"{name + ' (CPU)':34} {value:8.3f}")
     args.out.write_text(json.dumps(results, indent=2))
     print(f"\nwritten {args.out}")
     return 0

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +18,71 @@ from tabletop.cli import cli
 from tabletop.data.charts import Charts
 
 SEED = 1
+DATA = Path(__file__).resolve().parent / "data"
+
+# Games made by ``run("new", ...)``, kept for the session: a later ``new`` with the same
+# arguments gets a copy of the file (and of what the command printed) instead of building
+# the game again, the slowest step of most tests. Only for a new file, a fixed seed, and a
+# scenario and chart folders that do not change during the session (bundled, or under
+# tests/data): a test building its own scenario always runs the command.
+_TEMPLATES: dict[tuple[str, ...], tuple[bytes, Result, str]] = {}
+
+
+def _template_key(args: tuple[str, ...], game: Path, input: str | None) -> tuple[str, ...] | None:
+    """The arguments, when ``run(*args)`` may be served from a template (else None)."""
+    if not args or args[0] != "new" or "--seed" not in args or "--force" in args:
+        return None
+    if input is not None or game.exists():
+        return None
+    for arg in args[1:]:
+        path = Path(arg)
+        if arg.startswith("-") or not (path.exists() or "/" in arg):
+            continue  # an option, a number or a bundled scenario's name
+        if not path.resolve().is_relative_to(DATA):
+            return None
+    return args
+
+
+def _complete(result: Result, game: Path) -> bool:
+    """Whether the game is all in its one file (nothing left in a write-ahead log)."""
+    wal = game.with_name(f"{game.name}-wal")
+    return (
+        result.exit_code == 0 and game.is_file() and not (wal.exists() and wal.stat().st_size > 0)
+    )
+
+
+def _moved(result: Result, before: str, after: str) -> Result:
+    """A command's result as if run on ``after``: the game's path is in what ``new`` says."""
+    moved = copy.copy(result)
+    for name in ("stdout_bytes", "stderr_bytes", "output_bytes"):  # as this click has them
+        value = getattr(result, name, None)
+        if isinstance(value, bytes):
+            setattr(moved, name, value.replace(before.encode(), after.encode()))
+    return moved
+
+
+# Every game write syncs the file to disk (synchronous = FULL), which on a shared disk costs
+# more than the work. Unless --basetemp is given, the tests' files go to a memory file
+# system where there is one (Linux); the sync is then free and nothing else changes.
+MEMORY_FS = Path("/dev/shm")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.basetemp is not None or hasattr(config, "workerinput"):
+        return  # given, or an xdist worker (the controller passes it one)
+    if MEMORY_FS.is_dir() and os.access(MEMORY_FS, os.W_OK):
+        config.option.basetemp = tempfile.mkdtemp(prefix="tabletop-tests-", dir=MEMORY_FS)
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is not None:
+        shutil.rmtree(own, ignore_errors=True)
+
+
+_OWN_BASETEMP = pytest.StashKey[str]()
 
 
 @pytest.fixture(scope="session")
@@ -40,13 +109,22 @@ def run(runner: CliRunner, tmp_path: Path) -> Run:
     def invoke(
         *args: str, code: int | None = 0, game_file: Path | None = None, input: str | None = None
     ) -> Result:
-        argv = [*args, "--game", str(game_file or game)]
-        result = runner.invoke(cli, argv, input=input, catch_exceptions=True)
+        target = game_file or game
+        argv = [*args, "--game", str(target)]
+        key = _template_key(args, target, input)
+        if key is not None and key in _TEMPLATES:
+            data, made, where = _TEMPLATES[key]
+            target.write_bytes(data)
+            result = _moved(made, where, str(target))
+        else:
+            result = runner.invoke(cli, argv, input=input, catch_exceptions=True)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         assert "Traceback" not in result.output, result.output
         if code is not None:
             assert result.exit_code == code, (argv, result.output)
+        if key is not None and key not in _TEMPLATES and _complete(result, target):
+            _TEMPLATES[key] = (target.read_bytes(), result, str(target))
         return result
 
     invoke.game = game  # type: ignore[attr-defined]
@@ -55,7 +133,10 @@ def run(runner: CliRunner, tmp_path: Path) -> Run:
 
 @pytest.fixture
 def game(run: Run) -> Run:
-    """A new crossroads game (seed 1), in the movement phase of turn 1."""
+    """A new crossroads game (seed 1), in the movement phase of turn 1.
+
+    Built once per session and copied for each test (see ``_TEMPLATES``).
+    """
     run("new", "crossroads", "--seed", str(SEED))
     return run
 

@@ -521,13 +521,15 @@ def test_minefield_templates_do_not_overlap(eng: Run, at: str, overlaps: bool) -
         assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
-def test_an_engineer_that_fired_cannot_lay(eng: Run) -> None:
+def test_an_engineer_that_fired_last_turn_may_lay_in_this_turns_movement_phase(eng: Run) -> None:
+    # CD 3.1.2: only firing during the same turn stops an engineer laying; the fire phases
+    # follow the movement phase, so last turn's shot does not count.
     eng("phase", "next")
     eng("fire", "G-FT", "US-INF", "--range", "1", "--dice", "9")
     eng("turn", "next")
-    eng("phase", "next")
-    eng("phase", "next")
-    eng("minefield", "place", "19", "37.2", "--side", "Germany", "--by", "G-FT")
+    goto_phase(eng, "movement")
+    out = eng("minefield", "place", "19", "37.2", "--side", "Germany", "--by", "G-FT")
+    assert out.output == "minefield mf-1 placed for Germany (event 7)\n"
 
 
 @pytest.mark.parametrize(

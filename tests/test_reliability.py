@@ -628,9 +628,6 @@ def open_connections() -> int:
     return count
 
 
-STATUS_LEAKS = "status opens the store itself and leaves it to the garbage collector (reported)"
-
-
 @pytest.mark.parametrize(
     "args",
     [
@@ -638,7 +635,7 @@ STATUS_LEAKS = "status opens the store itself and leaves it to the garbage colle
         ("log", "--verify"),
         ("undo",),
         ("replay",),
-        pytest.param(("status",), marks=pytest.mark.xfail(reason=STATUS_LEAKS)),
+        ("status",),
     ],
 )
 def test_a_command_closes_the_game_file_as_it_ends(game: Run, args: tuple[str, ...]) -> None:

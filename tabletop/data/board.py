@@ -11,7 +11,7 @@ from typing import Any
 
 from tabletop.data.charts import Charts
 from tabletop.data.scenario import Scenario
-from tabletop.table import Base, Piece, Table
+from tabletop.table import Base, Piece, Table, base_polygon
 from tabletop.table import build_table as _build
 
 
@@ -59,8 +59,6 @@ def is_placed(stand: dict[str, Any]) -> bool:
 
 def overlapping(base: Base, others: Sequence[Base], tolerance: float) -> list[str]:
     """Ids of bases whose overlap with ``base`` has more than a sliver of area."""
-    from tabletop.table import base_polygon
-
     mine = base_polygon(base)
     out = []
     for other in others:

@@ -14,13 +14,18 @@ later gives the same result even if the files on disk change.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import pickle
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.units import within
+from tabletop.data.resources import charts_dir
 from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
 
 Raw = dict[str, list[dict[str, Any]]]
@@ -92,8 +97,6 @@ class Weapon(Entry):
 
     def band(self, distance: float) -> str | None:
         """The range band a distance falls in, or None beyond long range."""
-        from tabletop.core.units import within
-
         for name in BAND_NAMES:
             if within(distance, getattr(self.ranges, name)):
                 return name
@@ -399,6 +402,24 @@ class Origin:
 Origins = dict[str, dict[int, Origin]]  # chart name -> index in the merged entry list -> origin
 
 
+# Parsed chart folders, newest last: (folder, required, chart names, every YAML file's
+# name and contents) -> the pickled result of reading it. YAML parsing is most of the cost
+# of loading charts (a fresh game, ``new``, every command with ``--charts``), and a process
+# (the test suite, a long-running caller) reads the same folder again and again. Keyed by
+# contents, so an edited, added or removed chart file is read afresh.
+_PARSED: dict[tuple[object, ...], bytes] = {}
+_PARSED_MAX = 8
+
+
+def _folder_key(folder: Path, required: bool) -> tuple[object, ...] | None:
+    try:
+        files = sorted([*folder.glob("*.yaml"), *folder.glob("models/*.yaml")])
+        contents = tuple((str(p.relative_to(folder)), p.read_bytes()) for p in files)
+    except OSError:
+        return None  # unreadable: read it the slow way, which reports the problem
+    return (str(folder.resolve()), required, tuple(CHART_SCHEMAS), contents)
+
+
 def read_raw(
     folder: Path,
     problems: list[str],
@@ -409,7 +430,33 @@ def read_raw(
     """Read every known chart file in ``folder`` into plain entry lists.
 
     ``origins``, when given, receives for each chart where each of its entries was read.
+    A folder read before with the same files is not parsed again (a fresh copy is returned).
     """
+    key = _folder_key(folder, required)
+    cached = _PARSED.get(key) if key is not None else None
+    if cached is None:
+        found: dict[str, list[Origin]] = {}
+        met: list[str] = []
+        raw = _read_raw(folder, met, required=required, origins=found)
+        cached = pickle.dumps((raw, met, found), protocol=pickle.HIGHEST_PROTOCOL)
+        if key is not None:
+            if len(_PARSED) >= _PARSED_MAX:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+            _PARSED[key] = cached
+    fresh: tuple[Raw, list[str], dict[str, list[Origin]]] = pickle.loads(cached)
+    problems.extend(fresh[1])
+    if origins is not None:
+        origins.update(fresh[2])
+    return fresh[0]
+
+
+def _read_raw(
+    folder: Path,
+    problems: list[str],
+    *,
+    required: bool,
+    origins: dict[str, list[Origin]],
+) -> Raw:
     raw: Raw = {}
     files = [(name, folder / f"{name}.yaml") for name in CHART_SCHEMAS]
     # Alternative models keep their charts in models/<chart>.yaml (SPEC 5).
@@ -456,8 +503,7 @@ def read_raw(
             entries.append(entry)
             kept.append(origin)
         raw[name] = entries
-        if origins is not None:
-            origins[name] = kept
+        origins[name] = kept
     if not required:
         known = {f"{n}.yaml" for n in CHART_SCHEMAS}
         for path in sorted(folder.glob("*.yaml")):
@@ -479,8 +525,6 @@ def _entry_origins(shown: str, count: int, ctx: Context) -> list[Origin]:
 
 
 def _close(word: str, choices: Any) -> str:
-    import difflib
-
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -533,8 +577,6 @@ def _overlay(
 def read_charts(overlays: tuple[Path, ...], problems: list[str]) -> tuple[Raw, Origins]:
     """The bundled charts with the overlay folders applied in order, and where each entry
     came from. Problems reading the files are appended to ``problems``."""
-    from tabletop.data.resources import charts_dir
-
     found: dict[str, list[Origin]] = {}
     raw = read_raw(charts_dir(), problems, required=True, origins=found)
     origins: Origins = {name: dict(enumerate(given)) for name, given in found.items()}
@@ -574,12 +616,55 @@ class _LazyTables(dict[str, dict[str, Any]]):
         return table
 
 
+class ParamSet(Protocol):
+    """One chart's parameters as a typed frozen dataclass (``tabletop.data.chart_params``)."""
+
+    CHART: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+P = TypeVar("P", bound=ParamSet)
+
+
+def build_params(cls: type[P], table: Mapping[str, Any]) -> P:
+    """``cls`` from a chart of ``Param`` entries: each field is the entry whose id is the
+    field's name with ``-`` for ``_``, of the field's type (int: a whole number)."""
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for name, kind in typing.get_type_hints(cls).items():
+        if name == "CHART":
+            continue
+        ident = name.replace("_", "-")
+        where = f"{cls.CHART}.yaml: entry {ident!r}"
+        entry = table.get(ident)
+        if entry is None:
+            problems.append(f"{where}: missing (the program needs this parameter)")
+            continue
+        value = entry.value
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if kind in (bool, str) and isinstance(value, kind):
+            values[name] = value
+        elif kind is float and number:
+            values[name] = float(value)
+        elif kind is int and number and float(value).is_integer():
+            values[name] = int(value)
+        else:
+            wanted = {bool: "true or false", str: "a word", float: "a number"}.get(
+                kind, "a whole number"
+            )
+            problems.append(f"{where}: value must be {wanted}, got {value!r}")
+    if problems:
+        raise ChartError(problems)
+    return cls(**values)
+
+
 class Charts:
     """Validated charts, one mapping per chart file, entries keyed by id."""
 
     def __init__(self, raw: Raw, origins: Origins | None = None, *, trusted: bool = False):
         self.raw = raw
         self._model_tables: dict[str, dict[str, dict[str, Any]]] = {}
+        self._params: dict[type, Any] = {}
         problems: list[str] = []
         self._tables: dict[str, dict[str, Any]] = {}
         self._origins: dict[tuple[str, str], Origin] = {}
@@ -693,6 +778,15 @@ class Charts:
 
     def param(self, chart: str, key: str) -> Any:
         return self._tables[chart][key].value
+
+    def params(self, cls: type[P]) -> P:
+        """One chart's parameters, typed: ``charts.params(EngineeringParams).adjacent``
+        (classes in ``tabletop.data.chart_params``). Built and checked once per Charts."""
+        built = self._params.get(cls)
+        if built is None:
+            built = self._params[cls] = build_params(cls, self._tables[cls.CHART])
+        result: P = built
+        return result
 
     def modifier(self, key: str) -> Modifier:
         return self._tables["modifiers"][key]

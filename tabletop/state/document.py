@@ -39,7 +39,8 @@ class State:
 
     @property
     def meta(self) -> dict[str, Any]:
-        return self.rows["meta"]
+        meta: dict[str, Any] = self.rows["meta"]
+        return meta
 
     @property
     def turn(self) -> int:
@@ -51,7 +52,8 @@ class State:
 
     @property
     def conditions(self) -> dict[str, Any]:
-        return self.rows["conditions"]
+        conditions: dict[str, Any] = self.rows["conditions"]
+        return conditions
 
     # --- stands -----------------------------------------------------------------------------
 
@@ -62,7 +64,7 @@ class State:
         return STAND + stand_id in self.rows
 
     def stand(self, stand_id: str) -> dict[str, Any]:
-        row = self.rows.get(STAND + stand_id)
+        row: dict[str, Any] | None = self.rows.get(STAND + stand_id)
         if row is None:
             raise UnknownStand(unknown_stand_message(stand_id, self.stand_ids()))
         return row

@@ -61,7 +61,8 @@ def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
         return np.zeros(0, np.intp)
     ends = np.cumsum(counts)
     offsets = np.repeat(starts - (ends - counts), counts)
-    return np.arange(total, dtype=np.intp) + offsets
+    ranges: np.ndarray = np.arange(total, dtype=np.intp) + offsets
+    return ranges
 
 
 def clip(
@@ -138,7 +139,8 @@ def _midpoints_inside(
     s = np.flatnonzero(straddles)
     x_cross = x0[s] + (qy[s] - y0[s]) * (x1[s] - x0[s]) / (y1[s] - y0[s])
     flips = np.bincount(which[s[qx[s] < x_cross]], minlength=len(iv_row))
-    return (flips % 2) == 1
+    inside: np.ndarray = (flips % 2) == 1
+    return inside
 
 
 def _on_boundary(

@@ -1,0 +1,96 @@
+"""Loading charts: parsed folders cached per process, and typed chart parameters."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from tabletop.core.errors import ChartError
+from tabletop.data import chart_params
+from tabletop.data.charts import CHART_SCHEMAS, Charts, Param, read_raw
+
+# --- the cache of parsed chart folders ---------------------------------------------------
+
+
+def house(tmp_path: Path, text: str) -> Path:
+    folder = tmp_path / "house"
+    folder.mkdir(exist_ok=True)
+    (folder / "weapons.yaml").write_text(text)
+    return folder
+
+
+def test_a_cached_folder_hands_out_fresh_copies(tmp_path: Path) -> None:
+    folder = house(tmp_path, "entries:\n  - {id: rifle, rof: 3}\n")
+    first = read_raw(folder, [], required=False)
+    first["weapons"][0]["rof"] = 99
+    assert read_raw(folder, [], required=False) == {"weapons": [{"id": "rifle", "rof": 3}]}
+
+
+def test_an_edited_chart_file_is_read_again(tmp_path: Path) -> None:
+    folder = house(tmp_path, "entries:\n  - {id: rifle, rof: 3}\n")
+    read_raw(folder, [], required=False)
+    house(tmp_path, "entries:\n  - {id: rifle, rof: 4}\n")
+    assert read_raw(folder, [], required=False) == {"weapons": [{"id": "rifle", "rof": 4}]}
+
+
+def test_problems_are_reported_on_every_read_not_only_the_first(tmp_path: Path) -> None:
+    folder = house(tmp_path, "entries: {id: rifle}\n")
+    for _ in range(2):
+        problems: list[str] = []
+        read_raw(folder, problems, required=False)
+        assert problems == ["house/weapons.yaml: expected a mapping with an 'entries' list"]
+
+
+def test_a_chart_file_added_to_the_folder_is_picked_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = house(tmp_path, "entries: []\n")
+    assert read_raw(folder, [], required=False) == {"weapons": []}
+    # Another chart the program learns about (as charts/movement.yaml will be).
+    monkeypatch.setitem(CHART_SCHEMAS, "movement", Param)
+    (folder / "movement.yaml").write_text("entries:\n  - {id: a, value: 1, rule: x}\n")
+    assert read_raw(folder, [], required=False) == {
+        "weapons": [],
+        "movement": [{"id": "a", "value": 1, "rule": "x"}],
+    }
+
+
+def test_the_bundled_charts_load_the_same_from_the_cache(charts: Charts) -> None:
+    assert Charts.load().raw == charts.raw
+
+
+# --- typed parameters ----------------------------------------------------------------------
+
+
+def test_every_parameter_chart_entry_has_a_typed_field(charts: Charts) -> None:
+    for cls in chart_params.ALL:
+        fields = {f.name.replace("_", "-") for f in dataclasses.fields(cls)}
+        assert fields == set(charts.table(cls.CHART)), cls.__name__
+
+
+def test_typed_parameters_carry_the_chart_values(charts: Charts) -> None:
+    table = charts.params(chart_params.TableParams)
+    assert table == chart_params.TableParams(
+        inches_per_yard=0.02, turn_minutes=30, base_overlap_tolerance=0.0
+    )
+    assert charts.params(chart_params.TableParams) is table  # built once
+    assert charts.params(chart_params.AmmoParams).depletion_die == 10  # CD 1.2
+    assert charts.params(chart_params.BarrageParams).he_suppresses is True
+
+
+def test_an_overlay_with_the_wrong_kind_of_value_is_a_chart_error(tmp_path: Path) -> None:
+    folder = tmp_path / "house"
+    folder.mkdir()
+    (folder / "engineering.yaml").write_text(
+        "entries:\n"
+        "  - {id: adjacent, value: far, rule: x}\n"
+        "  - {id: vlb-turns, value: 1.5, rule: x}\n"
+    )
+    with pytest.raises(ChartError) as caught:
+        Charts.load((folder,)).params(chart_params.EngineeringParams)
+    assert caught.value.problems == [
+        "engineering.yaml: entry 'vlb-turns': value must be a whole number, got 1.5",
+        "engineering.yaml: entry 'adjacent': value must be a number, got 'far'",
+    ]
