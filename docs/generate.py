@@ -194,7 +194,7 @@ The Lee answers with its hull 75 mm (`--weapon` picks one of a stand's weapons).
     (
         """`turn next` runs the rest of the turn: the morale phase, then the end of the turn
 (resupply near supply points, markers cleared) and the start of turn 2.""",
-        "tabletop turn next",
+        "tabletop turn next --yes",
     ),
     (
         """## Turn 2: artillery
@@ -243,7 +243,7 @@ to answer:""",
 
 `turn next` finishes turn 2: the fire phase's depletion dice, morale, resupply, and the start
 of turn 3.""",
-        "tabletop turn next",
+        "tabletop turn next --yes",
     ),
     (
         """## What happened
@@ -374,7 +374,7 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop fire US-4 G-4 --weapon us-75mm-m2",
         "tabletop undo",
         "tabletop roll 2d6",
-        "tabletop turn next",
+        "tabletop turn next --yes",
         "tabletop phase next",
         "tabletop odds barrage US-5 --at 27,21",
         "tabletop barrage US-5 --at 27,21",
@@ -557,7 +557,7 @@ EXAMPLE_SESSION: list[str] = [
     "tabletop phase next",
     "tabletop fire G-1-4-2 US-1-2-1",
     "tabletop phase next",
-    "tabletop turn next",
+    "tabletop turn next --yes",
     "tabletop phase next",
     "tabletop barrage US-R-CN-1 --at 40,47 --ammo smoke",
     "tabletop barrage US-R-CN-2 --at 60,48 --ammo smoke",

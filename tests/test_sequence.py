@@ -18,7 +18,7 @@ def test_phases_follow_the_turn_chart(game: Run, charts) -> None:
 
 
 def test_turn_next_runs_to_the_first_phase_of_the_next_turn(game: Run, charts) -> None:
-    out = as_json(game("turn", "next", "--json"))
+    out = as_json(game("turn", "next", "--yes", "--json"))
     assert (out["turn"], out["phase"]) == (2, charts.phases[0].id)
     assert out["from"] == {"turn": 1, "phase": "movement"}
     assert {"what": "turn", "result": "turn 2 begins"} in out["happened"]
@@ -41,14 +41,14 @@ def test_happened_reports_the_boundary_procedures(game: Run) -> None:
 
 
 def test_artillery_phase_clears_last_turns_templates_and_suppression(game: Run) -> None:
-    game("turn", "next")
+    game("turn", "next", "--yes")
     game("phase", "next")  # artillery, turn 2
     game("barrage", "US-5", "--at", "27,21", "--dice", "5")
     status = as_json(game("status", "--json"))
     assert [t["kind"] for t in status["templates"]] == ["burst"]
     g3 = next(s for s in status["stands"] if s["id"] == "G-3")
     assert g3["markers"] == ["suppressed"]
-    out = as_json(game("turn", "next", "--json"))
+    out = as_json(game("turn", "next", "--yes", "--json"))
     assert out["phase"] == "command"
     cleared = as_json(game("phase", "next", "--json"))["happened"]
     assert any(h["what"] == "template" for h in cleared)
@@ -76,6 +76,6 @@ def test_registry_orders_hooks_and_new_modules_plug_in() -> None:
 
 def test_phase_next_is_undone_exactly(game: Run) -> None:
     before = as_json(game("status", "--json"))
-    game("turn", "next")
+    game("turn", "next", "--yes")
     game("undo")
     assert as_json(game("status", "--json")) == before

@@ -316,11 +316,11 @@ def test_unmiring_with_help(mud: Run) -> None:
 
 def test_variable_wind_each_turn(game: Run) -> None:
     game("weather", "set", "--variable-wind", "--wind-from", "8", "--wind-force", "light")
-    out = as_json(game("turn", "next", "--dice", "9", "--json"))
+    out = as_json(game("turn", "next", "--yes", "--dice", "9", "--json"))
     assert next(h for h in out["happened"] if h["what"] == "variable wind")["rolls"] == [9]
     status = as_json(game("status", "--json"))
     assert status["wind"] == {"from": 1, "force": "light"}  # clockwise; light stays light
-    game("turn", "next", "--dice", "10")
+    game("turn", "next", "--yes", "--dice", "10")
     assert as_json(game("status", "--json"))["wind"] == {"from": 8, "force": "moderate"}
 
 
@@ -336,7 +336,7 @@ def test_variable_wind_each_turn(game: Run) -> None:
 )
 def test_mist_and_fog_change(game: Run, weather: str, dice: str, after: str) -> None:
     game("weather", "set", "--weather", weather)
-    game("turn", "next", "--dice", dice)
+    game("turn", "next", "--yes", "--dice", dice)
     assert as_json(game("status", "--json"))["weather"] == after
 
 

@@ -138,7 +138,7 @@ def set_weather(
         "fog_returns": fog_returns,
         "precipitation_changes": precipitation_changes,
     }
-    from tabletop.rules.cd.conditions import snapshot, weather_changes
+    from tabletop.rules.cd.conditions import describe_conditions, snapshot, weather_changes
 
     g = open_game(game)
     current = g.state().conditions
@@ -147,7 +147,7 @@ def set_weather(
         if as_json:
             emit_json({"event": None, "changed": {}, "conditions": snapshot(current)})
             return
-        given = ", ".join(f"{k} {v}" for k, v in inputs.items() if v is not None)
+        given = describe_conditions(inputs)
         click.echo(f"conditions unchanged: already {given} (no event logged)")
         return
     out = g.execute("weather-set", inputs)

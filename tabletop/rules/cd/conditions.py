@@ -52,10 +52,34 @@ def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         cond["wind"]["force"] = inputs["wind_force"]
     changed = {k: v for k, v in snapshot(cond).items() if before.get(k) != v}
     return {
-        "verdict": "conditions now " + ", ".join(f"{k} {v}" for k, v in changed.items()),
+        "verdict": "conditions now " + describe_conditions(changed),
         "changed": changed,
         "conditions": snapshot(cond),
     }
+
+
+# How each setting reads to a referee: (when true, when false) for the switches.
+SWITCH_WORDS = {
+    "variable_wind": ("variable wind (CD 10.1.3)", "steady wind"),
+    "fog_returns": ("mist may return (CD 10.2.3)", "no returning mist"),
+    "precipitation_changes": ("variable rain or snow (CD 10.3.3)", "steady rain or snow"),
+    "dusty": ("dusty ground", "no dust"),
+}
+
+
+def describe_condition(key: str, value: Any) -> str:
+    """One setting in a referee's words (never a Python name or bool)."""
+    if key in SWITCH_WORDS:
+        return SWITCH_WORDS[key][0 if value else 1]
+    if key == "wind_from":
+        return f"wind from {value}"
+    if key == "wind_force":
+        return f"{value} wind"
+    return f"{key.replace('_', ' ')} {value}"
+
+
+def describe_conditions(values: dict[str, Any]) -> str:
+    return ", ".join(describe_condition(k, v) for k, v in values.items() if v is not None)
 
 
 def snapshot(cond: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +142,30 @@ def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 # --- at the start of each turn ---------------------------------------------------------------
 
 
-@on("start-turn", order=20)
+def _says_wind(ctx: Any) -> str | None:
+    if not ctx.state.conditions.get("variable_wind"):
+        return None
+    return "variable wind: a die for a change of direction and force (CD 10.1.3)"
+
+
+def _says_fog(ctx: Any) -> str | None:
+    cond = ctx.state.conditions
+    if cond["weather"] in ("mist", "fog") or (
+        cond["weather"] == "clear" and cond.get("fog_returns")
+    ):
+        return "mist and fog: a die to see whether it thins or thickens (CD 10.2.3)"
+    return None
+
+
+def _says_rain(ctx: Any) -> str | None:
+    cond = ctx.state.conditions
+    kind = cond["weather"].partition("-")[0]
+    if cond.get("precipitation_changes") and kind in ("rain", "snow"):
+        return f"{kind}: a die to see whether it lightens or grows heavier (CD 10.3.3)"
+    return None
+
+
+@on("start-turn", order=20, says=_says_wind)
 def variable_wind(ctx: Any) -> list[Happened]:
     """CD 10.1.3: when the scenario asks, the wind may shift each turn."""
     cond = ctx.state.conditions
@@ -143,7 +190,7 @@ def variable_wind(ctx: Any) -> list[Happened]:
     return [{"what": "variable wind", "rolls": [roll], "result": f"{text} ({row.rule})"}]
 
 
-@on("start-turn", order=30)
+@on("start-turn", order=30, says=_says_fog)
 def mist_and_fog(ctx: Any) -> list[Happened]:
     """CD 10.2.3: in mist or fog, a roll each turn to see whether it changes, and how."""
     cond = ctx.state.conditions
@@ -171,7 +218,7 @@ def mist_and_fog(ctx: Any) -> list[Happened]:
     ]
 
 
-@on("start-turn", order=40)
+@on("start-turn", order=40, says=_says_rain)
 def precipitation(ctx: Any) -> list[Happened]:
     """CD 10.3.3: variable rain or snow when the scenario asks for it."""
     cond = ctx.state.conditions
