@@ -42,7 +42,9 @@ def terrain(run: Run, piece: str) -> dict | None:
 
 
 def end_turn(run: Run, *dice: str) -> dict:
-    return as_json(run("turn", "next", "--yes", *(("--dice", ",".join(dice)) if dice else ()), "--json"))
+    return as_json(
+        run("turn", "next", "--yes", *(("--dice", ",".join(dice)) if dice else ()), "--json")
+    )
 
 
 # --- CD 2.4.1: demolition ----------------------------------------------------------------------

@@ -289,7 +289,9 @@ class KillLoop:
             if rng.random() < 0.3:
                 argv += ["--dice", ",".join(str(rng.randint(1, sides)) for _ in range(count))]
             return argv
-        return {"phase": ["phase", "next"], "turn": ["turn", "next", "--yes"], "undo": ["undo"]}[pick]
+        return {"phase": ["phase", "next"], "turn": ["turn", "next", "--yes"], "undo": ["undo"]}[
+            pick
+        ]
 
     # --- one step: start, maybe kill, classify, check ----------------------------------------
 
