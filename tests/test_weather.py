@@ -824,3 +824,23 @@ def test_setting_the_weather_it_already_is_changes_nothing(game: Run) -> None:
     data = as_json(game("weather", "set", "--weather", "fog", "--json"))
     assert data["event"] is None and data["changed"] == {}
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--variable-wind"], "conditions now variable wind (CD 10.1.3)"),
+        (["--fog-returns"], "conditions now mist may return (CD 10.2.3)"),
+        (["--dusty"], "conditions now dusty ground"),
+        (["--wind-force", "high"], "conditions now high wind"),
+    ],
+)
+def test_weather_set_speaks_a_referees_words(game: Run, args: list[str], said: str) -> None:
+    # Issue 20: no "variable_wind True" (a Python name and bool) in what the referee reads.
+    out = game("weather", "set", *args).output
+    assert out.startswith(f"{said} (event ")
+    again = game("weather", "set", *args).output
+    assert (
+        again
+        == f"{said.replace('conditions now', 'conditions unchanged: already')} (no event logged)\n"
+    )

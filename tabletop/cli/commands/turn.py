@@ -12,6 +12,11 @@ from tabletop.cli.commands.phase import advance
 from tabletop.cli.core import command, dice_option, game_option, json_option, open_game
 
 
+def can_ask() -> bool:
+    """Whether there is a person at a terminal to ask (not a script or a pipe)."""
+    return sys.stdin.isatty()
+
+
 @click.group("turn")
 def cli() -> None:
     """Whole turns: finish this one and start the next.
@@ -53,7 +58,7 @@ def next_turn(yes: bool, dice: Any, game: Path, as_json: bool) -> None:
         g = open_game(game)
         ctx = g.context()
         warning = skip_warning(ctx)
-        if warning and sys.stdin.isatty() and not as_json:
+        if warning and can_ask() and not as_json:
             click.echo(f"{warning}.")
             for line in announce(ctx):
                 click.echo(f"  {line}")
