@@ -193,7 +193,9 @@ The Lee answers with its hull 75 mm (`--weapon` picks one of a stand's weapons).
     ("", "tabletop fire US-4 G-4 --weapon us-75mm-m2 --dice 6"),
     (
         """`turn next` runs the rest of the turn: the morale phase, then the end of the turn
-(resupply near supply points, markers cleared) and the start of turn 2.""",
+(resupply near supply points, markers cleared) and the start of turn 2. Typed before the
+last phase it passes over whole phases, so it asks first (or takes `--yes`); `phase next`
+takes one phase at a time and says what runs at each boundary.""",
         "tabletop turn next --yes",
     ),
     (
@@ -241,8 +243,8 @@ to answer:""",
     (
         """## The end of turn 2
 
-`turn next` finishes turn 2: the fire phase's depletion dice, morale, resupply, and the start
-of turn 3.""",
+`turn next --yes` finishes turn 2: the fire phase's depletion dice, morale, resupply, and
+the start of turn 3.""",
         "tabletop turn next --yes",
     ),
     (
@@ -381,9 +383,11 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop weather show",
         "tabletop weather set --ground mud-moderate",
         "tabletop weather roll",
+        "tabletop phase next",
         "tabletop mire US-4 --dice 1",
         "tabletop unmire US-4",
-        "tabletop resupply G-4 --from G-S",
+        "tabletop morale",
+        "tabletop resupply G-4 --override",
         "tabletop log --last 2",
         "tabletop replay",
         "tabletop map --los G-2 US-2",

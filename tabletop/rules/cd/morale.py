@@ -130,6 +130,8 @@ def due_tests(ctx: RulesContext, stand_id: str | None = None) -> list[DueTest]:
 
 def _says_due(ctx: RulesContext) -> str | None:
     n = len(due_tests(ctx))
+    if not n:
+        return "no morale tests due (CD 9.1.3, 9.1.4)"
     return f"{n} morale test{'s' if n != 1 else ''} due (CD 9.1.3, 9.1.4)"
 
 
