@@ -844,3 +844,9 @@ def test_weather_set_speaks_a_referees_words(game: Run, args: list[str], said: s
         again
         == f"{said.replace('conditions now', 'conditions unchanged: already')} (no event logged)\n"
     )
+
+
+def test_weather_show_names_what_is_rolled_each_turn(game: Run) -> None:
+    game("weather", "set", "--variable-wind", "--fog-returns")
+    lines = game("weather", "show").output.splitlines()
+    assert lines[1] == "  rolled each turn: variable wind (CD 10.1.3), mist may return (CD 10.2.3)"

@@ -68,11 +68,18 @@ def cli(
       tabletop morale G-2 --result rallied --rally-by G-HQ
     """
     g = open_game(game)
-    if stand is None or result is None:
-        if result is not None or number is not None or why or rally_by:
-            raise click.UsageError("give STAND and --result to record a morale test")
+    given = {"--test": number, "--why": why, "--rally-by": rally_by}
+    if result is None:
+        extra = [name for name, value in given.items() if value is not None]
+        if extra:
+            raise click.UsageError(
+                f"{', '.join(extra)} given without --result: a result is recorded with "
+                f"--result {'|'.join(RESULTS)}"
+            )
         _list(g, stand, as_json)
         return
+    if stand is None:
+        raise click.UsageError(f"--result {result!r} needs the STAND tested")
     inputs = {
         "stand": stand,
         "result": result,

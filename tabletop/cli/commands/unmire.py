@@ -63,5 +63,8 @@ def cli(stand: str, assist: str | None, how: str, dice: Any, game: Path, as_json
         return
     rolls = ", ".join(str(v) for v in out.result["rolls"])
     click.echo(f"{out.result['verdict']}" + (f" (rolled {rolls})" if rolls else ""))
-    for who, (x, y) in (out.result.get("moved_to") or {}).items():
+    moved = out.result.get("moved_to")
+    if isinstance(moved, list):  # by itself: one stand moved
+        moved = {out.result["stand"]: moved}
+    for who, (x, y) in (moved or {}).items():
         click.echo(f"  {who} now at {x:g},{y:g}")

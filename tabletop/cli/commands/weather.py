@@ -232,6 +232,15 @@ def show_weather(game: Path, as_json: bool) -> None:
             f"from {c['wind']['from']} {c['wind']['force']}; ground {c['ground']}"
         )
     )
+    from tabletop.rules.cd.conditions import describe_condition
+
+    rolling = [
+        describe_condition(k, True)
+        for k in ("variable_wind", "fog_returns", "precipitation_changes")
+        if c.get(k)
+    ]
+    if rolling:
+        click.echo(f"  rolled each turn: {', '.join(rolling)}")
     vis = "the whole table" if data["visibility"] is None else f'{data["visibility"]:g}"'
     click.echo(f"  visibility: {vis}")
     if data["spotting_fixed"] is not None:
