@@ -155,11 +155,12 @@ def skip_warning(ctx: Any) -> str | None:
 def turn_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """Advance through the rest of the turn to the first phase of the next one.
 
-    Outside the last phase it passes over whole phases: refused unless ``skip`` says the
-    referee agreed (the CLI asks, or takes ``--yes``).
+    Outside the last phase it passes over whole phases: refused when ``skip`` is False (the
+    referee did not agree: the CLI asks, or takes ``--yes``). Logs written before the guard
+    carry no ``skip`` and replay as they were.
     """
     warning = skip_warning(ctx)
-    if warning and not inputs.get("skip"):
+    if warning and inputs.get("skip") is False:
         raise RulesRefusal(
             f"{warning}; give --yes to do so, or 'tabletop phase next' to take them one at "
             "a time (turn sequence, turn chart)"

@@ -53,17 +53,17 @@ def next_turn(yes: bool, dice: Any, game: Path, as_json: bool) -> None:
     """
     from tabletop.rules.sequence import announce, skip_warning
 
+    g = open_game(game)
+    ctx = g.context()
+    warning = skip_warning(ctx)
     skip = yes
-    if not yes:
-        g = open_game(game)
-        ctx = g.context()
-        warning = skip_warning(ctx)
-        if warning and can_ask() and not as_json:
-            click.echo(f"{warning}.")
-            for line in announce(ctx):
-                click.echo(f"  {line}")
-            skip = click.confirm("Finish the turn?", default=False)
-            if not skip:
-                click.echo("Nothing done; 'tabletop phase next' takes one phase at a time.")
-                return
-    advance(game, "turn-next", dice, as_json, {"skip": True} if skip else {})
+    if warning and not yes and can_ask() and not as_json:
+        click.echo(f"{warning}.")
+        for line in announce(ctx):
+            click.echo(f"  {line}")
+        skip = click.confirm("Finish the turn?", default=False)
+        if not skip:
+            click.echo("Nothing done; 'tabletop phase next' takes one phase at a time.")
+            return
+    # In the last phase nothing is passed over: nothing to agree to, nothing logged for it.
+    advance(game, "turn-next", dice, as_json, {"skip": skip} if warning else {})
