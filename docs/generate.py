@@ -193,8 +193,10 @@ The Lee answers with its hull 75 mm (`--weapon` picks one of a stand's weapons).
     ("", "tabletop fire US-4 G-4 --weapon us-75mm-m2 --dice 6"),
     (
         """`turn next` runs the rest of the turn: the morale phase, then the end of the turn
-(resupply near supply points, markers cleared) and the start of turn 2.""",
-        "tabletop turn next",
+(resupply near supply points, markers cleared) and the start of turn 2. Typed before the
+last phase it passes over whole phases, so it asks first (or takes `--yes`); `phase next`
+takes one phase at a time and says what runs at each boundary.""",
+        "tabletop turn next --yes",
     ),
     (
         """## Turn 2: artillery
@@ -241,9 +243,9 @@ to answer:""",
     (
         """## The end of turn 2
 
-`turn next` finishes turn 2: the fire phase's depletion dice, morale, resupply, and the start
-of turn 3.""",
-        "tabletop turn next",
+`turn next --yes` finishes turn 2: the fire phase's depletion dice, morale, resupply, and
+the start of turn 3.""",
+        "tabletop turn next --yes",
     ),
     (
         """## What happened
@@ -374,16 +376,18 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop fire US-4 G-4 --weapon us-75mm-m2",
         "tabletop undo",
         "tabletop roll 2d6",
-        "tabletop turn next",
+        "tabletop turn next --yes",
         "tabletop phase next",
         "tabletop odds barrage US-5 --at 27,21",
         "tabletop barrage US-5 --at 27,21",
         "tabletop weather show",
         "tabletop weather set --ground mud-moderate",
         "tabletop weather roll",
+        "tabletop phase next",
         "tabletop mire US-4 --dice 1",
         "tabletop unmire US-4",
-        "tabletop resupply G-4 --from G-S",
+        "tabletop morale",
+        "tabletop resupply G-4 --override",
         "tabletop log --last 2",
         "tabletop replay",
         "tabletop map --los G-2 US-2",
@@ -557,7 +561,7 @@ EXAMPLE_SESSION: list[str] = [
     "tabletop phase next",
     "tabletop fire G-1-4-2 US-1-2-1",
     "tabletop phase next",
-    "tabletop turn next",
+    "tabletop turn next --yes",
     "tabletop phase next",
     "tabletop barrage US-R-CN-1 --at 40,47 --ammo smoke",
     "tabletop barrage US-R-CN-2 --at 60,48 --ammo smoke",

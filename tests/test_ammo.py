@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -112,11 +113,11 @@ def deplete(run: Run, stand: str, target: str) -> None:
 
 def test_resupply_waits_a_turn_then_comes_from_own_battalion(rng: Run) -> None:
     deplete(rng, "AT", "T1")
-    report = as_json(rng("turn", "next", "--json"))
+    report = as_json(rng("turn", "next", "--yes", "--json"))
     resupply = [h for h in report["happened"] if h["what"] == "resupply" and h["stand"] == "AT"]
     assert "depleted this turn (CD 1.4)" in resupply[0]["result"]
     assert ammo(rng, "AT") == {"pak-36": "depleted"}
-    report = as_json(rng("turn", "next", "--json"))
+    report = as_json(rng("turn", "next", "--yes", "--json"))
     resupply = [h for h in report["happened"] if h["what"] == "resupply" and h["stand"] == "AT"]
     assert "resupplied pak-36 from SUP" in resupply[0]["result"]
     assert ammo(rng, "AT") == {"pak-36": "ok"}
@@ -125,8 +126,8 @@ def test_resupply_waits_a_turn_then_comes_from_own_battalion(rng: Run) -> None:
 def test_regimental_supply_point_serves_its_battalions(rng: Run) -> None:
     rng("fire", "LIM", "T9", "--dice", "1,5")
     rng("phase", "next", "--dice", "1")
-    rng("turn", "next")
-    report = as_json(rng("turn", "next", "--json"))
+    rng("turn", "next", "--yes")
+    report = as_json(rng("turn", "next", "--yes", "--json"))
     text = [h["result"] for h in report["happened"] if h.get("stand") == "LIM"]
     assert any("from SUP-R" in t for t in text)
 
@@ -135,8 +136,8 @@ def test_a_supply_point_of_another_battalion_does_not_serve(rng: Run) -> None:
     # OTHER belongs to I/192; SUP (II/125) is within 6" but is not its own formation's.
     rng("fire", "OTHER", "LEE", "--dice", "1,5")
     rng("phase", "next", "--dice", "1")
-    rng("turn", "next")
-    report = as_json(rng("turn", "next", "--json"))
+    rng("turn", "next", "--yes")
+    report = as_json(rng("turn", "next", "--yes", "--json"))
     text = [h["result"] for h in report["happened"] if h.get("stand") == "OTHER"]
     assert text and "SUP-X" in text[0] and "needs 6" in text[0]
     assert ammo(rng, "OTHER") == {"pak-36": "depleted"}
@@ -144,22 +145,77 @@ def test_a_supply_point_of_another_battalion_does_not_serve(rng: Run) -> None:
 
 def test_out_of_reach_of_supply_stays_depleted(rng: Run) -> None:
     deplete(rng, "TK", "T3")
-    rng("turn", "next")
-    rng("turn", "next")
+    rng("turn", "next", "--yes")
+    rng("turn", "next", "--yes")
     assert ammo(rng, "TK") == {"kwk-50": "depleted"}
 
 
-def test_manual_resupply_checks_formation_and_turn(rng: Run) -> None:
+def test_manual_resupply_is_refused_mid_turn_naming_the_serving_point(rng: Run) -> None:
+    # CD 1.4: a stand resupplies as it ENDS a turn near a supply point; TK's base is 8.1"
+    # from SUP (its battalion's), measured edge to edge.
     deplete(rng, "TK", "T3")
+    to_phase(rng, "opportunity-fire")
+    before = file_digest(rng.game)  # type: ignore[attr-defined]
+    refused = rng("resupply", "TK", code=3)
+    assert refused.output == (
+        "Error: TK cannot resupply in the opportunity-fire phase: a stand resupplies as it "
+        'ends a turn within 6" of a supply point (CD 1.4); its nearest supply point is SUP, '
+        '8.1" away. Stands on the table resupply by themselves at the end of the turn; by '
+        "hand only in the morale phase (or --override)\n"
+    )
+    assert file_digest(rng.game) == before  # type: ignore[attr-defined]
+
+
+def test_manual_resupply_refused_in_the_turn_of_depletion(rng: Run) -> None:
+    deplete(rng, "TK", "T3")  # depleted in turn 1; now the morale phase of turn 1
     refused = rng("resupply", "TK", "--from", "SUP", code=3)
-    assert "depleted this turn" in refused.output
-    rng("turn", "next")
+    assert refused.output == (
+        "Error: TK cannot resupply this turn: kwk-50 depleted in turn 1, and a stand never "
+        "resupplies in the turn it depleted (CD 1.4); it may at the end of the next turn "
+        '(its nearest supply point is SUP, 8.1" away)\n'
+    )
+
+
+def test_manual_resupply_checks_formation_distance_and_kind(rng: Run) -> None:
+    deplete(rng, "TK", "T3")
+    rng("turn", "next", "--yes")
+    to_phase(rng, "morale")
     wrong = rng("resupply", "TK", "--from", "SUP-X", code=3)
-    assert "own battalion, regiment, brigade or division (CD 1.4)" in wrong.output
+    assert wrong.output == (
+        "Error: SUP-X does not supply TK: a stand resupplies only from its own battalion, "
+        'regiment, brigade or division (CD 1.4); its nearest supply point is SUP, 8.1" away\n'
+    )
     assert "not a supply point" in rng("resupply", "TK", "--from", "AT", code=3).output
-    done = as_json(rng("resupply", "TK", "--from", "SUP", "--json"))
+    far = rng("resupply", "TK", code=3)
+    assert far.output == (
+        'Error: TK is 8.1" from SUP: a stand resupplies only within 6" of a supply point of '
+        'its own formations (CD 1.4); its nearest supply point is SUP, 8.1" away\n'
+    )
+    assert ammo(rng, "TK") == {"kwk-50": "depleted"}
+
+
+def test_referee_override_resupplies_and_is_logged_as_one(rng: Run) -> None:
+    deplete(rng, "TK", "T3")
+    rng("resupply", "TK", code=3)
+    done = as_json(rng("resupply", "TK", "--override", "--json"))
+    assert done["override"] is True
     assert done["restored"] == ["kwk-50"]
-    assert "nothing resupply can restore" in rng("resupply", "TK", "--from", "SUP", code=3).output
+    assert done["verdict"] == "TK resupplied (referee override of CD 1.4)"
+    assert ammo(rng, "TK") == {"kwk-50": "ok"}
+    last = as_json(rng("log", "--json"))["events"][-1]
+    assert last["command"] == "resupply"
+    assert "override" in json.dumps(last)
+    assert "nothing resupply can restore" in rng("resupply", "TK", "--override", code=3).output
+
+
+def test_manual_resupply_within_reach_in_the_last_phase(rng: Run) -> None:
+    # AT (5,10) sits 6" or less from SUP (5,4); depleted in turn 1, by hand in turn 2's
+    # morale phase (before the end of turn would do it by itself).
+    deplete(rng, "AT", "T1")
+    rng("turn", "next", "--yes")
+    to_phase(rng, "morale")
+    done = as_json(rng("resupply", "AT", "--json"))
+    assert (done["from"], done["restored"], done["override"]) == ("SUP", ["pak-36"], False)
 
 
 # --- CD 1.3: limited issue, flame, smoke, rockets -----------------------------------------------
@@ -196,8 +252,8 @@ def test_flamethrower_uses_by_carrier_and_never_refuelled(
     refused = rng("fire", stand, target, code=3)
     assert "CD 1.3.1" in refused.output
     assert list(ammo(rng, stand).values()) == ["spent"]
-    rng("turn", "next")
-    rng("turn", "next")
+    rng("turn", "next", "--yes")
+    rng("turn", "next", "--yes")
     assert list(ammo(rng, stand).values()) == ["spent"]
 
 
@@ -205,12 +261,14 @@ def test_rockets_deplete_by_firing_and_resupply_once(rng: Run) -> None:
     fired = as_json(rng("fire", "PS", "T8", "--dice", "1,2", "--json"))
     assert fired["depletion_checks"] == 0
     assert ammo(rng, "PS") == {"panzerschreck": "depleted"}
-    rng("turn", "next")
-    rng("resupply", "PS", "--from", "SUP")
+    rng("turn", "next", "--yes")
+    to_phase(rng, "morale")
+    rng("resupply", "PS", "--from", "SUP", "--override")
+    rng("turn", "next", "--yes")
     to_phase(rng, "fire")
     rng("fire", "PS", "T8", "--dice", "9")
     assert ammo(rng, "PS") == {"panzerschreck": "spent"}
-    rng("turn", "next")
+    rng("turn", "next", "--yes")
     to_phase(rng, "fire")
     out = rng("fire", "PS", "T8", code=3)
     assert "CD 1.3.3" in out.output
@@ -223,7 +281,7 @@ def test_indirect_smoke_is_fired_once(rng: Run) -> None:
     assert "smoke rounds in use this phase, then spent (CD 1.3.2)" in smoke["ammunition"]
     spent = as_json(rng("phase", "next", "--json"))["happened"]
     assert any(h.get("result") == "smoke rounds spent (CD 1.3.2)" for h in spent)
-    rng("turn", "next")
+    rng("turn", "next", "--yes")
     rng("phase", "next")
     out = rng("barrage", "MT", "--at", "30,30", "--ammo", "smoke", code=3)
     assert "CD 1.3.2" in out.output

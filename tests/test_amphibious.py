@@ -67,7 +67,7 @@ def row(run: Run, stand: str) -> dict[str, Any]:
 
 
 def next_movement(run: Run) -> None:
-    run("turn", "next")
+    run("turn", "next", "--yes")
     run("phase", "next")
     run("phase", "next")
 
@@ -588,7 +588,7 @@ def json_of(text: str) -> Any:
 
 
 def to_artillery(run: Run) -> None:
-    run("turn", "next")
+    run("turn", "next", "--yes")
     run("phase", "next")
 
 

@@ -11,7 +11,7 @@ from tests.conftest import Run, as_json, file_digest, goto_phase
 
 @pytest.fixture
 def artillery(game: Run) -> Run:
-    game("turn", "next")
+    game("turn", "next", "--yes")
     goto_phase(game, "artillery")
     return game
 
@@ -120,7 +120,7 @@ def test_a_weapon_barrages_once_a_turn(artillery: Run, first: list[str], second:
     assert file_digest(artillery.game) == before  # type: ignore[attr-defined]
     # Odds still answer (they look ahead), and next turn the mortar fires again.
     artillery("odds", "barrage", "US-5", *second)
-    artillery("turn", "next")
+    artillery("turn", "next", "--yes")
     goto_phase(artillery, "artillery")
     artillery("barrage", "US-5", *second)
 

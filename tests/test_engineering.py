@@ -42,7 +42,9 @@ def terrain(run: Run, piece: str) -> dict | None:
 
 
 def end_turn(run: Run, *dice: str) -> dict:
-    return as_json(run("turn", "next", *(("--dice", ",".join(dice)) if dice else ()), "--json"))
+    return as_json(
+        run("turn", "next", "--yes", *(("--dice", ",".join(dice)) if dice else ()), "--json")
+    )
 
 
 # --- CD 2.4.1: demolition ----------------------------------------------------------------------
@@ -86,11 +88,11 @@ def test_failed_charges_need_a_recheck_on_the_bridge(eng: Run) -> None:
     )
     eng("place", "G-E1", "30", "20")
     eng("engineer", "recheck", "bridge-1", "--by", "G-E1")
-    eng("turn", "next")
+    eng("turn", "next", "--yes")
     for _ in range(2):
         eng("phase", "next")  # back to the movement phase of turn 2
     eng("place", "G-E1", "30", "23.5")
-    eng("turn", "next")
+    eng("turn", "next", "--yes")
     eng("phase", "next")
     eng("phase", "next")
     assert (
@@ -126,7 +128,7 @@ def test_who_may_demolish(eng: Run, args, code, message) -> None:
 
 
 def test_demolition_range_and_not_on_the_bridge(eng: Run) -> None:
-    eng("turn", "next")
+    eng("turn", "next", "--yes")
     eng("phase", "next")
     eng("phase", "next")  # movement, turn 2: G-E2 has not moved this turn
     out = eng("engineer", "demolish", "bridge-1", "--by", "G-E2", code=3)
@@ -526,7 +528,7 @@ def test_an_engineer_that_fired_last_turn_may_lay_in_this_turns_movement_phase(e
     # follow the movement phase, so last turn's shot does not count.
     eng("phase", "next")
     eng("fire", "G-FT", "US-INF", "--range", "1", "--dice", "9")
-    eng("turn", "next")
+    eng("turn", "next", "--yes")
     goto_phase(eng, "movement")
     out = eng("minefield", "place", "19", "37.2", "--side", "Germany", "--by", "G-FT")
     assert out.output == "minefield mf-1 placed for Germany (event 7)\n"
@@ -627,7 +629,7 @@ def test_a_side_keeps_to_the_lanes_of_its_own_minefields(eng: Run, dummy: bool) 
     # for the enemy to learn, sets nothing off, and a dummy stays on the table.
     field = lay(eng, "21", "27", "--side", "Germany", "--by", "G-E3",
                 *(["--dummy"] if dummy else []))  # fmt: skip
-    eng("turn", "next")
+    eng("turn", "next", "--yes")
     eng("phase", "next")
     eng("phase", "next")
     out = as_json(eng("minefield", "cross", "G-E3", "--path", "22,26.5", "--json"))

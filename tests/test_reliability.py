@@ -289,7 +289,9 @@ class KillLoop:
             if rng.random() < 0.3:
                 argv += ["--dice", ",".join(str(rng.randint(1, sides)) for _ in range(count))]
             return argv
-        return {"phase": ["phase", "next"], "turn": ["turn", "next"], "undo": ["undo"]}[pick]
+        return {"phase": ["phase", "next"], "turn": ["turn", "next", "--yes"], "undo": ["undo"]}[
+            pick
+        ]
 
     # --- one step: start, maybe kill, classify, check ----------------------------------------
 
@@ -746,7 +748,7 @@ BUSY_WRITERS = [
     ("roll", "d6"),
     ("place", "G-1", "12", "30"),
     ("phase", "next"),
-    ("turn", "next"),
+    ("turn", "next", "--yes"),
     ("undo",),
     ("new", "crossroads", "--force"),
 ]
@@ -1060,7 +1062,7 @@ MULTI_ROLL = [
     ("opportunity-fire", ("fire", "G-4", "US-4", "--range", "4")),
     ("opportunity-fire", ("fire", "US-4", "G-4", "--weapon", "us-75mm-m2", "--range", "6")),
     ("artillery", ("barrage", "US-5", "--at", "27,21")),
-    ("movement", ("turn", "next")),
+    ("movement", ("turn", "next", "--yes")),
 ]
 
 

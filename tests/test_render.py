@@ -442,7 +442,7 @@ def battle_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("fire", "US-4", "G-4", "--weapon", "us-75mm-m2", "--dice", "3,9"),
         ("roll", "2d6"),
         ("undo",),
-        ("turn", "next"),
+        ("turn", "next", "--yes"),
     ):
         _invoke(*args, "--game", str(path))
     return path

@@ -65,7 +65,7 @@ MIXED = [
     ("undo",),  # 7 undoes 6
     ("phase", "next"),  # 8: fire phase, the depletion die is rolled
     ("fire", "US-4", "G-4", "--weapon", "us-75mm-m2", "--range", "12"),  # 9
-    ("turn", "next"),  # 10
+    ("turn", "next", "--yes"),  # 10
     ("phase", "next"),  # 11: artillery
     ("barrage", "US-5", "--at", "27,21"),  # 12
 ]
@@ -178,7 +178,7 @@ CHANGING = [
     ("phase", "next"),
     ("fire", "G-4", "US-4", "--range", "10"),
     ("undo",),
-    ("turn", "next"),
+    ("turn", "next", "--yes"),
     ("phase", "next"),
     ("barrage", "US-5", "--at", "27,21"),
     ("resupply",),
@@ -317,7 +317,7 @@ def test_log_verify_exits_1_naming_the_event(mixed: Run) -> None:
         ("place", "G-1", "12", "30", "--facing", "45"),
         ("roll", "3d10"),
         ("phase", "next"),
-        ("turn", "next"),
+        ("turn", "next", "--yes"),
     ],
 )
 def test_undo_restores_the_exact_rows(game: Run, args: tuple[str, ...]) -> None:

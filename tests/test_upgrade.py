@@ -71,7 +71,7 @@ def test_an_old_game_opens_upgrades_and_plays_on(old: Run) -> None:
     old("roll", "2d10", "--dice", "4")
     old("place", "G-2", "10", "25")
     old("phase", "next")
-    old("turn", "next")
+    old("turn", "next", "--yes")
     old("undo")
     old("show", "G-1")
     old("weather", "show")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -263,10 +265,14 @@ def test_move_cost_bad_input(mud: Run) -> None:
 def test_miring_chart(mud: Run, stand, where, ground, number) -> None:
     if ground != "mud-deep":
         mud("weather", "set", "--ground", ground)
-    dice = ["--dice", str(number)] if number else []
-    out = as_json(mud("mire", stand, "--where", where, *dice, "--json"))
+    if not number:
+        # CD 11.1.4: where no roll can mire it, the answer is a rules refusal (exit 3).
+        out = mud("mire", stand, "--where", where, code=3).output
+        assert out.startswith(f"Error: {stand} cannot mire (moving ") and "no roll is made" in out
+        return
+    out = as_json(mud("mire", stand, "--where", where, "--dice", str(number), "--json"))
     assert out["number"] == number
-    assert out["mired"] is bool(number)
+    assert out["mired"] is True
     if number:
         higher = as_json(mud("undo", "--json"))
         assert higher["command"] == "mire"
@@ -289,8 +295,17 @@ def test_unmiring_by_itself_needs_more_than_double(mud: Run) -> None:
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     stuck = as_json(mud("unmire", "TANK", "--dice", "4", "--json"))  # tracked deep: 2 -> beat 4
     assert stuck["mired"] is True
+    # CD 11.1.5: one attempt by itself a turn.
+    again = mud("unmire", "TANK", "--dice", "5", code=3).output
+    assert again == (
+        "Error: TANK already tried to unmire itself this turn: one attempt a turn (CD 11.1.5); "
+        "try again next turn, or have a vehicle tow it (--assist)\n"
+    )
+    mud("turn", "next", "--yes")
+    goto_phase(mud, "movement")
     free = as_json(mud("unmire", "TANK", "--dice", "5", "--json"))
     assert free["mired"] is False and free["moved_to"] == [35, 26]
+    assert stand_row(mud, "TANK")["unmired_turn"] == 2
 
 
 def test_unmiring_with_help(mud: Run) -> None:
@@ -305,10 +320,155 @@ def test_unmiring_with_help(mud: Run) -> None:
     helped = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "9", "--json"))
     assert helped["mired"] is False
     assert "is not mired" in mud("unmire", "TANK", code=3).output
+    mud("turn", "next", "--yes")  # freed, it moves on only next turn (CD 11.1.5)
+    goto_phase(mud, "movement")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     stuck = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "1", "--json"))
     assert stuck["mired"] is True and "BIG mires too" in stuck["verdict"]
     assert "mired itself" in mud("unmire", "TANK", "--assist", "BIG", code=3).output
+
+
+def stand_row(run: Run, stand: str) -> dict[str, Any]:
+    import sqlite3
+
+    conn = sqlite3.connect(run.game)  # type: ignore[attr-defined]
+    try:
+        (value,) = conn.execute(
+            "SELECT value FROM state WHERE key = ?", (f"stand:{stand}",)
+        ).fetchone()
+    finally:
+        conn.close()
+    return json.loads(value)  # type: ignore[no-any-return]
+
+
+def set_stand(run: Run, stand: str, **fields: Any) -> None:
+    """Write what 'tabletop move' records on a stand row (last_move, moved_turn)."""
+    import sqlite3
+
+    row = {**stand_row(run, stand), **fields}
+    conn = sqlite3.connect(run.game)  # type: ignore[attr-defined]
+    with conn:
+        conn.execute(
+            "UPDATE state SET value = ? WHERE key = ?",
+            (json.dumps(row, sort_keys=True, separators=(",", ":")), f"stand:{stand}"),
+        )
+    conn.close()
+
+
+def moved(turn: int, ground: str, where: str, checked: bool = False) -> dict[str, Any]:
+    return {
+        "turn": turn,
+        "phase": "movement",
+        "ground": ground,
+        "where": where,
+        "mire_checked": checked,
+    }
+
+
+@pytest.mark.parametrize(("roll", "mired"), [(4, True), (5, False)])
+def test_seed_example_detour_through_deep_mud_still_rolls(mud: Run, roll: int, mired: bool) -> None:
+    # CD 11.1.4 example: an armoured car leaves the hard road round a wreck into deep mud and
+    # regains the road; it ends on the road, but the ground it crossed decides: 1-4 mires.
+    mud("weather", "set", "--ground", "dry")
+    mud("place", "CAR", "5", "10")  # on the highway, a hard road
+    set_stand(mud, "CAR", last_move=moved(1, "mud-deep", "open"), moved_turn=1)
+    out = as_json(mud("mire", "CAR", "--dice", str(roll), "--json"))
+    assert (out["number"], out["mired"], out["where"], out["ground"], out["basis"]) == (
+        4,
+        mired,
+        "open",
+        "mud-deep",
+        "its move this turn",
+    )
+    assert stand_row(mud, "CAR")["last_move"]["mire_checked"] is True
+    if not mired:
+        # CD 11.1.4: one roll per move.
+        again = mud("mire", "CAR", "--dice", "1", code=3).output
+        assert again == (
+            "Error: CAR has already checked for miring after this move: one roll per move "
+            "(CD 11.1.4)\n"
+        )
+
+
+def test_a_move_that_stayed_on_the_hard_road_needs_no_roll(mud: Run) -> None:
+    mud("place", "CAR", "5", "10")
+    set_stand(mud, "CAR", last_move=moved(1, "mud-deep", "hard-road"), moved_turn=1)
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    out = mud("mire", "CAR", "--dice", "1", code=3).output
+    assert out == (
+        "Error: CAR cannot mire (its move this turn): on a hard road: safe from miring "
+        "(CD 11.1); no roll is made\n"
+    )
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
+def test_no_miring_roll_for_a_vehicle_that_did_not_move_this_turn(mud: Run) -> None:
+    set_stand(mud, "TANK", last_move=moved(1, "mud-deep", "open"), moved_turn=1)
+    mud("turn", "next", "--yes")
+    goto_phase(mud, "movement")
+    out = mud("mire", "TANK", "--dice", "1", code=3).output
+    assert out == (
+        "Error: TANK has not moved this turn: only a vehicle that moved checks for miring "
+        "(CD 11.1.4)\n"
+    )
+
+
+def test_no_miring_roll_outside_the_movement_phase(mud: Run) -> None:
+    mud("phase", "next")
+    out = mud("mire", "TANK", "--dice", "1", code=3).output
+    assert out == (
+        "Error: miring is checked only in the movement phase, not the opportunity-fire phase "
+        "(CD 11.1.4); advance with 'tabletop phase next'\n"
+    )
+
+
+def test_a_placed_stand_rolls_once_a_turn_from_where_it_stands(mud: Run) -> None:
+    out = as_json(mud("mire", "TANK", "--dice", "3", "--json"))
+    assert (out["mired"], out["basis"]) == (False, "where it stands")
+    again = mud("mire", "TANK", "--dice", "1", code=3).output
+    assert "already checked for miring this turn: one roll per move (CD 11.1.4)" in again
+
+
+@pytest.mark.parametrize(
+    ("how", "tank", "big"),
+    [
+        # CD 11.1.5: towing, BIG (in front, north) draws TANK an inch north after it.
+        ([], [35, 26], [35, 28.3]),
+        # Pushing, BIG shoves from where it is: both go an inch away from it, south.
+        (["--push"], [35, 24], [35, 26.3]),
+    ],
+)
+def test_towing_or_pushing_moves_both_stands_an_inch(
+    mud: Run, how: list[str], tank: list[float], big: list[float]
+) -> None:
+    mud("mire", "TANK", "--where", "open", "--dice", "1")
+    mud("place", "BIG", "35", "27.3")  # bases 0.5" apart: in contact
+    out = as_json(mud("unmire", "TANK", "--assist", "BIG", *how, "--dice", "9", "--json"))
+    assert out["mired"] is False
+    assert out["moved_to"] == {"TANK": tank, "BIG": big}
+    row = stand_row(mud, "TANK")
+    assert ([row["x"], row["y"]], row["unmired_turn"]) == (tank, 1)
+
+
+def test_towing_refused_when_the_inch_is_blocked(mud: Run) -> None:
+    mud("mire", "TANK", "--where", "open", "--dice", "1")
+    mud("place", "BIG", "35", "27.3")
+    mud("place", "CAR", "35", "29.9")  # just clear of BIG now, not once BIG has moved an inch
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    out = mud("unmire", "TANK", "--assist", "BIG", "--dice", "9", code=3).output
+    assert out == "Error: towing TANK the inch CD 11.1.5 needs is blocked: BIG would overlap CAR\n"
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
+def test_pushing_refused_off_the_table(mud: Run) -> None:
+    mud("place", "TANK", "20", "35.5")
+    mud("mire", "TANK", "--where", "open", "--dice", "1")
+    mud("place", "BIG", "20", "33.2")
+    out = mud("unmire", "TANK", "--assist", "BIG", "--push", "--dice", "9", code=3).output
+    assert out == (
+        "Error: pushing TANK the inch CD 11.1.5 needs would take TANK off the table "
+        "(to 20,36.5); try towing\n"
+    )
 
 
 # --- turn-boundary procedures (CD 10.1.3, 10.2.3) ---------------------------------------------
@@ -316,11 +476,11 @@ def test_unmiring_with_help(mud: Run) -> None:
 
 def test_variable_wind_each_turn(game: Run) -> None:
     game("weather", "set", "--variable-wind", "--wind-from", "8", "--wind-force", "light")
-    out = as_json(game("turn", "next", "--dice", "9", "--json"))
+    out = as_json(game("turn", "next", "--yes", "--dice", "9", "--json"))
     assert next(h for h in out["happened"] if h["what"] == "variable wind")["rolls"] == [9]
     status = as_json(game("status", "--json"))
     assert status["wind"] == {"from": 1, "force": "light"}  # clockwise; light stays light
-    game("turn", "next", "--dice", "10")
+    game("turn", "next", "--yes", "--dice", "10")
     assert as_json(game("status", "--json"))["wind"] == {"from": 8, "force": "moderate"}
 
 
@@ -336,7 +496,7 @@ def test_variable_wind_each_turn(game: Run) -> None:
 )
 def test_mist_and_fog_change(game: Run, weather: str, dice: str, after: str) -> None:
     game("weather", "set", "--weather", weather)
-    game("turn", "next", "--dice", dice)
+    game("turn", "next", "--yes", "--dice", dice)
     assert as_json(game("status", "--json"))["weather"] == after
 
 
@@ -642,7 +802,7 @@ def test_a_vehicle_cannot_tow_itself(game: Run) -> None:
 @pytest.mark.parametrize(
     ("stand", "where", "why"),
     [
-        ("US-3", "hard-road", "US-3 cannot mire here: on a hard road: safe from miring (CD 11.1)"),
+        ("US-3", "hard-road", "on a hard road: safe from miring (CD 11.1); no roll is made"),
         ("US-3", "dirt-road", "no miring chance for tracked dirt road in moderate mud"),
     ],
 )
@@ -651,8 +811,8 @@ def test_dice_given_when_no_roll_is_needed_say_why(
 ) -> None:
     game("weather", "set", "--ground", "mud-moderate")
     before = file_digest(game.game)  # type: ignore[attr-defined]
-    out = game("mire", stand, "--where", where, "--dice", "3", code=2).output
-    assert out.startswith("Error: --dice gave 3 but no roll was needed: ") and why in out
+    out = game("mire", stand, "--where", where, "--dice", "3", code=3).output
+    assert out.startswith(f"Error: {stand} cannot mire (moving on a ") and why in out
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
 
 
@@ -664,3 +824,29 @@ def test_setting_the_weather_it_already_is_changes_nothing(game: Run) -> None:
     data = as_json(game("weather", "set", "--weather", "fog", "--json"))
     assert data["event"] is None and data["changed"] == {}
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--variable-wind"], "conditions now variable wind (CD 10.1.3)"),
+        (["--fog-returns"], "conditions now mist may return (CD 10.2.3)"),
+        (["--dusty"], "conditions now dusty ground"),
+        (["--wind-force", "high"], "conditions now high wind"),
+    ],
+)
+def test_weather_set_speaks_a_referees_words(game: Run, args: list[str], said: str) -> None:
+    # Issue 20: no "variable_wind True" (a Python name and bool) in what the referee reads.
+    out = game("weather", "set", *args).output
+    assert out.startswith(f"{said} (event ")
+    again = game("weather", "set", *args).output
+    assert (
+        again
+        == f"{said.replace('conditions now', 'conditions unchanged: already')} (no event logged)\n"
+    )
+
+
+def test_weather_show_names_what_is_rolled_each_turn(game: Run) -> None:
+    game("weather", "set", "--variable-wind", "--fog-returns")
+    lines = game("weather", "show").output.splitlines()
+    assert lines[1] == "  rolled each turn: variable wind (CD 10.1.3), mist may return (CD 10.2.3)"

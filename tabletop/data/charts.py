@@ -33,7 +33,7 @@ Raw = dict[str, list[dict[str, Any]]]
 # The edition of the bundled charts' structure. Raise it when a release adds chart files or
 # entries that the code needs; games started under an older edition then take the new
 # entries from the bundled charts (their own numbers still stand).
-CHARTS_FORMAT = 4
+CHARTS_FORMAT = 5
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
@@ -382,6 +382,7 @@ CHART_SCHEMAS: dict[str, type[Entry]] = {
     "structures": Param,
     "airborne": AirborneRow,
     "amphibious": AmphibiousRow,
+    "morale": Param,
 }
 
 

@@ -27,6 +27,7 @@ ACTIONS: dict[str, str] = {
     "weather-roll": "tabletop.rules.cd.conditions:weather_roll_action",
     "mire": "tabletop.rules.cd.conditions:mire_action",
     "unmire": "tabletop.rules.cd.conditions:unmire_action",
+    "morale": "tabletop.rules.cd.morale:morale_action",
     "model-fire": "tabletop.rules.models.engine:model_fire_action",
     "model-run": "tabletop.rules.models.engine:model_run_action",
     "assault": "tabletop.rules.models.aggression:assault_action",

@@ -10,6 +10,10 @@ Each procedure is ``f(ctx) -> list[happened]`` where a happened entry is a dict 
 ``what`` and ``result`` (and ``stand``, ``rolls`` when they apply). Registration order within
 a boundary is the ``order`` number, then module order. Modules listed in ``HOOK_MODULES`` are
 imported on first use, so a new rule area adds one line there.
+
+A procedure may also say beforehand what it will do (``says``: ``f(ctx) -> str | None``,
+None when it has nothing to do now): ``phase next`` and ``turn next`` announce it, so the
+referee knows what a boundary runs before and after it runs.
 """
 
 from __future__ import annotations
@@ -18,22 +22,30 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from tabletop.core.errors import RulesRefusal
+
 Happened = dict[str, Any]
 Hook = Callable[[Any], list[Happened]]
+
+Says = Callable[[Any], "str | None"]
 
 HOOK_MODULES: tuple[str, ...] = (
     "tabletop.rules.cd.boundaries",
     "tabletop.rules.cd.conditions",
     "tabletop.rules.cd.amphibious",
+    "tabletop.rules.cd.morale",
 )
 
 _HOOKS: dict[str, list[tuple[int, int, Hook]]] = {}
+_SAYS: dict[Hook, Says] = {}
 _loaded = False
 
 
-def on(boundary: str, order: int = 50) -> Callable[[Hook], Hook]:
+def on(boundary: str, order: int = 50, says: Says | None = None) -> Callable[[Hook], Hook]:
     def register(hook: Hook) -> Hook:
         _HOOKS.setdefault(boundary, []).append((order, len(_HOOKS.get(boundary, [])), hook))
+        if says is not None:
+            _SAYS[hook] = says
         return hook
 
     return register
@@ -53,6 +65,44 @@ def _run(boundary: str, ctx: Any) -> list[Happened]:
     for hook in hooks(boundary):
         out.extend(hook(ctx))
     return out
+
+
+def boundaries_ahead(ctx: Any) -> list[tuple[str, str]]:
+    """The boundaries ``phase next`` crosses now, as (boundary, phase or turn it concerns)."""
+    state = ctx.state
+    order = [p.id for p in ctx.charts.phases]
+    current = state.phase
+    out = [(f"end-phase:{current}", current), ("end-phase", current)]
+    index = order.index(current) if current in order else -1
+    if index + 1 >= len(order):
+        out += [("end-turn", f"turn {state.turn}"), ("start-turn", f"turn {state.turn + 1}")]
+        following = order[0]
+    else:
+        following = order[index + 1]
+    out.append((f"start-phase:{following}", following))
+    return out
+
+
+def announce(ctx: Any) -> list[str]:
+    """What the next ``phase next`` will run, in order, each line naming its rule."""
+    lines: list[str] = []
+    for boundary, subject in boundaries_ahead(ctx):
+        for hook in hooks(boundary):
+            says = _SAYS.get(hook)
+            text = says(ctx) if says is not None else None
+            if text:
+                when = "start of" if boundary.startswith("start") else "end of"
+                what = subject if subject.startswith("turn") else f"the {subject} phase"
+                lines.append(f"{when} {what}: {text}")
+    return lines
+
+
+def phases_left(ctx: Any) -> list[str]:
+    """The phases of this turn after the current one (what ``turn next`` would skip)."""
+    order = [p.id for p in ctx.charts.phases]
+    current = ctx.state.phase
+    index = order.index(current) if current in order else len(order)
+    return order[index + 1 :]
 
 
 def advance_phase(ctx: Any) -> list[Happened]:
@@ -77,28 +127,59 @@ def advance_phase(ctx: Any) -> list[Happened]:
 
 def phase_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     before = (ctx.state.turn, ctx.state.phase)
+    runs = announce(ctx)
     happened = advance_phase(ctx)
     _involve(ctx, happened)
     return {
         "from": {"turn": before[0], "phase": before[1]},
         "turn": ctx.state.turn,
         "phase": ctx.state.phase,
+        "runs": runs,
         "happened": happened,
     }
 
 
+def skip_warning(ctx: Any) -> str | None:
+    """What ``turn next`` would pass over from here (None in the last phase)."""
+    left = phases_left(ctx)
+    if not left:
+        return None
+    names = ", ".join(left)
+    return (
+        f"turn next from the {ctx.state.phase} phase of turn {ctx.state.turn} ends it and "
+        f"passes over the {names} phase{'s' if len(left) > 1 else ''} "
+        "(each phase's boundary procedures still run)"
+    )
+
+
 def turn_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Advance through the rest of the turn to the first phase of the next one."""
+    """Advance through the rest of the turn to the first phase of the next one.
+
+    Outside the last phase it passes over whole phases: refused when ``skip`` is False (the
+    referee did not agree: the CLI asks, or takes ``--yes``). Logs written before the guard
+    carry no ``skip`` and replay as they were.
+    """
+    warning = skip_warning(ctx)
+    if warning and inputs.get("skip") is False:
+        raise RulesRefusal(
+            f"{warning}; give --yes to do so, or 'tabletop phase next' to take them one at "
+            "a time (turn sequence, turn chart)"
+        )
     before = (ctx.state.turn, ctx.state.phase)
+    skipped = phases_left(ctx)
     happened: list[Happened] = []
+    runs: list[str] = []
     start = ctx.state.turn
     while ctx.state.turn == start:
+        runs += announce(ctx)
         happened += advance_phase(ctx)
     _involve(ctx, happened)
     return {
         "from": {"turn": before[0], "phase": before[1]},
         "turn": ctx.state.turn,
         "phase": ctx.state.phase,
+        "skipped": skipped,
+        "runs": runs,
         "happened": happened,
     }
 

@@ -28,7 +28,7 @@ SCRIPT: tuple[tuple[str, str], ...] = (
     ),
     ("End of the phase: the pending ammunition depletion die is rolled now.", "phase next"),
     ("Fire phase: the Lee answers with its hull 75 mm.", "fire US-4 G-4 --weapon us-75mm-m2"),
-    ("Morale, then the end of the turn (resupply near supply points).", "turn next"),
+    ("Morale, then the end of the turn (resupply near supply points).", "turn next --yes"),
     ("Turn 2: the artillery phase clears last turn's markers.", "phase next"),
     ("The American 81 mm mortar drops HE on the village.", "barrage US-5 --at 27,21"),
     ("What was rolled, and why.", "log --last 4"),

@@ -26,7 +26,8 @@ from tabletop.cli.core import (
     "--where",
     type=click.Choice(["open", "dirt-road", "hard-road"]),
     default=None,
-    help="Where it moved (default: from the terrain under the stand).",
+    help="Where it moved (default: the worst ground its recorded move crossed, else the "
+    "terrain under the stand).",
 )
 @click.option(
     "--across-mud",
@@ -43,7 +44,10 @@ from tabletop.cli.core import (
 def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_json: bool) -> None:
     """Roll the miring chart for a vehicle in mud (CD 11.1.4).
 
-    STAND is a vehicle that moved in moderate or deep mud.
+    STAND is a vehicle that moved in moderate or deep mud this turn: one roll per move,
+    in the movement phase. What counts is the ground its move crossed (recorded by
+    'tabletop move'), not only where it ended. Where no roll can mire it (hard road,
+    light mud, a recovery vehicle) the answer is a refusal naming the rule.
 
     A vehicle that mires after crossing a patch of mud is placed halfway across it.
 
@@ -62,7 +66,7 @@ def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_js
         return
     r = out.result
     roll = f" (rolled {r['rolls'][0]}, mires on {r['number']} or less)" if r["rolls"] else ""
-    click.echo(f"{r['verdict']}{roll}")
+    click.echo(f"{r['verdict']}{roll}; {r['because']} ({r['basis']})")
     if r.get("placed_at"):
         click.echo(
             f"  placed halfway across the mud at {r['placed_at'][0]:g},{r['placed_at'][1]:g}"

@@ -37,8 +37,11 @@ def cli() -> None:
 def next_phase(dice: Any, game: Path, as_json: bool) -> None:
     """End the current phase, do what the rules do, start the next.
 
-    At the end of a fire phase the pending ammunition depletion dice are rolled;
-    at the end of the turn, stands near their supply points resupply.
+    It says what runs at the boundary, then what happened: at the end of a fire
+    phase the pending ammunition depletion dice are rolled (CD 1.2); the morale phase
+    lists the morale tests due (CD 9.1.3, 9.1.4); at the end of the turn stands near
+    their supply points resupply (CD 1.4); a new turn rolls wind, fog and rain changes
+    and drifts smoke screens.
 
     \b
     Example:
@@ -47,11 +50,13 @@ def next_phase(dice: Any, game: Path, as_json: bool) -> None:
     advance(game, "phase-next", dice, as_json)
 
 
-def advance(game: Path, action: str, dice: Any, as_json: bool) -> None:
+def advance(
+    game: Path, action: str, dice: Any, as_json: bool, inputs: dict[str, Any] | None = None
+) -> None:
     from tabletop.cli.core import rolls_text
 
     g = open_game(game)
-    out = g.execute(action, {}, **dice_inputs(dice))
+    out = g.execute(action, inputs or {}, **dice_inputs(dice))
     r = out.result
     if as_json:
         emit_json(
@@ -60,11 +65,19 @@ def advance(game: Path, action: str, dice: Any, as_json: bool) -> None:
                 "turn": r["turn"],
                 "phase": r["phase"],
                 "from": r["from"],
+                "skipped": r.get("skipped", []),
+                "runs": r.get("runs", []),
                 "happened": r["happened"],
             }
         )
         return
     click.echo(headline(f"Turn {r['turn']}, {r['phase']} phase"))
+    if r.get("skipped"):
+        click.echo(f"  passed over: {', '.join(r['skipped'])} phase(s)")
+    if r.get("runs"):
+        click.echo("  at the boundary:")
+        for line in r["runs"]:
+            click.echo(f"    {line}")
     for h in r["happened"]:
         if h["what"] in ("phase", "turn"):
             continue

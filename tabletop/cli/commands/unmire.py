@@ -27,22 +27,44 @@ from tabletop.cli.core import (
     default=None,
     help="A vehicle of equal or greater weight class pushing or towing it.",
 )
+@click.option(
+    "--push",
+    "how",
+    flag_value="push",
+    default="tow",
+    help="The helper pushes from behind (default: it tows from in front).",
+)
 @dice_option
 @game_option
 @json_option
 @command
-def cli(stand: str, assist: str | None, dice: Any, game: Path, as_json: bool) -> None:
-    """Try to unmire STAND, by itself or with help.
+def cli(stand: str, assist: str | None, how: str, dice: Any, game: Path, as_json: bool) -> None:
+    """Try to unmire STAND, by itself or with help (CD 11.1.5), in the movement phase.
 
-    By itself it must roll over twice its miring number.
+    By itself (a hasty advance order) it must roll over twice its miring number, once a
+    turn, and moves 1" the way it faces. A helper in contact, of equal or greater weight
+    class, tows it 1" towards itself (or pushes it 1" away, --push): both stands move,
+    refused if the inch is blocked, and the helper rolls to see it does not mire. A
+    freed vehicle moves on only next turn.
 
     \b
     Example:
       tabletop unmire G-5 --dice 9
       tabletop unmire US-3 --assist US-4
+      tabletop unmire US-3 --assist US-4 --push
     """
-    out = open_game(game).execute("unmire", {"stand": stand, "assist": assist}, **dice_inputs(dice))
+    inputs: dict[str, Any] = {"stand": stand, "assist": assist}
+    if assist and how == "push":
+        inputs["how"] = how
+    elif how == "push":
+        raise click.BadParameter("--push needs --assist HELPER", param_hint="--push")
+    out = open_game(game).execute("unmire", inputs, **dice_inputs(dice))
     if executed(out, as_json) is None:
         return
     rolls = ", ".join(str(v) for v in out.result["rolls"])
     click.echo(f"{out.result['verdict']}" + (f" (rolled {rolls})" if rolls else ""))
+    moved = out.result.get("moved_to")
+    if isinstance(moved, list):  # by itself: one stand moved
+        moved = {out.result["stand"]: moved}
+    for who, (x, y) in (moved or {}).items():
+        click.echo(f"  {who} now at {x:g},{y:g}")

@@ -138,7 +138,7 @@ def set_weather(
         "fog_returns": fog_returns,
         "precipitation_changes": precipitation_changes,
     }
-    from tabletop.rules.cd.conditions import snapshot, weather_changes
+    from tabletop.rules.cd.conditions import describe_conditions, snapshot, weather_changes
 
     g = open_game(game)
     current = g.state().conditions
@@ -147,7 +147,7 @@ def set_weather(
         if as_json:
             emit_json({"event": None, "changed": {}, "conditions": snapshot(current)})
             return
-        given = ", ".join(f"{k} {v}" for k, v in inputs.items() if v is not None)
+        given = describe_conditions(inputs)
         click.echo(f"conditions unchanged: already {given} (no event logged)")
         return
     out = g.execute("weather-set", inputs)
@@ -232,6 +232,15 @@ def show_weather(game: Path, as_json: bool) -> None:
             f"from {c['wind']['from']} {c['wind']['force']}; ground {c['ground']}"
         )
     )
+    from tabletop.rules.cd.conditions import describe_condition
+
+    rolling = [
+        describe_condition(k, True)
+        for k in ("variable_wind", "fog_returns", "precipitation_changes")
+        if c.get(k)
+    ]
+    if rolling:
+        click.echo(f"  rolled each turn: {', '.join(rolling)}")
     vis = "the whole table" if data["visibility"] is None else f'{data["visibility"]:g}"'
     click.echo(f"  visibility: {vis}")
     if data["spotting_fixed"] is not None:

@@ -328,7 +328,9 @@ def needs_resupply(stand: dict[str, Any], charts: Charts) -> list[str]:
     return out
 
 
-def resupply(stand: dict[str, Any], turn: int, charts: Charts) -> tuple[list[str], list[str]]:
+def resupply(
+    stand: dict[str, Any], turn: int | None, charts: Charts
+) -> tuple[list[str], list[str]]:
     """Restore depleted weapons (CD 1.4); returns (restored, refused-with-reason)."""
     restored: list[str] = []
     refused: list[str] = []
@@ -399,29 +401,132 @@ def resupply_end_of_turn(
     return happened
 
 
-def resupply_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The referee resupplies a stand by hand from a named supply point (CD 1.4).
+def supply_distance(ctx: Any, a: dict[str, Any], b: dict[str, Any]) -> float | None:
+    """Inches between two stands' bases, or None when either is not on the table."""
+    if a["x"] is None or b["x"] is None:
+        return None
+    # Imported here: status reads ammunition states without loading the table's geometry.
+    from tabletop.rules.sighting import distance_between, end_for_stand
 
-    For stands without table positions; the referee vouches for the 6" distance. Whether the
-    supply point serves the stand, and the turn-of-depletion rule, are still checked.
+    return distance_between(
+        end_for_stand(ctx.state, a["id"]), end_for_stand(ctx.state, b["id"]), ctx.scenario.measure
+    )
+
+
+def nearest_supply(ctx: Any, stand: dict[str, Any]) -> tuple[str, float | None] | None:
+    """The supply point that would serve ``stand`` and how far it is (None: not measured).
+
+    Measured points come first, nearest first; None when no supply point of its own
+    battalion, regiment, brigade or division is in play (CD 1.4).
     """
-    state = ctx.state
+    points = supply_points_for(ctx.state, stand, ctx.scenario, ctx.charts)
+    if not points:
+        return None
+    ranges = [(supply_distance(ctx, stand, p), p["id"]) for p in points]
+    measured = sorted((d, p) for d, p in ranges if d is not None)
+    if measured:
+        return measured[0][1], measured[0][0]
+    return ranges[0][1], None
+
+
+def _serving_text(ctx: Any, stand: dict[str, Any]) -> str:
+    near = nearest_supply(ctx, stand)
+    if near is None:
+        return "no supply point of its battalion, regiment, brigade or division is in play"
+    point, gap = near
+    if gap is None:
+        return f"its supply point {point} would serve it"
+    return f'its nearest supply point is {point}, {gap:.1f}" away'
+
+
+def resupply_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The referee resupplies a stand by hand (CD 1.4).
+
+    The rule resupplies a stand that ends a turn within 6" of a supply point of its own
+    battalion, regiment, brigade or division, never in the turn it depleted; the end of the
+    turn does this by itself for stands on the table. By hand it is accepted only in the
+    last phase of the turn (the stand is ending the turn where it stands), from a supply
+    point that serves it and, when both are placed, within reach. The referee may overrule
+    every one of these limits with ``override``, and the log keeps that it was overruled.
+    """
+    state, charts = ctx.state, ctx.charts
     stand = state.stand(inputs["stand"])
-    point = state.stand(inputs["source"])
-    ctx.involve(stand["id"], point["id"])
-    if not ctx.charts.stand_kinds[point["kind"]].supply:
-        raise RulesRefusal(f"{point['id']} is a {point['kind']}, not a supply point (CD 1.4)")
-    serving = [p["id"] for p in supply_points_for(state, stand, ctx.scenario, ctx.charts)]
+    override = bool(inputs.get("override"))
+    ctx.involve(stand["id"])
+    source = inputs.get("source")
+    point = state.stand(source) if source else None
+    if point is not None:
+        ctx.involve(point["id"])
+        if not charts.stand_kinds[point["kind"]].supply:
+            raise RulesRefusal(f"{point['id']} is a {point['kind']}, not a supply point (CD 1.4)")
+    if out_of_play(stand):
+        raise RulesRefusal(f"{stand['id']} is out of play: nothing to resupply")
+    if not needs_resupply(stand, charts):
+        raise RulesRefusal(f"{stand['id']} has nothing resupply can restore (CD 1.4)")
+    radius = float(charts.param("ammo", "resupply-radius"))
+    gap: float | None = None
+    if point is None and not override:
+        near = nearest_supply(ctx, stand)
+        if near is None:
+            raise RulesRefusal(
+                f"{stand['id']} cannot resupply: {_serving_text(ctx, stand)} (CD 1.4)"
+            )
+        point = state.stand(near[0])
+        ctx.involve(point["id"])
+    if not override:
+        assert point is not None
+        _check_resupply(ctx, stand, point, radius)
+        gap = supply_distance(ctx, stand, point)
+    elif point is not None:
+        gap = supply_distance(ctx, stand, point)
+    turn = state.turn
+    # Overruled, the turn-of-depletion limit goes too: restore as if depleted earlier.
+    restored, refused = resupply(stand, None if override else turn, charts)
+    if not restored:
+        raise RulesRefusal(f"{stand['id']} cannot resupply now: {'; '.join(refused)}")
+    return {
+        "verdict": f"{stand['id']} resupplied"
+        + (f" from {point['id']}" if point is not None else "")
+        + (" (referee override of CD 1.4)" if override else " (CD 1.4)"),
+        "stand": stand["id"],
+        "from": point["id"] if point is not None else None,
+        "distance": None if gap is None else round(gap, 2),
+        "override": override,
+        "restored": restored,
+        "refused": refused,
+    }
+
+
+def _check_resupply(ctx: Any, stand: dict[str, Any], point: dict[str, Any], radius: float) -> None:
+    """Refuse (exit 3, CD 1.4) a hand resupply the rules would not give."""
+    state, charts = ctx.state, ctx.charts
+    serving = [p["id"] for p in supply_points_for(state, stand, ctx.scenario, charts)]
     if point["id"] not in serving:
         raise RulesRefusal(
             f"{point['id']} does not supply {stand['id']}: a stand resupplies only from its own "
-            "battalion, regiment, brigade or division (CD 1.4)"
-            + (f"; its supply points: {', '.join(serving)}" if serving else "")
+            "battalion, regiment, brigade or division (CD 1.4); " + _serving_text(ctx, stand)
         )
-    wanted = needs_resupply(stand, ctx.charts)
-    if not wanted:
-        raise RulesRefusal(f"{stand['id']} has nothing resupply can restore (CD 1.4)")
-    restored, refused = resupply(stand, state.turn, ctx.charts)
-    if not restored:
-        raise RulesRefusal(f"{stand['id']} cannot resupply now: {'; '.join(refused)}")
-    return {"stand": stand["id"], "from": point["id"], "restored": restored, "refused": refused}
+    last = charts.phases[-1].id
+    if state.phase != last:
+        raise RulesRefusal(
+            f"{stand['id']} cannot resupply in the {state.phase} phase: a stand resupplies as "
+            f'it ends a turn within {radius:g}" of a supply point (CD 1.4); '
+            f"{_serving_text(ctx, stand)}. Stands on the table resupply by themselves at the "
+            f"end of the turn; by hand only in the {last} phase (or --override)"
+        )
+    depleted_now = [
+        w for w in needs_resupply(stand, charts) if stand["ammo"][w]["depleted_turn"] == state.turn
+    ]
+    if depleted_now and len(depleted_now) == len(needs_resupply(stand, charts)):
+        raise RulesRefusal(
+            f"{stand['id']} cannot resupply this turn: {', '.join(depleted_now)} depleted in "
+            f"turn {state.turn}, and a stand never resupplies in the turn it depleted (CD 1.4); "
+            f"it may at the end of the next turn ({_serving_text(ctx, stand)})"
+        )
+    gap = supply_distance(ctx, stand, point)
+    if gap is not None and not within(gap, radius):
+        raise RulesRefusal(
+            f'{stand["id"]} is {gap:.1f}" from {point["id"]}: a stand resupplies only within '
+            f'{radius:g}" of a supply point of its own formations (CD 1.4); '
+            f"{_serving_text(ctx, stand)}"
+        )

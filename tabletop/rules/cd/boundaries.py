@@ -6,9 +6,66 @@ from typing import Any
 
 from tabletop.rules.cd import ammo
 from tabletop.rules.sequence import Happened, on
+from tabletop.state.document import out_of_play
 
 
-@on("end-phase", order=10)
+def _says_depletion(ctx: Any) -> str | None:
+    if not ctx.charts.phase(ctx.state.phase).depletion_rolls:
+        return None
+    n = len(ctx.state.rows.get("pending", {}).get("depletion", []))
+    if not n:
+        return "no depletion dice pending (CD 1.2)"
+    return f"{n} depletion {'die' if n == 1 else 'dice'} to roll (CD 1.2)"
+
+
+def _says_limited(ctx: Any) -> str | None:
+    firing = sum(
+        1
+        for s in ctx.state.stands()
+        for a in s["ammo"].values()
+        for k in ("limited", "smoke", "illum")
+        if a.get(k) == "firing"
+    )
+    return f"limited rounds fired this phase are spent ({firing}) (CD 1.3)" if firing else None
+
+
+def _says_resupply(ctx: Any) -> str | None:
+    wanting = [
+        s["id"]
+        for s in ctx.state.stands()
+        if not out_of_play(s) and ammo.needs_resupply(s, ctx.charts)
+    ]
+    radius = ctx.charts.param("ammo", "resupply-radius")
+    if not wanting:
+        return "resupply: no stand has depleted ammunition (CD 1.4)"
+    return (
+        f'resupply of {", ".join(wanting)} if within {radius:g}" of a supply point of '
+        "their own formations, not in the turn they depleted (CD 1.4)"
+    )
+
+
+def _says_clear(ctx: Any) -> str | None:
+    if ctx.state.templates() or any("suppressed" in s["markers"] for s in ctx.state.stands()):
+        return "last turn's templates, smoke and suppression are removed (SPEC 2)"
+    return None
+
+
+def _says_smoke(ctx: Any) -> str | None:
+    if any(k.startswith("screen:") for k in ctx.state.rows):
+        return "smoke screens grow downwind or thin from the upwind end (CD 5.3)"
+    return None
+
+
+def _says_tasks(ctx: Any) -> str | None:
+    from tabletop.rules.cd.tasks import tasks
+
+    active = [t for t in tasks(ctx.state) if t["status"] == "active"]
+    if not active:
+        return None
+    return f"{len(active)} engineering task(s) work a turn or complete (CD 2-5, 9.1.7)"
+
+
+@on("end-phase", order=10, says=_says_depletion)
 def depletion_dice(ctx: Any) -> list[Happened]:
     """CD 1.2: depletion dice are rolled at the end of the fire phase, after all else."""
     if not ctx.charts.phase(ctx.state.phase).depletion_rolls:
@@ -16,13 +73,13 @@ def depletion_dice(ctx: Any) -> list[Happened]:
     return ammo.roll_pending_depletion(ctx.state, ctx.dice, ctx.charts)
 
 
-@on("end-phase", order=20)
+@on("end-phase", order=20, says=_says_limited)
 def limited_rounds(ctx: Any) -> list[Happened]:
     """CD 1.3: limited-issue rounds are gone after the phase they were fired in."""
     return ammo.spend_limited_rounds(ctx.state)
 
 
-@on("end-turn", order=10)
+@on("end-turn", order=10, says=_says_resupply)
 def resupply(ctx: Any) -> list[Happened]:
     """CD 1.4: resupply at the end of the turn within reach of a supply point."""
     from tabletop.rules.sighting import distance_between, end_for_stand
@@ -50,7 +107,7 @@ def clear_turn_markers(ctx: Any) -> list[Happened]:
     return out
 
 
-@on("start-phase:artillery", order=10)
+@on("start-phase:artillery", order=10, says=_says_clear)
 def clear_last_turn(ctx: Any) -> list[Happened]:
     """SPEC 2: the artillery phase first removes last turn's templates and suppression."""
     state = ctx.state
@@ -71,7 +128,7 @@ def clear_last_turn(ctx: Any) -> list[Happened]:
     return out
 
 
-@on("end-turn", order=20)
+@on("end-turn", order=20, says=_says_tasks)
 def engineering_tasks(ctx: Any) -> list[Happened]:
     """Engineering tasks work a turn, are interrupted, or complete (CD 2, 3.3.1, 4)."""
     from tabletop.rules.cd import engineering, minefields, tasks  # noqa: F401  (completions)
@@ -87,7 +144,7 @@ def fires(ctx: Any) -> list[Happened]:
     return fires_out(ctx)
 
 
-@on("start-turn", order=25)
+@on("start-turn", order=25, says=_says_smoke)
 def smoke_generators(ctx: Any) -> list[Happened]:
     """Smoke screens grow or thin (CD 5.3)."""
     from tabletop.rules.cd.smokegen import each_turn

@@ -52,10 +52,34 @@ def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         cond["wind"]["force"] = inputs["wind_force"]
     changed = {k: v for k, v in snapshot(cond).items() if before.get(k) != v}
     return {
-        "verdict": "conditions now " + ", ".join(f"{k} {v}" for k, v in changed.items()),
+        "verdict": "conditions now " + describe_conditions(changed),
         "changed": changed,
         "conditions": snapshot(cond),
     }
+
+
+# How each setting reads to a referee: (when true, when false) for the switches.
+SWITCH_WORDS = {
+    "variable_wind": ("variable wind (CD 10.1.3)", "steady wind"),
+    "fog_returns": ("mist may return (CD 10.2.3)", "no returning mist"),
+    "precipitation_changes": ("variable rain or snow (CD 10.3.3)", "steady rain or snow"),
+    "dusty": ("dusty ground", "no dust"),
+}
+
+
+def describe_condition(key: str, value: Any) -> str:
+    """One setting in a referee's words (never a Python name or bool)."""
+    if key in SWITCH_WORDS:
+        return SWITCH_WORDS[key][0 if value else 1]
+    if key == "wind_from":
+        return f"wind from {value}"
+    if key == "wind_force":
+        return f"{value} wind"
+    return f"{key.replace('_', ' ')} {value}"
+
+
+def describe_conditions(values: dict[str, Any]) -> str:
+    return ", ".join(describe_condition(k, v) for k, v in values.items() if v is not None)
 
 
 def snapshot(cond: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +142,30 @@ def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 # --- at the start of each turn ---------------------------------------------------------------
 
 
-@on("start-turn", order=20)
+def _says_wind(ctx: Any) -> str | None:
+    if not ctx.state.conditions.get("variable_wind"):
+        return None
+    return "variable wind: a die for a change of direction and force (CD 10.1.3)"
+
+
+def _says_fog(ctx: Any) -> str | None:
+    cond = ctx.state.conditions
+    if cond["weather"] in ("mist", "fog") or (
+        cond["weather"] == "clear" and cond.get("fog_returns")
+    ):
+        return "mist and fog: a die to see whether it thins or thickens (CD 10.2.3)"
+    return None
+
+
+def _says_rain(ctx: Any) -> str | None:
+    cond = ctx.state.conditions
+    kind = cond["weather"].partition("-")[0]
+    if cond.get("precipitation_changes") and kind in ("rain", "snow"):
+        return f"{kind}: a die to see whether it lightens or grows heavier (CD 10.3.3)"
+    return None
+
+
+@on("start-turn", order=20, says=_says_wind)
 def variable_wind(ctx: Any) -> list[Happened]:
     """CD 10.1.3: when the scenario asks, the wind may shift each turn."""
     cond = ctx.state.conditions
@@ -143,7 +190,7 @@ def variable_wind(ctx: Any) -> list[Happened]:
     return [{"what": "variable wind", "rolls": [roll], "result": f"{text} ({row.rule})"}]
 
 
-@on("start-turn", order=30)
+@on("start-turn", order=30, says=_says_fog)
 def mist_and_fog(ctx: Any) -> list[Happened]:
     """CD 10.2.3: in mist or fog, a roll each turn to see whether it changes, and how."""
     cond = ctx.state.conditions
@@ -171,7 +218,7 @@ def mist_and_fog(ctx: Any) -> list[Happened]:
     ]
 
 
-@on("start-turn", order=40)
+@on("start-turn", order=40, says=_says_rain)
 def precipitation(ctx: Any) -> list[Happened]:
     """CD 10.3.3: variable rain or snow when the scenario asks for it."""
     cond = ctx.state.conditions
@@ -215,6 +262,64 @@ def where_is(ctx: Any, stand: dict[str, Any], given: str | None) -> str:
     return "open"
 
 
+def _check_movement_phase(ctx: Any, what: str, rule: str) -> None:
+    phase = ctx.charts.phase(ctx.state.phase)
+    if "movement" not in phase.allows:
+        raise RulesRefusal(
+            f"{what} only in the movement phase, not the {phase.id} phase ({rule}); "
+            "advance with 'tabletop phase next'"
+        )
+
+
+WHERE_WORDS = {
+    "open": "in the open",
+    "dirt-road": "on a dirt road",
+    "hard-road": "on a hard road",
+}
+
+
+def mire_check_basis(ctx: Any, stand: dict[str, Any], given: str | None) -> tuple[str, str, str]:
+    """Where and on what ground the miring check is made, and what says so (CD 11.1.4).
+
+    A move recorded by ``move`` (``last_move``) gives the worst ground it crossed: what
+    counts is the ground crossed, not only where the move ended (the seed's armoured car that
+    detours through deep mud and ends on a hard road still rolls). Without one, the check is
+    made from where the stand stands, or where the referee says it moved (``--where``).
+    """
+    last = stand.get("last_move")
+    if last is not None and given is None:
+        return str(last["where"]), str(last["ground"]), "its move this turn"
+    basis = "where it stands" if given is None else f"moving {WHERE_WORDS.get(given, given)}"
+    return where_is(ctx, stand, given), ctx.state.conditions["ground"], basis
+
+
+def _check_once_per_move(ctx: Any, stand: dict[str, Any]) -> None:
+    """CD 11.1.4: one miring roll at the end of the movement phase, for a vehicle that moved."""
+    turn = ctx.state.turn
+    last = stand.get("last_move")
+    moved = stand.get("moved_turn")
+    if last is not None:
+        if last.get("turn") != turn or (moved is not None and moved != turn):
+            raise RulesRefusal(
+                f"{stand['id']} has not moved this turn: only a vehicle that moved checks for "
+                "miring (CD 11.1.4)"
+            )
+        if last.get("mire_checked"):
+            raise RulesRefusal(
+                f"{stand['id']} has already checked for miring after this move: one roll "
+                "per move (CD 11.1.4)"
+            )
+    elif moved is not None and moved != turn:
+        raise RulesRefusal(
+            f"{stand['id']} has not moved this turn (last in turn {moved}): only a vehicle "
+            "that moved checks for miring (CD 11.1.4)"
+        )
+    if stand.get("mire_checked_turn") == turn and last is None:
+        raise RulesRefusal(
+            f"{stand['id']} has already checked for miring this turn: one roll per move (CD 11.1.4)"
+        )
+
+
 def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
@@ -222,13 +327,22 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
     if "mired" in stand["markers"]:
-        raise RulesRefusal(f"{stand['id']} is already mired: unmire it first (CD 11.1.5)")
-    where = where_is(ctx, stand, inputs.get("where"))
-    number, why = ground.mire_number(kind, where, ctx.state.conditions["ground"], ctx.charts)
-    mired = ground.roll_mire(number, ctx.dice, stand["id"])
+        raise RulesRefusal(f"{stand['id']} is already mired: unmire it first (CD 11.1.4, 11.1.5)")
+    where, ground_id, basis = mire_check_basis(ctx, stand, inputs.get("where"))
+    number, why = ground.mire_number(kind, where, ground_id, ctx.charts)
     if not number:
+        # CD 11.1.4: nothing to roll is the rules' answer, not a mistake in the command.
         explain_no_roll(ctx.dice, f"{stand['id']} cannot mire here: {why}")
-    rolls = [r.value for r in getattr(ctx.dice, "rolls", [])][-1:] if number else []
+        raise RulesRefusal(f"{stand['id']} cannot mire ({basis}): {why}; no roll is made")
+    _check_movement_phase(ctx, "miring is checked", "CD 11.1.4")
+    _check_once_per_move(ctx, stand)
+    mired = ground.roll_mire(number, ctx.dice, stand["id"])
+    rolls = [r.value for r in getattr(ctx.dice, "rolls", [])][-1:]
+    last = stand.get("last_move")
+    if last is not None:
+        last["mire_checked"] = True
+    else:
+        stand["mire_checked_turn"] = ctx.state.turn
     placed_at = None
     if mired:
         stand["markers"].append("mired")
@@ -238,16 +352,13 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             # CD 11.1.4: a vehicle that crossed mud and mires stops halfway across it.
             stand["x"], stand["y"] = (x1 + x2) / 2, (y1 + y2) / 2
             placed_at = [stand["x"], stand["y"]]
-    verdict = (
-        f"{stand['id']} is mired"
-        if mired
-        else f"{stand['id']} is not mired" + ("" if number else f": {why}")
-    )
     return {
-        "verdict": verdict,
+        "verdict": f"{stand['id']} is {'mired' if mired else 'not mired'}",
         "stand": stand["id"],
         "mired": mired,
         "where": where,
+        "ground": ground_id,
+        "basis": basis,
         "number": number,
         "because": why,
         "rolls": rolls,
@@ -277,15 +388,69 @@ def check_in_contact(ctx: Any, helper: dict[str, Any], stand: dict[str, Any]) ->
         )
 
 
+def _inch_for_assist(
+    ctx: Any, stand: dict[str, Any], helper: dict[str, Any], how: str
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """Where both stands end after the inch of CD 11.1.5, or None off the table's positions.
+
+    Towing, the helper goes ahead and draws the mired vehicle after it, so both move an inch
+    from the mired vehicle towards the helper; pushing, the helper shoves from behind, so
+    both move an inch from the helper through the mired vehicle. Refused when that inch is
+    blocked: off the table, or onto another base.
+    """
+    if helper["x"] is None or stand["x"] is None:
+        return None
+    sx, sy, hx, hy = float(stand["x"]), float(stand["y"]), float(helper["x"]), float(helper["y"])
+    dx, dy = (hx - sx, hy - sy) if how == "tow" else (sx - hx, sy - hy)
+    length = math.hypot(dx, dy)
+    if length < 1e-9:
+        raise RulesRefusal(f"{helper['id']} and {stand['id']} stand on one spot: no way to tow")
+    step = float(ctx.charts.param("engineering", "unmire-distance"))
+    ux, uy = dx / length * step, dy / length * step
+    new_stand = (round(sx + ux, 6), round(sy + uy, 6))
+    new_helper = (round(hx + ux, 6), round(hy + uy, 6))
+    width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
+    from tabletop.data.board import base_of, overlapping
+    from tabletop.state.document import in_play
+
+    moved = [
+        {**stand, "x": new_stand[0], "y": new_stand[1]},
+        {**helper, "x": new_helper[0], "y": new_helper[1]},
+    ]
+    verb = "towing" if how == "tow" else "pushing"
+    for m in moved:
+        if not (0 <= m["x"] <= width and 0 <= m["y"] <= depth):
+            raise RulesRefusal(
+                f"{verb} {stand['id']} the inch CD 11.1.5 needs would take {m['id']} off the "
+                f"table (to {m['x']:g},{m['y']:g})"
+                + ("; try --push" if how == "tow" else "; try towing")
+            )
+    others = [
+        s
+        for s in ctx.state.stands()
+        if s["id"] not in (stand["id"], helper["id"]) and s["x"] is not None and in_play(s)
+    ]
+    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    for m in moved:
+        clash = overlapping(base_of(m), [base_of(o) for o in others], tolerance)
+        if clash:
+            raise RulesRefusal(
+                f"{verb} {stand['id']} the inch CD 11.1.5 needs is blocked: {m['id']} would "
+                f"overlap {', '.join(clash)}"
+            )
+    return new_stand, new_helper
+
+
 def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     stand = state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     if "mired" not in stand["markers"]:
         raise RulesRefusal(f"{stand['id']} is not mired")
+    _check_movement_phase(ctx, "a mired vehicle is freed", "CD 11.1.5")
     kind = charts.stand_kinds[stand["kind"]]
-    where = where_is(ctx, stand, inputs.get("where"))
-    number, _ = ground.mire_number(kind, where, state.conditions["ground"], charts)
+    where, ground_id, _ = mire_check_basis(ctx, stand, inputs.get("where"))
+    number, _ = ground.mire_number(kind, where, ground_id, charts)
     assist_id = inputs.get("assist")
     if assist_id:
         helper = state.stand(assist_id)
@@ -308,39 +473,61 @@ def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
                 f"{helper['id']} cannot tow {stand['id']}: it must be a vehicle of equal or "
                 f"greater weight class (CD 11.1.5)"
             )
+        how = str(inputs.get("how") or "tow")
+        if how not in ("tow", "push"):
+            raise BadInput(f"--how {how!r}: accepted: tow, push")
+        ends = _inch_for_assist(ctx, stand, helper, how)
         # CD 11.1.5: the helper pushes or tows through the mud, and may mire itself.
-        helper_number, _ = ground.mire_number(
-            helper_kind, where, state.conditions["ground"], charts
-        )
+        helper_number, _ = ground.mire_number(helper_kind, where, ground_id, charts)
         helper_mired = ground.roll_mire(helper_number, ctx.dice, helper["id"])
+        moved = None
         if helper_mired:
             helper["markers"].append("mired")
         else:
             stand["markers"].remove("mired")
+            stand["unmired_turn"] = state.turn
+            if ends is not None:
+                (stand["x"], stand["y"]), (helper["x"], helper["y"]) = ends
+                helper["moved_turn"] = state.turn
+                moved = {stand["id"]: list(ends[0]), helper["id"]: list(ends[1])}
+        verb = "tows" if how == "tow" else "pushes"
         return {
             "verdict": (
                 f"{helper['id']} mires too; {stand['id']} stays mired"
                 if helper_mired
-                else f"{helper['id']} tows {stand['id']} free"
+                else f"{helper['id']} {verb} {stand['id']} free"
+                + (" an inch (CD 11.1.5)" if moved else " (CD 11.1.5)")
+                + f"; {stand['id']} moves on only next turn"
             ),
             "stand": stand["id"],
             "mired": helper_mired,
             "assist": helper["id"],
+            "how": how,
+            "moved_to": moved,
             "rolls": [r.value for r in getattr(ctx.dice, "rolls", [])],
         }
+    if stand.get("unmire_tried_turn") == state.turn:
+        raise RulesRefusal(
+            f"{stand['id']} already tried to unmire itself this turn: one attempt a turn "
+            "(CD 11.1.5); try again next turn, or have a vehicle tow it (--assist)"
+        )
+    stand["unmire_tried_turn"] = state.turn
     free = ground.roll_unmire(number, ctx.dice, stand["id"])
     moved_to = None
     if free:
         stand["markers"].remove("mired")
+        stand["unmired_turn"] = state.turn
         if stand["x"] is not None:
             # CD 11.1.5: freed, it moves one inch the way it was ordered (its facing).
             rad = math.radians(stand["facing"])
-            stand["x"] = round(stand["x"] + math.sin(rad), 6)
-            stand["y"] = round(stand["y"] + math.cos(rad), 6)
+            step = float(charts.param("engineering", "unmire-distance"))
+            stand["x"] = round(stand["x"] + step * math.sin(rad), 6)
+            stand["y"] = round(stand["y"] + step * math.cos(rad), 6)
             moved_to = [stand["x"], stand["y"]]
     return {
         "verdict": f"{stand['id']} {'unmires itself' if free else 'stays mired'} "
-        f"(needs more than {2 * number}; hasty advance order, CD 11.1.5)",
+        f"(needs more than {2 * number}; hasty advance order, CD 11.1.5)"
+        + (f"; {stand['id']} moves on only next turn" if free else "; one attempt a turn"),
         "stand": stand["id"],
         "mired": not free,
         "number": number,
