@@ -29,12 +29,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletop.core.errors import UnknownStand
 from tabletop.core.sides import REFEREE
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sighting import End, sight
-from tabletop.state.document import State, in_play
+from tabletop.state.document import State, in_play, unknown_stand_message
 
 # What a side learns of an enemy stand it spots: what it looks like and where it is.
 SEEN_KEYS = ("id", "side", "kind", "x", "y", "facing", "width", "depth", "status", "markers")
@@ -201,9 +202,7 @@ def last_seen(
     also undoes what it let the enemy see.
     """
     enemy = {
-        s["id"]
-        for s in ctx.state.stands()
-        if s["side"] != side and s["id"] not in set(now_spotted)
+        s["id"] for s in ctx.state.stands() if s["side"] != side and s["id"] not in set(now_spotted)
     }
     found: dict[str, LastSeen] = {}
     seen_keys: set[str] = set()
@@ -271,6 +270,22 @@ def stand_for_view(stand: dict[str, Any], known: Knowledge) -> dict[str, Any] | 
     return None
 
 
+def stand_in_view(state: State, known: Knowledge, stand_id: str) -> dict[str, Any]:
+    """The stand ``stand_id`` as the view may read it (``stand_for_view``).
+
+    A stand the view may not see now is answered exactly as a stand that does not exist,
+    and the stands suggested are only those the view knows of: the error gives nothing away.
+    """
+    if known.is_referee:
+        return state.stand(stand_id)
+    if state.has_stand(stand_id):
+        shown = stand_for_view(state.stand(stand_id), known)
+        if shown is not None:
+            return shown
+    ids = [s for s in state.stand_ids() if known.knows_of(s)]
+    raise UnknownStand(unknown_stand_message(stand_id, ids))
+
+
 def stands_for_view(state: State, known: Knowledge) -> list[dict[str, Any]]:
     out = []
     for stand in state.stands():
@@ -280,21 +295,43 @@ def stands_for_view(state: State, known: Knowledge) -> list[dict[str, Any]]:
     return out
 
 
+def state_for_view(state: State, known: Knowledge) -> State:
+    """A copy of the state holding only the stands the view may see, as it sees them."""
+    if known.is_referee:
+        return state
+    rows = {k: v for k, v in state.rows.items() if not k.startswith("stand:")}
+    shown = stands_for_view(state, known)
+    rows["meta"] = {**state.meta, "stand_order": [s["id"] for s in shown]}
+    copy = State(rows)
+    for stand in shown:
+        # What the view cannot see of an enemy (ammunition, history) reads as nothing.
+        copy.rows["stand:" + stand["id"]] = {"weapons": [], "ammo": {}, **stand}
+    return copy
+
+
 def minefields_for_view(state: State, view: str) -> list[dict[str, Any]]:
     """Every template on the table; ``real`` is None where the view may not know (CD 3)."""
     return [view_of(f, view) for f in fields(state)]
 
 
-def terrain_changes_for_view(rows: list[dict[str, Any]], known: Knowledge) -> list[dict[str, Any]]:
-    """Changed terrain as a view sees it: referee-only pieces out; charges set on a bridge
-    (to recheck) are the holder's secret."""
+def terrain_changes_for_view(
+    rows: list[dict[str, Any]], known: Knowledge, scenario: Any = None
+) -> list[dict[str, Any]]:
+    """Changed terrain as a view sees it: referee-only pieces out; charges on a bridge
+    (wired, or to recheck after a failed demolition) are the holder's secret (CD 2.4.1)."""
     if known.is_referee:
         return rows
+    owners = {} if scenario is None else {p.id: p.owner for p in scenario.terrain}
     out = []
     for r in rows:
         if r["id"] in known.hidden_terrain:
             continue
-        out.append({**r, "recheck": False} if "recheck" in r else r)
+        if owners.get(r["id"]) != known.view:
+            r = {**r, **({"recheck": False} if "recheck" in r else {})}
+            r.pop("wired", None)
+            if r.get("state") == "intact" and not r.get("gaps"):
+                continue  # listed only for its charges
+        out.append(r)
     return out
 
 

@@ -18,7 +18,9 @@ from tabletop.cli.core import (
 from tabletop.rules.cd.compass import point_name
 
 
-def status_data(state: Any, view: str = "referee", known: Any = None) -> dict[str, Any]:
+def status_data(
+    state: Any, view: str = "referee", known: Any = None, scenario: Any = None
+) -> dict[str, Any]:
     """The game now, as ``view`` (the referee, or a side's name) may know it.
 
     ``known`` (a ``Knowledge``, needed for a side's view) says which enemy stands the side
@@ -29,7 +31,6 @@ def status_data(state: Any, view: str = "referee", known: Any = None) -> dict[st
     from tabletop.rules.cd.tasks import tasks
     from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
-
     from tabletop.rules.views import stands_for_view, terrain_changes_for_view
 
     cond = state.conditions
@@ -80,7 +81,11 @@ def status_data(state: Any, view: str = "referee", known: Any = None) -> dict[st
         ],
         "terrain": [
             {"id": r["id"], "kind": r["kind"], "state": r["state"], "gaps": len(r["gaps"])}
-            for r in (terrain_changes_for_view(changed(state), known) if side_view else changed(state))
+            for r in (
+                terrain_changes_for_view(changed(state), known, scenario)
+                if side_view
+                else changed(state)
+            )
         ],
     }
     if side_view:
@@ -127,13 +132,14 @@ def cli(side: str | None, view: str | None, game: Path, as_json: bool) -> None:
         side = resolve_side(side, sorted(sides))
     # --side alone shows that side's view: naming a side never shows it the referee's.
     chosen = side if (view is None and side is not None) else chosen_view(view, state, sides)
-    known = None
+    known = scenario = None
     if chosen != "referee":
         from tabletop.cli.core import open_game
 
         # A side's view needs the table and the charts: what it spots is worked out.
-        known = open_game(game).knowledge(chosen)
-    data = status_data(state, chosen, known)
+        g = open_game(game)
+        known, scenario = g.knowledge(chosen), g.loaded.scenario
+    data = status_data(state, chosen, known, scenario)
     if side is not None:
         data["stands"] = [s for s in data["stands"] if s["side"] == side]
     if as_json:
@@ -161,9 +167,7 @@ def render(data: dict[str, Any], name: str) -> str:
     lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
     if "view" in data:
         spotted = [f"{s['id']} (by {s['spotted_by']})" for s in data["stands"] if "spotted_by" in s]
-        lines.append(
-            f"{data['view']}'s view: enemy spotted now: " + (", ".join(spotted) or "none")
-        )
+        lines.append(f"{data['view']}'s view: enemy spotted now: " + (", ".join(spotted) or "none"))
         for m in data["last_seen"]:
             lines.append(
                 f"  last seen: {m['id']} ({m['kind']}) at {m['x']:g},{m['y']:g} in turn "
@@ -186,7 +190,7 @@ def render(data: dict[str, Any], name: str) -> str:
                 )
             )
     for f in data["minefields"]:
-        what = {True: " real", False: " dummy", None: ""}[f["real"]]
+        what = {True: " real", False: " dummy", None: " (real or dummy: not known)"}[f["real"]]
         lines.append(
             f"Minefield {f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}"
             + (" (revealed)" if f["revealed"] else "")
