@@ -440,6 +440,10 @@ def event_for_view(
             ev.undoes,
             ev.kind,
         )
+    if ev.command == "new":
+        # The dice seed would let a player work out every generated roll, the enemy's too.
+        name = result.get("name") if isinstance(result, dict) else None
+        inputs, result = {"scenario": inputs.get("scenario")}, {"name": name}
     sides = known.sides
     actor = _actor_side(ev.command, inputs, result, sides)
     if ev.command in TABLE_COMMANDS and actor is None:
