@@ -105,7 +105,7 @@ def list_fields(view: str | None, game: Path, as_json: bool) -> None:
     if not shown:
         click.echo("no minefields on the table")
     for f in shown:
-        what = {True: " real", False: " dummy", None: " (real or dummy: not known)"}[f["real"]]
+        what = {True: " real", False: " dummy", None: " (not known if real)"}[f["real"]]
         seen = " (revealed)" if f["revealed"] else ""
         click.echo(f"{f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}{seen}")
 

@@ -190,7 +190,7 @@ def render(data: dict[str, Any], name: str) -> str:
                 )
             )
     for f in data["minefields"]:
-        what = {True: " real", False: " dummy", None: " (real or dummy: not known)"}[f["real"]]
+        what = {True: " real", False: " dummy", None: " (not known if real)"}[f["real"]]
         lines.append(
             f"Minefield {f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}"
             + (" (revealed)" if f["revealed"] else "")
