@@ -412,6 +412,7 @@ def test_minefield_place_and_views(eng: Run) -> None:
 def test_real_or_dummy_never_appears_in_the_other_sides_view(eng: Run) -> None:
     real = lay(eng, "30", "11", "--side", "Germany", "--pregame")
     dummy = lay(eng, "33", "11", "--side", "Germany", "--pregame", "--dummy")
+    assert real != dummy
     outputs = [
         eng("status", "--side", "USA").output,
         eng("status", "--side", "USA", "--json").output,
@@ -636,7 +637,8 @@ def test_a_side_keeps_to_the_lanes_of_its_own_minefields(eng: Run, dummy: bool) 
     assert out["attacks"] == 0 and out["revealed"] == []
     listed = eng("minefield", "list").output
     assert field in listed and "revealed" not in listed
-    assert f"{field}: Germany (not known if real)" in eng("minefield", "list", "--view", "USA").output
+    usa = eng("minefield", "list", "--view", "USA").output
+    assert f"{field}: Germany (not known if real)" in usa
 
 
 def test_minefield_attack_hits_roll_hit_effects(eng: Run) -> None:
