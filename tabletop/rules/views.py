@@ -5,7 +5,7 @@ A view is ``referee`` (everything) or a side. A side knows:
 - its own stands, in full;
 - the enemy stands that any of its stands spots now, by the same spotting procedure as
   ``measure`` and ``fire`` (CD spotting by distance and cover; night, twilight, mist, fog,
-  rain and snow limits, muzzle flashes, searchlights and sound, CD 9.1.2, 9.2, 9.3, 10.2.1,
+  rain and snow limits, muzzle flashes, searchlights and sound, CD 9.1.2, 9.2, 9.3, 9.4, 10.2.1,
   10.3.1): where they are, what they are and how they stand, not their ammunition, quality
   or formation;
 - the enemy stands it spotted before and has lost sight of, as markers where and when they
