@@ -151,6 +151,7 @@ def test_status_lists_own_spotted_and_last_seen(table: Path) -> None:
             "y": 24.0,
             "turn": 1,
             "phase": "movement",
+            "gone": None,
         }
     ]
 
@@ -206,6 +207,7 @@ def test_show_an_enemy_last_seen(table: Path) -> None:
             "y": 24.0,
             "turn": 1,
             "phase": "movement",
+            "gone": None,
         },
     }
 
@@ -419,3 +421,30 @@ def test_last_seen_reads_the_log_back_to_the_first_sight(table: Path) -> None:
     }
     assert sorted(known.spotted) == ["G-1", "G-4", "G-5"]
     assert known.secrets == frozenset({"G-3", "G-S", "weak-ice-7"})
+
+
+def test_an_enemy_eliminated_is_gone_and_its_ammunition_stays_private(own_copy: Path) -> None:
+    """US-4's 75 mm eliminates the spotted G-4 (a natural 1 hits; 9 eliminates a regular
+    gun crew); its depletion die at the end of the fire phase is USA's own (CD 1.2)."""
+    invoke(own_copy, "phase", "next")
+    invoke(own_copy, "phase", "next")
+    invoke(own_copy, "fire", "US-4", "G-4", "--weapon", "us-75mm-m2", "--dice", "1,9")
+    germany = json.loads(read(own_copy, "status", "--view", "Germany", "--json"))
+    assert germany["pending"] == {}
+    assert json.loads(read(own_copy, "status", "--view", "USA", "--json"))["pending"] == {
+        "depletion": 1
+    }
+    invoke(own_copy, "phase", "next", "--dice", "3")
+    usa = json.loads(read(own_copy, "status", "--view", "USA", "--json"))
+    g4 = next(m for m in usa["last_seen"] if m["id"] == "G-4")
+    assert (g4["x"], g4["y"], g4["turn"], g4["phase"], g4["gone"]) == (
+        34.0,
+        24.0,
+        1,
+        "fire",
+        "eliminated",
+    )
+    log = read(own_copy, "log", "--view", "Germany")
+    assert "fire ammo=standard shooter=US-4 target=G-4" in log  # fire is seen
+    assert "depletion US-4" not in log and "depleted" not in log  # the die is USA's
+    assert "depletion US-4 us-75mm-m2" in read(own_copy, "log", "--view", "USA")

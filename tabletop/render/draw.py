@@ -532,7 +532,7 @@ class _Painter:
         self._text(
             m.x,
             m.y - 0.9,
-            f"{m.id}? t{m.turn}",
+            f"{m.id} ({m.gone})" if m.gone else f"{m.id}? t{m.turn}",
             f"last-seen-label-{m.id}",
             fontsize=self._small(),
             color=colour,

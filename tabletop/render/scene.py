@@ -68,6 +68,7 @@ class LastSeenShape:
     y: float
     turn: int
     phase: str
+    gone: str | None = None  # eliminated or lost since
 
 
 @dataclass
@@ -245,7 +246,7 @@ def build_scene(
     scene.terrain = _terrain(ctx, view)
     scene.stands, scene.off_table = _stands(state, view, known)
     scene.last_seen = [
-        LastSeenShape(m.id, m.side, m.kind, m.x, m.y, m.turn, m.phase)
+        LastSeenShape(m.id, m.side, m.kind, m.x, m.y, m.turn, m.phase, m.gone)
         for m in known.last_seen.values()
     ]
     scene.templates = _templates(state, view)

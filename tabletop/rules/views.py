@@ -83,6 +83,9 @@ class LastSeen:
     y: float
     turn: int
     phase: str
+    # Set when the stand has left the table since (eliminated, lost): a stand taken off the
+    # table the side has seen is news to both sides. None while it may still be there.
+    gone: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -217,6 +220,7 @@ def last_seen(
         then = RulesContext(state, ctx.dice, ctx.scenario, ctx.charts, _table=ctx.table)
         for stand_id in spotted_by(then, side, unresolved):
             row = state.stand(stand_id)
+            now = ctx.state.stand(stand_id)
             found[stand_id] = LastSeen(
                 stand_id,
                 row["side"],
@@ -225,6 +229,7 @@ def last_seen(
                 float(row["y"]),
                 state.turn,
                 state.phase,
+                None if in_play(now) else str(now["status"]),
             )
     return {k: found[k] for k in sorted(found)}
 

@@ -65,7 +65,12 @@ def status_data(
             for t in state.templates()
             if not (side_view and (t.get("referee_only") or t.get("hidden")))
         ],
-        "pending": {k: len(v) for k, v in state.rows.get("pending", {}).items() if v},
+        "pending": {
+            k: n
+            for k, v in state.rows.get("pending", {}).items()
+            # A side counts only its own stands' pending work (its depletion dice, CD 1.2).
+            if (n := len([p for p in v if not side_view or _own_item(p, known)]))
+        },
         "minefields": [view_of(f, view) for f in fields(state)],
         "tasks": [
             {
@@ -92,6 +97,11 @@ def status_data(
         data["view"] = view
         data["last_seen"] = [m.as_json() for m in known.last_seen.values()]
     return data
+
+
+def _own_item(item: Any, known: Any) -> bool:
+    stand = item.get("stand") if isinstance(item, dict) else None
+    return not isinstance(stand, str) or known.is_own(stand)
 
 
 @click.command("status")
@@ -171,7 +181,7 @@ def render(data: dict[str, Any], name: str) -> str:
         for m in data["last_seen"]:
             lines.append(
                 f"  last seen: {m['id']} ({m['kind']}) at {m['x']:g},{m['y']:g} in turn "
-                f"{m['turn']}, {m['phase']} phase"
+                f"{m['turn']}, {m['phase']} phase" + (f"; {m['gone']} since" if m["gone"] else "")
             )
     if data["templates"]:
         import textwrap
