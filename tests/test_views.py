@@ -448,3 +448,22 @@ def test_an_enemy_eliminated_is_gone_and_its_ammunition_stays_private(own_copy: 
     assert "fire ammo=standard shooter=US-4 target=G-4" in log  # fire is seen
     assert "depletion US-4" not in log and "depleted" not in log  # the die is USA's
     assert "depletion US-4 us-75mm-m2" in read(own_copy, "log", "--view", "USA")
+
+
+def test_a_template_keeps_its_makers_name_only_when_the_side_knows_the_maker() -> None:
+    from tabletop.rules.views import templates_for_view
+    from tabletop.state.document import State
+
+    square = [[1, 1], [2, 1], [2, 2], [1, 2]]
+    state = State(
+        {
+            "template:smoke-1": {"id": "smoke-1", "kind": "smoke", "by": "G-3", "serial": 1},
+            "template:burst-2": {"id": "burst-2", "kind": "burst", "by": "G-1", "serial": 2},
+            "template:lake": {"id": "lake", "kind": "x", "referee_only": True, "serial": 3},
+        }
+    )
+    for t in state.templates():
+        t["polygon"] = square
+    shown = templates_for_view(state, usa())
+    assert [(t["id"], t["by"]) for t in shown] == [("smoke-1", None), ("burst-2", "G-1")]
+    assert len(templates_for_view(state, Knowledge("referee", SIDES))) == 3

@@ -19,6 +19,7 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, Dice, Roll
 from tabletop.core.errors import RulesRefusal, TabletopError
+from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario
 from tabletop.game.actions import procedure
@@ -158,9 +159,16 @@ class Game:
                 else:
                     rows[k] = value
 
-    def knowledge(self, view: str, ctx: RulesContext | None = None) -> Knowledge:
-        """What ``view`` (``referee`` or a side) knows now, last-seen markers included."""
-        return knowledge(ctx or self.context(), view, self.past_states())
+    def knowledge(
+        self, view: str, ctx: RulesContext | None = None, state: State | None = None
+    ) -> Knowledge:
+        """What ``view`` (``referee`` or a side) knows now, last-seen markers included.
+
+        The referee's needs neither the scenario nor the charts, so it costs nothing."""
+        if view == REFEREE:
+            now = state or (ctx.state if ctx is not None else self.state())
+            return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
+        return knowledge(ctx or self.context(state), view, self.past_states())
 
     def events_for(self, known: Knowledge) -> list[EventView]:
         """The whole log as ``known.view`` may read it."""

@@ -249,7 +249,7 @@ def build_scene(
         LastSeenShape(m.id, m.side, m.kind, m.x, m.y, m.turn, m.phase, m.gone)
         for m in known.last_seen.values()
     ]
-    scene.templates = _templates(state, view)
+    scene.templates = _templates(state, view, known)
     scene.minefields = _minefields(state, view)
     if los is not None:
         scene.sight = _sight(view_context(ctx, view), los, known)
@@ -335,12 +335,11 @@ def _stands(state: Any, view: str, known: Any) -> tuple[list[StandShape], list[s
     return shapes, off
 
 
-def _templates(state: Any, view: str) -> list[TemplateShape]:
+def _templates(state: Any, view: str, known: Any) -> list[TemplateShape]:
+    from tabletop.rules.views import templates_for_view
+
     out = []
-    for t in state.templates():
-        hidden = t.get("referee_only") or t.get("hidden")
-        if hidden and view != REFEREE:
-            continue
+    for t in templates_for_view(state, known):
         polygon = t.get("polygon") or []
         if len(polygon) < 3:
             continue  # an empty beam (cut at its origin) has nothing to draw

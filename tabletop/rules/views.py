@@ -314,6 +314,22 @@ def state_for_view(state: State, known: Knowledge) -> State:
     return copy
 
 
+def templates_for_view(state: State, known: Knowledge) -> list[dict[str, Any]]:
+    """The templates on the table as a view sees them: the referee's own (``hidden``,
+    ``referee_only``) left out, and the maker's name only when the view knows that stand."""
+    if known.is_referee:
+        return state.templates()
+    out = []
+    for t in state.templates():
+        if t.get("referee_only") or t.get("hidden"):
+            continue
+        by = t.get("by")
+        if isinstance(by, str) and by in known.sides and not known.knows_of(by):
+            t = {**t, "by": None}
+        out.append(t)
+    return out
+
+
 def minefields_for_view(state: State, view: str) -> list[dict[str, Any]]:
     """Every template on the table; ``real`` is None where the view may not know (CD 3)."""
     return [view_of(f, view) for f in fields(state)]

@@ -77,8 +77,8 @@ def cli(
     from tabletop.rules.views import events_for_view, stand_in_view
 
     state = g.state()
-    chosen = chosen_view(view, state, g.loaded.scenario.side_names())
-    known = g.knowledge(chosen, g.context(state))
+    chosen = chosen_view(view, state)
+    known = g.knowledge(chosen, state=state)
     if stand is not None and stand not in known.last_seen:
         stand_in_view(state, known, stand)  # unknown (or unseen) stand: a clear error
     if known.is_referee:

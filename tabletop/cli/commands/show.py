@@ -42,8 +42,8 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
 
     g = open_game(game)
     state = g.state()
-    chosen = chosen_view(view, state, g.loaded.scenario.side_names())
-    known = g.knowledge(chosen, g.context(state))
+    chosen = chosen_view(view, state)
+    known = g.knowledge(chosen, state=state)
     if stand in known.last_seen:
         seen = known.last_seen[stand].as_json()
         if as_json:

@@ -31,7 +31,11 @@ def status_data(
     from tabletop.rules.cd.tasks import tasks
     from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
-    from tabletop.rules.views import stands_for_view, terrain_changes_for_view
+    from tabletop.rules.views import (
+        stands_for_view,
+        templates_for_view,
+        terrain_changes_for_view,
+    )
 
     cond = state.conditions
     spotted = {} if known is None else known.spotted
@@ -62,8 +66,7 @@ def status_data(
         ],
         "templates": [
             template_info(t)
-            for t in state.templates()
-            if not (side_view and (t.get("referee_only") or t.get("hidden")))
+            for t in (templates_for_view(state, known) if side_view else state.templates())
         ],
         "pending": {
             k: n
