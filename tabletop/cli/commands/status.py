@@ -180,7 +180,16 @@ def render(data: dict[str, Any], name: str) -> str:
     lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
     if "view" in data:
         spotted = [f"{s['id']} (by {s['spotted_by']})" for s in data["stands"] if "spotted_by" in s]
-        lines.append(f"{data['view']}'s view: enemy spotted now: " + (", ".join(spotted) or "none"))
+        import textwrap
+
+        lines.extend(
+            textwrap.wrap(
+                f"{data['view']}'s view: enemy spotted now: " + (", ".join(spotted) or "none"),
+                80,
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+            )
+        )
         for m in data["last_seen"]:
             lines.append(
                 f"  last seen: {m['id']} ({m['kind']}) at {m['x']:g},{m['y']:g} in turn "
