@@ -467,3 +467,23 @@ def test_a_template_keeps_its_makers_name_only_when_the_side_knows_the_maker() -
     shown = templates_for_view(state, usa())
     assert [(t["id"], t["by"]) for t in shown] == [("smoke-1", None), ("burst-2", "G-1")]
     assert len(templates_for_view(state, Knowledge("referee", SIDES))) == 3
+
+
+def test_night_hides_what_day_showed_and_a_searchlight_gives_itself_away(own_copy: Path) -> None:
+    """CD 9.1.2: at night visibility is 4" and every stand here is farther apart, so USA
+    spots nothing and keeps only markers from the day; CD 9.2.2: a searchlight is spotted
+    by any enemy with a line of sight to it."""
+    invoke(own_copy, "weather", "set", "--light", "night-moonlit")
+    usa = json.loads(read(own_copy, "status", "--view", "USA", "--json"))
+    assert [s["id"] for s in usa["stands"] if s["side"] == "Germany"] == []
+    assert [(m["id"], m["x"], m["y"]) for m in usa["last_seen"]] == [
+        ("G-1", 18.0, 27.0),
+        ("G-2", 10.0, 24.0),
+        ("G-4", 34.0, 24.0),
+        ("G-5", 40.0, 20.0),
+    ]
+    assert_hidden(read(own_copy, "map", "--out", "-", "--view", "USA"))
+    invoke(own_copy, "searchlight", "US-4", "--bearing", "0")
+    germany = json.loads(read(own_copy, "status", "--view", "Germany", "--json"))
+    seen = {s["id"]: s.get("spotted_by") for s in germany["stands"] if s["side"] == "USA"}
+    assert seen == {"US-4": "G-4"}
