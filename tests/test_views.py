@@ -124,6 +124,8 @@ def test_the_referee_sees_what_the_side_does_not(table: Path, args: list[str]) -
     """The checks above can fail: the referee's own view holds every secret they look for."""
     text = read(table, *args)
     assert all(stand in text for stand in NEVER_SEEN) or args == ["log"]
+    if args[0] == "map":
+        assert 'id="terrain-weak-ice-7"' in text and "minefield (dummy)" in text
     if args == ["log"]:
         assert "G-2" in text and "x=22.0 y=21.0" in text and "dummy=True" in text
 
