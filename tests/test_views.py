@@ -489,3 +489,14 @@ def test_night_hides_what_day_showed_and_a_searchlight_gives_itself_away(own_cop
     germany = json.loads(read(own_copy, "status", "--view", "Germany", "--json"))
     seen = {s["id"]: s.get("spotted_by") for s in germany["stands"] if s["side"] == "USA"}
     assert seen == {"US-4": "G-4"}
+
+
+def test_damage_done_in_plain_view_is_seen_by_both_sides() -> None:
+    bomb = event(
+        "structure-damage",
+        {"target": "village-1", "cause": "bomb", "by": None},
+        {"verdict": "village-1 damaged"},
+        [roll(1, "bomb on village-1")],
+    )
+    shown = event_for_view(bomb, usa())
+    assert shown is not None and shown.result == {"verdict": "village-1 damaged"}

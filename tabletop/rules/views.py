@@ -476,7 +476,8 @@ def event_for_view(
         rolls = [r for r in rolls if not _enemy_roll(r, known)]
     elif actor == known.view:
         pass
-    elif ev.command in PUBLIC_ENEMY_COMMANDS and actor is not None:
+    elif ev.command in PUBLIC_ENEMY_COMMANDS:
+        # The enemy's act, or the referee's (a bomb on a village): done in plain view.
         inputs = {k: v for k, v in inputs.items() if k not in SECRET_INPUTS}
         if ev.command == "minefield-place":
             # The template is seen going down; what it is stays the layer's (CD 3).
