@@ -259,6 +259,15 @@ the dice (physical and generated, and how they ran against fair dice), and the m
         "tabletop report --out report.md",
     ),
     (
+        """## What each side may know
+
+Everything so far was the referee's view. `--view SIDE` on any reading command shows only
+what that side may know: its own stands, the enemy stands it spots now, and where it last
+saw the others (see [docs/views.md](views.md)). `tabletop handout SIDE --out DIR` writes a
+side's map, status and report into one folder, ready to hand over.""",
+        "tabletop status --view USA",
+    ),
+    (
         """`replay` rebuilds the game from the scenario and the log and checks that it reaches
 the same state: the log is the game.""",
         "tabletop replay",
@@ -270,6 +279,7 @@ the same state: the log is the game.""",
 - [docs/json.md](json.md): `--json` output, for scripts.
 - [docs/scenario.md](scenario.md): writing your own scenario.
 - [docs/charts.md](charts.md): the rule charts and how to put your own numbers in.
+- [docs/views.md](views.md): what each side sees, and why.
 - `tabletop completion bash`: Tab completion for commands, stand ids and weapon ids.""",
         None,
     ),
@@ -417,6 +427,9 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop amphibious bombard --side USA --area 0,20 --area 48,36 --per-stand 1",
         "tabletop weather set --light night-moonlit",
         "tabletop searchlight US-4 --bearing 0",
+        "tabletop handout USA --out handout-usa",
+        "tabletop view set USA",
+        "tabletop view show",
     ],
 ]
 LIST_KEEP = 3  # items kept of a long list

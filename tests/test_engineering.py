@@ -405,13 +405,16 @@ def test_minefield_place_and_views(eng: Run) -> None:
     referee = as_json(eng("minefield", "list", "--json"))["minefields"]
     assert [(f["id"], f["real"]) for f in referee] == [(real, True), (dummy, False)]
     own = as_json(eng("minefield", "list", "--view", "Germany", "--json"))["minefields"]
-    assert len(own) == 2
-    assert as_json(eng("minefield", "list", "--view", "USA", "--json"))["minefields"] == []
+    assert [(f["id"], f["real"]) for f in own] == [(real, True), (dummy, False)]
+    # CD 3: the enemy sees both templates on the table, not which one is real.
+    enemy = as_json(eng("minefield", "list", "--view", "USA", "--json"))["minefields"]
+    assert [(f["id"], f["real"]) for f in enemy] == [(real, None), (dummy, None)]
 
 
-def test_hidden_minefields_never_appear_in_a_sides_view(eng: Run) -> None:
+def test_real_or_dummy_never_appears_in_the_other_sides_view(eng: Run) -> None:
     real = lay(eng, "30", "11", "--side", "Germany", "--pregame")
     dummy = lay(eng, "33", "11", "--side", "Germany", "--pregame", "--dummy")
+    assert real != dummy
     outputs = [
         eng("status", "--side", "USA").output,
         eng("status", "--side", "USA", "--json").output,
@@ -421,9 +424,11 @@ def test_hidden_minefields_never_appear_in_a_sides_view(eng: Run) -> None:
         eng("minefield", "list", "--view", "USA", "--json").output,
     ]
     for text in outputs:
-        for hidden in (real, dummy, "30,11", "33,11", "dummy"):
-            assert hidden not in text, text
-    assert real in eng("status").output and real in eng("log").output
+        assert "dummy" not in text and "Germany real" not in text, text
+        assert '"real": true' not in text and '"real": false' not in text, text
+    # The templates themselves lie on the table for both sides (CD 3).
+    assert f"{dummy}: Germany (not known if real) at 33,11" in outputs[4]
+    assert "dummy" in eng("status").output and "dummy=True" in eng("log").output
 
 
 VIEWS = [
@@ -636,7 +641,8 @@ def test_a_side_keeps_to_the_lanes_of_its_own_minefields(eng: Run, dummy: bool) 
     assert out["attacks"] == 0 and out["revealed"] == []
     listed = eng("minefield", "list").output
     assert field in listed and "revealed" not in listed
-    assert field not in eng("minefield", "list", "--view", "USA").output
+    usa = eng("minefield", "list", "--view", "USA").output
+    assert f"{field}: Germany (not known if real)" in usa
 
 
 def test_minefield_attack_hits_roll_hit_effects(eng: Run) -> None:

@@ -103,9 +103,9 @@ def texts_by_id(svg: str) -> dict[str, str]:
 
 
 def hidden_from(side: str, sides: list[str]) -> list[str]:
-    """Ids a side must never see: the lake, and the enemy's unrevealed fields."""
-    enemy = [n for n, s in enumerate(sides) if s != side]
-    return [SECRET_PIECE, *(f"mf-{k}-{n}" for n in enemy for k in ("hid", "dum"))]
+    """What a side must never see: the lake, and whether the enemy's unrevealed minefield
+    templates are real or dummies (the templates themselves both sides see, CD 3)."""
+    return [SECRET_PIECE]
 
 
 # --- the done-when test: every bundled scenario, every view ----------------------------------
@@ -132,9 +132,13 @@ def test_every_bundled_scenario_in_every_view(games: dict[str, Game], name: str)
         assert "wired" not in svg.replace("wired-span", "")  # the span is drawn, not its wiring
         assert "referee only" not in svg
         own = sides.index(view)
-        assert f"minefield-mf-dum-{own}" in ids  # a side knows its own dummies
+        assert ids[f"minefield-label-mf-dum-{own}"].strip() == "D"  # a side knows its own dummies
         for n in range(len(sides)):
-            assert f"minefield-mf-shown-{n}" in ids  # revealed fields are known to all
+            assert ids[f"minefield-label-mf-shown-{n}"].strip() == "M"  # revealed: known to all
+            if n != own:
+                # CD 3: the enemy's templates lie on the table; real or dummy is unknown.
+                assert ids[f"minefield-label-mf-hid-{n}"].strip() == "M?"
+                assert ids[f"minefield-label-mf-dum-{n}"].strip() == "M?"
 
 
 # --- what a view may know -------------------------------------------------------------------
@@ -147,8 +151,8 @@ def test_every_bundled_scenario_in_every_view(games: dict[str, Game], name: str)
         ("referee", "Germany", False, False, True, True),
         ("Germany", "Germany", True, False, True, True),
         ("Germany", "Germany", False, False, True, True),
-        ("USA", "Germany", True, False, False, None),
-        ("USA", "Germany", False, False, False, None),
+        ("USA", "Germany", True, False, True, None),
+        ("USA", "Germany", False, False, True, None),
         ("USA", "Germany", True, True, True, True),
     ],
 )

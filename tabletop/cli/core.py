@@ -515,6 +515,64 @@ def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
 
 
+VIEW_HELP = (
+    "referee (everything) or a side's name (only what that side may know). "
+    "Default: TABLETOP_VIEW, else the game's 'tabletop view set', else referee."
+)
+
+
+def view_option(f: F) -> F:
+    """``--view referee|SIDE`` for a reading command (SPEC 3); see ``chosen_view``."""
+    return click.option(
+        "--view",
+        default=None,
+        envvar="TABLETOP_VIEW",
+        metavar="VIEW",
+        shell_complete=lambda ctx, param, incomplete: view_completions(ctx, incomplete),
+        help=VIEW_HELP,
+    )(f)
+
+
+def chosen_view(view: str | None, state: Any, sides: Any = None) -> str:
+    """The view a reading command shows: ``--view`` (or TABLETOP_VIEW), else the game's
+    own setting, else the referee's; matched case-insensitively against the game's sides."""
+    from tabletop.core.sides import resolve_view
+
+    if sides is None:
+        sides = list(dict.fromkeys(s["side"] for s in state.stands()))
+    if view is None:
+        setting = state.rows.get("settings", {}).get("view")
+        if setting is not None:
+            return resolve_view(setting, sides, option="game setting view")
+    return resolve_view(view, sides)
+
+
+def view_completions(ctx: click.Context, incomplete: str) -> list[Any]:
+    """``referee`` and the sides of the game (read from its stands)."""
+    import json
+    from pathlib import Path
+
+    from click.shell_completion import CompletionItem
+
+    from tabletop.state.store import Store
+
+    names = ["referee"]
+    try:
+        path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
+        store = Store.open(path)
+        try:
+            for key, value in store.rows().items():
+                if key.startswith("stand:"):
+                    side = json.loads(value).get("side")
+                    if side and side not in names:
+                        names.append(side)
+        finally:
+            store.close()
+    except Exception:
+        pass  # completion never fails: without a game it offers the referee's view
+    return [CompletionItem(n) for n in names if n.lower().startswith(incomplete.lower())]
+
+
 def dice_option(f: F) -> F:
     return click.option(
         "--dice",

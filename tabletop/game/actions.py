@@ -58,6 +58,7 @@ ACTIONS: dict[str, str] = {
     "amphibious-lift": "tabletop.rules.cd.amphibious:lift_action",
     "amphibious-bombard": "tabletop.rules.cd.amphibious:bombard_action",
     "amphibious-naval-fire": "tabletop.rules.cd.amphibious:naval_fire_action",
+    "view-set": "tabletop.rules.views:view_set_action",
 }
 
 

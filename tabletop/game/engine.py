@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,11 +19,13 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, Dice, Roll
 from tabletop.core.errors import RulesRefusal, TabletopError
+from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario
 from tabletop.game.actions import procedure
 from tabletop.game.opening import opening_state
 from tabletop.rules.context import RulesContext
+from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
 
@@ -117,6 +119,60 @@ class Game:
         return RulesContext(
             state or self.state(), dice or Dice(self.info.seed), loaded.scenario, loaded.charts
         )
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def events(self, *, stand: str | None = None, last: int | None = None) -> list[EventRow]:
+        """The log in order (only events involving ``stand``; only the ``last`` N)."""
+        return self.store.events(stand=stand, last=last)
+
+    def past_states(self) -> Iterator[State]:
+        """The states after each action still in force, newest first, back to the opening.
+
+        Rebuilt from the log's before-images; consecutive states that differ in nothing a
+        side's sight depends on (stands, templates, terrain, conditions, turn, phase) are
+        given once.
+        """
+        rows = self.store.rows()
+        events = self.store.events()
+        undone = {ev.undoes for ev in events if ev.kind == "undo"}
+        last_key: tuple[Any, ...] | None = None
+
+        def key() -> tuple[Any, ...]:
+            meta = json.loads(rows["meta"])
+            seen = sorted(
+                (k, v)
+                for k, v in rows.items()
+                if k.startswith(("stand:", "template:", "terrain:")) or k == "conditions"
+            )
+            return (meta.get("turn"), meta.get("phase"), tuple(seen))
+
+        for ev in reversed(events):
+            if ev.kind != "undo" and ev.seq not in undone:
+                now = key()
+                if now != last_key:
+                    last_key = now
+                    yield State.from_db(rows)
+            for k, value in ev.undo.items():
+                if value is None:
+                    rows.pop(k, None)
+                else:
+                    rows[k] = value
+
+    def knowledge(
+        self, view: str, ctx: RulesContext | None = None, state: State | None = None
+    ) -> Knowledge:
+        """What ``view`` (``referee`` or a side) knows now, last-seen markers included.
+
+        The referee's needs neither the scenario nor the charts, so it costs nothing."""
+        if view == REFEREE:
+            now = state or (ctx.state if ctx is not None else self.state())
+            return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
+        return knowledge(ctx or self.context(state), view, self.past_states())
+
+    def events_for(self, known: Knowledge) -> list[EventView]:
+        """The whole log as ``known.view`` may read it."""
+        return events_for_view(self.store.events(), known)
 
     # --- changing -----------------------------------------------------------------------------
 

@@ -508,6 +508,38 @@ class _Painter:
         for stand in self.scene.stands:
             self._stand(stand)
         self._labels()
+        for marker in self.scene.last_seen:
+            self._last_seen(marker)
+
+    def _last_seen(self, m: Any) -> None:
+        """An enemy the side has lost sight of: a dashed ring where it was last seen."""
+        from matplotlib.patches import Circle
+
+        index = self.side_index.get(m.side, len(self.side_index))
+        colour = st.side_colours(index)[1]
+        ring = Circle(
+            (m.x, m.y),
+            0.6,
+            fill=False,
+            linestyle="--",
+            linewidth=0.8,
+            edgecolor=colour,
+            zorder=st.Z_STANDS,
+        )
+        ring.set_gid(f"last-seen-{m.id}")
+        self.ax.add_patch(ring)
+        self._line_key("enemy last seen (turn)", G_STANDS, color=colour, linestyle="--")
+        self._text(
+            m.x,
+            m.y - 0.9,
+            f"{m.id} ({m.gone})" if m.gone else f"{m.id}? t{m.turn}",
+            f"last-seen-label-{m.id}",
+            fontsize=self._small(),
+            color=colour,
+            ha="center",
+            va="top",
+            zorder=st.Z_LABELS,
+        )
 
     def _stand(self, s: StandShape) -> None:
         index = self.side_index.get(s.side, len(self.side_index))

@@ -59,7 +59,7 @@ class Entry:
 class Report:
     name: str
     scenario: str
-    seed: int
+    seed: int | None  # None in a side's view: the seed would give away generated rolls
     events: int
     undone: int
     sides: list[str]
@@ -70,6 +70,7 @@ class Report:
     dice: dict[str, Any] = field(default_factory=dict)
     turn: int = 0
     phase: str = ""
+    view: str = "referee"
 
     def turns(self) -> list[int]:
         return sorted({e.turn for e in self.entries})
@@ -77,6 +78,7 @@ class Report:
     def as_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "view": self.view,
             "scenario": self.scenario,
             "seed": self.seed,
             "events": self.events,
@@ -122,23 +124,39 @@ class _Tally:
         row[key] = row.get(key, 0) + amount
 
 
-def build_report(game: Any, progress: Callable[[int], None] | None = None) -> Report:
-    """The report of ``game`` (an open ``Game``); ``progress(n)`` after each n events read."""
+def build_report(
+    game: Any,
+    progress: Callable[[int], None] | None = None,
+    view: str = "referee",
+    known: Any = None,
+) -> Report:
+    """The report of ``game`` (an open ``Game``) as ``view`` may read it; ``progress(n)``
+    after each n events read.
+
+    A side's report is built from its own log (``Game.events_for``): its acts, the table's
+    events, the enemy's acts done in plain view; its losses, and the enemy's among the
+    stands it has seen.
+    """
     state = game.state()
     info = game.info
     sides = game.loaded.scenario.side_names()
     side_of = {s["id"]: s["side"] for s in state.stands()}
-    events = game.store.events()
+    if view == "referee":
+        events: list[Any] = game.events()
+    else:
+        known = known if known is not None else game.knowledge(view)
+        events = game.events_for(known)
     undone = {ev.undoes for ev in events if ev.kind == "undo"}
     report = Report(
         name=info.name,
         scenario=info.scenario_source,
-        seed=info.seed,
+        seed=info.seed if view == "referee" else None,
         events=len(events),
         undone=len(undone),
         sides=sides,
         turn=state.turn,
         phase=state.phase,
+        view=view,
     )
     tally = _Tally(sides, side_of)
     rolls: list[dict[str, Any]] = []
@@ -152,7 +170,13 @@ def build_report(game: Any, progress: Callable[[int], None] | None = None) -> Re
     report.totals = tally.totals
     report.by_turn = tally.by_turn
     report.losses_now = {
-        side: [s["id"] for s in state.stands() if s["side"] == side and s["status"] == "eliminated"]
+        side: [
+            s["id"]
+            for s in state.stands()
+            if s["side"] == side
+            and s["status"] == "eliminated"
+            and (known is None or known.knows_of(s["id"]))
+        ]
         for side in sides
     }
     report.dice = summarise(rolls)
@@ -167,9 +191,8 @@ def _entries(ev: Any, tally: _Tally) -> list[Entry]:
         return Entry(ev.seq, ev.turn, ev.phase, ev.command, text, kind)
 
     if ev.command == "new":
-        return [
-            entry(f"the game begins: {result.get('name')}, {result.get('stands')} stands", "other")
-        ]
+        stands = f", {result['stands']} stands" if result.get("stands") is not None else ""
+        return [entry(f"the game begins: {result.get('name')}{stands}", "other")]
     if ev.command == "fire":
         return [entry(_fire(result, ev.turn, tally), "fire")]
     if ev.command == "barrage":
@@ -349,11 +372,18 @@ def blocks(report: Report, map_ref: str | None) -> list[Block]:
     """The report as headings, paragraphs, lists and tables (format-neutral)."""
     out: list[Block] = [("h1", f"After-action report: {report.name}")]
     undone = f" ({report.undone} undone and left out)" if report.undone else ""
+    if report.view == "referee":
+        opening = f"Scenario {report.scenario}, dice seed {report.seed}. {report.events} events"
+    else:
+        opening = (
+            f"{report.view}'s view: what {report.view} may know. Scenario {report.scenario}. "
+            f"{report.events} events"
+        )
     out.append(
         (
             "p",
-            f"Scenario {report.scenario}, dice seed {report.seed}. {report.events} events in "
-            f"the log{undone}. The game now stands at turn {report.turn}, {report.phase} phase.",
+            f"{opening} in the log{undone}. The game now stands at turn {report.turn}, "
+            f"{report.phase} phase.",
         )
     )
     out.append(("h2", "Totals by side"))

@@ -1,17 +1,17 @@
 """What one view of the table shows, as plain data ready to draw.
 
-``build_scene`` is the one place that decides what a view may see (SPEC 1, 8: hidden
-information stays hidden). The referee sees everything. A side sees the table as its
-players do: every stand and template on the table, terrain except pieces marked
-``referee_only``, its own minefields (real and dummy told apart), the enemy's only once
-revealed, and which bridges are wired only when it holds them. Leaving things out here,
-before anything is drawn, means a hidden fact cannot leak through an SVG id, a title, a
-legend entry or a line-of-sight crossing.
+``build_scene`` draws what a view may see, as ``tabletop.rules.views`` decides it (SPEC 1,
+8: hidden information stays hidden). The referee sees everything. A side sees the table as
+its players do: its own stands, the enemy stands it spots now and markers where it last saw
+the others, the templates on the table, terrain except pieces marked ``referee_only``,
+every minefield template (real and dummy told apart for its own, and for the enemy's once
+revealed, CD 3), and which bridges are wired only when it holds them. Leaving things out
+here, before anything is drawn, means a hidden fact cannot leak through an SVG id, a title,
+a legend entry or a line-of-sight crossing.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +55,20 @@ class StandShape:
     status: str
     markers: list[str]
     depleted: list[str] = field(default_factory=list)
+
+
+@dataclass
+class LastSeenShape:
+    """Where a side last saw an enemy stand it cannot see now, and when."""
+
+    id: str
+    side: str
+    kind: str
+    x: float
+    y: float
+    turn: int
+    phase: str
+    gone: str | None = None  # eliminated or lost since
 
 
 @dataclass
@@ -125,6 +139,7 @@ class Scene:
     off_table: list[str] = field(default_factory=list)
     templates: list[TemplateShape] = field(default_factory=list)
     minefields: list[MinefieldShape] = field(default_factory=list)
+    last_seen: list[LastSeenShape] = field(default_factory=list)
     sight: SightShape | None = None
     bands: BandsShape | None = None
 
@@ -143,6 +158,7 @@ class Scene:
             "terrain": len(self.terrain),
             "templates": [t.id for t in self.templates],
             "minefields": len(self.minefields),
+            "last_seen": [{"id": m.id, "x": m.x, "y": m.y, "turn": m.turn} for m in self.last_seen],
             "los": None
             if self.sight is None
             else {
@@ -178,20 +194,10 @@ def knows_wired(view: str, piece: Any) -> bool:
 
 
 def view_context(ctx: Any, view: str) -> Any:
-    """A read-only rules context whose table holds only the terrain this view knows.
+    """A read-only rules context whose table holds only the terrain this view knows."""
+    from tabletop.rules.views import view_context as rules_view_context
 
-    A side's line of sight is traced over the table as its players see it, so a hidden
-    piece can neither be drawn as a crossing nor betray itself by blocking the line.
-    """
-    if view == REFEREE:
-        return ctx
-    from tabletop.rules.context import RulesContext
-
-    known = tuple(p for p in ctx.scenario.terrain if knows_piece(view, p))
-    if len(known) == len(ctx.scenario.terrain):
-        return ctx
-    scenario = dataclasses.replace(ctx.scenario, terrain=known)
-    return RulesContext(ctx.state, ctx.dice, scenario, ctx.charts)
+    return rules_view_context(ctx, view)
 
 
 # --- building -------------------------------------------------------------------------------
@@ -204,8 +210,15 @@ def build_scene(
     los: tuple[str, str] | None = None,
     bands: str | None = None,
     weapon: str | None = None,
+    known: Any = None,
 ) -> Scene:
-    """The scene for ``view`` (``referee`` or a side name, already resolved)."""
+    """The scene for ``view`` (``referee`` or a side name, already resolved).
+
+    ``known`` is what the view knows (``tabletop.rules.views.Knowledge``); without it, a
+    side's knowledge is worked out here, without last-seen markers (they need the log).
+    """
+    from tabletop.rules.views import knowledge
+
     state, scenario = ctx.state, ctx.scenario
     sides = scenario.side_names()
     if view != REFEREE and view not in sides:
@@ -228,13 +241,24 @@ def build_scene(
         },
         sides=sides,
     )
+    if known is None or known.view != view:
+        known = knowledge(ctx, view)
     scene.terrain = _terrain(ctx, view)
-    scene.stands, scene.off_table = _stands(state, view)
-    scene.templates = _templates(state, view)
+    scene.stands, scene.off_table = _stands(state, view, known)
+    scene.last_seen = [
+        LastSeenShape(m.id, m.side, m.kind, m.x, m.y, m.turn, m.phase, m.gone)
+        for m in known.last_seen.values()
+    ]
+    scene.templates = _templates(state, view, known)
     scene.minefields = _minefields(state, view)
     if los is not None:
-        scene.sight = _sight(view_context(ctx, view), los)
+        scene.sight = _sight(view_context(ctx, view), los, known)
     if bands is not None:
+        if not known.is_own(bands):
+            from tabletop.rules.views import stand_in_view
+
+            stand_in_view(state, known, bands)  # unknown to this view: a clear error
+            raise BadInput(f"--range-bands {bands!r}: only a side's own stands' weapons are known")
         scene.bands = _bands(ctx, bands, weapon)
     return scene
 
@@ -271,13 +295,15 @@ def _terrain(ctx: Any, view: str) -> list[TerrainShape]:
     return out
 
 
-def _stands(state: Any, view: str) -> tuple[list[StandShape], list[str]]:
+def _stands(state: Any, view: str, known: Any) -> tuple[list[StandShape], list[str]]:
     from tabletop.data.board import base_of, is_placed
     from tabletop.rules.cd.ammo import weapon_status
     from tabletop.table import base_polygon
 
     shapes, off = [], []
     for stand in state.stands():
+        if not known.knows_stand(stand["id"]):
+            continue  # an enemy this side does not see now (CD spotting)
         if not is_placed(stand):
             off.append(stand["id"])
             continue
@@ -309,12 +335,11 @@ def _stands(state: Any, view: str) -> tuple[list[StandShape], list[str]]:
     return shapes, off
 
 
-def _templates(state: Any, view: str) -> list[TemplateShape]:
+def _templates(state: Any, view: str, known: Any) -> list[TemplateShape]:
+    from tabletop.rules.views import templates_for_view
+
     out = []
-    for t in state.templates():
-        hidden = t.get("referee_only") or t.get("hidden")
-        if hidden and view != REFEREE:
-            continue
+    for t in templates_for_view(state, known):
         polygon = t.get("polygon") or []
         if len(polygon) < 3:
             continue  # an empty beam (cut at its origin) has nothing to draw
@@ -335,9 +360,11 @@ def _minefields(state: Any, view: str) -> list[MinefieldShape]:
             shape = _minefield(key, row)
         except (KeyError, TypeError, ValueError):
             continue
-        own = view == shape.side
-        if view == REFEREE or own or shape.revealed:
-            out.append(shape)
+        # Every template lies on the table for both sides; real or dummy is known to its
+        # own side, and to the other once revealed (CD 3, 3.2).
+        if not (view == REFEREE or view == shape.side or shape.revealed):
+            shape.real = None
+        out.append(shape)
     return out
 
 
@@ -380,9 +407,14 @@ def end_for(ctx: Any, text: str) -> Any:
     return end_for_stand(ctx.state, text)
 
 
-def _sight(ctx: Any, los: tuple[str, str]) -> SightShape:
+def _sight(ctx: Any, los: tuple[str, str], known: Any = None) -> SightShape:
     from tabletop.rules.sighting import sight
+    from tabletop.rules.views import stand_in_view
 
+    if known is not None:
+        for end in los:
+            if "," not in end:
+                stand_in_view(ctx.state, known, end)  # unknown to this view: a clear error
     a, b = end_for(ctx, los[0]), end_for(ctx, los[1])
     result = sight(ctx, a, b)
     return SightShape(

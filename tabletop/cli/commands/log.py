@@ -7,7 +7,15 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import STAND, command, emit_json, game_option, json_option, open_game
+from tabletop.cli.core import (
+    STAND,
+    command,
+    emit_json,
+    game_option,
+    json_option,
+    open_game,
+    view_option,
+)  # fmt: skip
 
 
 @click.command("log")
@@ -17,11 +25,7 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 @click.option("--stand", type=STAND, default=None, help="Only events involving this stand.")
 @click.option("--verify", is_flag=True, help="Check the hash chain; name the first bad event.")
 @click.option("--physical", is_flag=True, help="Show only rolls typed in from physical dice.")
-@click.option(
-    "--view",
-    default="referee",
-    help="referee (everything) or a side's name (leaves out what it may not know).",
-)
+@view_option
 @game_option
 @json_option
 @command
@@ -30,18 +34,22 @@ def cli(
     stand: str | None,
     verify: bool,
     physical: bool,
-    view: str,
+    view: str | None,
     game: Path,
     as_json: bool,
 ) -> None:
     """Every event: command, turn, phase, dice rolled, and outcome.
 
-    Physical dice are marked with * in text and "physical" in JSON.
+    Physical dice are marked with * in text and "physical" in JSON. A side's
+    view (--view SIDE) keeps its own acts, the table's events and the enemy's
+    acts done in plain view; enemy moves, hidden positions, real or dummy,
+    the enemy's private dice and referee-only terrain are left out.
 
     \b
     Example:
       tabletop log --last 5
       tabletop log --verify
+      tabletop log --view USA
     """
     g = open_game(game)
     if verify:
@@ -65,14 +73,20 @@ def cli(
         if not report.ok:
             raise SystemExit(1)
         return
-    if stand is not None:
-        g.state().stand(stand)  # unknown stand: a clear error
-    events = g.store.events(stand=stand, last=last)
-    from tabletop.core.sides import REFEREE, resolve_view
+    from tabletop.cli.core import chosen_view
+    from tabletop.rules.views import events_for_view, stand_in_view
 
-    view = resolve_view(view, g.loaded.scenario.side_names())
-    if view != REFEREE:
-        events = [ev for ev in events if visible_event(ev, view)]
+    state = g.state()
+    chosen = chosen_view(view, state)
+    known = g.knowledge(chosen, state=state)
+    if stand is not None and stand not in known.last_seen:
+        stand_in_view(state, known, stand)  # unknown (or unseen) stand: a clear error
+    if known.is_referee:
+        events: list[Any] = g.events(stand=stand, last=last)
+    else:
+        # The side's log first, then its last N: hidden events do not use up --last.
+        events = events_for_view(g.events(stand=stand), known)
+        events = events[-last:] if last else events
     data = {"events": [_event_json(ev, physical) for ev in events]}
     if as_json:
         emit_json(data)
@@ -111,18 +125,3 @@ def _event_text(ev: dict[str, Any]) -> str:
     if ev["rolls"]:
         line += f"\n    dice: {rolls_text(ev['rolls'])}"
     return line
-
-
-# Commands whose log entries would show a side what it may not know.
-HIDDEN_FROM_OTHER_SIDES = {"minefield-place": "side"}
-
-
-def visible_event(ev: Any, view: str) -> bool:
-    """A side's view leaves out the other side's hidden acts (minefields laid)."""
-    if ev.command == "undo" and isinstance(ev.result, dict):
-        # An undone hidden act is left out of every side's view.
-        return ev.result.get("command") not in HIDDEN_FROM_OTHER_SIDES
-    key = HIDDEN_FROM_OTHER_SIDES.get(ev.command)
-    if key is None or not isinstance(ev.inputs, dict):
-        return True
-    return bool(ev.inputs.get(key) == view)

@@ -14,6 +14,7 @@ from tabletop.cli.core import (
     emit_json,
     game_option,
     json_option,
+    view_option,
     weapon_completer,
 )  # fmt: skip
 
@@ -28,14 +29,7 @@ DEFAULT_OUT = "map.svg"
     help="Where to write the picture: FILE.svg or FILE.png ('-' writes SVG to stdout). "
     "Default: map.svg beside the game file.",
 )
-@click.option(
-    "--view",
-    default="referee",
-    metavar="VIEW",
-    shell_complete=lambda ctx, param, incomplete: _complete_view(ctx, incomplete),
-    show_default=True,
-    help="referee (everything) or a side's name (only what that side may know).",
-)
+@view_option
 @click.option(
     "--los",
     nargs=2,
@@ -62,7 +56,7 @@ DEFAULT_OUT = "map.svg"
 @command
 def cli(
     out: Path | None,
-    view: str,
+    view: str | None,
     los: tuple[str, str] | None,
     range_bands: str | None,
     weapon: str | None,
@@ -75,9 +69,10 @@ def cli(
     real bases in their side's colour, labelled, with the front edge marked;
     bursts, smoke and illumination; minefields as the view may know them; a
     title block with turn, phase, light, weather and a wind arrow. A side's view
-    leaves out all that side may not know: referee-only terrain, the enemy's
-    unrevealed minefields, which fields are dummies, wired bridges it does not
-    hold.
+    shows its own stands, the enemy stands it spots now and dashed rings where it
+    last saw the others; it leaves out referee-only terrain, whether the enemy's
+    unrevealed minefield templates are real or dummies, and wired bridges it
+    does not hold.
 
     \b
     Example:
@@ -85,9 +80,8 @@ def cli(
       tabletop map --out turn3.png --view Germany
       tabletop map --los G-2 US-2 --range-bands G-4
     """
-    from tabletop.cli.core import open_game
+    from tabletop.cli.core import chosen_view, open_game
     from tabletop.core.errors import BadInput
-    from tabletop.core.sides import resolve_view
     from tabletop.render.scene import build_scene
 
     if out is None:
@@ -97,8 +91,11 @@ def cli(
         raise BadInput(f"--weapon {weapon!r} needs --range-bands STAND (whose rings to draw)")
     g = open_game(game)
     ctx = g.context()
-    chosen = resolve_view(view, ctx.scenario.side_names())
-    scene = build_scene(ctx, g.info.name, chosen, los=los, bands=range_bands, weapon=weapon)
+    chosen = chosen_view(view, ctx.state, ctx.scenario.side_names())
+    known = g.knowledge(chosen, ctx)
+    scene = build_scene(
+        ctx, g.info.name, chosen, los=los, bands=range_bands, weapon=weapon, known=known
+    )
     _write(scene, out, fmt, quiet=as_json)
     summary = {"out": str(out), "format": fmt, **scene.summary()}
     if as_json:
@@ -167,30 +164,3 @@ def _verdict(summary: dict[str, Any]) -> str:
         rings = ", ".join(f'{r["weapon"]} {r["band"]} {r["inches"]:g}"' for r in bands["rings"])
         lines.append(f"  range bands of {bands['stand']}: {rings}")
     return "\n".join(lines)
-
-
-def _complete_view(ctx: click.Context, incomplete: str) -> list[Any]:
-    """``referee`` and the sides of the game (read from its stands)."""
-    import json
-    import os
-
-    from click.shell_completion import CompletionItem
-
-    from tabletop.cli.core import DEFAULT_GAME
-    from tabletop.state.store import Store
-
-    names = ["referee"]
-    try:
-        path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-        store = Store.open(path)
-        try:
-            for key, value in store.rows().items():
-                if key.startswith("stand:"):
-                    side = json.loads(value).get("side")
-                    if side and side not in names:
-                        names.append(side)
-        finally:
-            store.close()
-    except Exception:
-        pass  # completion never fails: without a game it offers the referee's view
-    return [CompletionItem(n) for n in names if n.lower().startswith(incomplete.lower())]

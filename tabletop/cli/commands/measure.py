@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import click
 
-from tabletop.cli.core import POINT, command, emit_json, game_option, headline, json_option
+from tabletop.cli.core import (
+    POINT,
+    command,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    view_option,
+)  # fmt: skip
 
 
 @click.command("measure")
@@ -20,6 +29,7 @@ from tabletop.cli.core import POINT, command, emit_json, game_option, headline, 
     is_flag=True,
     help="Line of sight between every pair of stands on the table.",
 )
+@view_option
 @game_option
 @json_option
 @command
@@ -28,6 +38,7 @@ def cli(
     b: str | None,
     at: tuple[float, float] | None,
     all_pairs: bool,
+    view: str | None,
     game: Path,
     as_json: bool,
 ) -> None:
@@ -35,7 +46,9 @@ def cli(
 
     Shows the range (base to base unless the scenario measures centres), bearing, the
     range band for each of A's weapons, what the sight line crosses and what blocks it,
-    and whether B is visible and spotted now.
+    and whether B is visible and spotted now. In a side's view (--view SIDE) the
+    ends are its own stands, enemy stands it spots now, or points; terrain only
+    the referee knows is left out.
 
     \b
     Example:
@@ -51,7 +64,7 @@ def cli(
     if all_pairs:
         if a is not None or b is not None or at is not None:
             raise BadInput("--all measures every pair: give no A, B or --at with it")
-        _all_pairs(game, as_json)
+        _all_pairs(game, view, as_json)
         return
     if a is None:
         raise BadInput("give A (a stand or X,Y), or --all")
@@ -60,9 +73,9 @@ def cli(
     if b is None and at is None:
         raise BadInput(f"measure from {a!r} to what? give B (a stand or X,Y) or --at X,Y")
     g = open_game(game)
-    ctx = g.context()
-    first = _end(ctx, a)
-    second = _end(ctx, b) if b is not None else _point(ctx, at)
+    ctx, known = _viewed(g, view)
+    first = _end(ctx, a, known)
+    second = _end(ctx, b, known) if b is not None else _point(ctx, at)
     result = sight(ctx, first, second)
     if as_json:
         emit_json(result.as_json())
@@ -70,11 +83,27 @@ def cli(
     click.echo(render(result))
 
 
-def _end(ctx: Any, text: str) -> Any:
+def _viewed(g: Any, view: str | None) -> tuple[Any, Any]:
+    """The context a view measures in (its own terrain), and what it knows."""
+    from tabletop.cli.core import chosen_view
+    from tabletop.rules.views import knowledge, view_context
+
+    ctx = g.context()
+    chosen = chosen_view(view, ctx.state, ctx.scenario.side_names())
+    # Only stands known now matter here: last-seen markers are not measured from.
+    known = knowledge(ctx, chosen)
+    return view_context(ctx, chosen), known
+
+
+def _end(ctx: Any, text: str, known: Any = None) -> Any:
     from tabletop.rules.sighting import end_for_stand
 
     if "," in text:
         return _point(ctx, POINT.convert(text, None, None))
+    if known is not None:
+        from tabletop.rules.views import stand_in_view
+
+        stand_in_view(ctx.state, known, text)  # a stand the view may not see is unknown
     return end_for_stand(ctx.state, text)
 
 
@@ -121,11 +150,16 @@ def render(s: Any) -> str:
     return "\n".join(lines)
 
 
-def _all_pairs(game: Path, as_json: bool) -> None:
+def _all_pairs(game: Path, view: str | None, as_json: bool) -> None:
     from tabletop.cli.core import open_game
     from tabletop.rules.sighting import all_pairs
+    from tabletop.rules.views import state_for_view
 
-    data = all_pairs(open_game(game).context())
+    ctx, known = _viewed(open_game(game), view)
+    if not known.is_referee:
+        # Only the stands this view may see, over the terrain it knows.
+        ctx = dataclasses.replace(ctx, state=state_for_view(ctx.state, known), subjects=set())
+    data = all_pairs(ctx)
     if as_json:
         emit_json(data)
         return

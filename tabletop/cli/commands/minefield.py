@@ -19,6 +19,7 @@ from tabletop.cli.core import (
     game_option,
     json_option,
     open_game,
+    view_option,
     xy_arguments,
 )  # fmt: skip
 
@@ -76,32 +77,35 @@ def place(
 
 
 @cli.command("list")
-@click.option("--view", default="referee", help="referee (all) or a side's name.")
+@view_option
 @game_option
 @json_option
 @command
-def list_fields(view: str, game: Path, as_json: bool) -> None:
+def list_fields(view: str | None, game: Path, as_json: bool) -> None:
     """Minefields as a view may know them.
 
-    A side sees its own and the enemy's revealed ones.
+    Every template lies on the table for both sides to see; whether one is real
+    or a dummy only its own side and the referee know, until it is revealed
+    (CD 3). "real" is null in JSON where the view may not know.
 
     \b
     Example:
       tabletop minefield list --view Germany
     """
-    from tabletop.core.sides import resolve_view
-    from tabletop.rules.cd.hidden import fields, view_of, visible_to
+    from tabletop.cli.core import chosen_view
+    from tabletop.rules.views import minefields_for_view
 
     g = open_game(game)
-    view = resolve_view(view, g.loaded.scenario.side_names())
-    shown = [view_of(f, view) for f in fields(g.state()) if visible_to(f, view)]
+    state = g.state()
+    view = chosen_view(view, state, g.loaded.scenario.side_names())
+    shown = minefields_for_view(state, view)
     if as_json:
         emit_json({"view": view, "minefields": shown})
         return
     if not shown:
-        click.echo("no minefields known to this view")
+        click.echo("no minefields on the table")
     for f in shown:
-        what = "" if "real" not in f else (" real" if f["real"] else " dummy")
+        what = {True: " real", False: " dummy", None: " (not known if real)"}[f["real"]]
         seen = " (revealed)" if f["revealed"] else ""
         click.echo(f"{f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}{seen}")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import command, emit_json, game_option, json_option
+from tabletop.cli.core import command, emit_json, game_option, json_option, view_option
 
 LONG_LOG = 300  # events: past this, a progress bar on a terminal
 
@@ -21,38 +21,45 @@ LONG_LOG = 300  # events: past this, a progress bar on a terminal
     help="Write FILE.md (with the map beside it as FILE-map.svg) or FILE.html (map inside). "
     "Without it, Markdown goes to the screen, without the map.",
 )
+@view_option
 @game_option
 @json_option
 @command
-def cli(out: Path | None, game: Path, as_json: bool) -> None:
+def cli(out: Path | None, view: str | None, game: Path, as_json: bool) -> None:
     """After-action report: the battle turn by turn, totals, dice.
 
     Reads the log: fire and its results, losses, ammunition depleted and spent,
     engineering, weather changes; totals per side; every die rolled, physical
     against generated, and how the dice ran against fair dice (mean, z-score,
     chi-square). Undone commands are left out. The map of the table, as it is
-    now, closes the report.
+    now, closes the report. A side's report (--view SIDE) tells the battle from
+    that side's log and map: nothing it may not know.
 
     \b
     Example:
-      tabletop report
+      tabletop report --view USA
       tabletop report --out battle.html
       tabletop report --out battle.md --json
     """
-    from tabletop.cli.core import open_game
+    from tabletop.cli.core import chosen_view, open_game
     from tabletop.render.report import build_report
 
     fmt = _format(out)
     g = open_game(game)
+    ctx = g.context()
+    chosen = chosen_view(view, ctx.state, ctx.scenario.side_names())
+    known = g.knowledge(chosen, ctx)
     total = g.store.next_seq() - 1
     if total > LONG_LOG and not as_json and sys.stderr.isatty():
         with click.progressbar(length=total, label="reading the log", file=sys.stderr) as bar:
-            report = build_report(g, progress=lambda done: bar.update(done - bar.pos))
+            report = build_report(
+                g, progress=lambda done: bar.update(done - bar.pos), view=chosen, known=known
+            )
     else:
-        report = build_report(g)
+        report = build_report(g, view=chosen, known=known)
     written: list[str] = []
     if out is not None:
-        written = _write(g, report, out, fmt)
+        written = _write(g, report, out, fmt, known)
     if as_json:
         emit_json({**report.as_json(), "written": written})
         return
@@ -84,23 +91,24 @@ def _format(out: Path | None) -> str:
     return suffix
 
 
-def _map_svg(g: Any) -> str:
+def map_svg(g: Any, known: Any) -> str:
+    """The map as ``known.view`` may see it, as SVG text."""
     import io
 
     from tabletop.render.draw import write
     from tabletop.render.scene import build_scene
 
-    scene = build_scene(g.context(), g.info.name)
+    scene = build_scene(g.context(), g.info.name, known.view, known=known)
     buffer = io.BytesIO()
     write(scene, buffer, "svg")
     return buffer.getvalue().decode("utf-8")
 
 
-def _write(g: Any, report: Any, out: Path, fmt: str) -> list[str]:
+def _write(g: Any, report: Any, out: Path, fmt: str, known: Any) -> list[str]:
     from tabletop.core.errors import BadInput
     from tabletop.render.report import html, markdown
 
-    svg = _map_svg(g)
+    svg = map_svg(g, known)
     try:
         if fmt == "html":
             out.write_text(html(report, svg), encoding="utf-8")

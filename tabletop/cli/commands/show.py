@@ -7,28 +7,55 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import STAND, command, emit_json, game_option, headline, json_option
+from tabletop.cli.core import (
+    STAND,
+    command,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    view_option,
+)  # fmt: skip
 
 
 @click.command("show")
 @click.argument("stand", type=STAND)
+@view_option
 @game_option
 @json_option
 @command
-def cli(stand: str, game: Path, as_json: bool) -> None:
+def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
     """STAND's position, status, ammunition and history.
+
+    In a side's view: its own stands in full; an enemy stand only while spotted,
+    and then only what can be seen of it (no ammunition, quality or formation);
+    an enemy it has lost sight of, where it was last seen.
 
     \b
     Example:
       tabletop show G-4
+      tabletop show G-1 --view USA
     """
-    from tabletop.cli.core import open_game
+    from tabletop.cli.core import chosen_view, open_game
     from tabletop.rules.cd.ammo import weapon_status
-    from tabletop.state.document import State
+    from tabletop.rules.views import events_for_view, stand_in_view
 
     g = open_game(game)
-    state = State.from_db(g.store.rows())
-    row = state.stand(stand)
+    state = g.state()
+    chosen = chosen_view(view, state)
+    known = g.knowledge(chosen, state=state)
+    if stand in known.last_seen:
+        seen = known.last_seen[stand].as_json()
+        if as_json:
+            emit_json({"id": stand, "last_seen": seen})
+            return
+        click.echo(
+            headline(f"{stand}: {seen['kind']} of {seen['side']}, not in sight")
+            + f"\nlast seen at {seen['x']:g},{seen['y']:g} in turn {seen['turn']}, "
+            f"{seen['phase']} phase"
+        )
+        return
+    row = stand_in_view(state, known, stand)
     history = [
         {
             "seq": ev.seq,
@@ -37,8 +64,27 @@ def cli(stand: str, game: Path, as_json: bool) -> None:
             "command": ev.command,
             "result": ev.result,
         }
-        for ev in g.store.events(stand=stand)
+        for ev in events_for_view(g.events(stand=stand), known)
     ]
+    if not known.is_own(stand):
+        # What the side can see of an enemy stand it spots, and its history as seen.
+        seen = {k: row[k] for k in row}
+        seen["spotted_by"] = known.spotted[stand].by
+        data_seen: dict[str, Any] = {**seen, "history": history}
+        if as_json:
+            emit_json(data_seen)
+            return
+        click.echo(headline(f"{row['id']}: {row['kind']} of {row['side']}, spotted"))
+        click.echo(
+            f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}; "
+            f"spotted by {seen['spotted_by']}"
+        )
+        click.echo(
+            f"status: {row['status']}"
+            + (f" ({', '.join(row['markers'])})" if row["markers"] else "")
+        )
+        _history(history, row["id"])
+        return
     data: dict[str, Any] = {
         **{
             k: row[k]
@@ -76,12 +122,16 @@ def cli(stand: str, game: Path, as_json: bool) -> None:
     for weapon, ammo in data["ammo"].items():
         notes = _ammo_notes(ammo)
         click.echo(f"  {weapon}: {ammo['status']}" + (f" ({'; '.join(notes)})" if notes else ""))
+    _history(history, row["id"])
+
+
+def _history(history: list[dict[str, Any]], stand: str) -> None:
     if history:
         click.echo("history:")
         for h in history:
             click.echo(
                 f"  #{h['seq']} turn {h['turn']} {h['phase']}: {h['command']} "
-                f"{_summary(h['result'], row['id'])}".rstrip()
+                f"{_summary(h['result'], stand)}".rstrip()
             )
 
 

@@ -7,20 +7,41 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import command, emit_json, game_option, headline, json_option
+from tabletop.cli.core import (
+    command,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+    view_option,
+)  # fmt: skip
 from tabletop.rules.cd.compass import point_name
 
 
-def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
-    """The game now, as ``view`` (the referee, or a side's name) may know it."""
+def status_data(
+    state: Any, view: str = "referee", known: Any = None, scenario: Any = None
+) -> dict[str, Any]:
+    """The game now, as ``view`` (the referee, or a side's name) may know it.
+
+    ``known`` (a ``Knowledge``, needed for a side's view) says which enemy stands the side
+    spots now and where it last saw the others (``tabletop.rules.views``).
+    """
     from tabletop.rules.cd.ammo import weapon_status
-    from tabletop.rules.cd.hidden import fields, view_of, visible_to
+    from tabletop.rules.cd.hidden import fields, view_of
     from tabletop.rules.cd.tasks import tasks
     from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
+    from tabletop.rules.views import (
+        stands_for_view,
+        templates_for_view,
+        terrain_changes_for_view,
+    )
 
     cond = state.conditions
-    return {
+    spotted = {} if known is None else known.spotted
+    side_view = known is not None and not known.is_referee
+    stands = stands_for_view(state, known) if side_view else state.stands()
+    data = {
         "turn": state.turn,
         "phase": state.phase,
         "light": cond["light"],
@@ -37,13 +58,23 @@ def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
                 "y": s["y"],
                 "status": s["status"],
                 "markers": s["markers"],
-                "ammo": {w: weapon_status(a) for w, a in s["ammo"].items()},
+                # An enemy's ammunition is not for the other side to know (CD 1).
+                "ammo": {w: weapon_status(a) for w, a in s.get("ammo", {}).items()},
+                **({"spotted_by": known.spotted[s["id"]].by} if s["id"] in spotted else {}),
             }
-            for s in state.stands()
+            for s in stands
         ],
-        "templates": [template_info(t) for t in state.templates()],
-        "pending": {k: len(v) for k, v in state.rows.get("pending", {}).items() if v},
-        "minefields": [view_of(f, view) for f in fields(state) if visible_to(f, view)],
+        "templates": [
+            template_info(t)
+            for t in (templates_for_view(state, known) if side_view else state.templates())
+        ],
+        "pending": {
+            k: n
+            for k, v in state.rows.get("pending", {}).items()
+            # A side counts only its own stands' pending work (its depletion dice, CD 1.2).
+            if (n := len([p for p in v if not side_view or _own_item(p, known)]))
+        },
+        "minefields": [view_of(f, view) for f in fields(state)],
         "tasks": [
             {
                 "id": t["id"],
@@ -58,23 +89,42 @@ def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
         ],
         "terrain": [
             {"id": r["id"], "kind": r["kind"], "state": r["state"], "gaps": len(r["gaps"])}
-            for r in changed(state)
+            for r in (
+                terrain_changes_for_view(changed(state), known, scenario)
+                if side_view
+                else changed(state)
+            )
         ],
     }
+    if side_view:
+        data["view"] = view
+        data["last_seen"] = [m.as_json() for m in known.last_seen.values()]
+    return data
+
+
+def _own_item(item: Any, known: Any) -> bool:
+    stand = item.get("stand") if isinstance(item, dict) else None
+    return not isinstance(stand, str) or known.is_own(stand)
 
 
 @click.command("status")
 @click.option("--side", default=None, help="Show only this side's stands.")
+@view_option
 @game_option
 @json_option
 @command
-def cli(side: str | None, game: Path, as_json: bool) -> None:
+def cli(side: str | None, view: str | None, game: Path, as_json: bool) -> None:
     """Turn, phase, light, weather, wind, ground, and every stand.
+
+    A side's view (--view SIDE) lists its own stands, the enemy stands it spots
+    now, and where it last saw the others; every minefield template, real or
+    dummy only where it may know (CD 3).
 
     \b
     Example:
       tabletop status
       tabletop status --side Germany --json
+      tabletop status --view USA
     """
     from tabletop.state.document import State
     from tabletop.state.store import Store
@@ -86,12 +136,23 @@ def cli(side: str | None, game: Path, as_json: bool) -> None:
         name = store.game().name
     finally:
         store.close()
+    from tabletop.cli.core import chosen_view
+
+    sides = list(dict.fromkeys(s["side"] for s in state.stands()))
     if side is not None:
         from tabletop.core.sides import resolve_side
 
-        side = resolve_side(side, sorted({s["side"] for s in state.stands()}))
-    # A side's view leaves out what only the referee knows (hidden minefields).
-    data = status_data(state, side or "referee")
+        side = resolve_side(side, sorted(sides))
+    # --side alone shows that side's view: naming a side never shows it the referee's.
+    chosen = side if (view is None and side is not None) else chosen_view(view, state, sides)
+    known = scenario = None
+    if chosen != "referee":
+        from tabletop.cli.core import open_game
+
+        # A side's view needs the table and the charts: what it spots is worked out.
+        g = open_game(game)
+        known, scenario = g.knowledge(chosen), g.loaded.scenario
+    data = status_data(state, chosen, known, scenario)
     if side is not None:
         data["stands"] = [s for s in data["stands"] if s["side"] == side]
     if as_json:
@@ -117,6 +178,23 @@ def render(data: dict[str, Any], name: str) -> str:
         ammo = " ".join(f"{w}:{v}" if v != "ok" else w for w, v in s["ammo"].items())
         rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
     lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
+    if "view" in data:
+        spotted = [f"{s['id']} (by {s['spotted_by']})" for s in data["stands"] if "spotted_by" in s]
+        import textwrap
+
+        lines.extend(
+            textwrap.wrap(
+                f"{data['view']}'s view: enemy spotted now: " + (", ".join(spotted) or "none"),
+                80,
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+            )
+        )
+        for m in data["last_seen"]:
+            lines.append(
+                f"  last seen: {m['id']} ({m['kind']}) at {m['x']:g},{m['y']:g} in turn "
+                f"{m['turn']}, {m['phase']} phase" + (f"; {m['gone']} since" if m["gone"] else "")
+            )
     if data["templates"]:
         import textwrap
 
@@ -134,7 +212,7 @@ def render(data: dict[str, Any], name: str) -> str:
                 )
             )
     for f in data["minefields"]:
-        what = "" if "real" not in f else (" real" if f["real"] else " dummy")
+        what = {True: " real", False: " dummy", None: " (not known if real)"}[f["real"]]
         lines.append(
             f"Minefield {f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}"
             + (" (revealed)" if f["revealed"] else "")

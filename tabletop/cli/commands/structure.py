@@ -17,6 +17,7 @@ from tabletop.cli.core import (
     game_option,
     json_option,
     open_game,
+    view_option,
 )  # fmt: skip
 
 
@@ -67,21 +68,33 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
 
 
 @cli.command("list")
+@view_option
 @game_option
 @json_option
 @command
-def list_structures(game: Path, as_json: bool) -> None:
+def list_structures(view: str | None, game: Path, as_json: bool) -> None:
     """Terrain whose state has changed.
 
-    Damaged, rubble, burning, gaps, and charges to recheck.
+    Damaged, rubble, burning, gaps, and charges to recheck. A side's view leaves
+    out terrain only the referee knows and charges it did not set.
 
     \b
     Example:
       tabletop structure list
+      tabletop structure list --view USA
     """
+    from tabletop.cli.core import chosen_view
     from tabletop.rules.cd.terrain_state import changed
+    from tabletop.rules.views import Knowledge, hidden_terrain, terrain_changes_for_view
 
-    rows = changed(open_game(game).state())
+    g = open_game(game)
+    state = g.state()
+    ctx = g.context(state)
+    chosen = chosen_view(view, state, ctx.scenario.side_names())
+    known = Knowledge(
+        chosen, {s["id"]: s["side"] for s in state.stands()}, hidden_terrain=hidden_terrain(ctx)
+    )
+    rows = terrain_changes_for_view(changed(state), known, ctx.scenario)
     if as_json:
         emit_json({"terrain": rows})
         return
