@@ -28,7 +28,7 @@ Raw = dict[str, list[dict[str, Any]]]
 # The edition of the bundled charts' structure. Raise it when a release adds chart files or
 # entries that the code needs; games started under an older edition then take the new
 # entries from the bundled charts (their own numbers still stand).
-CHARTS_FORMAT = 4
+CHARTS_FORMAT = 5
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
@@ -354,6 +354,14 @@ class AmphibiousRow(Entry):
     quality: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class Allowance(Entry):
+    """A stand kind's base movement allowance in inches (CD core; ``road`` for roads)."""
+
+    cross: float = bounded(min=0, max=200)
+    road: float | None = bounded(None, min=0, max=200)
+
+
 CHART_SCHEMAS: dict[str, type[Entry]] = {
     "weapons": Weapon,
     "stand_kinds": StandKind,
@@ -379,6 +387,7 @@ CHART_SCHEMAS: dict[str, type[Entry]] = {
     "structures": Param,
     "airborne": AirborneRow,
     "amphibious": AmphibiousRow,
+    "movement": Allowance,
 }
 
 
