@@ -29,7 +29,7 @@ from tabletop.core.odds import distribution
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground
 from tabletop.rules.cd.conditions import weight_class_of
-from tabletop.rules.cd.ice import ICE_ORDER, needs
+from tabletop.rules.cd.ice import ICE_ORDER, ice_class, needs
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
 from tabletop.table.paths import EPS, Stretch, path_length, point_along, split_path
@@ -110,7 +110,7 @@ class Event:
             "id": self.id,
             "point": [round(self.point[0], 3), round(self.point[1], 3)],
             "rule": self.rule,
-            "result": self.result,
+            "result": ("referee: " if self.referee_only else "") + self.result,
         }
 
 
@@ -266,15 +266,6 @@ def _terrain_row(ctx: RulesContext, piece_id: str) -> dict[str, Any]:
     return ctx.state.rows.get("terrain:" + piece_id) or {}
 
 
-def _ice_class(piece: Any) -> str | None:
-    """A frozen water piece's class; a hidden patch gives its own as ``weight_class``."""
-    if piece.ice is not None:
-        return str(piece.ice)
-    if piece.referee_only and piece.kind in WATER_KINDS and piece.weight_class is not None:
-        return str(piece.weight_class)
-    return None
-
-
 class Pricer:
     """Prices stretches of one stand's path; built once per move."""
 
@@ -300,7 +291,7 @@ class Pricer:
         move = self.ctx.charts.terrain[terrain_kind].move
         if move is None:
             return 1.0
-        return getattr(move, self.column)  # type: ignore[no-any-return]
+        return getattr(move, self.column)
 
     def price(
         self, stretch: Stretch, points: list[tuple[float, float]], events: list[Event]
@@ -374,6 +365,7 @@ class Pricer:
         ]
         fords = [s for s in specs if s.kind == "ford"]
         on_ice: tuple[str, str, bool] | None = None
+        wet = {s.id for s in water}
         if water or any(s.kind == "bridge" for s in specs):
             carried = self._bridge(bridges, stretch, entry, events)
             if isinstance(carried, Segment):
@@ -393,7 +385,7 @@ class Pricer:
                 )
                 water = []
         if water:
-            frozen = [(s, _ice_class(s)) for s in water]
+            frozen = [(s, ice_class(s)) for s in water]
             if all(c is not None for _, c in frozen):
                 hidden = [(s, c) for s, c in frozen if s.referee_only]
                 lake, cls = min(hidden or frozen, key=lambda sc: ICE_ORDER.index(str(sc[1])))
@@ -446,14 +438,14 @@ class Pricer:
         # The terrain that prices the stretch: the costliest area (or obstacle) under it; a
         # road spares the stand the area's own cost but not an obstacle's.
         if on_ice is not None:
-            lake_id, ice_cls, hidden = on_ice
+            lake_id, ice_cls, patch = on_ice
             snow = self.conditions["ground"] in SNOWY
             # CD 11.3: ice that bears costs as ice; a snow-covered lake as snowy ground.
             ice_ground = self.conditions["ground"] if snow else "ice"
             cost = ground.move_cost(
                 self.kind, "open", {**self.conditions, "ground": ice_ground}, charts, ski=self.ski
             )
-            seen_as = lake_id if not (hidden or self.specs[lake_id].referee_only) else label
+            seen_as = lake_id if not (patch or self.specs[lake_id].referee_only) else label
             return segment(
                 "lake",
                 cost.multiplier,
@@ -463,7 +455,7 @@ class Pricer:
                 ground_id=ice_ground,
                 ice=ice_cls,
                 ice_piece=lake_id,
-                hidden=hidden or self.specs[lake_id].referee_only,
+                hidden=patch or self.specs[lake_id].referee_only,
             )
         areas = [
             s
@@ -472,6 +464,7 @@ class Pricer:
             and s.kind not in OBSTACLES
             and s.kind not in ("bridge", "ford")
             and not (s.kind == "flooded" and s.ground)
+            and s.id not in wet
         ]
         candidates = [*obstacles, *([] if road else areas)]
         worst = None
@@ -514,6 +507,9 @@ class Pricer:
                 f"x{self.cross / self.road:.4g}"
             )
         rule = charts.terrain[terrain_kind].rule if road is None else "CD 11 (roads)"
+        ground_row = charts.table("ground")[here_ground]
+        if here_ground != "dry" and (ground_row.vehicle != 1 or ground_row.personnel != 1):
+            rule = f"{rule}; {ground_row.rule}"
         seg = segment(terrain_kind, mult, rule, because, ground_id=here_ground, where=where)
         if ground.is_vehicle(self.kind):
             seg.mire, _ = ground.mire_number(self.kind, where, here_ground, charts)
@@ -817,7 +813,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         "moved": round(stop, 3),
         "cost": round(cost, 2),
         "allowance": plan.allowance,
-        "segments": [s.as_json() for s in plan.segments],
+        "segments": shown_segments(plan.segments),
         "crossed": [e.as_json() for e in crossed],
         "attacks": mine_out["attacks"],
         "revealed": mine_out["revealed"],
@@ -826,6 +822,29 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         "notes": notes,
         "refused": None,
     }
+
+
+def shown_segments(segments: list[Segment]) -> list[dict[str, Any]]:
+    """The segments as the table shows them: neighbours that look and cost the same are one
+    (a hidden piece must not show itself by cutting the path, CD 11.3)."""
+    out: list[dict[str, Any]] = []
+    last: Segment | None = None
+    for seg in segments:
+        row = seg.as_json()
+        if (
+            last is not None
+            and out
+            and (last.terrain, last.multiplier, last.rule, last.ground)
+            == (seg.terrain, seg.multiplier, seg.rule, seg.ground)
+        ):
+            merged = Segment(last.start, seg.end, seg.terrain, seg.kind, seg.multiplier,
+                             seg.rule, seg.because, seg.ground, seg.where)  # fmt: skip
+            out[-1] = merged.as_json()
+            last = merged
+            continue
+        out.append(row)
+        last = seg
+    return out
 
 
 def _mud_run_start(travelled: list[Segment], last_mud: Segment) -> float:
@@ -946,7 +965,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "path": [[round(v, 3) for v in p] for p in points],
         "cost": round(plan.cost, 2),
         "allowance": plan.allowance,
-        "segments": [s.as_json() for s in plan.segments],
+        "segments": shown_segments(plan.segments),
         "crossed": [e.as_json() for e in plan.events],
         "opportunity": [],
         "refused": refused,
@@ -977,17 +996,22 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     )
     out["opportunity"] = opportunity(ctx, stand, points, first["moved"])
     for attack in _attacks_of(sample, first):
-        hits = distribution(
-            lambda d, a=attack: sum(d.roll(10, "mine") <= a["hit_on"] for _ in range(a["attacks"]))
-        )
-        none = hits.get(0, Fraction(0))
+        none = distribution(_mine_hits(attack["attacks"], attack["hit_on"])).get(0, Fraction(0))
         out["odds"][f"referee: {attack['field']} hits at least once"] = _frac(1 - none)
-    out["cost"] = first["cost"]
     out["verdict"] = (
         f'{stand["id"]} can move for {plan.cost:.2f}" of its {plan.allowance:g}" (dry run, '
         "nothing logged)"
     )
     return out
+
+
+def _mine_hits(attacks: int, hit_on: int) -> Any:
+    """The attacks of one field, as 'resolve_attacks' rolls them (CD 3.2): hits scored."""
+
+    def run(dice: Any) -> int:
+        return sum(dice.roll(10, "minefield attack") <= hit_on for _ in range(attacks))
+
+    return run
 
 
 def _attacks_of(ctx: RulesContext, result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -1054,7 +1078,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     moved = moved_from is not None and math.dist(moved_from, (x, y)) > 1e-9
     override = None
     if moved and not in_setup(ctx):
-        override = _would_refuse(ctx, stand, [moved_from, (x, y)], facing)  # type: ignore[list-item]
+        override = _would_refuse(ctx, stand, [moved_from, (x, y)], facing)
     terrain = [p.id for p in ctx.table.pieces_at(x, y)]
     for piece_id in terrain:
         row = state.rows.get("terrain:" + piece_id)
@@ -1137,7 +1161,7 @@ def parse_dice_spec(text: str) -> tuple[int, int]:
     return count, sides
 
 
-def plain_roll(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     count, sides = parse_dice_spec(inputs["dice"])
     purpose = inputs.get("purpose") or "referee roll"
     if len(purpose) > MAX_PURPOSE:
@@ -1155,7 +1179,7 @@ def plain_roll(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entrenched")
 
 
-def marker_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def marker_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """The referee puts or takes markers the program does not decide itself (morale results,
     a vehicle left burning, works dug in play)."""
     stand = ctx.state.stand(inputs["stand"])

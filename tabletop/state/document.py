@@ -68,7 +68,7 @@ class State:
             folded = stand_id.casefold()
             same = [s for s in self.meta["stand_order"] if s.casefold() == folded]
             if len(same) == 1:
-                return self.rows[STAND + same[0]]  # type: ignore[no-any-return]
+                return self.rows[STAND + same[0]]
             raise UnknownStand(unknown_stand_message(stand_id, self.stand_ids()))
         return row
 

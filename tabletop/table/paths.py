@@ -12,6 +12,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import shapely
 from shapely import LineString
@@ -70,7 +71,7 @@ def _intervals(leg: LineString, shape: BaseGeometry) -> list[tuple[float, float]
 def split_path(
     points: Sequence[Point],
     tree: shapely.STRtree | None,
-    geometries: Sequence[BaseGeometry],
+    geometries: Any,
     extra: Sequence[BaseGeometry] = (),
 ) -> list[Stretch]:
     """The path cut wherever the set of covering shapes changes, in path order.
