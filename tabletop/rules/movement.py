@@ -462,7 +462,7 @@ class Pricer:
             for s in specs
             if not charts.terrain[s.kind].road
             and s.kind not in OBSTACLES
-            and s.kind not in ("bridge", "ford")
+            and s.kind != "bridge"
             and not (s.kind == "flooded" and s.ground)
             and s.id not in wet
         ]
@@ -508,7 +508,8 @@ class Pricer:
             )
         rule = charts.terrain[terrain_kind].rule if road is None else "CD 11 (roads)"
         ground_row = charts.table("ground")[here_ground]
-        if here_ground != "dry" and (ground_row.vehicle != 1 or ground_row.personnel != 1):
+        exempt = road is not None and road in ground_row.road_exempt
+        if not exempt and (ground_row.vehicle != 1 or ground_row.personnel != 1):
             rule = f"{rule}; {ground_row.rule}"
         seg = segment(terrain_kind, mult, rule, because, ground_id=here_ground, where=where)
         if ground.is_vehicle(self.kind):
@@ -612,6 +613,14 @@ def plan_move(
                 f"{seg.because[0]} ({seg.rule})"
             )
             return plan
+    # One event for each thing crossed, where the path first meets it.
+    seen: set[tuple[str, str | None]] = set()
+    kept = []
+    for event in plan.events:
+        if (event.kind, event.id) not in seen:
+            kept.append(event)
+            seen.add((event.kind, event.id))
+    plan.events = kept
     cost = plan.cost
     if cost > plan.allowance + 1e-6:
         spent, out_at = 0.0, points[-1]
@@ -744,9 +753,9 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         else:
             stand["status"] = "eliminated"
             result = f"breaks through at {end[0]:.2f},{end[1]:.2f} and is lost"
-        crossed.append(
-            Event("ice-breaks", broke.id, broke.along, end, "CD 11.3", result, referee_only=False)
-        )
+        # The sinking is seen by all; which hidden patch gave way is the referee's.
+        seen_as = next((g.terrain for g in plan.segments if g.start >= broke.along - EPS), None)
+        crossed.append(Event("ice-breaks", seen_as, broke.along, end, "CD 11.3", result))
     travelled = [s for s in plan.segments if s.start < stop - EPS]
     worst_ground = max(
         (s.ground for s in travelled),
@@ -940,7 +949,8 @@ def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     path = [list(p) for p in inputs["path"]]
     if not path:
         raise BadInput("give at least one path point")
-    return move_action(ctx, {"stand": inputs["stand"], "to": path[-1], "via": path[:-1]})
+    result = move_action(ctx, {"stand": inputs["stand"], "to": path[-1], "via": path[:-1]})
+    return {**result, "stopped_at": result["to"]}
 
 
 # --- the dry run with exact odds ----------------------------------------------------------------
