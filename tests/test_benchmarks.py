@@ -24,6 +24,7 @@ COMMANDS = {
     "odds fire (fresh)",
     "fire (fresh)",
     "fire (long log)",
+    "move --check (large)",
 }
 
 
@@ -52,6 +53,8 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
         "fire long / fire fresh",
         "status long / status fresh",
         "odds fire ROF 10 compute (s)",
+        "move / import floor",
+        "move 10-waypoint pricing (s)",
     ]
     # the printed table names every target, met or not
     for target in results["targets"]:

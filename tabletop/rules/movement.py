@@ -993,9 +993,9 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         rolled = [e["result"] for e in result["crossed"] if e["kind"] in ("miring", "ice-breaks")]
         return tuple(rolled)
 
-    odds = distribution(run)
+    odds = {k: v for k, v in distribution(run).items() if k}  # moves that roll nothing: {}
     out["odds"] = {
-        ("; ".join(k) or "nothing rolled"): f"{v.numerator}/{v.denominator}"
+        "; ".join(k): f"{v.numerator}/{v.denominator}"
         for k, v in sorted(odds.items(), key=lambda kv: -kv[1])
     }
     # The mines the move would meet attack in the opportunity fire phase (CD 3.2); where it

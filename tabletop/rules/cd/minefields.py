@@ -234,10 +234,62 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[i
 
 
 def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """``minefield cross``: kept as another name for a refereed move along the path."""
-    from tabletop.rules.movement import cross_action as move_along
+    """The minefields alone along a path (CD 3.2), for moves other rules already price: an
+    amphibious vehicle driving ashore (CD 8.1.5). On land, 'minefield cross' is a refereed
+    move ('tabletop.rules.movement.cross_action'), which meets mines through ``meetings``
+    and ``settle`` below."""
+    from shapely import LineString
 
-    return move_along(ctx, inputs)
+    from tabletop.rules.movement import refuse_if_mired
+
+    stand = ctx.state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    placed(stand)
+    if out_of_play(stand):
+        raise RulesRefusal(f"{stand['id']} is eliminated")
+    refuse_if_mired(stand)
+    points = [(float(stand["x"]), float(stand["y"])), *[tuple(p) for p in inputs["path"]]]
+    w, d = ctx.scenario.table.width, ctx.scenario.table.depth
+    for x, y in points[1:]:
+        if not (0 <= x <= w and 0 <= y <= d):
+            raise BadInput(f"path point {x:g},{y:g} is off the {w:g} x {d:g} table")
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+    if length <= 0:
+        raise BadInput("the path goes nowhere: give at least one point away from the stand")
+    met = meetings(ctx, stand, points)
+    stop = length
+    for n, (m, field) in enumerate(met):
+        if m.contact > stop + EPS:
+            break
+        if inputs.get("stop_at_edge") and n == 0:
+            stop = m.contact
+        elif field["real"]:
+            # CD 3.2: a stand that moves through a real field stops as soon as it is across.
+            stop = min(stop, m.stop)
+    end = LineString(points).interpolate(stop)
+    stand["x"], stand["y"] = round(end.x, 6), round(end.y, 6)
+    if stop > EPS:
+        stand["moved_turn"] = ctx.state.turn
+    out = settle(ctx, stand, met, stop)
+    attacks = out["attacks"]
+    hows = [f"{e['result']} ({e['id']})" for e in out["events"]]
+    verdict = (
+        f"{stand['id']} stops at {end.x:.1f},{end.y:.1f}"
+        + (f" ({'; '.join(hows)})" if hows else "")
+        + "; "
+        + (
+            f"{attacks} minefield attack(s) in the opportunity fire phase (CD 3.2)"
+            if attacks
+            else "no minefield attacks"
+        )
+    )
+    return {
+        "verdict": verdict,
+        "stand": stand["id"],
+        "attacks": attacks,
+        "revealed": out["revealed"],
+        "stopped_at": [round(end.x, 3), round(end.y, 3)],
+    }
 
 
 def meetings(
