@@ -461,3 +461,59 @@ def test_targets_lists_what_the_stand_sees_with_the_fire_procedure(table: Table)
     for t in r["targets"]:
         assert set(t) >= {"id", "range", "band", "to_hit", "p_hit"}
     assert refused(table, "targets", "NOPE", code=2).startswith("Error: unknown stand 'NOPE'")
+
+
+def _context(template: Path, tmp_path: Path) -> Any:
+    from tabletop.game.engine import Game
+
+    game = tmp_path / "ctx.sqlite"
+    shutil.copy(template, game)
+    g = Game.open(game)
+    ctx = g.context()
+    g.close()
+    return ctx
+
+
+def test_a_bridge_built_in_play_carries_what_its_class_allows(
+    template: Path, tmp_path: Path
+) -> None:
+    from tabletop.core.errors import RulesRefusal
+    from tabletop.rules.movement import move_action
+
+    ctx = _context(template, tmp_path)
+    # A class II portable bridge set across the river at x = 40 (CD 2.4.3), as the
+    # engineering task leaves it in the state.
+    ctx.state.add_template(
+        {"kind": "bridge", "weight_class": "II", "lifetime": "game",
+         "polygon": [[39.5, 18], [40.5, 18], [40.5, 22], [39.5, 22], [39.5, 18]]}
+    )  # fmt: skip
+    ctx.state.stand("FAST").update(x=40.0, y=17.0)
+    r = move_action(ctx, {"stand": "FAST", "to": [40, 23]})
+    assert [(e["kind"], e["result"]) for e in r["crossed"]] == [
+        ("bridge", "crosses bridge-1 (class II)")
+    ]
+    assert r["cost"] == 6.0
+    ctx.state.stand("TANK").update(x=40.0, y=16.0)
+    with pytest.raises(RulesRefusal, match=r"bridge-1 \(class II\) cannot carry TANK \(class IV\)"):
+        move_action(ctx, {"stand": "TANK", "to": [40, 23]})
+
+
+def test_a_launched_bridge_takes_vehicles_over_the_ditch(template: Path, tmp_path: Path) -> None:
+    from tabletop.rules.movement import move_action
+
+    ctx = _context(template, tmp_path)
+    # What 'engineer launch' leaves once the VLB is down beside the ditch (CD 2.4.5).
+    ctx.state.rows["terrain:ditch-1"]["gaps"].append({"at": [41.2, 7.0], "by": "vlb"})
+    ctx.state.stand("TANK").update(x=40.0, y=7.0, facing=90.0)
+    r = move_action(ctx, {"stand": "TANK", "to": [44, 7]})
+    assert r["cost"] == 4.0
+    assert r["crossed"][0]["result"] == "through the gap in ditch-1"
+
+
+def test_check_gives_the_odds_of_the_minefield_attacks(table: Table) -> None:
+    r = table.json("move", "FAST", "45,40", "--via", "45,35.5", "--check")
+    # Through a real field: two attacks, each hitting dismounted infantry on 1-3 (CD 3.2):
+    # 1 - (7/10)^2 = 51/100 for at least one hit.
+    assert r["odds"] == {"referee: mf-1 hits at least once": "51/100"}
+    assert [e["kind"] for e in r["crossed"]] == ["minefield"]
+    assert r["crossed"][0]["result"] == "referee: met (hidden until the move ends)"
