@@ -517,3 +517,25 @@ def test_check_gives_the_odds_of_the_minefield_attacks(table: Table) -> None:
     assert r["odds"] == {"referee: mf-1 hits at least once": "51/100"}
     assert [e["kind"] for e in r["crossed"]] == ["minefield"]
     assert r["crossed"][0]["result"] == "referee: met (hidden until the move ends)"
+
+
+def _next_movement(table: Table) -> None:
+    table("phase", "next")
+    for _ in range(8):
+        if table.json("status")["phase"] == "movement":
+            return
+        table("phase", "next")
+    raise AssertionError("never reached the movement phase")
+
+
+def test_seed_unmiring_a_tracked_vehicle_needs_more_than_four(table: Table) -> None:
+    # CD 11.1.4-11.1.5: a tracked vehicle in the open in deep mud mires on 1-2, and frees
+    # itself only on more than 4; then it is moved an inch the way it faces.
+    table("weather", "set", "--ground", "mud-deep")
+    r = table.json("move", "TANK", "7,12.5", "--dice", "2")
+    assert (r["cost"], r["mired"]) == (6.0, True)
+    _next_movement(table)
+    assert table.json("unmire", "TANK", "--dice", "4")["mired"] is True
+    _next_movement(table)
+    r = table.json("unmire", "TANK", "--dice", "5")
+    assert (r["mired"], r["moved_to"]) == (False, [7.0, 11.5])

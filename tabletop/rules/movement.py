@@ -352,11 +352,14 @@ class Pricer:
         where = {"hard": "hard-road", "paved": "hard-road", "dirt": "dirt-road"}.get(
             road or "", "open"
         )
-        # Water: a bridge that carries the stand, a ford, or ice; else no way across (CD 2).
+        # Deep water: a bridge that carries the stand, a ford, or ice; else no way across
+        # (CD 2). Shallow water (a stream) is priced by the terrain chart like any ground.
         water = [
-            s for s in specs if s.kind in WATER_KINDS or charts.terrain[s.kind].water == "deep"
+            s
+            for s in specs
+            if s.kind not in ("bridge", "ford")
+            and (charts.terrain[s.kind].water == "deep" or ice_class(s) is not None)
         ]
-        water = [s for s in water if s.kind not in ("bridge", "ford")]
         bridges = [s for s in specs if s.kind == "bridge"] + [
             e
             for e in extras
