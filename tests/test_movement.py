@@ -366,9 +366,13 @@ def test_dummy_field_is_removed_when_met(table: Table) -> None:
     assert [f["id"] for f in table.json("minefield", "list")["minefields"]] == ["mf-1"]
 
 
-def test_minefield_cross_is_the_same_move(table: Table) -> None:
+def test_minefield_cross_meets_mines_as_move_does(table: Table) -> None:
     r = table.json("minefield", "cross", "ENG", "--path", "45,39.5")
-    assert (r["stopped_at"], r["attacks"]) == ([45.0, 38.9], 2)
+    assert (r["stopped_at"], r["attacks"], r["revealed"]) == (
+        [45.0, 38.9],
+        2,
+        [{"id": "mf-1", "real": True}],
+    )
 
 
 def test_scenario_minefields_follow_the_placing_rules(tmp_path: Path) -> None:
@@ -411,6 +415,7 @@ def test_bad_input_exits_2_and_changes_nothing(table: Table, args: list[str], me
 
 def test_stand_ids_are_case_insensitive(table: Table) -> None:
     assert table.json("move", "inf", "7,5")["stand"] == "INF"
+    assert table.json("show", "us-1")["id"] == "US-1"
 
 
 def test_once_per_movement_phase_and_only_in_movement(table: Table) -> None:

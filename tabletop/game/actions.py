@@ -42,7 +42,7 @@ ACTIONS: dict[str, str] = {
     "pregame": "tabletop.rules.cd.pregame:pregame_action",
     "smoke-generator": "tabletop.rules.cd.smokegen:start_action",
     "minefield-place": "tabletop.rules.cd.minefields:place_action",
-    "minefield-cross": "tabletop.rules.movement:cross_action",
+    "minefield-cross": "tabletop.rules.cd.minefields:cross_action",
     "minefield-clear": "tabletop.rules.cd.minefields:clear_action",
     "structure-damage": "tabletop.rules.cd.structures:damage_action",
     "airborne-drop": "tabletop.rules.cd.airborne:drop_action",

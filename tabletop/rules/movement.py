@@ -947,15 +947,6 @@ def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    """``minefield cross STAND --path ...``: the same refereed move, its last point the end."""
-    path = [list(p) for p in inputs["path"]]
-    if not path:
-        raise BadInput("give at least one path point")
-    result = move_action(ctx, {"stand": inputs["stand"], "to": path[-1], "via": path[:-1]})
-    return {**result, "stopped_at": result["to"]}
-
-
 # --- the dry run with exact odds ----------------------------------------------------------------
 
 
@@ -1140,8 +1131,10 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "moved": round(math.dist(moved_from, (x, y)), 3) if moved_from else None,
         "terrain": [t for t in terrain if not ctx.scenario.piece(t).referee_only],
         "notes": notes,
-        "override": bool(moved and not in_setup(ctx)),
-        "move_would_refuse": override,
+        # Only an override says so (and what 'move' would have refused).
+        **(
+            {"override": True, "move_would_refuse": override} if moved and not in_setup(ctx) else {}
+        ),
     }
 
 

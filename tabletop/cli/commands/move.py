@@ -1,4 +1,4 @@
-"""tabletop move STAND X,Y: a refereed move along a path, priced and checked against the rules."""
+"""tabletop move STAND X,Y: a refereed move, priced and checked along its path."""
 
 from __future__ import annotations
 

@@ -234,10 +234,9 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[i
 
 
 def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The minefields alone along a path (CD 3.2), for moves other rules already price: an
-    amphibious vehicle driving ashore (CD 8.1.5). On land, 'minefield cross' is a refereed
-    move ('tabletop.rules.movement.cross_action'), which meets mines through ``meetings``
-    and ``settle`` below."""
+    """``minefield cross``: the minefield step of a move alone (CD 3.2), through the same
+    ``meetings`` and ``settle`` that 'tabletop move' uses, for moves the referee prices
+    himself or other rules move (an amphibious vehicle driving ashore, CD 8.1.5)."""
     from shapely import LineString
 
     from tabletop.rules.movement import refuse_if_mired
