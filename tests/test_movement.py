@@ -544,3 +544,13 @@ def test_seed_unmiring_a_tracked_vehicle_needs_more_than_four(table: Table) -> N
     _next_movement(table)
     r = table.json("unmire", "TANK", "--dice", "5")
     assert (r["mired"], r["moved_to"]) == (False, [7.0, 11.5])
+
+
+def test_ending_on_a_hidden_patch_tells_the_referee(table: Table) -> None:
+    table("place", "FAST", "33,31")
+    r = table.json("move", "FAST", "29,31")
+    assert (r["to"], r["cost"], r["status"]) == ([29.0, 31.0], 4.0, "ok")
+    assert r["crossed"][-1]["result"] == (
+        "referee: FAST ends its move on thin, a hidden patch of class I ice that looks like "
+        "the ice around it (CD 11.3)"
+    )

@@ -29,7 +29,7 @@ from tabletop.core.odds import distribution
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground
 from tabletop.rules.cd.conditions import weight_class_of
-from tabletop.rules.cd.ice import ICE_ORDER, ice_class, needs
+from tabletop.rules.cd.ice import ICE_ORDER, ice_class, needs, referee_note
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
 from tabletop.table.paths import EPS, Stretch, path_length, point_along, split_path
@@ -730,7 +730,6 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
     crossed = [e for e in plan.events if e.along <= stop + EPS and e.kind != "minefield"]
     start = (float(stand["x"]), float(stand["y"]))
     stand.update(x=round(end[0], 6), y=round(end[1], 6), facing=plan.facing)
-    notes: list[str] = []
     if stop > EPS:
         stand["moved_turn"] = state.turn
         stand["markers"] = [m for m in stand["markers"] if m not in ("foxholes", "entrenched")]
@@ -760,6 +759,12 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         seen_as = next((g.terrain for g in plan.segments if g.start >= broke.along - EPS), None)
         crossed.append(Event("ice-breaks", seen_as, broke.along, end, "CD 11.3", result))
     travelled = [s for s in plan.segments if s.start < stop - EPS]
+    last_piece = travelled[-1].ice_piece if travelled and travelled[-1].hidden else None
+    if last_piece is not None and in_play(stand) and why_stop != "ice":
+        # Ending a move on hidden ice: what the referee may have to tell the player (CD 11.3).
+        piece = ctx.scenario.piece(last_piece)
+        note = referee_note(ctx, stand, piece, str(ice_class(piece)))
+        crossed.append(Event("hidden-ice", last_piece, stop, end, "CD 11.3", note))
     worst_ground = max(
         (s.ground for s in travelled),
         key=lambda g: _ground_rank(g, charts),
@@ -831,7 +836,6 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         "revealed": mine_out["revealed"],
         "mired": mired,
         "status": stand["status"],
-        "notes": notes,
         "refused": None,
     }
 
