@@ -554,3 +554,9 @@ def test_ending_on_a_hidden_patch_tells_the_referee(table: Table) -> None:
         "referee: FAST ends its move on thin, a hidden patch of class I ice that looks like "
         "the ice around it (CD 11.3)"
     )
+
+
+def test_turning_in_place_is_a_move_of_no_inches(table: Table) -> None:
+    r = table.json("move", "INF", "7,2", "--facing", "90")
+    assert (r["verdict"], r["cost"], r["moved"]) == ("INF turns in place to face 90", 0.0, 0.0)
+    assert table.stand("INF")["facing"] == 90.0

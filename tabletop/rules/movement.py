@@ -813,6 +813,8 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         f'{stand["id"]} moves {stop:.2f}" to {stand["x"]:.2f},{stand["y"]:.2f} '
         f'for {cost:.2f}" of its {plan.allowance:g}"'
     )
+    if stop <= EPS:
+        verdict = f"{stand['id']} turns in place to face {plan.facing:g}"
     if why_stop == "minefield":
         verdict += "; stopped by a minefield (CD 3.2)"
     elif why_stop == "ice":
