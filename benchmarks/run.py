@@ -157,6 +157,47 @@ def odds_compute(repeat: int) -> dict[str, float]:
     return {"rof": 10, "seconds": statistics.median(times)}
 
 
+# A 10-waypoint move across the large table's north half: woods, hills, roads and open ground.
+MOVE_STAND = "G-R-TG-1"
+MOVE_PATH = [(50, 62), (44, 60), (38, 58), (30, 60), (24, 58), (18, 60), (12, 60), (8, 64),
+             (4, 65), (8, 70), (20, 70)]  # fmt: skip
+
+
+# A 10-waypoint move the tank can make (zigzags within its 12"), for the whole command.
+MOVE_SHORT = [(54.5, 56.5), (55, 57), (55.2, 56.5), (55.5, 57), (55.8, 56.5), (56, 57),
+              (56.2, 56.5), (56.5, 57), (56.8, 56.5), (57, 57)]  # fmt: skip
+
+
+def _xy(point: tuple[float, float]) -> str:
+    return f"{point[0]:g},{point[1]:g}"
+
+
+def move_pricing(repeat: int) -> dict[str, float]:
+    """Pricing a 10-waypoint path on the large scenario, in-process (``plan_move``)."""
+    from tabletop.core.dice import Dice
+    from tabletop.data.resources import bundled_scenario
+    from tabletop.data.scenario import read_scenario
+    from tabletop.game.opening import opening_state
+    from tabletop.rules.context import RulesContext
+    from tabletop.rules.movement import plan_move
+
+    loaded = read_scenario(bundled_scenario("large"))
+    ctx = RulesContext(opening_state(loaded, 1), Dice(1), loaded.scenario, loaded.charts)
+    stand = ctx.state.stand(MOVE_STAND)
+    points = [(stand["x"], stand["y"]), *MOVE_PATH]
+    plan = plan_move(ctx, stand, points, None)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        plan_move(ctx, stand, points, None)
+        times.append(time.perf_counter() - start)
+    return {
+        "waypoints": len(MOVE_PATH) - 1,
+        "segments": len(plan.segments),
+        "seconds": statistics.median(times),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tiny", action="store_true", help="small sizes (smoke test)")
@@ -212,6 +253,19 @@ def main() -> int:
             "map --out png (large)": median_run(
                 [*TABLETOP, "map", "--out", str(work / "map.png"), "--game", str(large)], repeat
             ),
+            "move --check (large)": median_run(
+                [
+                    *TABLETOP,
+                    "move",
+                    MOVE_STAND,
+                    _xy(MOVE_SHORT[-1]),
+                    "--check",
+                    "--game",
+                    str(large),
+                    *(a for p in MOVE_SHORT[:-1] for a in ("--via", _xy(p))),
+                ],
+                repeat,
+            ),
         }
         for label, path in (("fresh", fresh), ("long log", long)):
             # fire changes the game: each repeat fires on a copy
@@ -230,6 +284,8 @@ def main() -> int:
         results["sight"]["peak_kib"] = peak
         results["odds"], peak = part("odds", str(repeat))
         results["odds"]["peak_kib"] = peak
+        results["move"], peak = part("move", str(repeat))
+        results["move"]["peak_kib"] = peak
     finally:
         shutil.rmtree(work, ignore_errors=True)
     click_s = m["import click"]["seconds"]
@@ -251,6 +307,8 @@ def main() -> int:
         ),
         ("odds fire ROF 10 compute (s)", results["odds"]["seconds"], 0.05),
         ("map --out png, large (s)", m["map --out png (large)"]["seconds"], 0.5),
+        ("move / import floor", m["move --check (large)"]["seconds"] / floor_s, 1.3),
+        ("move 10-waypoint pricing (s)", results["move"]["seconds"], 0.02),
     ]
     results["targets"] = [
         {"measure": name, "value": round(v, 4), "target": t, "met": v <= t}
@@ -301,6 +359,8 @@ def inner(name: str, rest: list[str]) -> int:
         result: dict[str, Any] = {}
     elif name == "sight":
         result = sight_rate(int(rest[0]))
+    elif name == "move":
+        result = move_pricing(int(rest[0]))
     else:
         result = odds_compute(int(rest[0]))
     result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

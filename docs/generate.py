@@ -143,11 +143,16 @@ the wood hides the other American platoon from G-2:""",
     (
         """## Turn 1: movement
 
-The game begins in the movement phase. Players move their stands on the table; you record
-where they end up with `place` (x, y and, if it changed, the facing in degrees clockwise
-from north). US-1 advances three inches:""",
-        "tabletop place US-1 18 9 --facing 0",
+The game begins in the movement phase. The scenario has already set the stands up (`place`
+is for setting up, and for the referee's overrides). A player says where a stand goes and
+`move` referees it: the path (straight legs through any `--via` points) is priced piece by
+piece against the stand's allowance, with the terrain, roads, ground and weather; rivers,
+bridges, obstacles, minefields, ice and mud are applied where the path meets them; and the
+enemy stands that could fire on it in the opportunity fire phase are listed. `--check` is a
+dry run that logs nothing. US-1 advances three inches:""",
+        "tabletop move US-1 18,9 --check",
     ),
+    ("", "tabletop move US-1 18,9"),
     (
         """`phase next` moves on to the next phase and does whatever the rules do at that
 boundary. Here it opens the opportunity fire phase.""",
@@ -215,8 +220,16 @@ Indirect fire belongs to the artillery phase.""",
 The Sherman behind the hill edges forward, and the Lee closes in.""",
         "tabletop phase next",
     ),
-    ("", "tabletop place US-3 40 6 --facing 0"),
-    ("", "tabletop place US-4 30 9 --facing 10"),
+    ("", "tabletop move US-3 40,6"),
+    (
+        "A move ends facing the way it went, unless `--facing` turns the stand:",
+        "tabletop move US-4 30,9 --facing 10",
+    ),
+    (
+        """`targets` lists every enemy stand a stand can see now, with the range band, the
+to-hit number and the chance of at least one hit, from the same procedure as `fire`:""",
+        "tabletop targets US-4",
+    ),
     (
         """`map` draws the table to scale (SVG by default, or `--out FILE.png`). `--los` adds a
 sight line with what blocks it marked. Open `map.svg` in a browser:""",
@@ -377,7 +390,9 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop status",
         "tabletop show G-4",
         "tabletop measure G-1 US-1",
-        "tabletop place US-1 18 9 --facing 0",
+        "tabletop move US-1 18,9",
+        "tabletop targets US-4",
+        "tabletop place US-2 11 6 --facing 0",
         "tabletop move-cost US-4 --terrain woods",
         "tabletop phase next",
         "tabletop odds fire G-4 US-4",

@@ -25,6 +25,7 @@ COMMANDS = {
     "fire (fresh)",
     "fire (long log)",
     "map --out png (large)",
+    "move --check (large)",
 }
 
 
@@ -54,6 +55,8 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
         "status long / status fresh",
         "odds fire ROF 10 compute (s)",
         "map --out png, large (s)",
+        "move / import floor",
+        "move 10-waypoint pricing (s)",
     ]
     # the printed table names every target, met or not
     for target in results["targets"]:

@@ -54,7 +54,10 @@ sides:
 STAND_KEYS = ", ".join(f.metadata.get("key", f.name) for f in dataclasses.fields(StandSpec))
 STAND_KIND_LIST = ", ".join(sorted(Charts.load().stand_kinds))
 TERRAIN_KIND_LIST = ", ".join(sorted(Charts.load().terrain))
-TOP_KEYS = "format, name, table, measure, model, turn, conditions, charts, terrain, weapons, sides"
+TOP_KEYS = (
+    "format, name, table, measure, model, turn, conditions, charts, terrain, weapons, sides, "
+    "minefields"
+)
 TYPHOON_PROFILES = find_model("typhoon", Charts.load()).profiles()
 PAK_37 = (
     "{id: pak-37, calibre_mm: 37, rof: 1, to_hit: {close: 7, medium: 5, long: 3}, "

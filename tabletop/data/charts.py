@@ -357,6 +357,14 @@ class AmphibiousRow(Entry):
     quality: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class Allowance(Entry):
+    """A stand kind's base movement allowance in inches (CD core; ``road`` for roads)."""
+
+    cross: float = bounded(min=0, max=200)
+    road: float | None = bounded(None, min=0, max=200)
+
+
 CHART_SCHEMAS: dict[str, type[Entry]] = {
     "weapons": Weapon,
     "stand_kinds": StandKind,
@@ -383,6 +391,7 @@ CHART_SCHEMAS: dict[str, type[Entry]] = {
     "airborne": AirborneRow,
     "amphibious": AmphibiousRow,
     "morale": Param,
+    "movement": Allowance,
 }
 
 

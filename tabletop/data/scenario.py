@@ -86,6 +86,11 @@ class TerrainPiece:
     owner: str | None = None
     # Lake and river ice: the heaviest weight class it bears; "0" bears only boats (CD 11.3).
     ice: Literal["0", "I", "II", "III", "IV", "V", "VI"] | None = None
+    # A local ground condition (poor drainage, a high water table, a flood ruled deep mud)
+    # in place of the table-wide one inside this piece (CD 10.3.4, 11.1).
+    ground: (
+        Literal["dry", "mud-light", "mud-moderate", "mud-deep", "snow", "snow-deep", "ice"] | None
+    ) = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,6 +98,23 @@ class Formation:
     id: str
     kind: Literal["division", "brigade", "regiment", "battalion", "company", "platoon"]
     parent: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveAllowance:
+    """A stand's own base movement allowance in inches, in place of its kind's."""
+
+    cross: float = bounded(min=0, max=200)
+    road: float | None = bounded(None, min=0, max=200)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MinefieldSpec:
+    """A minefield laid before the game (CD 3.1.1)."""
+
+    side: str
+    at: Coord
+    dummy: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,6 +131,7 @@ class StandSpec:
     weight_class: Level | None = None
     earthmover: bool | None = None
     ski: bool = False
+    move: MoveAllowance | None = None
     profiles: dict[str, str] = field(default_factory=dict)
     # The vehicles or men the stand represents at the start, for the alternative models:
     # mech-brigade's vehicles (men, or weapons) in the unit, typhoon's and squad-battles' men
@@ -155,6 +178,7 @@ class Scenario:
     terrain: tuple[TerrainPiece, ...] = ()
     weapons: tuple[dict[str, Any], ...] = ()
     sides: tuple[Side, ...] = ()
+    minefields: tuple[MinefieldSpec, ...] = ()
 
     def stand_specs(self) -> list[tuple[str, StandSpec]]:
         return [(side.name, s) for side in self.sides for s in side.stands]

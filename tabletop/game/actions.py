@@ -14,9 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 ACTIONS: dict[str, str] = {
-    "place": "tabletop.rules.placement:place",
-    "roll": "tabletop.rules.placement:plain_roll",
-    "marker": "tabletop.rules.placement:marker_action",
+    "place": "tabletop.rules.movement:place",
+    "move": "tabletop.rules.movement:move_action",
+    "roll": "tabletop.rules.movement:plain_roll",
+    "marker": "tabletop.rules.movement:marker_action",
     "searchlight": "tabletop.rules.cd.ice:searchlight_action",
     "fire": "tabletop.rules.cd.direct:fire_action",
     "barrage": "tabletop.rules.cd.barrage:barrage_action",

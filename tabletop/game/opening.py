@@ -57,4 +57,26 @@ def opening_state(loaded: LoadedScenario, seed: int) -> State:
                 "ammo": {w: fresh_ammo(charts.weapons[w], charts) for w in spec.weapons},
             }
         )
+    if sc.minefields:
+        _lay_minefields(loaded, state)
     return state
+
+
+def _lay_minefields(loaded: LoadedScenario, state: State) -> None:
+    """The scenario's pregame minefields, under the same rules as 'minefield place --pregame'
+    (CD 3.1.1); a field the rules refuse is a scenario problem."""
+    from tabletop.core.dice import Dice
+    from tabletop.core.errors import ScenarioError, TabletopError
+    from tabletop.rules.cd.minefields import place_action
+    from tabletop.rules.context import RulesContext
+
+    ctx = RulesContext(state, Dice(0), loaded.scenario, loaded.charts)
+    problems = []
+    for i, field in enumerate(loaded.scenario.minefields):
+        inputs = {"side": field.side, "at": list(field.at), "dummy": field.dummy, "pregame": True}
+        try:
+            place_action(ctx, inputs)
+        except TabletopError as exc:
+            problems.append(f"{loaded.source}: minefields[{i}]: {exc}")
+    if problems:
+        raise ScenarioError(problems)

@@ -66,6 +66,11 @@ class State:
     def stand(self, stand_id: str) -> dict[str, Any]:
         row: dict[str, Any] | None = self.rows.get(STAND + stand_id)
         if row is None:
+            # Stand ids are case-insensitive (SPEC 3): "us-1" is US-1.
+            folded = stand_id.casefold()
+            same = [s for s in self.meta["stand_order"] if s.casefold() == folded]
+            if len(same) == 1:
+                return self.rows[STAND + same[0]]
             raise UnknownStand(unknown_stand_message(stand_id, self.stand_ids()))
         return row
 
@@ -102,8 +107,9 @@ class State:
 
 
 def unknown_stand_message(stand_id: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(stand_id, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    folded = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(stand_id.casefold(), list(folded), n=1)
+    hint = f"; did you mean {folded[close[0]]!r}?" if close else ""
     shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
     return f"unknown stand {stand_id!r} (stands: {shown}){hint}"
 

@@ -1,4 +1,4 @@
-"""tabletop place STAND X Y: record where a stand is."""
+"""tabletop place STAND X Y: set a stand up, or move it as the referee's override."""
 
 from __future__ import annotations
 
@@ -37,6 +37,9 @@ def cli(
     """Put STAND at X Y inches, optionally turned with --facing.
 
     The origin is the table's south-west corner; x runs east, y north. X,Y works too.
+
+    For setting up. Once the game is under way, moves are made with 'tabletop move'; a
+    place is then logged as the referee's override, with what 'move' would have refused.
 
     \b
     Example:

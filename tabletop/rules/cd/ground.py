@@ -69,11 +69,9 @@ def move_cost(
         cost.times(own, f"{terrain_id}: x{own:g} for {column} stands ({terrain.rule})")
     else:
         cost.because.append(f"on a {road} road: road movement")
-    ground_id = conditions["ground"]
-    if near_flood and ground_id in ("dry", "mud-light", "mud-moderate"):
-        margin = charts.param("weather", "flooded-mud-margin")
-        ground_id = "mud-deep"
-        cost.because.append(f'within {margin:g}" of impassable flooding: deep mud (CD 10.3.4)')
+    ground_id, why = ground_here(conditions["ground"], near_flood, charts)
+    if why:
+        cost.because.append(why)
     _ground(cost, kind, ground_id, charts, road, ski)
     now = effects(conditions, charts)
     allowance = now.vehicle_move if is_vehicle(kind) else now.personnel_move
@@ -84,6 +82,18 @@ def move_cost(
             f"x{1 / allowance:g} ({'; '.join(now.because[1:]) or 'CD 10'})",
         )
     return cost
+
+
+def ground_here(ground_id: str, near_flood: bool, charts: Charts) -> tuple[str, str | None]:
+    """The ground condition that counts at a spot, and why it differs from ``ground_id``.
+
+    Within the charted margin of impassable flooding the ground is deep mud, unless it is
+    worse already (CD 10.3.4): it costs as deep mud and mires as deep mud (CD 11.1.4).
+    """
+    if near_flood and ground_id in ("dry", "mud-light", "mud-moderate"):
+        margin = charts.param("weather", "flooded-mud-margin")
+        return "mud-deep", f'within {margin:g}" of impassable flooding: deep mud (CD 10.3.4)'
+    return ground_id, None
 
 
 def _ground(

@@ -18,12 +18,28 @@ from tabletop.state.document import in_play
 ICE_ORDER = ("0", *WEIGHT_LEVELS)
 
 
+WATER = ("river", "stream", "lake")
+
+
+def ice_class(piece: Any) -> str | None:
+    """A frozen water piece's class; a hidden patch (``referee_only`` water with its own
+    ``weight_class``) may be a class up or down from the ice around it (CD 11.3)."""
+    if piece.ice is not None:
+        return str(piece.ice)
+    if piece.referee_only and piece.kind in WATER and piece.weight_class is not None:
+        return str(piece.weight_class)
+    return None
+
+
 def ice_under(ctx: Any, x: float, y: float) -> list[Any]:
-    return [
+    """The ice under a point: a hidden patch there stands for the ice around it."""
+    found = [
         p
         for p in ctx.scenario.terrain
-        if p.ice is not None and ctx.table.geometry(p.id).covers(_point(x, y))
+        if ice_class(p) is not None and ctx.table.geometry(p.id).covers(_point(x, y))
     ]
+    patches = [p for p in found if p.ice is None]
+    return patches or found
 
 
 def _point(x: float, y: float) -> Any:
@@ -49,13 +65,10 @@ def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | 
     notes: list[str] = []
     for piece in ice_under(ctx, stand["x"], stand["y"]):
         need = needs(ctx, stand)
-        bears = ICE_ORDER.index(piece.ice)
+        cls = str(ice_class(piece))
+        bears = ICE_ORDER.index(cls)
         if piece.referee_only:
-            notes.append(
-                f"referee: {stand['id']} ends its move on {piece.id}, a snow-covered "
-                "frozen lake; tell its player if it is a stationary personnel stand or "
-                "a patrol (CD 11.3)"
-            )
+            notes.append(referee_note(ctx, stand, piece, cls))
         if bears >= weight_number(need):
             continue
         kind = ctx.charts.stand_kinds[stand["kind"]]
@@ -64,16 +77,30 @@ def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | 
             if came_from is not None and in_play(stand):
                 stand["x"], stand["y"] = came_from
             notes.append(
-                f"{stand['id']} breaks through {piece.id} (class {piece.ice} ice, needs "
+                f"{stand['id']} breaks through {piece.id} (class {cls} ice, needs "
                 f"{need}): takes a hit ({effect}) and goes back (CD 11.3)"
             )
         else:
             stand["status"] = "eliminated"
             notes.append(
-                f"{stand['id']} breaks through {piece.id} (class {piece.ice} ice, "
+                f"{stand['id']} breaks through {piece.id} (class {cls} ice, "
                 f"needs {need}) and is lost (CD 11.3)"
             )
     return notes
+
+
+def referee_note(ctx: Any, stand: dict[str, Any], piece: Any, cls: str) -> str:
+    """What the referee is told when a stand ends on hidden ice (CD 11.3). Only snow hides a
+    whole lake; on a bare table the hidden thing is a patch of different ice."""
+    if ctx.state.conditions["ground"] in ("snow", "snow-deep") and piece.ice is not None:
+        return (
+            f"referee: {stand['id']} ends its move on {piece.id}, a snow-covered frozen lake; "
+            "tell its player if it is a stationary personnel stand or a patrol (CD 11.3)"
+        )
+    return (
+        f"referee: {stand['id']} ends its move on {piece.id}, a hidden patch of class {cls} "
+        "ice that looks like the ice around it (CD 11.3)"
+    )
 
 
 def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:

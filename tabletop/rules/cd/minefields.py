@@ -234,13 +234,14 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[i
 
 
 def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.data.board import base_of
-    from tabletop.rules.placement import refuse_if_mired
-    from tabletop.table import base_polygon
-    from tabletop.table.sweep import sweep
+    """``minefield cross``: the minefield step of a move alone (CD 3.2), through the same
+    ``meetings`` and ``settle`` that 'tabletop move' uses, for moves the referee prices
+    himself or other rules move (an amphibious vehicle driving ashore, CD 8.1.5)."""
+    from shapely import LineString
 
-    state, charts = ctx.state, ctx.charts
-    stand = state.stand(inputs["stand"])
+    from tabletop.rules.movement import refuse_if_mired
+
+    stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     placed(stand)
     if out_of_play(stand):
@@ -254,70 +255,23 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     length = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
     if length <= 0:
         raise BadInput("the path goes nowhere: give at least one point away from the stand")
-    base = base_polygon(base_of(stand))
-    # A side knows where its own fields lie and keeps to their lanes (our reading: CD 3.2
-    # speaks of the fields a stand blunders into): its stands neither find nor set them off.
-    enemy_fields = [f for f in fields(state) if f["side"] != stand["side"]]
-    met = []
-    for field in enemy_fields:
-        found = meeting(sweep(points, base, square(field), TOLERANCE))
-        if found is not None:
-            met.append((found, field))
-    met.sort(key=lambda m: (m[0].contact, m[1]["serial"]))
-    kind = kind_of(ctx, stand)
-    engineer = kind.engineer and kind.category == "personnel"
-    stop_at_edge = bool(inputs.get("stop_at_edge"))
+    met = meetings(ctx, stand, points)
     stop = length
     for n, (m, field) in enumerate(met):
         if m.contact > stop + EPS:
             break
-        if stop_at_edge and n == 0:
+        if inputs.get("stop_at_edge") and n == 0:
             stop = m.contact
         elif field["real"]:
             # CD 3.2: a stand that moves through a real field stops as soon as it is across.
             stop = min(stop, m.stop)
-    from shapely import LineString
-
     end = LineString(points).interpolate(stop)
     stand["x"], stand["y"] = round(end.x, 6), round(end.y, 6)
     if stop > EPS:
-        stand["moved_turn"] = state.turn
-    revealed: list[tuple[Meeting | None, dict[str, Any]]] = [
-        (m, f) for m, f in met if m.contact <= stop + EPS
-    ]
-    if engineer:
-        # CD 3.2: a dismounted engineer that moves up beside a field and stops reveals it.
-        near = float(charts.param("engineering", "adjacent"))
-        here = base_polygon(base_of(stand))
-        seen = {f["id"] for _, f in revealed}
-        for field in enemy_fields:
-            if field["id"] not in seen and within(here.distance(square(field)), near):
-                revealed.append((None, field))
-    attacks, hows, out_revealed = 0, [], []
-    for how_met, field in revealed:
-        out_revealed.append({"id": field["id"], "real": field["real"]})
-        if not field["real"]:
-            # CD 3.2: a dummy revealed at the end of movement is taken away.
-            state.rows.pop(MINEFIELD + field["id"], None)
-            continue
-        field["revealed"] = True
-        if how_met is None or stop <= EPS:
-            # Found from where it stands, or met on an earlier move: a stand that does not
-            # move now is not attacked again.
-            continue
-        count, how = attacks_for(how_met, stop, engineer, charts)
-        hows.append(f"{how} {field['id']}")
-        if count:
-            attacks += count
-            state.pending("mine-attacks").append(
-                {
-                    "stand": stand["id"],
-                    "field": field["id"],
-                    "attacks": count,
-                    "turn": state.turn,
-                    "hit_on": attack_number(ctx, stand),
-                }
-            )
+        stand["moved_turn"] = ctx.state.turn
+    out = settle(ctx, stand, met, stop)
+    attacks = out["attacks"]
+    hows = [f"{e['result']} ({e['id']})" for e in out["events"]]
     verdict = (
         f"{stand['id']} stops at {end.x:.1f},{end.y:.1f}"
         + (f" ({'; '.join(hows)})" if hows else "")
@@ -332,9 +286,93 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "verdict": verdict,
         "stand": stand["id"],
         "attacks": attacks,
-        "revealed": out_revealed,
+        "revealed": out["revealed"],
         "stopped_at": [round(end.x, 3), round(end.y, 3)],
     }
+
+
+def meetings(
+    ctx: Any, stand: dict[str, Any], points: list[tuple[float, float]]
+) -> list[tuple[Meeting, dict[str, Any]]]:
+    """The enemy fields the stand's base meets along the path, in the order it meets them.
+
+    A side knows where its own fields lie and keeps to their lanes (our reading: CD 3.2
+    speaks of the fields a stand blunders into): its stands neither find nor set them off.
+    """
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+    from tabletop.table.sweep import sweep
+
+    if sum(math.dist(a, b) for a, b in itertools.pairwise(points)) <= EPS:
+        return []
+    base = base_polygon(base_of({**stand, "x": points[0][0], "y": points[0][1]}))
+    met = []
+    for field in fields(ctx.state):
+        if field["side"] == stand["side"]:
+            continue
+        found = meeting(sweep(points, base, square(field), TOLERANCE))
+        if found is not None:
+            met.append((found, field))
+    met.sort(key=lambda m: (m[0].contact, m[1]["serial"]))
+    return met
+
+
+def settle(
+    ctx: Any, stand: dict[str, Any], met: list[tuple[Meeting, dict[str, Any]]], stop: float
+) -> dict[str, Any]:
+    """At the end of a move that stopped ``stop`` inches along (the stand already there):
+    reveal the fields met, take away dummies, schedule the attacks of real ones (CD 3.2)."""
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    state, charts = ctx.state, ctx.charts
+    kind = kind_of(ctx, stand)
+    engineer = kind.engineer and kind.category == "personnel"
+    revealed: list[tuple[Meeting | None, dict[str, Any]]] = [
+        (m, f) for m, f in met if m.contact <= stop + EPS
+    ]
+    if engineer:
+        # CD 3.2: a dismounted engineer that moves up beside a field and stops reveals it.
+        near = float(charts.param("engineering", "adjacent"))
+        here = base_polygon(base_of(stand))
+        seen = {f["id"] for _, f in revealed}
+        for field in fields(state):
+            if field["side"] == stand["side"] or field["id"] in seen:
+                continue
+            if within(here.distance(square(field)), near):
+                revealed.append((None, field))
+    attacks, out_revealed, events = 0, [], []
+    for how_met, field in revealed:
+        out_revealed.append({"id": field["id"], "real": field["real"]})
+        along = stop if how_met is None else how_met.contact
+        if not field["real"]:
+            # CD 3.2: a dummy revealed at the end of movement is taken away.
+            state.rows.pop(MINEFIELD + field["id"], None)
+            events.append({"id": field["id"], "along": along, "result": "a dummy: removed"})
+            continue
+        field["revealed"] = True
+        if how_met is None or stop <= EPS:
+            # Found from where it stands, or met on an earlier move: a stand that does not
+            # move now is not attacked again.
+            events.append({"id": field["id"], "along": along, "result": "real: revealed"})
+            continue
+        count, how = attacks_for(how_met, stop, engineer, charts)
+        events.append(
+            {"id": field["id"], "along": along,
+             "result": f"real: {how} it, {count} attack(s) in the opportunity fire phase"}
+        )  # fmt: skip
+        if count:
+            attacks += count
+            state.pending("mine-attacks").append(
+                {
+                    "stand": stand["id"],
+                    "field": field["id"],
+                    "attacks": count,
+                    "turn": state.turn,
+                    "hit_on": attack_number(ctx, stand),
+                }
+            )
+    return {"attacks": attacks, "revealed": out_revealed, "events": events}
 
 
 def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:

@@ -31,19 +31,30 @@ def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None
         close = difflib.get_close_matches(terrain, list(charts.terrain), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise BadInput(f"--terrain {terrain!r}: unknown terrain kind{hint}")
+    conditions = ctx.state.conditions
+    local: list[str] = []
     if stand["x"] is not None:
         near_flood = _near_flood(ctx, stand)
-    ski = any(spec.ski for _, spec in ctx.scenario.stand_specs() if spec.id == stand_id)
-    cost = move_cost(
-        kind, terrain, ctx.state.conditions, charts, road=road, ski=ski, near_flood=near_flood
-    )
+        # A piece's own ground (poor drainage, a flood ruled deep mud) counts where the stand
+        # is, in place of the table's (CD 10.3.4, 11.1).
+        specs = {p.id: p for p in ctx.scenario.terrain}
+        local = [
+            f"{specs[p.id].ground} here ({p.id}'s own ground, CD 11.1)"
+            for p in ctx.table.pieces_at(stand["x"], stand["y"])
+            if specs[p.id].ground is not None
+        ]
+        if local:
+            conditions = {**conditions, "ground": local[-1].split(" ", 1)[0]}
+    ski = any(spec.ski for _, spec in ctx.scenario.stand_specs() if spec.id == stand["id"])
+    cost = move_cost(kind, terrain, conditions, charts, road=road, ski=ski, near_flood=near_flood)
+    cost.because[:0] = local[-1:]
     if "mired" in stand["markers"]:
         cost.multiplier = None
         cost.because.insert(
-            0, f"{stand_id} is mired: it may not move until unmired (CD 11.1.4, 11.1.5)"
+            0, f"{stand['id']} is mired: it may not move until unmired (CD 11.1.4, 11.1.5)"
         )
     return {
-        "stand": stand_id,
+        "stand": stand["id"],
         "terrain": terrain,
         "road": road,
         "multiplier": cost.multiplier,
@@ -58,6 +69,10 @@ def _near_flood(ctx: Any, stand: dict[str, Any]) -> bool:
     margin = float(ctx.charts.param("weather", "flooded-mud-margin"))
     here = Point(stand["x"], stand["y"])
     for spec in ctx.scenario.terrain:
-        if spec.kind == "flooded" and within(ctx.table.geometry(spec.id).distance(here), margin):
+        if (
+            spec.kind == "flooded"
+            and spec.ground is None
+            and within(ctx.table.geometry(spec.id).distance(here), margin)
+        ):
             return True
     return False
