@@ -387,7 +387,10 @@ def test_log_verify(played: Run) -> None:
 
 def test_undo(game: Run) -> None:
     game("roll", "d10")
-    assert game("undo").output == "Undid #2 (roll); now turn 1, movement phase.\n"
+    assert game("undo").output == (
+        "Undid #2 roll dice=d10 (turn 1, movement) (event 3).\n"
+        "Now turn 1, movement phase. 'tabletop redo' puts it back.\n"
+    )
     message = error_line(game("undo", code=3).output)
     assert message.startswith("nothing to undo")
 

@@ -124,12 +124,14 @@ class _Tally:
 
 def build_report(game: Any, progress: Callable[[int], None] | None = None) -> Report:
     """The report of ``game`` (an open ``Game``); ``progress(n)`` after each n events read."""
+    from tabletop.game.engine import undone_actions
+
     state = game.state()
     info = game.info
     sides = game.loaded.scenario.side_names()
     side_of = {s["id"]: s["side"] for s in state.stands()}
     events = game.store.events()
-    undone = {ev.undoes for ev in events if ev.kind == "undo"}
+    undone = undone_actions(events)  # what undo took back and redo did not put back
     report = Report(
         name=info.name,
         scenario=info.scenario_source,

@@ -106,6 +106,8 @@ def _event_text(ev: dict[str, Any]) -> str:
     line = f"{head} {args}".rstrip()
     if verdict:
         line += f" -> {verdict}"
+    elif "undoes" in ev and ev["command"] == "redo":
+        line += f" -> redid #{ev['result'].get('redid')} ({ev['result'].get('command')})"
     elif "undoes" in ev:
         line += f" -> undid #{ev['undoes']} ({ev['result'].get('command')})"
     if ev["rolls"]:
@@ -119,7 +121,7 @@ HIDDEN_FROM_OTHER_SIDES = {"minefield-place": "side"}
 
 def visible_event(ev: Any, view: str) -> bool:
     """A side's view leaves out the other side's hidden acts (minefields laid)."""
-    if ev.command == "undo" and isinstance(ev.result, dict):
+    if ev.command in ("undo", "redo") and isinstance(ev.result, dict):
         # An undone hidden act is left out of every side's view.
         return ev.result.get("command") not in HIDDEN_FROM_OTHER_SIDES
     key = HIDDEN_FROM_OTHER_SIDES.get(ev.command)
