@@ -14,11 +14,12 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tabletop.core.dice import GENERATED, PHYSICAL, Dice, Roll
+from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario
@@ -27,6 +28,9 @@ from tabletop.game.opening import opening_state
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
+
+# Runs of a procedure the generic odds may make before refusing (each on a fresh state).
+ODDS_LIMIT = 5_000
 
 
 @dataclass
@@ -42,6 +46,8 @@ class Outcome:
 class Game:
     def __init__(self, store: Store):
         self.store = store
+        # Told of each action executed (the CLI shows its dice after the command's output).
+        self.on_outcome: Callable[[Outcome], None] | None = None
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -128,6 +134,7 @@ class Game:
         *,
         physical: list[int] | None = None,
         ask: Callable[[int, str], int | None] | None = None,
+        rest: str = REFUSE,
     ) -> Outcome:
         run = procedure(command)
         loaded = self.loaded
@@ -136,11 +143,22 @@ class Game:
             state = State.from_db(before)
             when = (state.turn, state.phase)  # the log dates an event by when it was issued
             dice = Dice(
-                self.info.seed, int(state.meta["rng_counter"]), list(physical or []), ask=ask
+                self.info.seed,
+                int(state.meta["rng_counter"]),
+                list(physical or []),
+                ask=ask,
+                rest=rest,
             )
             ctx = RulesContext(state, dice, loaded.scenario, loaded.charts)
+            # With too few --dice the procedure runs to the end on generated dice, so the
+            # refusal can name every die it needs; nothing is written before it.
             result = run(ctx, inputs)
             dice.finish()
+            if dice.unused:
+                result = {
+                    **result,
+                    "unused_dice": {"values": dice.unused, "why": "; ".join(dice.fewer_because)},
+                }
             state.meta["rng_counter"] = dice.counter
             after = state.canonical()
             writes, undo = diff(before, after)
@@ -160,7 +178,46 @@ class Game:
             }
             seq = self.store.next_seq()
             self.store.append_event(event, subjects=sorted(ctx.subjects))
-        return Outcome(seq, command, state.turn, state.phase, result, list(dice.rolls))
+        outcome = Outcome(seq, command, state.turn, state.phase, result, list(dice.rolls))
+        if self.on_outcome is not None:
+            self.on_outcome(outcome)
+        return outcome
+
+    def odds(self, command: str, inputs: dict[str, Any], limit: int = ODDS_LIMIT) -> OddsReport:
+        """The exact distribution of what ``command`` would do now, by running its registered
+        procedure over every face of every die it asks for (``tabletop.core.odds``), each run
+        on a fresh copy of the state. Nothing is written or logged; a command the rules
+        refuse now is refused the same way."""
+        from tabletop.core.odds import TooManyBranches, distribution
+
+        run = procedure(command)
+        loaded = self.loaded
+        rows = self.store.rows()
+        results: dict[str, dict[str, Any]] = {}
+
+        def one(dice: Any) -> str:
+            ctx = RulesContext(State.from_db(rows), dice, loaded.scenario, loaded.charts)
+            key, shown = outcome_of(run(ctx, inputs))
+            results.setdefault(key, shown)
+            return key
+
+        try:
+            dist = distribution(one, limit)
+        except TooManyBranches as exc:
+            raise BadInput(
+                f"the odds of {command} cannot be worked out exactly here: its dice branch "
+                f"more than {exc.limit} ways (many dice, or a re-roll that may repeat); ask "
+                f"for a smaller case (fewer stands or dice)"
+            ) from None
+        ordered = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+        expected: dict[str, Fraction] = {}
+        for key, p in ordered:
+            for name, value in results[key].items():
+                if isinstance(value, bool):
+                    value = int(value)
+                if isinstance(value, int):
+                    expected[name] = expected.get(name, Fraction(0)) + p * value
+        return OddsReport(command, dict(ordered), expected, results)
 
     def undo_plan(self, to: int | None = None) -> UndoPlan:
         """What ``undo`` (or ``undo --to N``) would take back, without changing anything.
@@ -458,6 +515,49 @@ class Game:
         return self.store.rows() if ev.seq == self.store.next_seq() - 1 else None
 
 
+# The result fields that tell one outcome from another, in the order shown; a result with
+# none of them is told by its verdict.
+OUTCOME_FIELDS = (
+    "result",
+    "outcome",
+    "mired",
+    "damaged",
+    "landed",
+    "hits",
+    "effects",
+    "losses",
+    "lost",
+    "eliminated",
+    "attacks",
+    "state",
+    "status",
+)
+
+
+def outcome_of(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The outcome a result stands for: a readable key and the fields it was made from."""
+    fields = {k: result[k] for k in OUTCOME_FIELDS if k in result and result[k] is not None}
+    if not fields:
+        verdict = str(result.get("verdict", "done"))
+        return verdict, {}
+    parts = []
+    for k, v in fields.items():
+        shown = v if isinstance(v, str | int | float | bool) else canonical(v)
+        parts.append(f"{k} {str(shown).lower() if isinstance(v, bool) else shown}")
+    return ", ".join(parts), fields
+
+
+@dataclass
+class OddsReport:
+    """Each outcome's exact probability (most likely first), the expected value of each
+    whole-number field, and the fields each outcome was told by."""
+
+    command: str
+    outcomes: dict[str, Fraction]
+    expected: dict[str, Fraction]
+    fields: dict[str, dict[str, Any]]
+
+
 @dataclass
 class UndoPlan:
     """The actions an undo would take back (newest first), and the turn and phase now
@@ -566,6 +666,17 @@ class ReplayDice(Dice):
     def roll(self, sides: int, purpose: str) -> int:
         if not self._recorded:
             raise ReplayMismatch(f"replay needs a roll the log does not have ({purpose})")
+        if self._recorded[0]["purpose"] != purpose:
+            # Logged by a version that took the dice in another order (fire took each
+            # to-hit die's effect die straight after it): take the die logged for this
+            # purpose. The state check after the event still proves the outcome.
+            for i, logged in enumerate(self._recorded):
+                if logged["purpose"] == purpose and logged["die"] == sides:
+                    want = self._recorded.pop(i)
+                    source = str(want["source"])
+                    if source == GENERATED:
+                        self.counter += 1
+                    return self._record(sides, int(want["value"]), purpose, source)
         want = self._recorded.pop(0)
         if want["die"] != sides:
             raise ReplayMismatch(f"the log has a d{want['die']} where replay rolls a d{sides}")

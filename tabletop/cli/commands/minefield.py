@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     executed,
     game_option,
     json_option,
+    odds_option,
     open_game,
     xy_arguments,
 )  # fmt: skip
@@ -107,6 +108,7 @@ def list_fields(view: str, game: Path, as_json: bool) -> None:
 
 
 @cli.command("cross")
+@odds_option
 @click.argument("stand", type=STAND)
 @click.option(
     "--path",
