@@ -139,6 +139,33 @@ def odds_compute(repeat: int) -> dict[str, float]:
     return {"rof": 10, "seconds": statistics.median(times)}
 
 
+PLAY_LINES = [
+    "show G-1-1-1",
+    "measure G-1-1-1 US-1-1-1",
+    "roll d10",
+    "place G-1-1-1 12 30",
+    "undo",
+    "log --last 3",
+]
+
+
+def play_commands(path: Path, repeat: int) -> dict[str, Any]:
+    """Median time of a typical command inside one warm 'tabletop play' session."""
+    import contextlib
+    import io
+
+    from tabletop.cli.commands.play import Session, timed
+
+    session = Session(path)
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        timed(session, PLAY_LINES)  # warm: every command module imported once
+        times: list[float] = []
+        for _ in range(repeat):
+            times.extend(timed(session, PLAY_LINES))
+    return {"seconds": statistics.median(times), "commands": len(times)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tiny", action="store_true", help="small sizes (smoke test)")
@@ -207,6 +234,8 @@ def main() -> int:
         results["sight"]["peak_kib"] = peak
         results["odds"], peak = part("odds", str(repeat))
         results["odds"]["peak_kib"] = peak
+        results["play"], peak = part("play", str(large), str(repeat))
+        results["play"]["peak_kib"] = peak
     finally:
         shutil.rmtree(work, ignore_errors=True)
     click_s = m["import click"]["seconds"]
@@ -227,6 +256,7 @@ def main() -> int:
             1.15,
         ),
         ("odds fire ROF 10 compute (s)", results["odds"]["seconds"], 0.05),
+        ("command inside play, large (s)", results["play"]["seconds"], 0.03),
     ]
     results["targets"] = [
         {"measure": name, "value": round(v, 4), "target": t, "met": v <= t}
@@ -245,6 +275,10 @@ def main() -> int:
     print(
         f"odds fire, ROF 10: {o['seconds'] * 1000:.1f} ms of compute, "
         f"peak {o['peak_kib'] / 1024:.1f} MiB\n"
+    )
+    print(
+        f"inside 'tabletop play' (large scenario): median {results['play']['seconds'] * 1000:.1f}"
+        f" ms over {results['play']['commands']} commands\n"
     )
     print(f"{'target':34} {'value':>8} {'limit':>7}  met")
     for row in results["targets"]:
@@ -265,6 +299,8 @@ def inner(name: str, rest: list[str]) -> int:
         result: dict[str, Any] = {}
     elif name == "sight":
         result = sight_rate(int(rest[0]))
+    elif name == "play":
+        result = play_commands(Path(rest[0]), int(rest[1]))
     else:
         result = odds_compute(int(rest[0]))
     result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

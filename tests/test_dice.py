@@ -100,11 +100,12 @@ def test_too_few_physical_values_are_refused_naming_each_die() -> None:
     dice.roll(6, "hit effect")
     with pytest.raises(DiceError) as caught:
         dice.finish()
-    assert str(caught.value).startswith("--dice gave 2 value(s) but this command needs 3 here")
-    assert caught.value.details == (
-        "1. d10 for to-hit 1 of 2: given 3",
-        "2. d10 for to-hit 2 of 2: given 10",
-        "3. d6 for hit effect: missing",
+    assert str(caught.value) == (
+        "--dice gave 2 value(s) but this command needs 3 here, in this order: "
+        "1. d10 for to-hit 1 of 2: given 3; 2. d10 for to-hit 2 of 2: given 10; "
+        "3. d6 for hit effect: missing (how many follow a missing die can depend on what it "
+        "shows); give them all, end the list with ,+ to let the program roll the rest, or "
+        "use --dice ask"
     )
 
 

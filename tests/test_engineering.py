@@ -1005,7 +1005,7 @@ def test_large_calibre_direct_fire_damages_structures(eng: Run) -> None:
 def test_flamethrower_sets_flimsy_bua_alight(eng: Run) -> None:
     eng("place", "US-INF2", "17.5", "37.5")  # in the huts, 0.7" from the flamethrower
     eng("phase", "next")
-    out = as_json(eng("fire", "G-FT", "US-INF2", "--dice", "9", "--json"))
+    out = as_json(eng("fire", "G-FT", "US-INF2", "--dice", "9,+", "--json"))
     assert (
         "huts burns: no stand may enter it; smoke drifts downwind (CD 6.2.2)" in out["structures"]
     )

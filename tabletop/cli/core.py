@@ -551,10 +551,12 @@ def open_game(path: Path) -> Any:
         ctx.call_on_close(functools.partial(_dice_trailer, ctx))
         if ctx.meta.get(ODDS_KEY):
             game.execute = functools.partial(_odds_instead, game, ctx)  # type: ignore[assignment]
+            ctx.meta[ODDS_GAME_KEY] = True
     return game
 
 
 ODDS_KEY = "tabletop.odds"
+ODDS_GAME_KEY = "tabletop.odds-in-a-game"
 
 
 def odds_option(f: F) -> F:
@@ -660,6 +662,13 @@ def dice_inputs(dice: Any) -> dict[str, Any]:
     """
     from tabletop.core.dice import ASK, GENERATE, REFUSE, DiceGiven
 
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.meta.get(ODDS_KEY) and not ctx.meta.get(ODDS_GAME_KEY):
+        # A calculator without a game would roll: --odds works on a game's command.
+        raise click.UsageError(
+            "--odds works out a game's command; without a game use 'tabletop odds fire ...'",
+            ctx=ctx,
+        )
     if dice is None:
         return {"physical": [], "ask": None, "rest": GENERATE}
     if dice == "ask":

@@ -188,14 +188,12 @@ def too_few(rolls: list[Roll], given: int) -> DiceError:
     for n, r in enumerate(rolls, start=1):
         mark = f"given {r.value}" if r.source == PHYSICAL else "missing"
         lines.append(f"{n}. d{r.die} for {r.purpose}: {mark}")
-    error = DiceError(
+    return DiceError(
         f"--dice gave {given} value(s) but this command needs {len(rolls)} here, in this "
-        f"order (more or fewer may follow from what the missing dice show); throw the rest "
-        f"and give all of them, end the list with ,+ to let the program roll the rest, or "
+        f"order: {'; '.join(lines)} (how many follow a missing die can depend on what it "
+        f"shows); give them all, end the list with ,+ to let the program roll the rest, or "
         f"use --dice ask"
     )
-    error.details = tuple(lines)
-    return error
 
 
 def allow_unused(dice: DiceLike, reason: str) -> None:

@@ -61,10 +61,11 @@ class TooManyBranches(ValueError):
 
 
 def distribution(
-    procedure: Callable[[_ScriptedDice], T], limit: int = MAX_BRANCHES
+    procedure: Callable[[_ScriptedDice], T], limit: int | None = None
 ) -> dict[T, Fraction]:
     """Exact distribution of ``procedure``'s result over all its dice; more than ``limit``
     runs of the procedure raise ``TooManyBranches``."""
+    limit = MAX_BRANCHES if limit is None else limit
     result: dict[T, Fraction] = {}
     stack: list[tuple[tuple[int, int], ...]] = [()]
     runs = 0

@@ -29,6 +29,9 @@ from tabletop.rules.context import RulesContext
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
 
+# The scenario and charts last built, by the digest of the texts they were built from.
+_LOADED: dict[str, LoadedScenario] = {}
+
 # Runs of a procedure the generic odds may make before refusing (each on a fresh state).
 ODDS_LIMIT = 5_000
 
@@ -99,7 +102,29 @@ class Game:
 
     @cached_property
     def loaded(self) -> LoadedScenario:
-        """The scenario and charts the game was started with (as stored in the file)."""
+        """The scenario and charts the game was started with (as stored in the file).
+
+        Kept for the process by the stored texts' digest: a warm session ('tabletop play')
+        builds them once, not for every command."""
+        row = self.info
+        key = _sha256(
+            "\0".join(
+                (
+                    row.scenario_text,
+                    row.charts_json,
+                    row.scenario_json or "",
+                    str(row.charts_format),
+                )
+            )
+        )
+        found = _LOADED.get(key)
+        if found is None:
+            found = self._load()
+            _LOADED.clear()  # one game at a time is the common case; keep memory flat
+            _LOADED[key] = found
+        return found
+
+    def _load(self) -> LoadedScenario:
         from tabletop.data.charts import load_raw, overlay
 
         row = self.info

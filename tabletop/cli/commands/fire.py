@@ -22,6 +22,7 @@ from tabletop.cli.core import (
     headline,
     json_option,
     model_completer,
+    odds_option,
     profile_completer,
     weapon_completer,
 )  # fmt: skip
@@ -254,6 +255,7 @@ def _known(value: str, table: Any, option: str, what: str) -> None:
 
 
 @click.command("fire")
+@odds_option
 @fire_options
 @dice_option
 @click.option(
