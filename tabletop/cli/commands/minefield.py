@@ -138,7 +138,12 @@ def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_
     """
     out = open_game(game).execute(
         "minefield-cross",
-        {"stand": stand, "path": [list(p) for p in path], "stop_at_edge": stop_at_edge},
+        {
+            "stand": stand,
+            "path": [list(p) for p in path],
+            "stop_at_edge": stop_at_edge,
+            "tidy_stop": True,  # a stop short of the path's end to 0.01" (tidy_stop)
+        },
     )
     r = out.result
     if as_json:
