@@ -52,6 +52,7 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
         "fire long / fire fresh",
         "status long / status fresh",
         "odds fire ROF 10 compute (s)",
+        "command inside play, large (s)",
     ]
     # the printed table names every target, met or not
     for target in results["targets"]:

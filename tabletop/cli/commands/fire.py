@@ -682,7 +682,9 @@ def render(r: dict[str, Any]) -> str:
         else:
             text += " miss"
         parts.append(text)
-    legend = "   (* physical, the rest generated)" if any(physical) else "   (all generated)"
+    legend = "   (all generated)"
+    if any(physical):
+        legend = "   (* physical)" if all(physical) else "   (* physical, the rest generated)"
     lines.append("  dice: " + "; ".join(parts) + legend)
     dice_shown()
     if r.get("target_now"):
