@@ -233,9 +233,7 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[i
     return int(charts.param("mines", "attacks-at-edge")), "stopped at the edge of"
 
 
-def tidy_stop(
-    stand: dict[str, Any], x: float, y: float, squares: list[Any]
-) -> tuple[float, float]:
+def tidy_stop(stand: dict[str, Any], x: float, y: float, squares: list[Any]) -> tuple[float, float]:
     """A stop short of the path's end (at a field's edge, or just across one), to the
     hundredth of an inch a referee can place, on the same side of every field as the exact
     point: a base that stopped clear of a field stays clear, one on a field stays on it.
@@ -261,7 +259,6 @@ def tidy_stop(
         if touching(px, py) == want:
             return px + 0.0, py + 0.0
     return round(x, 6), round(y, 6)
-
 
 
 def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
