@@ -462,10 +462,11 @@ class Coordinate(click.ParamType):
         return Inches(10_000, allow_negative=True).convert(value, param, ctx)
 
 
-def xy_arguments(f: F) -> F:
+def xy_arguments(f: F | None = None, *, required: bool = True) -> Any:
     """Arguments X Y in inches, also accepted as one ``X,Y`` like the options' points.
 
-    The command receives ``x`` and ``y`` as floats.
+    The command receives ``x`` and ``y`` as floats (both None when not ``required`` and
+    not given).
     """
 
     def join(ctx: click.Context, param: click.Parameter, y: float | None) -> float | None:
@@ -475,14 +476,73 @@ def xy_arguments(f: F) -> F:
                 raise click.UsageError(f"give the position as X Y or as X,Y, not both ({y:g})")
             ctx.params["x"] = x[0]
             return x[1]
-        if y is None:
+        if y is None and (required or x is not None):
             raise click.UsageError("missing Y: give the position as X Y (or X,Y) in inches")
         return y
 
-    f = click.argument(
-        "y", required=False, metavar="Y", type=Inches(10_000, allow_negative=True), callback=join
+    def decorate(g: F) -> F:
+        g = click.argument(
+            "y",
+            required=False,
+            metavar="Y",
+            type=Inches(10_000, allow_negative=True),
+            callback=join,
+        )(g)
+        return click.argument("x", type=Coordinate(), required=required)(g)
+
+    return decorate if f is None else decorate(f)
+
+
+def batch_options(f: F) -> F:
+    """``--and "ARGS"`` (repeatable) and ``--file FILE``: more items for one batched command,
+    each written as that command's own arguments (one a line in the file; # comments)."""
+    f = click.option(
+        "--file",
+        "batch_file",
+        type=click.File("r", encoding="utf-8"),
+        default=None,
+        help="A file of more items, one a line, written as this command's arguments.",
     )(f)
-    return click.argument("x", type=Coordinate())(f)
+    return click.option(
+        "--and",
+        "batch_more",
+        multiple=True,
+        metavar='"ARGS"',
+        help="One more item, written as this command's arguments (repeatable).",
+    )(f)
+
+
+def batch_items(
+    command_: click.Command,
+    more: tuple[str, ...],
+    file: Any,
+    to_inputs: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Each ``--and`` value, then each line of ``--file``, parsed by the command's own
+    parser and turned into its action's inputs by ``to_inputs``; a bad item is bad input
+    naming it."""
+    import shlex
+
+    sources = [(f"--and {text!r}", text) for text in more]
+    if file is not None:
+        name = getattr(file, "name", "--file")
+        sources += [(f"{name} line {n}", line) for n, line in enumerate(file, start=1)]
+    items = []
+    for where, text in sources:
+        try:
+            words = shlex.split(text, comments=True)
+        except ValueError as exc:
+            raise click.UsageError(f"{where}: {exc}") from None
+        if not words:
+            continue
+        if any(w in ("--and", "--file", "--game", "--dice") for w in words):
+            raise click.UsageError(f"{where}: give --and, --file, --game and --dice once, outside")
+        try:
+            sub = command_.make_context(command_.name, words)
+        except click.UsageError as exc:
+            raise click.UsageError(f"{where}: {one_line(exc.format_message())}") from None
+        items.append(to_inputs(sub.params))
+    return items
 
 
 BEARING = Bearing()

@@ -15,6 +15,7 @@ from typing import Any
 
 ACTIONS: dict[str, str] = {
     "place": "tabletop.rules.placement:place",
+    "batch": "tabletop.game.batch:batch_action",
     "roll": "tabletop.rules.placement:plain_roll",
     "marker": "tabletop.rules.placement:marker_action",
     "searchlight": "tabletop.rules.cd.ice:searchlight_action",
