@@ -165,3 +165,22 @@ def test_odds_refused_by_the_rules_like_the_command(mud: Run) -> None:
 def test_odds_of_too_many_branches_is_a_clear_refusal(mud: Run) -> None:
     out = mud("weather", "roll", "--odds", code=2).output
     assert out.startswith("Error: the odds of weather-roll cannot be worked out exactly here")
+
+
+def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> None:
+    # CD 3.2: moved through a real field, two attacks at the opportunity fire phase; each
+    # hits personnel on 1-3, and a hit rolls on the hit effects chart (regular: 7+
+    # eliminated, so 4 in 10).
+    shutil.copy(eng_file, run.game)  # type: ignore[attr-defined]
+    run("minefield", "place", "30", "11", "--side", "Germany", "--pregame")
+    run("place", "US-INF", "30", "14")
+    run("minefield", "cross", "US-INF", "--path", "30,9")
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    data = as_json(run("odds", "phase", "next", "--json"))
+    outcomes = {k: Fraction(v) for k, v in data["outcomes"].items()}
+    assert outcomes["minefield attack: no hits (CD 3.2)"] == Fraction(7, 10) ** 2
+    assert outcomes["minefield attack: 1 hit(s): eliminated (CD 3.2)"] == Fraction(
+        2 * 3 * 7 * 4, 1000
+    )
+    assert sum(outcomes.values()) == 1
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]

@@ -562,6 +562,12 @@ OUTCOME_FIELDS = (
 def outcome_of(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The outcome a result stands for: a readable key and the fields it was made from."""
     fields = {k: result[k] for k in OUTCOME_FIELDS if k in result and result[k] is not None}
+    happened = result.get("happened")
+    if not fields and isinstance(happened, list):
+        # A phase boundary: what each of its rolls did (minefield attacks, depletion, ...).
+        rolled = [h for h in happened if isinstance(h, dict) and h.get("rolls")]
+        said = [f"{h.get('what')}: {h.get('result')}" for h in rolled]
+        return "; ".join(said) or "nothing rolled", {}
     if not fields:
         verdict = str(result.get("verdict", "done"))
         return verdict, {}
