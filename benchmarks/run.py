@@ -198,6 +198,33 @@ def move_pricing(repeat: int) -> dict[str, float]:
     }
 
 
+PLAY_LINES = [
+    "show G-1-1-1",
+    "measure G-1-1-1 US-1-1-1",
+    "roll d10",
+    "place G-1-1-1 12 30",
+    "undo",
+    "log --last 3",
+]
+
+
+def play_commands(path: Path, repeat: int) -> dict[str, Any]:
+    """Median time of a typical command inside one warm 'tabletop play' session."""
+    import contextlib
+    import io
+
+    from tabletop.cli.commands.play import Session, timed
+
+    session = Session(path)
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        timed(session, PLAY_LINES)  # warm: every command module imported once
+        times: list[float] = []
+        for _ in range(repeat):
+            times.extend(timed(session, PLAY_LINES))
+    return {"seconds": statistics.median(times), "commands": len(times)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tiny", action="store_true", help="small sizes (smoke test)")
@@ -286,6 +313,8 @@ def main() -> int:
         results["odds"]["peak_kib"] = peak
         results["move"], peak = part("move", str(repeat))
         results["move"]["peak_kib"] = peak
+        results["play"], peak = part("play", str(large), str(repeat))
+        results["play"]["peak_kib"] = peak
     finally:
         shutil.rmtree(work, ignore_errors=True)
     click_s = m["import click"]["seconds"]
@@ -309,6 +338,7 @@ def main() -> int:
         ("map --out png, large (s)", m["map --out png (large)"]["seconds"], 0.5),
         ("move / import floor", m["move --check (large)"]["seconds"] / floor_s, 1.3),
         ("move 10-waypoint pricing (s)", results["move"]["seconds"], 0.02),
+        ("command inside play, large (s)", results["play"]["seconds"], 0.03),
     ]
     results["targets"] = [
         {"measure": name, "value": round(v, 4), "target": t, "met": v <= t}
@@ -338,6 +368,10 @@ def main() -> int:
         f"odds fire, ROF 10: {o['seconds'] * 1000:.1f} ms of compute, "
         f"peak {o['peak_kib'] / 1024:.1f} MiB\n"
     )
+    print(
+        f"inside 'tabletop play' (large scenario): median {results['play']['seconds'] * 1000:.1f}"
+        f" ms over {results['play']['commands']} commands\n"
+    )
     print(f"{'target':34} {'value':>8} {'limit':>7}  met")
     for row in results["targets"]:
         print(
@@ -361,6 +395,8 @@ def inner(name: str, rest: list[str]) -> int:
         result = sight_rate(int(rest[0]))
     elif name == "move":
         result = move_pricing(int(rest[0]))
+    elif name == "play":
+        result = play_commands(Path(rest[0]), int(rest[1]))
     else:
         result = odds_compute(int(rest[0]))
     result["peak_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

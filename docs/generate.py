@@ -400,6 +400,8 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop phase next",
         "tabletop fire US-4 G-4 --weapon us-75mm-m2",
         "tabletop undo",
+        "tabletop redo",
+        "tabletop undo",
         "tabletop roll 2d6",
         "tabletop turn next --yes",
         "tabletop phase next",

@@ -219,7 +219,7 @@ def test_only_stationary_aa_fires(ab: Run) -> None:
 
 def test_an_aa_gun_fires_once_a_turn(ab: Run) -> None:
     # AA fire counts against the gun's fire for the turn (charted fires-per-turn).
-    drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", "--dice", "9")
+    drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", "--dice", "9,+")
     r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
     found = {c["stand"]: c for c in r["aa"]}
     assert "cannot fire its" in found["B-AA"]["why_not"] and "B-AA" not in r["firing"]

@@ -45,7 +45,7 @@ def to_phase(run: Run, phase: str) -> None:
         # CD 1.2 example: a 37 mm gun depletes on 3 or less.
         ("AT", "T1", "1,5", 3),
         # CD 1.2.1 example: an armoured car's 2 cm gun counts as 3 cm.
-        ("AC", "T2", "1,1,9", 3),
+        ("AC", "T2", "1,9,1", 3),  # to-hit 1 and 9, then the hit's effect die
         # CD 1.2.2 example: a tank's 5 cm gun counts as 4 cm.
         ("TK", "T3", "1,5", 4),
     ],
@@ -69,8 +69,8 @@ def test_seed_examples_deplete_at_or_under_calibre_in_cm(
 
 
 def test_each_one_on_a_multi_die_shot_rolls_its_own_depletion_die(rng: Run) -> None:
-    # CD 1.2: ROF 2, both dice show 1 (each hit then rolls an effect die).
-    fired = as_json(rng("fire", "AC", "T2", "--dice", "1,2,1,3", "--json"))
+    # CD 1.2: ROF 2, both dice show 1 (then each hit rolls an effect die).
+    fired = as_json(rng("fire", "AC", "T2", "--dice", "1,1,2,3", "--json"))
     assert fired["depletion_checks"] == 2
     ended = as_json(rng("phase", "next", "--dice", "9,8", "--json"))
     rolls = [h["rolls"] for h in ended["happened"] if h["what"] == "depletion check"]
@@ -336,7 +336,8 @@ def two_under_one_burst(run: Run) -> None:
     to_phase(run, "artillery")
 
 
-@pytest.mark.parametrize(("dice", "checks"), [("1,2,1,2", 1), ("5,1,2", 0), ("1,2,5", 1)])
+# The to-hit dice of both stands first, then the effect dice of the hits.
+@pytest.mark.parametrize(("dice", "checks"), [("1,1,2,2", 1), ("5,1,2", 0), ("1,5,2", 1)])
 def test_one_marked_die_for_a_multi_stand_burst(rng: Run, dice: str, checks: int) -> None:
     two_under_one_burst(rng)
     out = as_json(rng("barrage", "MT", "--at", "17.6,20", "--dice", dice, "--json"))

@@ -465,7 +465,7 @@ def test_fire_at_a_craft_is_resolved_at_the_end_of_the_phase(bc: Run) -> None:
     # An ordinary 'fire' eliminates the craft; the phase end applies CD 8.2.5 to its cargo.
     bc("amphibious", "approach", "LC-1", "--at", "29,10")
     bc("phase", "next")
-    bc("fire", "G-MG", "LC-1", "--range", "10", "--dice", "1,9")
+    bc("fire", "G-MG", "LC-1", "--range", "10", "--dice", "1,10,9")
     assert stands(bc)["LC-1"]["status"] == "eliminated"
     r = as_json(bc("phase", "next", "--dice", "2", "--json"))
     (wave,) = [h for h in r["happened"] if h["what"] == "landing wave"]

@@ -311,7 +311,7 @@ def test_place_negative_zero_is_zero(game: Run) -> None:
 @pytest.fixture
 def played(game: Run) -> Run:
     game("place", "G-4", "34", "23")  # 2
-    game("roll", "2d10", "--dice", "3")  # 3: one physical, one generated
+    game("roll", "2d10", "--dice", "3,+")  # 3: one physical, one generated
     goto_phase(game, "opportunity-fire")  # 4
     game("fire", "G-4", "US-4", "--range", "10")  # 5
     game("roll", "d6", "--for", "who blinks")  # 6
@@ -387,7 +387,10 @@ def test_log_verify(played: Run) -> None:
 
 def test_undo(game: Run) -> None:
     game("roll", "d10")
-    assert game("undo").output == "Undid #2 (roll); now turn 1, movement phase.\n"
+    assert game("undo").output == (
+        "Undid #2 roll dice=d10 (turn 1, movement) (event 3).\n"
+        "Now turn 1, movement phase. 'tabletop redo' puts it back.\n"
+    )
     message = error_line(game("undo", code=3).output)
     assert message.startswith("nothing to undo")
 
@@ -439,12 +442,12 @@ def test_roll_physical_dice(game: Run) -> None:
     data = as_json(game("roll", "3d10", "--dice", "3,10,1", "--json"))
     assert data["values"] == [3, 10, 1]
     assert [r["source"] for r in data["rolls"]] == ["physical"] * 3
-    text = game("roll", "2d10", "--dice", "7").output
+    text = game("roll", "2d10", "--dice", "7,+").output
     assert text.splitlines()[1].startswith("  dice: 7* (referee roll (1 of 2)), ")
 
 
 def test_roll_physical_dice_then_the_generator_when_not_interactive(game: Run) -> None:
-    data = as_json(game("roll", "3d10", "--dice", "4", "--json"))
+    data = as_json(game("roll", "3d10", "--dice", "4,+", "--json"))
     assert data["values"][0] == 4
     assert [r["source"] for r in data["rolls"]] == ["physical", "generated", "generated"]
 

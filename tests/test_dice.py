@@ -12,7 +12,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop.core import odds
-from tabletop.core.dice import GENERATED, MAX_SIDES, PHYSICAL, Dice, parse_dice
+from tabletop.core.dice import (
+    ASK,
+    GENERATE,
+    GENERATED,
+    MAX_SIDES,
+    PHYSICAL,
+    REFUSE,
+    Dice,
+    DiceGiven,
+    allow_unused,
+    parse_dice,
+    parse_dice_given,
+)
 from tabletop.core.errors import BadInput, DiceError
 
 # --- parse_dice ----------------------------------------------------------------------------
@@ -68,7 +80,7 @@ def test_parse_dice_refuses(text: str, quoted: str) -> None:
 
 
 def test_physical_values_are_used_once_in_order_then_the_generator() -> None:
-    dice = Dice(seed=5, physical=[3, 10, 1])
+    dice = Dice(seed=5, physical=[3, 10, 1], rest=GENERATE)  # --dice 3,10,1,+
     got = [dice.roll(10, f"roll {i}") for i in range(5)]
     assert got[:3] == [3, 10, 1]
     assert dice.physical == []
@@ -79,6 +91,46 @@ def test_physical_values_are_used_once_in_order_then_the_generator() -> None:
     assert [r.purpose for r in dice.rolls] == [f"roll {i}" for i in range(5)]
     assert all(r.die == 10 for r in dice.rolls)
     dice.finish()  # every physical value was used
+
+
+def test_too_few_physical_values_are_refused_naming_each_die() -> None:
+    dice = Dice(seed=5, physical=[3, 10])
+    dice.roll(10, "to-hit 1 of 2")
+    dice.roll(10, "to-hit 2 of 2")
+    dice.roll(6, "hit effect")
+    with pytest.raises(DiceError) as caught:
+        dice.finish()
+    assert str(caught.value) == (
+        "--dice gave 2 value(s) but this command needs 3 here, in this order: "
+        "1. d10 for to-hit 1 of 2: given 3; 2. d10 for to-hit 2 of 2: given 10; "
+        "3. d6 for hit effect: missing (how many follow a missing die can depend on what it "
+        "shows); give them all, end the list with ,+ to let the program roll the rest, or "
+        "use --dice ask"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "given"),
+    [
+        ("3,1", DiceGiven((3, 1), REFUSE)),
+        ("3,1,+", DiceGiven((3, 1), GENERATE)),
+        ("3 1 +", DiceGiven((3, 1), GENERATE)),
+        ("+", DiceGiven((), GENERATE)),
+        ("ask", DiceGiven((), ASK)),
+        ("ASK", DiceGiven((), ASK)),
+        ("4,ask", DiceGiven((4,), ASK)),
+    ],
+)
+def test_parse_dice_given_reads_what_follows_the_values(text: str, given: DiceGiven) -> None:
+    assert parse_dice_given(text) == given
+
+
+def test_fewer_dice_than_thrown_are_reported_when_the_procedure_says_so() -> None:
+    dice = Dice(seed=5, physical=[4, 7])
+    allow_unused(dice, "the template caught no stand")
+    dice.finish()
+    assert dice.unused == [4, 7]
+    assert dice.rolls == []
 
 
 def test_physical_value_larger_than_the_die_names_the_purpose() -> None:

@@ -1015,7 +1015,7 @@ def test_large_calibre_direct_fire_damages_structures(eng: Run) -> None:
 def test_flamethrower_sets_flimsy_bua_alight(eng: Run) -> None:
     eng("place", "US-INF2", "17.5", "37.5")  # in the huts, 0.7" from the flamethrower
     eng("phase", "next")
-    out = as_json(eng("fire", "G-FT", "US-INF2", "--dice", "9", "--json"))
+    out = as_json(eng("fire", "G-FT", "US-INF2", "--dice", "9,+", "--json"))
     assert (
         "huts burns: no stand may enter it; smoke drifts downwind (CD 6.2.2)" in out["structures"]
     )
@@ -1120,3 +1120,16 @@ def test_an_ap_only_gun_cannot_harm_a_loaded_assault_boat(run: Run, tmp_path: Pa
         )
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
     assert stand(game, "US-BOAT")["status"] == "ok"
+
+
+def test_a_minefield_stop_is_placed_to_the_hundredth_of_an_inch(eng: Run) -> None:
+    # Issue 20: a stop short of the path's end was stored (and printed) with the exact
+    # contact point's long decimals; it is tidied to 0.01", on the same side of the field.
+    lay(eng, "30", "11", "--side", "Germany", "--pregame")
+    eng("place", "US-INF", "30.37", "4")
+    out = as_json(eng("minefield", "cross", "US-INF", "--path", "31.234,14.7", "--stop-at-edge",
+                      "--json"))  # fmt: skip
+    assert out["stopped_at"] == [30.86, 10.1]
+    assert (stand(eng, "US-INF")["x"], stand(eng, "US-INF")["y"]) == (30.86, 10.1)
+    assert out["attacks"] == 1  # stopped at the edge: clear of the field, attacked once
+    assert eng("show", "US-INF").output.splitlines()[1].startswith("at 30.86,10.1 ")

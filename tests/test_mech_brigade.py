@@ -32,7 +32,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.cli import cli
-from tabletop.core.dice import Dice
+from tabletop.core.dice import GENERATE, Dice
 from tabletop.core.errors import BadInput, ChartError, RulesRefusal
 from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
@@ -74,7 +74,7 @@ def shot(shooter: str, target: str, squares: float, count: int = 1, **options: A
 
 
 def fire(model: MechBrigade, s: Shot, dice: tuple[int, ...] = ()) -> Any:
-    d = Dice(0, physical=list(dice))
+    d = Dice(0, physical=list(dice), rest=GENERATE)  # the dice not given are generated
     out = model.fire(s, d)
     d.finish()  # every physical die given was needed
     return out, d.rolls

@@ -272,7 +272,7 @@ class KillLoop:
             others = [s for s in alive if s["side"] != shooter["side"]] or alive
             target = rng.choice(others)
             argv = ["fire", shooter["id"], target["id"], "--range", f"{rng.uniform(1, 30):.1f}"]
-            return [*argv, "--dice", "1"] if rng.random() < 0.2 else argv
+            return [*argv, "--dice", "1,+"] if rng.random() < 0.2 else argv
         if phase == "artillery" and roll < 0.45:
             x, y = rng.uniform(5, 43), rng.uniform(5, 31)
             return ["barrage", "US-5", "--at", f"{x:.1f},{y:.1f}"]
@@ -833,7 +833,7 @@ def test_an_upgrade_by_two_processes_at_once_runs_once(tmp_path: Path) -> None:
 
 PLAYED = [
     ("place", "G-1", "12", "30"),  # 2
-    ("roll", "3d10", "--dice", "2,9"),  # 3: two physical rolls, one generated
+    ("roll", "3d10", "--dice", "2,9,+"),  # 3: two physical rolls, one generated
     ("phase", "next"),  # 4: opportunity fire
     ("fire", "G-4", "US-4", "--range", "10", "--dice", "1,4"),  # 5: a hit; may deplete
     ("roll", "d6"),  # 6
@@ -1082,7 +1082,7 @@ def test_physical_dice_are_used_exactly_once_and_in_order(
     game(*args)
     rolls = last_rolls(game)
     assert len(rolls) >= 2, rolls  # a multi-roll command
-    game("undo")
+    game("undo", "--yes")
     values = [r["value"] for r in rolls]
     given = ",".join(map(str, values))
     game(*args, "--dice", given)
@@ -1094,14 +1094,15 @@ def test_physical_dice_are_used_exactly_once_and_in_order(
     assert meta_of(game)["rng_counter"] == counter  # not one generated roll
     logged = as_json(game("log", "--last", "1", "--physical", "--json"))["events"][0]
     assert [r["value"] for r in logged["rolls"]] == values
-    game("undo")
+    game("undo", "--yes")
     # One value too many is refused, naming the one left over; the game is unchanged.
     before = file_digest(game.game)  # type: ignore[attr-defined]
     extra = game(*args, "--dice", f"{given},7", code=2)
     assert "unused 7" in extra.output
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
-    # One value too few: the generator rolls the last die (no terminal to ask at).
-    game(*args, "--dice", ",".join(map(str, values[:-1])))
+    # One value too few is refused; ending the list with + lets the generator roll the rest.
+    game(*args, "--dice", ",".join(map(str, values[:-1])), code=2)
+    game(*args, "--dice", ",".join(map(str, values[:-1])) + ",+")
     short, typed = last_rolls(game), len(values) - 1
     assert [(r["value"], r["source"]) for r in short[:typed]] == [
         (v, "physical") for v in values[:typed]

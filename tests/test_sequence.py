@@ -77,7 +77,7 @@ def test_registry_orders_hooks_and_new_modules_plug_in() -> None:
 def test_phase_next_is_undone_exactly(game: Run) -> None:
     before = as_json(game("status", "--json"))
     game("turn", "next", "--yes")
-    game("undo")
+    game("undo", "--yes")
     assert as_json(game("status", "--json")) == before
 
 

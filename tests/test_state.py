@@ -325,7 +325,7 @@ def test_undo_restores_the_exact_rows(game: Run, args: tuple[str, ...]) -> None:
     before = rows_of(game)
     game(*args)
     assert rows_of(game) != before
-    game("undo")
+    game("undo", "--yes")  # undoing 'turn next' goes back into turn 1
     assert rows_of(game) == before
 
 
@@ -369,7 +369,15 @@ def test_undo_with_nothing_to_undo_exits_3(game: Run) -> None:
 def test_undo_is_logged_and_names_what_it_undid(game: Run) -> None:
     game("roll", "d10")
     data = as_json(game("undo", "--json"))
-    assert data == {"event": 3, "undid": 2, "command": "roll", "turn": 1, "phase": "movement"}
+    assert {k: data[k] for k in ("event", "undid", "command", "turn", "phase", "events")} == {
+        "event": 3,
+        "undid": 2,
+        "command": "roll",
+        "turn": 1,
+        "phase": "movement",
+        "events": [3],
+    }
+    assert [e["seq"] for e in data["undone"]] == [2]
     last = events_of(game)[-1]
     assert (last.kind, last.undoes, last.command) == ("undo", 2, "undo")
 
@@ -501,7 +509,7 @@ def perform(g: Game, step: tuple[Any, ...]) -> Any:
         return g.execute(
             "fire", fire_inputs(shooter, target, None, "standard", distance, None, (), False)
         )
-    return g.undo()
+    return g.undo(cross_turns=True)
 
 
 FIRE_PHASES = ("opportunity-fire", "fire")
@@ -522,7 +530,7 @@ def check_step(g: Game, step: tuple[Any, ...]) -> None:
     if step[0] == "undo":
         return
     # Undo restores the rows exactly; doing the step again rolls the same dice.
-    g.undo()
+    g.undo(cross_turns=True)
     assert g.store.rows() == before, step
     again = perform(g, step)
     assert g.store.rows() == after, step

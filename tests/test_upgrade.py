@@ -68,11 +68,11 @@ def test_an_old_game_opens_upgrades_and_plays_on(old: Run) -> None:
     assert [e["command"] for e in log] == EVENTS
     assert old("log", "--verify").output.startswith("hash chain intact (6 events; head ")
     # It accepts commands, each logged and chained onto the old events.
-    old("roll", "2d10", "--dice", "4")
+    old("roll", "2d10", "--dice", "4,+")
     old("place", "G-2", "10", "25")
     old("phase", "next")
     old("turn", "next", "--yes")
-    old("undo")
+    old("undo", "--yes")  # back into turn 1
     old("show", "G-1")
     old("weather", "show")
     assert old("log", "--verify").output.startswith("hash chain intact (11 events; head ")

@@ -251,20 +251,19 @@ class Point(click.ParamType):
 
 
 class DiceValues(click.ParamType):
-    """``3,10,1``: the physical dice the referee threw, in order (or ``ask``)."""
+    """``3,10,1``: the physical dice the referee threw, in order; ``3,1,+`` to let the
+    program roll the rest; ``ask`` (or ``3,ask``) to be asked for each die."""
 
     name = "VALUES"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, list):
-            return value
-        if str(value).strip().lower() == "ask":
-            return "ask"
-        from tabletop.core.dice import parse_dice
+        from tabletop.core.dice import DiceGiven, parse_dice_given
         from tabletop.core.errors import DiceError
 
+        if isinstance(value, list | DiceGiven):
+            return value
         try:
-            return parse_dice(str(value))
+            return parse_dice_given(str(value))
         except DiceError as exc:
             self.fail(str(exc).removeprefix("--dice "), param, ctx)
 
@@ -463,10 +462,11 @@ class Coordinate(click.ParamType):
         return Inches(10_000, allow_negative=True).convert(value, param, ctx)
 
 
-def xy_arguments(f: F) -> F:
+def xy_arguments(f: F | None = None, *, required: bool = True) -> Any:
     """Arguments X Y in inches, also accepted as one ``X,Y`` like the options' points.
 
-    The command receives ``x`` and ``y`` as floats.
+    The command receives ``x`` and ``y`` as floats (both None when not ``required`` and
+    not given).
     """
 
     def join(ctx: click.Context, param: click.Parameter, y: float | None) -> float | None:
@@ -476,14 +476,80 @@ def xy_arguments(f: F) -> F:
                 raise click.UsageError(f"give the position as X Y or as X,Y, not both ({y:g})")
             ctx.params["x"] = x[0]
             return x[1]
-        if y is None:
+        if y is None and (required or x is not None):
             raise click.UsageError("missing Y: give the position as X Y (or X,Y) in inches")
         return y
 
-    f = click.argument(
-        "y", required=False, metavar="Y", type=Inches(10_000, allow_negative=True), callback=join
+    def decorate(g: F) -> F:
+        g = click.argument(
+            "y",
+            required=False,
+            metavar="Y",
+            type=Inches(10_000, allow_negative=True),
+            callback=join,
+        )(g)
+        return click.argument("x", type=Coordinate(), required=required)(g)
+
+    return decorate if f is None else decorate(f)
+
+
+def batch_options(f: F) -> F:
+    """``--and "ARGS"`` (repeatable) and ``--file FILE``: more items for one batched command,
+    each written as that command's own arguments (one a line in the file; # comments)."""
+    f = click.option(
+        "--file",
+        "batch_file",
+        # A path, read when the items are built: an open file would leak when another
+        # parameter is refused before the command runs.
+        type=click.Path(exists=True, dir_okay=False, readable=True),
+        default=None,
+        help="A file of more items, one a line, written as this command's arguments.",
     )(f)
-    return click.argument("x", type=Coordinate())(f)
+    return click.option(
+        "--and",
+        "batch_more",
+        multiple=True,
+        metavar='"ARGS"',
+        help="One more item, written as this command's arguments (repeatable).",
+    )(f)
+
+
+def batch_items(
+    command_: click.Command,
+    more: tuple[str, ...],
+    file: Any,
+    to_inputs: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Each ``--and`` value, then each line of ``--file``, parsed by the command's own
+    parser and turned into its action's inputs by ``to_inputs``; a bad item is bad input
+    naming it."""
+    import shlex
+
+    sources = [(f"--and {text!r}", text) for text in more]
+    if file is not None:
+        try:
+            with open(file, encoding="utf-8") as lines:
+                text = lines.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(f"cannot read {file!r}: {exc}", param_hint="--file") from None
+        lines_ = text.splitlines()
+        sources += [(f"{file} line {n}", line) for n, line in enumerate(lines_, start=1)]
+    items = []
+    for where, text in sources:
+        try:
+            words = shlex.split(text, comments=True)
+        except ValueError as exc:
+            raise click.UsageError(f"{where}: {exc}") from None
+        if not words:
+            continue
+        if any(w in ("--and", "--file", "--game", "--dice") for w in words):
+            raise click.UsageError(f"{where}: give --and, --file, --game and --dice once, outside")
+        try:
+            sub = command_.make_context(command_.name, words)
+        except click.UsageError as exc:
+            raise click.UsageError(f"{where}: {one_line(exc.format_message())}") from None
+        items.append(to_inputs(sub.params))
+    return items
 
 
 BEARING = Bearing()
@@ -578,7 +644,9 @@ def dice_option(f: F) -> F:
         "--dice",
         type=DiceValues(),
         default=None,
-        help="The dice you threw, in order (e.g. 3,10,1), or 'ask' to be asked for each.",
+        help="The dice you threw, in the order the command takes them (e.g. 3,10,1); too few "
+        "is refused, naming each die; end with ,+ to let the program roll the rest, or give "
+        "'ask' to be asked for each die.",
     )(f)
 
 
@@ -602,21 +670,138 @@ def open_game(path: Path) -> Any:
         # an idle connection left open keeps SQLite from recovering the log of a killed
         # writer, so what other commands see would depend on when it is collected.
         ctx.call_on_close(game.close)
+        # Every text output ends with each die the command rolled, marked physical or
+        # generated (SPEC 7), unless the command showed them so itself.
+        game.on_outcome = lambda out: ctx.meta.__setitem__(OUTCOME_KEY, out)
+        ctx.call_on_close(functools.partial(_dice_trailer, ctx))
+        if ctx.meta.get(ODDS_KEY):
+            game.execute = functools.partial(_odds_instead, game, ctx)  # type: ignore[assignment]
+            ctx.meta[ODDS_GAME_KEY] = True
     return game
 
 
-def dice_inputs(dice: Any) -> dict[str, Any]:
-    """Physical values and the prompt callback for ``Game.execute``.
+ODDS_KEY = "tabletop.odds"
+ODDS_GAME_KEY = "tabletop.odds-in-a-game"
 
-    SPEC 7: the ``--dice`` values come first; when they run out the referee is asked at an
-    interactive prompt, otherwise the game's generator rolls the rest. ``--dice ask`` asks for
-    every roll, reading answers from a pipe when stdin is not a terminal.
+
+def odds_option(f: F) -> F:
+    """``--odds``: instead of rolling, the exact odds of the command's outcomes, worked out
+    by running its own procedure over every face of its dice; nothing rolled or logged.
+    (``tabletop odds CMD ...`` sets the same.)"""
+
+    def mark(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        if value:
+            ctx.meta[ODDS_KEY] = True
+
+    return click.option(
+        "--odds",
+        is_flag=True,
+        expose_value=False,
+        callback=mark,
+        help="Show the exact odds of the outcomes instead; nothing is rolled or logged.",
+    )(f)
+
+
+def _odds_instead(
+    game: Any,
+    ctx: click.Context,
+    command: str,
+    inputs: dict[str, Any],
+    *,
+    physical: list[int] | None = None,
+    **_: Any,
+) -> None:
+    """Stands in for ``Game.execute`` under ``--odds``: print the odds, end the command."""
+    if physical:
+        raise click.UsageError("--odds rolls nothing: leave out --dice", ctx=ctx)
+    report = game.odds(command, inputs)
+    if ctx.params.get("as_json"):
+        emit_json(
+            {
+                "command": command,
+                "outcomes": {k: _fraction(p) for k, p in report.outcomes.items()},
+                "expected": {k: _fraction(v) for k, v in report.expected.items()},
+                "percent": {k: round(float(p) * 100, 3) for k, p in report.outcomes.items()},
+            }
+        )
+    else:
+        click.echo(headline(f"Odds of {command} (exact; nothing rolled or logged):"))
+        for key, p in report.outcomes.items():
+            click.echo(f"  {_percent(p):>6}  {key}")
+        for key, v in report.expected.items():
+            click.echo(f"  expected {key}: {float(v):.3f}")
+    ctx.exit(0)
+
+
+def _fraction(p: Any) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _percent(p: Any) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+OUTCOME_KEY = "tabletop.outcome"
+DICE_SHOWN_KEY = "tabletop.dice-shown"
+
+
+def dice_shown() -> None:
+    """The command printed every die itself, marked physical or generated."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[DICE_SHOWN_KEY] = True
+
+
+def _dice_trailer(ctx: click.Context) -> None:
+    out = ctx.meta.pop(OUTCOME_KEY, None)
+    if out is None or ctx.params.get("as_json") or ctx.meta.get(DICE_SHOWN_KEY):
+        return
+    for line in dice_lines(out.rolls, out.result):
+        click.echo(line)
+
+
+def dice_lines(rolls: list[Any], result: Any) -> list[str]:
+    """``dice: 3 physical (purpose), 7 generated (purpose)``, and any dice left unused."""
+    lines = []
+    if rolls:
+        parts = []
+        for r in rolls:
+            d = r if isinstance(r, dict) else r.as_dict()
+            parts.append(f"{d['value']} {d['source']} (d{d['die']}, {d['purpose']})")
+        lines.append("  dice: " + "; ".join(parts))
+    unused = result.get("unused_dice") if isinstance(result, dict) else None
+    if unused:
+        values = ", ".join(str(v) for v in unused["values"])
+        lines.append(f"  dice not used: {values} ({unused['why']})")
+    return lines
+
+
+def dice_inputs(dice: Any) -> dict[str, Any]:
+    """Physical values, the prompt callback and what to do when the values run out, for
+    ``Game.execute`` (and ``Dice``).
+
+    SPEC 7: the ``--dice`` values come first; too few is refused naming each die the command
+    needs, unless the list ends with ``+`` (the generator rolls the rest) or ``ask`` (the
+    referee is asked for each remaining die, answers read from a pipe when stdin is not a
+    terminal).
     """
+    from tabletop.core.dice import ASK, GENERATE, REFUSE, DiceGiven
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and ctx.meta.get(ODDS_KEY) and not ctx.meta.get(ODDS_GAME_KEY):
+        # A calculator without a game would roll: --odds works on a game's command.
+        raise click.UsageError(
+            "--odds works out a game's command; without a game use 'tabletop odds fire ...'",
+            ctx=ctx,
+        )
     if dice is None:
-        return {"physical": [], "ask": None}
-    ask = DiePrompt() if (dice == "ask" or sys.stdin.isatty()) else None
-    physical = [] if dice == "ask" else list(dice)
-    return {"physical": physical, "ask": ask}
+        return {"physical": [], "ask": None, "rest": GENERATE}
+    if dice == "ask":
+        dice = DiceGiven((), ASK)
+    if not isinstance(dice, DiceGiven):
+        dice = DiceGiven(tuple(dice), REFUSE)
+    ask = DiePrompt() if dice.rest == ASK else None
+    return {"physical": list(dice.values), "ask": ask, "rest": dice.rest}
 
 
 class DiePrompt:
@@ -737,6 +922,8 @@ def executed(out: Any, as_json: bool) -> dict[str, Any] | None:
     printed as the one JSON object and None comes back, so the caller stops there."""
     result = {"event": out.seq, **out.result}
     if as_json:
+        if out.rolls:
+            result["dice_rolled"] = [r.as_dict() for r in out.rolls]
         emit_json(result)
         return None
     return result
@@ -744,6 +931,7 @@ def executed(out: Any, as_json: bool) -> dict[str, Any] | None:
 
 def rolls_text(rolls: list[Any]) -> str:
     """``7 (to-hit 1 of 2), 3* (...)``; physical rolls are starred."""
+    dice_shown()
     out = []
     for r in rolls:
         d = r if isinstance(r, dict) else r.as_dict()

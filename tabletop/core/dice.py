@@ -1,9 +1,13 @@
 """The one source of randomness.
 
 Every roll in the program goes through a ``Dice`` object owned by the game: physical values
-typed by the referee come first (``--dice 3,10,1``), then, when they run out, the referee is
-asked at the prompt (if the CLI supplied an ``ask`` callback) or the game's generator rolls.
-Each roll is recorded with the die, the value, its purpose and where it came from.
+typed by the referee come first (``--dice 3,10,1``). When they run out, what happens is the
+referee's choice (SPEC 7): too few values are refused, naming every die the command needs and
+what it is for (``REFUSE``, the default); ``--dice 3,1,+`` lets the generator roll the rest
+(``GENERATE``); ``--dice ask`` asks for each die at the prompt (``ASK``). Each roll is recorded
+with the die, the value, its purpose and where it came from. A procedure that turns out to
+need fewer dice than the referee threw (a template over empty ground) says so with
+``allow_unused``: the dice left over are reported, not refused.
 
 The generator is counter-based: roll *n* of a game with seed *s* is derived from
 ``blake2b(s, n)``, so the whole generator state is two numbers that fit in the game file and
@@ -21,6 +25,11 @@ from tabletop.core.errors import DiceError
 
 PHYSICAL = "physical"
 GENERATED = "generated"
+
+# What to do when the physical dice run out.
+REFUSE = "refuse"
+GENERATE = "generate"
+ASK = "ask"
 
 MAX_SIDES = 1000
 
@@ -64,6 +73,25 @@ def parse_dice(text: str) -> list[int]:
     return values
 
 
+@dataclass(frozen=True)
+class DiceGiven:
+    """What the referee typed after ``--dice``: the values, and what to do after them."""
+
+    values: tuple[int, ...]
+    rest: str = REFUSE
+
+
+def parse_dice_given(text: str) -> DiceGiven:
+    """``3,1`` (refuse if short), ``3,1,+`` (generate the rest), ``ask`` or ``3,ask``."""
+    parts = text.replace(" ", ",").rstrip(",").split(",")
+    last = parts[-1].strip().lower() if parts else ""
+    rest = {"+": GENERATE, "ask": ASK}.get(last)
+    if rest is None:
+        return DiceGiven(tuple(parse_dice(text)), REFUSE)
+    head = ",".join(parts[:-1])
+    return DiceGiven(tuple(parse_dice(head)) if head.strip(", ") else (), rest)
+
+
 def _draw(seed: int, counter: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{counter}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
@@ -80,9 +108,20 @@ class Dice:
     counter: int = 0
     physical: list[int] = field(default_factory=list)
     ask: Callable[[int, str], int | None] | None = None
+    rest: str = REFUSE
     rolls: list[Roll] = field(default_factory=list)
     # Why the command needed no roll, where the rules say (for the unused --dice message).
     no_roll_because: list[str] = field(default_factory=list)
+    # Why the command rolled fewer dice than a referee throws for it (an empty template):
+    # values left over are then reported in ``unused``, not refused.
+    fewer_because: list[str] = field(default_factory=list)
+    unused: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.given = len(self.physical)
+
+    def allow_unused(self, reason: str) -> None:
+        self.fewer_because.append(reason)
 
     def roll(self, sides: int, purpose: str) -> int:
         if not 2 <= sides <= MAX_SIDES:
@@ -107,7 +146,16 @@ class Dice:
         return [self.roll(sides, f"{purpose} ({i} of {count})") for i in range(1, count + 1)]
 
     def finish(self) -> None:
-        """Refuse physical dice that were typed but not needed: a sign of a mistake."""
+        """Refuse physical dice that were typed but not needed (a sign of a mistake), unless
+        the procedure said it rolled fewer than thrown; refuse too few (``REFUSE``), naming
+        each die the command needed and what it was for."""
+        short = [r for r in self.rolls if r.source == GENERATED]
+        if self.given and short and self.rest == REFUSE:
+            raise too_few(self.rolls, self.given)
+        if self.physical and self.fewer_because:
+            self.unused = list(self.physical)
+            self.physical.clear()
+            return
         if self.physical:
             left = ",".join(str(v) for v in self.physical)
             used = sum(1 for r in self.rolls if r.source == PHYSICAL)
@@ -132,6 +180,28 @@ class Dice:
     def _record(self, sides: int, value: int, purpose: str, source: str) -> int:
         self.rolls.append(Roll(sides, value, purpose, source))
         return value
+
+
+def too_few(rolls: list[Roll], given: int) -> DiceError:
+    """The refusal of too few ``--dice``: how many the command needs, each one's purpose."""
+    lines = []
+    for n, r in enumerate(rolls, start=1):
+        mark = f"given {r.value}" if r.source == PHYSICAL else "missing"
+        lines.append(f"{n}. d{r.die} for {r.purpose}: {mark}")
+    return DiceError(
+        f"--dice gave {given} value(s) but this command needs {len(rolls)} here, in this "
+        f"order: {'; '.join(lines)} (how many follow a missing die can depend on what it "
+        f"shows); give them all, end the list with ,+ to let the program roll the rest, or "
+        f"use --dice ask"
+    )
+
+
+def allow_unused(dice: DiceLike, reason: str) -> None:
+    """Say the command rolled fewer dice than the referee threw for it (an empty template):
+    values left over are reported, not refused."""
+    method = getattr(dice, "allow_unused", None)
+    if method is not None:
+        method(reason)
 
 
 def explain_no_roll(dice: DiceLike, reason: str) -> None:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import TypeVar
 
+from tabletop.core.dice import Roll
+
 T = TypeVar("T", bound=Hashable)
 S = TypeVar("S", bound=Hashable)
 
@@ -30,28 +32,48 @@ class _NeedRoll(Exception):
 
 
 class _ScriptedDice:
+    """Dice that follow a script of faces, recording each roll as the game's dice do (rules
+    code may read back ``rolls``), and ask for a new branch past its end."""
+
     def __init__(self, script: tuple[tuple[int, int], ...]):
         self._script = script
         self._next = 0
+        self.rolls: list[Roll] = []
+        self.no_roll_because: list[str] = []
+        self.fewer_because: list[str] = []
 
     def roll(self, sides: int, purpose: str) -> int:
         if self._next < len(self._script):
             value, _ = self._script[self._next]
             self._next += 1
+            self.rolls.append(Roll(sides, value, purpose, "odds"))
             return value
         raise _NeedRoll(sides)
 
+    def allow_unused(self, reason: str) -> None:
+        self.fewer_because.append(reason)
 
-def distribution(procedure: Callable[[_ScriptedDice], T]) -> dict[T, Fraction]:
-    """Exact distribution of ``procedure``'s result over all its dice."""
+
+class TooManyBranches(ValueError):
+    def __init__(self, limit: int):
+        super().__init__(f"too many dice branches to enumerate (over {limit})")
+        self.limit = limit
+
+
+def distribution(
+    procedure: Callable[[_ScriptedDice], T], limit: int | None = None
+) -> dict[T, Fraction]:
+    """Exact distribution of ``procedure``'s result over all its dice; more than ``limit``
+    runs of the procedure raise ``TooManyBranches``."""
+    limit = MAX_BRANCHES if limit is None else limit
     result: dict[T, Fraction] = {}
     stack: list[tuple[tuple[int, int], ...]] = [()]
     runs = 0
     while stack:
         script = stack.pop()
         runs += 1
-        if runs > MAX_BRANCHES:
-            raise ValueError(f"too many dice branches to enumerate (over {MAX_BRANCHES})")
+        if runs > limit:
+            raise TooManyBranches(limit)
         try:
             outcome = procedure(_ScriptedDice(script))
         except _NeedRoll as need:

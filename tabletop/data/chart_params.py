@@ -115,6 +115,7 @@ class EngineeringParams:
     earthmover_wire_inches: float  # CD 4.1
     gap_width: float  # CD 4
     adjacent: float  # tabletop (default)
+    unmire_distance: float  # CD 11.1.5
     smoke_generator_width: float  # CD 5.3
     smoke_generator_length: float  # CD 5.3
     smoke_generator_max: float  # CD 5.3

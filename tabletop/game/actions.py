@@ -18,6 +18,7 @@ ACTIONS: dict[str, str] = {
     "move": "tabletop.rules.movement:move_action",
     "roll": "tabletop.rules.movement:plain_roll",
     "marker": "tabletop.rules.movement:marker_action",
+    "batch": "tabletop.game.batch:batch_action",
     "searchlight": "tabletop.rules.cd.ice:searchlight_action",
     "fire": "tabletop.rules.cd.direct:fire_action",
     "barrage": "tabletop.rules.cd.barrage:barrage_action",

@@ -3,7 +3,8 @@
 ``Game.execute`` runs one action as one transaction: load the state, run the procedure with
 the game's dice, write the changed rows, append the event (inputs, every roll, the result,
 the before-image for undo, the state hash, the previous event's hash). ``undo`` appends an
-event that puts the last action's before-image back. ``replay`` rebuilds the game from the
+event that puts an action's before-image back; ``redo`` appends one that puts the undo's
+before-image back (while nothing new was logged). ``replay`` rebuilds the game from the
 scenario and the log and reports the first event whose state differs.
 """
 
@@ -13,12 +14,13 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tabletop.core.dice import GENERATED, PHYSICAL, Dice, Roll
-from tabletop.core.errors import RulesRefusal, TabletopError
+from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
+from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario
@@ -28,6 +30,12 @@ from tabletop.rules.context import RulesContext
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
+
+# The scenario and charts last built, by the digest of the texts they were built from.
+_LOADED: dict[str, LoadedScenario] = {}
+
+# Runs of a procedure the generic odds may make before refusing (each on a fresh state).
+ODDS_LIMIT = 5_000
 
 
 @dataclass
@@ -43,6 +51,8 @@ class Outcome:
 class Game:
     def __init__(self, store: Store):
         self.store = store
+        # Told of each action executed (the CLI shows its dice after the command's output).
+        self.on_outcome: Callable[[Outcome], None] | None = None
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -94,7 +104,29 @@ class Game:
 
     @cached_property
     def loaded(self) -> LoadedScenario:
-        """The scenario and charts the game was started with (as stored in the file)."""
+        """The scenario and charts the game was started with (as stored in the file).
+
+        Kept for the process by the stored texts' digest: a warm session ('tabletop play')
+        builds them once, not for every command."""
+        row = self.info
+        key = _sha256(
+            "\0".join(
+                (
+                    row.scenario_text,
+                    row.charts_json,
+                    row.scenario_json or "",
+                    str(row.charts_format),
+                )
+            )
+        )
+        found = _LOADED.get(key)
+        if found is None:
+            found = self._load()
+            _LOADED.clear()  # one game at a time is the common case; keep memory flat
+            _LOADED[key] = found
+        return found
+
+    def _load(self) -> LoadedScenario:
         from tabletop.data.charts import load_raw, overlay
 
         row = self.info
@@ -183,6 +215,7 @@ class Game:
         *,
         physical: list[int] | None = None,
         ask: Callable[[int, str], int | None] | None = None,
+        rest: str = REFUSE,
     ) -> Outcome:
         run = procedure(command)
         loaded = self.loaded
@@ -191,11 +224,22 @@ class Game:
             state = State.from_db(before)
             when = (state.turn, state.phase)  # the log dates an event by when it was issued
             dice = Dice(
-                self.info.seed, int(state.meta["rng_counter"]), list(physical or []), ask=ask
+                self.info.seed,
+                int(state.meta["rng_counter"]),
+                list(physical or []),
+                ask=ask,
+                rest=rest,
             )
             ctx = RulesContext(state, dice, loaded.scenario, loaded.charts)
+            # With too few --dice the procedure runs to the end on generated dice, so the
+            # refusal can name every die it needs; nothing is written before it.
             result = run(ctx, inputs)
             dice.finish()
+            if dice.unused:
+                result = {
+                    **result,
+                    "unused_dice": {"values": dice.unused, "why": "; ".join(dice.fewer_because)},
+                }
             state.meta["rng_counter"] = dice.counter
             after = state.canonical()
             writes, undo = diff(before, after)
@@ -215,49 +259,182 @@ class Game:
             }
             seq = self.store.next_seq()
             self.store.append_event(event, subjects=sorted(ctx.subjects))
-        return Outcome(seq, command, state.turn, state.phase, result, list(dice.rolls))
+        outcome = Outcome(seq, command, state.turn, state.phase, result, list(dice.rolls))
+        if self.on_outcome is not None:
+            self.on_outcome(outcome)
+        return outcome
 
-    def undo(self) -> tuple[Outcome, EventRow]:
+    def odds(self, command: str, inputs: dict[str, Any], limit: int = ODDS_LIMIT) -> OddsReport:
+        """The exact distribution of what ``command`` would do now, by running its registered
+        procedure over every face of every die it asks for (``tabletop.core.odds``), each run
+        on a fresh copy of the state. Nothing is written or logged; a command the rules
+        refuse now is refused the same way."""
+        from tabletop.core.odds import TooManyBranches, distribution
+
+        run = procedure(command)
+        loaded = self.loaded
+        rows = self.store.rows()
+        results: dict[str, dict[str, Any]] = {}
+
+        def one(dice: Any) -> str:
+            ctx = RulesContext(State.from_db(rows), dice, loaded.scenario, loaded.charts)
+            key, shown = outcome_of(run(ctx, inputs))
+            results.setdefault(key, shown)
+            return key
+
+        try:
+            dist = distribution(one, limit)
+        except TooManyBranches as exc:
+            raise BadInput(
+                f"the odds of {command} cannot be worked out exactly here: its dice branch "
+                f"more than {exc.limit} ways (many dice, or a re-roll that may repeat); ask "
+                f"for a smaller case (fewer stands or dice)"
+            ) from None
+        ordered = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
+        expected: dict[str, Fraction] = {}
+        for key, p in ordered:
+            for name, value in results[key].items():
+                if isinstance(value, bool):
+                    value = int(value)
+                if isinstance(value, int):
+                    expected[name] = expected.get(name, Fraction(0)) + p * value
+        return OddsReport(command, dict(ordered), expected, results)
+
+    def undo_plan(self, to: int | None = None) -> UndoPlan:
+        """What ``undo`` (or ``undo --to N``) would take back, without changing anything.
+
+        Actions are taken back newest first. ``to`` keeps event N and everything before it.
+        The plan says whether the game would go back into an earlier turn.
+        """
+        done, _ = undo_stacks(self._log_outline())
+        last = self.store.next_seq() - 1
+        if to is not None and not 1 <= to <= last:
+            raise BadInput(f"--to {to}: the log holds events 1 to {last}")
+        if not done:
+            raise RulesRefusal(
+                "nothing to undo: every command since 'new' has already been undone"
+                if last > 1
+                else "nothing to undo: the log holds only the start of the game"
+            )
+        seqs = [done[-1]] if to is None else [s for s in reversed(done) if s > to]
+        if not seqs:
+            assert to is not None
+            raise RulesRefusal(
+                f"nothing to undo after event {to}: the last command still in force is #{done[-1]}"
+                if done[-1] <= to
+                else f"nothing to undo after event {to}"
+            )
+        targets = [ev for ev in (self.store.event(s) for s in seqs) if ev is not None]
+        rows = self.store.rows()
+        now = State.from_db(rows)
+        for ev in targets:
+            _put_back(rows, ev.undo)
+        then = State.from_db(rows)
+        return UndoPlan(targets, (now.turn, now.phase), (then.turn, then.phase))
+
+    def undo(self, to: int | None = None, *, cross_turns: bool = False) -> UndoDone:
+        """Take back the last action (or every action after event ``to``), each logged as
+        its own undo event; refused when it would go back into an earlier turn unless
+        ``cross_turns``."""
         with self.store.transaction():
-            target = self.store.last_active_action()
-            if target is None:
+            plan = self.undo_plan(to)
+            if plan.crosses_turn and not cross_turns:
                 raise RulesRefusal(
-                    "nothing to undo: every command since 'new' has already been undone"
-                    if self.store.next_seq() > 2
-                    else "nothing to undo: the log holds only the start of the game"
+                    f"undo would take the game back from turn {plan.now[0]} to turn "
+                    f"{plan.then[0]} ({plan.names()}): add --yes to go back across the turn"
                 )
-            before = self.store.rows()
-            after = dict(before)
-            for key, value in target.undo.items():
-                if value is None:
-                    after.pop(key, None)
-                else:
-                    after[key] = value
-            writes, undo = diff(before, after)
-            self.store.write_rows(writes)
-            state = State.from_db(after)
-            result = {"undid": target.seq, "command": target.command}
-            event = {
-                "kind": "undo",
-                "command": "undo",
-                "turn": state.turn,
-                "phase": state.phase,
-                "inputs": {},
-                "rolls": [],
-                "result": result,
-                "undo": undo,
-                "undoes": target.seq,
-                "state_hash": state_hash(after),
-            }
-            seq = self.store.next_seq()
-            subjects = [
-                r[0]
-                for r in self.store.conn.execute(
-                    "SELECT stand FROM event_subjects WHERE seq = ?", (target.seq,)
+            seqs: list[int] = []
+            for target in plan.targets:
+                seqs.append(self._append_reversal(target, "undo", {"undid": target.seq}))
+        after = self.state()
+        return UndoDone(seqs, plan.targets, after.turn, after.phase)
+
+    def redo_plan(self, every: bool = False) -> list[tuple[EventRow, EventRow]]:
+        """The (undone action, its undo event) pairs ``redo`` would put back, in order."""
+        _, redoable = undo_stacks(self._log_outline())
+        if not redoable:
+            raise RulesRefusal(self._nothing_to_redo())
+        pairs = list(reversed(redoable)) if every else [redoable[-1]]
+        out = []
+        for action, undo_seq in pairs:
+            a, u = self.store.event(action), self.store.event(undo_seq)
+            if a is not None and u is not None:
+                out.append((a, u))
+        return out
+
+    def redo(self, every: bool = False) -> UndoDone:
+        """Put back the last undone action (or all of them) while nothing new was logged.
+
+        A redo is logged as the reversal of the undo event: it restores the state the undo
+        took away (the action's own after-state, its dice generator included)."""
+        with self.store.transaction():
+            pairs = self.redo_plan(every)
+            seqs: list[int] = []
+            for action, undo_event in pairs:
+                if state_hash(self.store.rows()) != undo_event.state_hash:
+                    raise RulesRefusal(
+                        f"cannot redo #{action.seq}: the game is no longer as undo "
+                        f"#{undo_event.seq} left it"
+                    )
+                seqs.append(
+                    self._append_reversal(
+                        undo_event, "redo", {"redid": action.seq, "command": action.command}
+                    )
                 )
-            ]
-            self.store.append_event(event, subjects=subjects)
-        return Outcome(seq, "undo", state.turn, state.phase, result), target
+        after = self.state()
+        return UndoDone(seqs, [a for a, _ in pairs], after.turn, after.phase)
+
+    def _append_reversal(self, target: EventRow, command: str, result: dict[str, Any]) -> int:
+        """Append an event (kind 'undo') that puts ``target``'s before-image back."""
+        before = self.store.rows()
+        after = dict(before)
+        _put_back(after, target.undo)
+        writes, undo = diff(before, after)
+        self.store.write_rows(writes)
+        state = State.from_db(after)
+        result = {**result, "command": result.get("command", target.command)}
+        event = {
+            "kind": "undo",
+            "command": command,
+            "turn": state.turn,
+            "phase": state.phase,
+            "inputs": {},
+            "rolls": [],
+            "result": result,
+            "undo": undo,
+            "undoes": target.seq,
+            "state_hash": state_hash(after),
+        }
+        seq = self.store.next_seq()
+        subjects = [
+            r[0]
+            for r in self.store.conn.execute(
+                "SELECT stand FROM event_subjects WHERE seq = ?", (target.seq,)
+            )
+        ]
+        self.store.append_event(event, subjects=subjects)
+        return seq
+
+    def _log_outline(self) -> list[tuple[int, str, str, int | None]]:
+        return [
+            (int(r[0]), str(r[1]), str(r[2]), r[3])
+            for r in self.store.conn.execute(
+                "SELECT seq, kind, command, undoes FROM events ORDER BY seq"
+            )
+        ]
+
+    def _nothing_to_redo(self) -> str:
+        outline = self._log_outline()
+        undos = [row for row in outline if row[1] == "undo" and row[2] == "undo"]
+        if not undos:
+            return "nothing to redo: no command has been undone"
+        later = [row for row in outline if row[1] == "action" and row[0] > undos[-1][0]]
+        if later:
+            return (
+                f"nothing to redo: #{later[0][0]} ({later[0][2]}) was logged after the last "
+                f"undo, so what was undone stays undone"
+            )
+        return "nothing to redo: every undone command has been redone"
 
     # --- checking -----------------------------------------------------------------------------
 
@@ -348,15 +525,16 @@ class Game:
             if progress is not None:
                 progress(done, len(events))
             if ev.kind == "undo":
+                # An undo puts its action's before-image back; a redo puts back the
+                # before-image of the undo it reverses (the action's after-state).
                 target = by_seq.get(ev.undoes or -1)
                 if target is None:
                     return ReplayReport(False, done, ev.seq, f"undo of a missing event {ev.undoes}")
+                if (ev.command == "redo") != (target.kind == "undo"):
+                    what = f"{ev.command} of event {target.seq} ({target.command})"
+                    return ReplayReport(False, done, ev.seq, what)
                 rows = state.canonical()
-                for key, value in target.undo.items():
-                    if value is None:
-                        rows.pop(key, None)
-                    else:
-                        rows[key] = value
+                _put_back(rows, target.undo)
                 state = State.from_db(rows)
             else:
                 problem = self._replay_action(ev, loaded, state, row.seed)
@@ -390,11 +568,7 @@ class Game:
         back, newest first; None when that does not give the state event 1 recorded."""
         rows = self.store.rows()
         for ev in reversed(events[1:]):
-            for key, value in ev.undo.items():
-                if value is None:
-                    rows.pop(key, None)
-                else:
-                    rows[key] = value
+            _put_back(rows, ev.undo)
         return rows if state_hash(rows) == events[0].state_hash else None
 
     def _replay_action(
@@ -420,6 +594,126 @@ class Game:
     def _state_at(self, ev: EventRow) -> dict[str, str] | None:
         # Only the final state is stored; a mid-log divergence can name the event, not the row.
         return self.store.rows() if ev.seq == self.store.next_seq() - 1 else None
+
+
+# The result fields that tell one outcome from another, in the order shown; a result with
+# none of them is told by its verdict.
+OUTCOME_FIELDS = (
+    "result",
+    "outcome",
+    "mired",
+    "damaged",
+    "landed",
+    "hits",
+    "effects",
+    "losses",
+    "lost",
+    "eliminated",
+    "attacks",
+    "state",
+    "status",
+)
+
+
+def outcome_of(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The outcome a result stands for: a readable key and the fields it was made from."""
+    fields = {k: result[k] for k in OUTCOME_FIELDS if k in result and result[k] is not None}
+    happened = result.get("happened")
+    if not fields and isinstance(happened, list):
+        # A phase boundary: what each of its rolls did (minefield attacks, depletion, ...).
+        rolled = [h for h in happened if isinstance(h, dict) and h.get("rolls")]
+        said = [f"{h.get('what')}: {h.get('result')}" for h in rolled]
+        return "; ".join(said) or "nothing rolled", {}
+    if not fields:
+        verdict = str(result.get("verdict", "done"))
+        return verdict, {}
+    parts = []
+    for k, v in fields.items():
+        shown = v if isinstance(v, str | int | float | bool) else canonical(v)
+        parts.append(f"{k} {str(shown).lower() if isinstance(v, bool) else shown}")
+    return ", ".join(parts), fields
+
+
+@dataclass
+class OddsReport:
+    """Each outcome's exact probability (most likely first), the expected value of each
+    whole-number field, and the fields each outcome was told by."""
+
+    command: str
+    outcomes: dict[str, Fraction]
+    expected: dict[str, Fraction]
+    fields: dict[str, dict[str, Any]]
+
+
+@dataclass
+class UndoPlan:
+    """The actions an undo would take back (newest first), and the turn and phase now
+    and after."""
+
+    targets: list[EventRow]
+    now: tuple[int, str]
+    then: tuple[int, str]
+
+    @property
+    def crosses_turn(self) -> bool:
+        return self.then[0] != self.now[0]
+
+    def names(self) -> str:
+        return ", ".join(f"#{ev.seq} {ev.command}" for ev in self.targets)
+
+
+@dataclass
+class UndoDone:
+    """The undo (or redo) events logged, the actions they took back (or put back), and
+    the turn and phase the game is now in."""
+
+    events: list[int]
+    actions: list[EventRow]
+    turn: int
+    phase: str
+
+
+def undo_stacks(
+    outline: list[tuple[int, str, str, int | None]],
+) -> tuple[list[int], list[tuple[int, int]]]:
+    """From the log's (seq, kind, command, undoes): the actions in force (oldest first),
+    and the undone actions that may be redone with their undo events (last undone last).
+
+    A new action empties the redo stack: once something new was logged, what was undone
+    stays undone."""
+    done: list[int] = []
+    redoable: list[tuple[int, int]] = []
+    for seq, kind, command, undoes in outline:
+        if seq == 1:
+            continue
+        if kind == "action":
+            done.append(seq)
+            redoable.clear()
+        elif command == "redo":
+            for i in range(len(redoable) - 1, -1, -1):
+                if redoable[i][1] == undoes:
+                    done.append(redoable.pop(i)[0])
+                    break
+        elif undoes in done:
+            done.remove(undoes)
+            redoable.append((undoes, seq))
+    return done, redoable
+
+
+def undone_actions(events: list[EventRow]) -> set[int]:
+    """The actions the log's undos (and redos) leave taken back."""
+    outline = [(ev.seq, ev.kind, ev.command, ev.undoes) for ev in events]
+    done, _ = undo_stacks(outline)
+    in_force = set(done)
+    return {ev.seq for ev in events if ev.kind == "action" and ev.seq > 1} - in_force
+
+
+def _put_back(rows: dict[str, str], image: dict[str, str | None]) -> None:
+    for key, value in image.items():
+        if value is None:
+            rows.pop(key, None)
+        else:
+            rows[key] = value
 
 
 @dataclass
@@ -459,6 +753,17 @@ class ReplayDice(Dice):
     def roll(self, sides: int, purpose: str) -> int:
         if not self._recorded:
             raise ReplayMismatch(f"replay needs a roll the log does not have ({purpose})")
+        if self._recorded[0]["purpose"] != purpose:
+            # Logged by a version that took the dice in another order (fire took each
+            # to-hit die's effect die straight after it): take the die logged for this
+            # purpose. The state check after the event still proves the outcome.
+            for i, logged in enumerate(self._recorded):
+                if logged["purpose"] == purpose and logged["die"] == sides:
+                    want = self._recorded.pop(i)
+                    source = str(want["source"])
+                    if source == GENERATED:
+                        self.counter += 1
+                    return self._record(sides, int(want["value"]), purpose, source)
         want = self._recorded.pop(0)
         if want["die"] != sides:
             raise ReplayMismatch(f"the log has a d{want['die']} where replay rolls a d{sides}")

@@ -137,6 +137,8 @@ def build_report(
     events, the enemy's acts done in plain view; its losses, and the enemy's among the
     stands it has seen.
     """
+    from tabletop.game.engine import undone_actions
+
     state = game.state()
     info = game.info
     sides = game.loaded.scenario.side_names()
@@ -146,7 +148,7 @@ def build_report(
     else:
         known = known if known is not None else game.knowledge(view)
         events = game.events_for(known)
-    undone = {ev.undoes for ev in events if ev.kind == "undo"}
+    undone = undone_actions(events)  # what undo took back and redo did not put back
     report = Report(
         name=info.name,
         scenario=info.scenario_source,

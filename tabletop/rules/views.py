@@ -447,17 +447,19 @@ def event_for_view(
         return EventView(
             ev.seq, ev.turn, ev.phase, ev.command, inputs, rolls, result, ev.undoes, ev.kind
         )
-    if ev.command == "undo":
+    if ev.command in ("undo", "redo"):
         if undone_command is None:
             return None
+        # A redo points at the undo it reverses; the act it puts back is what the side reads.
+        act = ev.result.get("redid") if ev.command == "redo" else ev.undoes
         return EventView(
             ev.seq,
             ev.turn,
             ev.phase,
-            "undo",
+            ev.command,
             {},
             [],
-            {"undid": ev.undoes, "command": undone_command},
+            {"redid" if ev.command == "redo" else "undid": act, "command": undone_command},
             ev.undoes,
             ev.kind,
         )
@@ -520,8 +522,10 @@ def events_for_view(events: list[Any], known: Knowledge) -> list[EventView]:
     out = []
     for ev in events:
         undone = None
-        if ev.command == "undo" and not known.is_referee:
+        if ev.command in ("undo", "redo") and not known.is_referee:
             target = by_seq.get(ev.undoes)
+            if ev.command == "redo" and target is not None:
+                target = by_seq.get(target.undoes)  # the redo's undo, then the act undone
             if target is not None and event_for_view(target, known) is not None:
                 undone = target.command
         shown = event_for_view(ev, known, undone)

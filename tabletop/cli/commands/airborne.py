@@ -20,6 +20,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
 )  # fmt: skip
 
@@ -85,6 +86,7 @@ def cli() -> None:
 
 
 @cli.command("drop")
+@odds_option
 @aircraft_options
 @click.option("--heading", type=BEARING, required=True, help="Flight path bearing (degrees).")
 @click.option(
@@ -179,6 +181,7 @@ def _echo_aa(shots: list[dict[str, Any]]) -> None:
 
 
 @cli.command("glider")
+@odds_option
 @aircraft_options
 @click.option(
     "--heading", type=BEARING, default=0.0, help="Landing direction (degrees; default 0)."
@@ -297,6 +300,7 @@ def aa(zone: tuple[float, float], side: str, game: Path, as_json: bool) -> None:
 
 
 @cli.command("fire")
+@odds_option
 @click.argument("shooter", type=STAND)
 @click.argument("target", type=STAND)
 @click.option("--weapon", default=None, help="Which of the shooter's weapons.")

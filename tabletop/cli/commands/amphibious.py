@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
 )  # fmt: skip
 
@@ -52,6 +53,7 @@ def _finish(out: Any, as_json: bool) -> dict[str, Any] | None:
 
 
 @cli.command("approach")
+@odds_option
 @click.argument("craft", type=STAND, nargs=-1)
 @click.option("--at", "at", type=POINT, required=True, help="The beach point to land at X,Y.")
 @click.option("--wave", type=click.IntRange(1, 100), default=None, help="Wave number.")
@@ -118,6 +120,7 @@ def approach(
 
 
 @cli.command("land")
+@odds_option
 @click.argument("craft", type=STAND, nargs=-1, required=True)
 @dice_option
 @game_option
@@ -148,6 +151,7 @@ def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
 
 
 @cli.command("unload")
+@odds_option
 @click.argument("craft", type=STAND)
 @game_option
 @json_option
@@ -165,6 +169,7 @@ def unload(craft: str, game: Path, as_json: bool) -> None:
 
 
 @cli.command("wade")
+@odds_option
 @click.argument("stands", type=STAND, nargs=-1, required=True)
 @click.option("--by", "by", type=STAND, default=None, help="A command stand ashore (hasty).")
 @game_option
@@ -196,6 +201,7 @@ def wade(stands: tuple[str, ...], by: str | None, game: Path, as_json: bool) -> 
 
 
 @cli.command("hit")
+@odds_option
 @click.argument("stand", type=STAND)
 @click.option("--effect", type=click.Choice(EFFECTS), default=None, help="Default: roll it.")
 @click.option(
@@ -239,6 +245,7 @@ def hit(
 
 
 @cli.command("into-water")
+@odds_option
 @click.argument("stand", type=STAND)
 @click.option("--at", "at", type=POINT, required=True, help="Where it ends in the water.")
 @game_option
@@ -258,6 +265,7 @@ def into_water(stand: str, at: tuple[float, float], game: Path, as_json: bool) -
 
 
 @cli.command("lift")
+@odds_option
 @click.option("--side", required=True, help="The landing side.")
 @click.option("--odd", type=click.IntRange(0, 10_000), default=None, help="Odd-wave points.")
 @click.option("--even", type=click.IntRange(0, 10_000), default=None, help="Even-wave points.")
@@ -302,6 +310,7 @@ def lift(side: str, odd: int | None, even: int | None, game: Path, as_json: bool
 
 
 @cli.command("bombard")
+@odds_option
 @click.option("--side", required=True, help="The side whose ships bombard.")
 @click.option(
     "--area", "area", type=POINT, multiple=True, required=True,
@@ -352,6 +361,7 @@ def bombard(
 
 
 @cli.command("naval-fire")
+@odds_option
 @click.argument("ship", type=STAND)
 @click.option("--at", "at", type=POINT, required=True, help="Aiming point X,Y.")
 @click.option("--observer", type=STAND, required=True, help="Who calls it (or the ship).")

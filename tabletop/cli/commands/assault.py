@@ -17,6 +17,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
     rolls_text,
 )  # fmt: skip
@@ -49,6 +50,7 @@ class AssaultCommand(click.Command):
 
 
 @click.command("assault", cls=AssaultCommand)
+@odds_option
 @click.argument("attackers", nargs=-1, type=STAND)
 @click.option(
     "--against",

@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
     weapon_completer,
 )  # fmt: skip
@@ -77,6 +78,7 @@ def barrage_options(f: Any) -> Any:
 
 
 @click.command("barrage")
+@odds_option
 @barrage_options
 @dice_option
 @game_option
@@ -96,6 +98,11 @@ def cli(
     """Indirect fire by SHOOTER at X,Y: the template and its rolls.
 
     Lays the template, finds every stand under it and rolls for each.
+
+    --dice are taken in the order a referee throws them: one to-hit die per stand
+    under the burst (in the order listed), then one effect die for each hit, in the
+    same order; H&I takes one landing die. Over empty ground no die is rolled and
+    the dice given are reported unused.
 
     HE suppresses every stand under the burst; when several stands roll, the first
     one's die is the marked depletion die. Smoke and illumination leave templates

@@ -21,6 +21,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
 )  # fmt: skip
 
@@ -56,6 +57,7 @@ def _run(game: Path, action: str, inputs: dict[str, Any], as_json: bool, dice: A
 
 
 @cli.command("demolish")
+@odds_option
 @click.argument("target")
 @click.option("--by", "by", type=STAND, required=True, help="The engineer stand detonating.")
 @dice_option
@@ -78,6 +80,7 @@ def demolish(target: str, by: str, dice: Any, game: Path, as_json: bool) -> None
 
 
 @cli.command("recheck")
+@odds_option
 @click.argument("bridge")
 @click.option("--by", "by", type=STAND, required=True, help="The engineer on the bridge.")
 @game_option

@@ -16,11 +16,13 @@ from tabletop.cli.core import (
     command,
     dice_inputs,
     dice_option,
+    dice_shown,
     emit_json,
     game_option,
     headline,
     json_option,
     model_completer,
+    odds_option,
     profile_completer,
     weapon_completer,
 )  # fmt: skip
@@ -253,6 +255,7 @@ def _known(value: str, table: Any, option: str, what: str) -> None:
 
 
 @click.command("fire")
+@odds_option
 @fire_options
 @dice_option
 @click.option(
@@ -297,6 +300,10 @@ def cli(
 
     In a game, range, sight, spotting and cover come from the table unless --range
     (and --cover) give what you measured. Without SHOOTER and TARGET it is a calculator.
+
+    --dice are taken in the order a referee throws them: every to-hit die first,
+    then one effect die for each hit, in the same order (depletion dice are rolled
+    at the end of the phase).
 
     \b
     Example:
@@ -391,6 +398,7 @@ def _quick_fire(
     d = Dice(
         seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
         physical=inputs["physical"],
+        rest=inputs["rest"],
         ask=inputs["ask"],
     )
     tally, dice_out = roll_plan(plan, d, int(charts.param("ammo", "trigger-face")))
@@ -612,6 +620,7 @@ def model_fire(
         d = Dice(
             seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
             physical=inputs["physical"],
+            rest=inputs["rest"],
             ask=inputs["ask"],
         )
         outcome = model.fire(shot, d)
@@ -661,18 +670,23 @@ def render(r: dict[str, Any]) -> str:
         lines.append(f"  {m['value']:+d} {m['name']} [{m['rule']}]")
     lines.append(f"  = {r['to_hit']}; " + "; ".join(r.get("notes", [])))
     physical = r.get("physical") or []
-    marks = iter(physical)
+    # The dice were thrown as a referee throws them: every to-hit die, then the effects.
+    marks, effect_marks = iter(physical[: len(r["dice"])]), iter(physical[len(r["dice"]) :])
     parts = []
     for d in r["dice"]:
         star = "*" if next(marks, False) else ""
         text = f"{d['to_hit']}{star}"
         if d["hit"]:
-            estar = "*" if next(marks, False) else ""
+            estar = "*" if next(effect_marks, False) else ""
             text += f" hit, effect {d['effect_roll']}{estar} {d['effect']}"
         else:
             text += " miss"
         parts.append(text)
-    lines.append("  dice: " + "; ".join(parts) + ("   (* physical)" if any(physical) else ""))
+    legend = "   (all generated)"
+    if any(physical):
+        legend = "   (* physical)" if all(physical) else "   (* physical, the rest generated)"
+    lines.append("  dice: " + "; ".join(parts) + legend)
+    dice_shown()
     if r.get("target_now"):
         lines.append(f"  {r['target']}: {r['target_now']}")
     for line in r.get("structures") or []:

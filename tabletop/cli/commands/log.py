@@ -120,6 +120,8 @@ def _event_text(ev: dict[str, Any]) -> str:
     line = f"{head} {args}".rstrip()
     if verdict:
         line += f" -> {verdict}"
+    elif "undoes" in ev and ev["command"] == "redo":
+        line += f" -> redid #{ev['result'].get('redid')} ({ev['result'].get('command')})"
     elif "undoes" in ev:
         line += f" -> undid #{ev['undoes']} ({ev['result'].get('command')})"
     if ev["rolls"]:

@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     executed,
     game_option,
     json_option,
+    odds_option,
     open_game,
     view_option,
     xy_arguments,
@@ -111,6 +112,7 @@ def list_fields(view: str | None, game: Path, as_json: bool) -> None:
 
 
 @cli.command("cross")
+@odds_option
 @click.argument("stand", type=STAND)
 @click.option(
     "--path",
@@ -140,7 +142,12 @@ def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_
     """
     out = open_game(game).execute(
         "minefield-cross",
-        {"stand": stand, "path": [list(p) for p in path], "stop_at_edge": stop_at_edge},
+        {
+            "stand": stand,
+            "path": [list(p) for p in path],
+            "stop_at_edge": stop_at_edge,
+            "tidy_stop": True,  # a stop short of the path's end to 0.01" (tidy_stop)
+        },
     )
     r = out.result
     if as_json:

@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     headline,
     json_option,
     model_completer,
+    odds_option,
     procedure_completer,
 )  # fmt: skip
 
@@ -165,6 +166,7 @@ def show_cd(charts: Any, as_json: bool) -> None:
 
 
 @cli.command("run")
+@odds_option
 @click.argument("name", shell_complete=model_completer(include_cd=False))
 @click.argument("procedure", shell_complete=procedure_completer)
 @click.option(
@@ -220,6 +222,7 @@ def run_model(
         d = Dice(
             seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
             physical=inputs["physical"],
+            rest=inputs["rest"],
             ask=inputs["ask"],
         )
         model = find_model(name, Charts.load(tuple(charts_dirs)))

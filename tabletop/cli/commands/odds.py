@@ -9,21 +9,53 @@ import click
 
 from tabletop.cli.commands.barrage import barrage_inputs, barrage_options
 from tabletop.cli.commands.fire import fire_inputs, fire_options, quick_plan
-from tabletop.cli.core import charts_option, command, emit_json, game_option, headline, json_option
+from tabletop.cli.core import (
+    ODDS_KEY,
+    charts_option,
+    command,
+    emit_json,
+    game_option,
+    headline,
+    json_option,
+)
 
 
-@click.group("odds")
+class OddsGroup(click.Group):
+    """``odds fire`` and ``odds barrage`` are its own; any other rolling command is the
+    command itself run as with ``--odds`` (``tabletop odds mire G-5``)."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name in ("odds", "play"):
+            return found
+        root = ctx.find_root().command
+        if isinstance(root, click.Group):
+            return root.get_command(ctx, cmd_name)
+        return None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        ctx.meta[ODDS_KEY] = True
+        return super().invoke(ctx)
+
+
+@click.group("odds", cls=OddsGroup)
 def cli() -> None:
     """Exact odds of an action's outcomes, without rolling.
 
-    Worked out from the same procedure the action rolls with.
+    Worked out from the same procedure the action rolls with: every face of every
+    die it asks for is tried. Exact fractions in JSON, percentages in text.
 
-    Nothing is rolled or logged, and odds may be asked in any phase.
+    Nothing is rolled or logged. 'odds fire' and 'odds barrage' may be asked in any
+    phase; any other rolling command (mire, unmire, minefield cross, engineer
+    demolish, structure damage, weather roll, airborne drop, assault, model run ...)
+    is answered as if typed now, the same as giving it --odds.
 
     \b
     Example:
       tabletop odds fire G-4 US-4
       tabletop odds barrage US-5 --at 27,21
+      tabletop odds mire G-5
+      tabletop odds engineer demolish bridge-1 --by G-E1
     """
 
 

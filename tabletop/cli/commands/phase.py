@@ -15,6 +15,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
 )
 
@@ -30,6 +31,7 @@ def cli() -> None:
 
 
 @cli.command("next")
+@odds_option
 @dice_option
 @game_option
 @json_option

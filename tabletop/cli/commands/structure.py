@@ -16,6 +16,7 @@ from tabletop.cli.core import (
     executed,
     game_option,
     json_option,
+    odds_option,
     open_game,
     view_option,
 )  # fmt: skip
@@ -36,6 +37,7 @@ def cli() -> None:
 
 
 @cli.command("damage")
+@odds_option
 @click.argument("target")
 @click.option(
     "--cause",

@@ -15,11 +15,13 @@ from tabletop.cli.core import (
     executed,
     game_option,
     json_option,
+    odds_option,
     open_game,
 )  # fmt: skip
 
 
 @click.command("unmire")
+@odds_option
 @click.argument("stand", type=STAND)
 @click.option(
     "--assist",

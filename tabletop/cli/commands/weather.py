@@ -16,6 +16,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_option,
     open_game,
 )  # fmt: skip
 
@@ -157,6 +158,7 @@ def set_weather(
 
 
 @cli.command("roll")
+@odds_option
 @click.option(
     "--preset",
     default=None,

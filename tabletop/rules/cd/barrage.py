@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.dice import allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.rules.cd.fire import (
@@ -25,7 +26,8 @@ from tabletop.rules.cd.fire import (
     fold,
     outcome,
     plan_indirect,
-    resolve_die,
+    roll_effect,
+    roll_to_hit,
 )
 from tabletop.state.document import in_play, out_of_play
 
@@ -191,18 +193,30 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     elif b.ammo == "he":
         marked = b.under[0][0] if len(b.under) > 1 else None
         result["marked_die"] = marked
+        if not b.under:
+            allow_unused(ctx.dice, "the template caught no stand, so no die was rolled")
+        # As a referee throws them: one to-hit die per stand under the burst, then an
+        # effect die for each hit, in the same order.
+        thrown = {}
+        at: dict[str, int] = {}
         for sid, _ in b.under:
-            plan = b.plans[sid]
-            before = len(ctx.dice.rolls)
             # CD 1.1: with several stands under one burst, only the marked die may deplete.
             counts = marked is None or sid == marked
-            die = resolve_die(plan, ctx.dice, 1, counts_for_depletion=counts, trigger_face=face)
+            at[sid] = len(ctx.dice.rolls)
+            thrown[sid] = roll_to_hit(
+                b.plans[sid], ctx.dice, 1, counts_for_depletion=counts, trigger_face=face
+            )
+        for sid, _ in b.under:
+            plan = b.plans[sid]
+            to_hit_roll = [ctx.dice.rolls[at[sid]].value]
+            before = len(ctx.dice.rolls)
+            die = roll_effect(plan, ctx.dice, thrown[sid])
             tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
             _suppress(stand)
             apply_effect(stand, tally.worst, state)
-            result["rolls"][sid] = [r.value for r in ctx.dice.rolls[before:]]
+            result["rolls"][sid] = to_hit_roll + [r.value for r in ctx.dice.rolls[before:]]
             result["hits"][sid] = tally.hits
             # The same words as 'odds barrage' (one procedure): a hit with no effect, like
             # a miss, leaves the stand suppressed under HE (SPEC 2).

@@ -21,7 +21,8 @@ from tabletop.rules.cd.fire import (
     Target,
     fold,
     plan_direct,
-    resolve_die,
+    roll_effect,
+    roll_to_hit,
 )  # fmt: skip
 from tabletop.state.document import out_of_play
 
@@ -197,18 +198,26 @@ def prepare(
 
 
 def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list[dict[str, Any]]]:
-    tally = Tally()
-    dice_out = []
+    """Every to-hit die first, then an effect die for each hit, in the order of the to-hit
+    dice: the order a referee throws them (the --dice values are taken in this order)."""
+    to_hit = []
     for index in range(1, plan.rof + 1):
         before = len(getattr(dice, "rolls", []))
-        outcome = resolve_die(plan, dice, index, trigger_face=trigger_face)
+        die = roll_to_hit(plan, dice, index, trigger_face=trigger_face)
+        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
+        to_hit.append((die, rolled[0] if rolled else None))
+    tally = Tally()
+    dice_out = []
+    for die, value in to_hit:
+        before = len(getattr(dice, "rolls", []))
+        outcome = roll_effect(plan, dice, die)
         rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
         dice_out.append(
             {
-                "to_hit": rolled[0],
+                "to_hit": value,
                 "hit": outcome.hit,
                 "effect": outcome.effect,
-                "effect_roll": rolled[1] if len(rolled) > 1 else None,
+                "effect_roll": rolled[0] if rolled else None,
                 "trigger": outcome.trigger,
             }
         )

@@ -1,8 +1,10 @@
 """To-hit numbers, dice and hit effects: the procedures shared by direct and indirect fire.
 
 A shot is planned first (``FirePlan``: range band, base number, every modifier with its rule,
-the final number, how ammunition is used), with no dice. Then each to-hit die is resolved by
-``resolve_die``, and the dice are folded into a ``Tally``. The ``fire`` and ``barrage``
+the final number, how ammunition is used), with no dice. Then the dice are thrown as a
+referee throws them: every to-hit die (``roll_to_hit``), then an effect die for each hit
+(``roll_effect``); depletion dice come at the end of the phase (CD 1.2). The dice are folded
+into a ``Tally``. The ``fire`` and ``barrage``
 commands, their explanations and ``odds`` all use these same functions.
 """
 
@@ -148,6 +150,33 @@ def hit_effect(roll: int, plan: FirePlan) -> str:
     return ELIMINATED
 
 
+def roll_to_hit(
+    plan: FirePlan,
+    dice: DiceLike,
+    index: int,
+    *,
+    counts_for_depletion: bool = True,
+    trigger_face: int = 1,
+) -> DieOutcome:
+    """One to-hit die: at or under the number hits, a natural 1 always hits (SPEC 2); a 1
+    may trigger a depletion roll (CD 1.1). A hit's effect is rolled later (``roll_effect``),
+    as a referee throws the effect dice after all the to-hit dice."""
+    label = f"{plan.weapon} at {plan.target}"
+    of = f" {index} of {plan.rof}" if plan.rof > 1 else ""
+    roll = dice.roll(10, f"to-hit{of}, {label}, needs {plan.to_hit} or less")
+    hit = roll <= plan.to_hit or roll == 1
+    trigger = counts_for_depletion and plan.depletion == "roll" and roll == trigger_face
+    return DieOutcome(hit, None, trigger)
+
+
+def roll_effect(plan: FirePlan, dice: DiceLike, die: DieOutcome) -> DieOutcome:
+    """A hit's roll on the hit effects chart; a miss rolls nothing."""
+    if not die.hit:
+        return die
+    effect = hit_effect(dice.roll(10, f"hit effect on {plan.target} ({plan.effect_quality})"), plan)
+    return DieOutcome(True, effect, die.trigger)
+
+
 def resolve_die(
     plan: FirePlan,
     dice: DiceLike,
@@ -156,19 +185,12 @@ def resolve_die(
     counts_for_depletion: bool = True,
     trigger_face: int = 1,
 ) -> DieOutcome:
-    """One to-hit die: at or under the number hits, a natural 1 always hits (SPEC 2);
-    a hit rolls on the hit effects chart; a 1 may trigger a depletion roll (CD 1.1)."""
-    label = f"{plan.weapon} at {plan.target}"
-    of = f" {index} of {plan.rof}" if plan.rof > 1 else ""
-    roll = dice.roll(10, f"to-hit{of}, {label}, needs {plan.to_hit} or less")
-    hit = roll <= plan.to_hit or roll == 1
-    effect = None
-    if hit:
-        effect = hit_effect(
-            dice.roll(10, f"hit effect on {plan.target} ({plan.effect_quality})"), plan
-        )
-    trigger = counts_for_depletion and plan.depletion == "roll" and roll == trigger_face
-    return DieOutcome(hit, effect, trigger)
+    """One to-hit die and, for a hit, its effect: the odds enumerate this (the dice are
+    independent, so the order they are thrown in does not change the distribution)."""
+    die = roll_to_hit(
+        plan, dice, index, counts_for_depletion=counts_for_depletion, trigger_face=trigger_face
+    )
+    return roll_effect(plan, dice, die)
 
 
 # --- planning ---------------------------------------------------------------------------------

@@ -233,6 +233,34 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[i
     return int(charts.param("mines", "attacks-at-edge")), "stopped at the edge of"
 
 
+def tidy_stop(stand: dict[str, Any], x: float, y: float, squares: list[Any]) -> tuple[float, float]:
+    """A stop short of the path's end (at a field's edge, or just across one), to the
+    hundredth of an inch a referee can place, on the same side of every field as the exact
+    point: a base that stopped clear of a field stays clear, one on a field stays on it.
+    (The exact contact point has long decimals that meant nothing at the table.)"""
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    def touching(px: float, py: float) -> list[bool]:
+        base = base_polygon(base_of({**stand, "x": px, "y": py}))
+        return [base.intersection(sq).area > 1e-9 for sq in inner]
+
+    # Within the measuring tolerance a base touching a field's edge is not on it.
+    inner = [sq.buffer(-TOLERANCE, join_style="mitre") for sq in squares]
+
+    want = touching(x, y)
+    options = {
+        (math.floor(x * 100) / 100, math.floor(y * 100) / 100),
+        (math.floor(x * 100) / 100, math.ceil(y * 100) / 100),
+        (math.ceil(x * 100) / 100, math.floor(y * 100) / 100),
+        (math.ceil(x * 100) / 100, math.ceil(y * 100) / 100),
+    }
+    for px, py in sorted(options, key=lambda p: (math.dist(p, (x, y)), p)):
+        if touching(px, py) == want:
+            return px + 0.0, py + 0.0
+    return round(x, 6), round(y, 6)
+
+
 def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """``minefield cross``: the minefield step of a move alone (CD 3.2), through the same
     ``meetings`` and ``settle`` that 'tabletop move' uses, for moves the referee prices
@@ -266,14 +294,20 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             # CD 3.2: a stand that moves through a real field stops as soon as it is across.
             stop = min(stop, m.stop)
     end = LineString(points).interpolate(stop)
-    stand["x"], stand["y"] = round(end.x, 6), round(end.y, 6)
+    if not inputs.get("tidy_stop"):
+        # Logged before stops were tidied: replayed as they were recorded.
+        stand["x"], stand["y"] = round(end.x, 6), round(end.y, 6)
+    elif stop >= length - EPS:
+        stand["x"], stand["y"] = points[-1]  # where the referee said: as typed
+    else:
+        stand["x"], stand["y"] = tidy_stop(stand, end.x, end.y, [square(f) for _, f in met])
     if stop > EPS:
         stand["moved_turn"] = ctx.state.turn
     out = settle(ctx, stand, met, stop)
     attacks = out["attacks"]
     hows = [f"{e['result']} ({e['id']})" for e in out["events"]]
     verdict = (
-        f"{stand['id']} stops at {end.x:.1f},{end.y:.1f}"
+        f"{stand['id']} stops at {stand['x']:g},{stand['y']:g}"
         + (f" ({'; '.join(hows)})" if hows else "")
         + "; "
         + (
@@ -287,7 +321,7 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "stand": stand["id"],
         "attacks": attacks,
         "revealed": out["revealed"],
-        "stopped_at": [round(end.x, 3), round(end.y, 3)],
+        "stopped_at": [round(stand["x"], 3), round(stand["y"], 3)],
     }
 
 

@@ -36,7 +36,7 @@ SEED = 11
 # dice), undo. Run through the command line, as a referee would.
 PLAY = [
     ("place", "G-1", "12", "30", "--facing", "90"),
-    ("roll", "3d10", "--dice", "2,9"),
+    ("roll", "3d10", "--dice", "2,9,+"),
     ("roll", "d6", "--for", "who blinks"),
     ("undo",),
     ("place", "US-1", "20", "8"),

@@ -1,0 +1,55 @@
+"""Several stands in one command (issue 20): each checked in turn, all applied or none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import Run, as_json, file_digest
+
+
+def positions(run: Run, *ids: str) -> list[tuple[float, float]]:
+    stands = {s["id"]: s for s in as_json(run("status", "--json"))["stands"]}
+    return [(stands[i]["x"], stands[i]["y"]) for i in ids]
+
+
+def test_place_several_stands_in_one_event(game: Run) -> None:
+    out = game("place", "G-1", "12", "30", "--and", "G-2 14 30", "--and", "G-3 16,30 --facing 90")
+    assert out.output.splitlines() == [
+        "3 stands placed (event 2)",
+        '  G-1 at 12,30 facing 180, moved 6.708"',
+        '  G-2 at 14,30 facing 180, moved 7.211"',
+        '  G-3 at 16,30 facing 90, moved 14.213"',
+    ]
+    assert positions(game, "G-1", "G-2", "G-3") == [(12, 30), (14, 30), (16, 30)]
+    assert as_json(game("replay", "--json"))["ok"] is True
+
+
+def test_one_refused_stand_places_none(game: Run) -> None:
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("place", "G-1", "20", "30", "--and", "G-2 20.3 30", code=3)
+    assert out.output.strip() == (
+        "Error: place item 2 of 2 (G-2): G-2 at (20.3, 30) would overlap G-1: bases may touch "
+        "but not overlap; nothing was applied"
+    )
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_bad_item_is_bad_input_naming_it(game: Run) -> None:
+    out = game("place", "--and", "G-1 1", code=2)
+    assert out.output.startswith("Error: --and 'G-1 1': missing Y")
+
+
+def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: Path) -> None:
+    setup = tmp_path / "setup.txt"
+    setup.write_text("# the American line\nUS-1 5 5\n\nUS-2 7 5 --facing 45\n", encoding="utf-8")
+    before = positions(game, "US-1", "US-2")
+    data = as_json(game("place", "--file", str(setup), "--json"))
+    assert (data["command"], data["count"]) == ("place", 2)
+    assert [(r["stand"], r["facing"]) for r in data["items"]] == [("US-1", 0.0), ("US-2", 45.0)]
+    game("undo")
+    assert positions(game, "US-1", "US-2") == before
+
+
+def test_nothing_to_place_is_a_usage_error(game: Run) -> None:
+    out = game("place", code=2)
+    assert out.output.startswith("Error: give STAND X Y, or --file with one 'STAND X Y' a line")

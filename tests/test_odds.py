@@ -1,0 +1,186 @@
+"""Odds for every rolling command (SPEC 3, issue 20): the exact distribution from running the
+command's own procedure over every face of its dice (``Game.odds``), checked against a
+brute-force count over every combination of thrown dice, on small cases."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tabletop.cli import cli
+from tabletop.core.dice import GENERATE, GENERATED, Dice
+from tabletop.game.actions import procedure
+from tabletop.game.engine import Game, outcome_of
+from tabletop.rules.context import RulesContext
+from tabletop.state.document import State
+from tests.conftest import Run, as_json, file_digest
+
+ENGINEERS = str(Path(__file__).parent / "data" / "engineers.yaml")
+
+
+def _made(folder: Path, *commands: tuple[str, ...]) -> Path:
+    path = folder / "game.sqlite"
+    runner = CliRunner()
+    for argv in commands:
+        result = runner.invoke(cli, [*argv, "--game", str(path)])
+        assert result.exit_code == 0, (argv, result.output)
+    return path
+
+
+@pytest.fixture(scope="module")
+def mud_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Crossroads (seed 1) in deep mud, turn 1, movement phase."""
+    return _made(
+        tmp_path_factory.mktemp("mud"),
+        ("new", "crossroads", "--seed", "1"),
+        ("weather", "set", "--ground", "mud-deep"),
+    )
+
+
+@pytest.fixture(scope="module")
+def eng_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _made(tmp_path_factory.mktemp("eng"), ("new", ENGINEERS, "--seed", "5"))
+
+
+@pytest.fixture
+def mud(mud_file: Path, run: Run) -> Run:
+    shutil.copy(mud_file, run.game)  # type: ignore[attr-defined]
+    return run
+
+
+def brute_force(path: Path, command: str, inputs: dict[str, Any], dice: int) -> dict[str, Any]:
+    """Every combination of ``dice`` d10 thrown, each run through the command's procedure on
+    a fresh copy of the state; dice a combination did not need are simply not used."""
+    g = Game.open(path)
+    try:
+        rows, loaded = g.store.rows(), g.loaded
+        counts: Counter[str] = Counter()
+        for faces in product(range(1, 11), repeat=dice):
+            d = Dice(0, physical=list(faces), rest=GENERATE)
+            ctx = RulesContext(State.from_db(rows), d, loaded.scenario, loaded.charts)
+            key, _ = outcome_of(procedure(command)(ctx, inputs))
+            assert not any(r.source == GENERATED for r in d.rolls), "needs more dice"
+            counts[key] += 1
+    finally:
+        g.close()
+    return {k: Fraction(c, 10**dice) for k, c in counts.items()}
+
+
+def odds_of(path: Path, command: str, inputs: dict[str, Any]) -> dict[str, Fraction]:
+    g = Game.open(path)
+    try:
+        return g.odds(command, inputs).outcomes
+    finally:
+        g.close()
+
+
+# --- each rolling command against brute force -------------------------------------------------
+
+
+def test_mire_odds_match_brute_force(mud_file: Path) -> None:
+    inputs = {"stand": "G-5", "where": None, "across": None}
+    got = odds_of(mud_file, "mire", inputs)
+    assert got == brute_force(mud_file, "mire", inputs, 1)
+    # CD 11.1: the armoured car in deep mud mires on 4 or less.
+    assert got == {"mired false": Fraction(3, 5), "mired true": Fraction(2, 5)}
+
+
+def test_fire_odds_match_brute_force(mud_file: Path, tmp_path: Path) -> None:
+    path = tmp_path / "fire.sqlite"
+    shutil.copy(mud_file, path)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["phase", "next", "--game", str(path)]).exit_code == 0
+    inputs = {
+        "shooter": "G-4",
+        "target": "US-4",
+        "weapon": None,
+        "ammo": "standard",
+        "range": None,
+        "cover": None,
+        "mods": [],
+        "spotted": False,
+    }
+    got = odds_of(path, "fire", inputs)
+    assert got == brute_force(path, "fire", inputs, 2)  # ROF 1: to-hit, then its effect
+    assert sum(got.values()) == 1
+
+
+def test_demolition_odds_match_brute_force(eng_file: Path) -> None:
+    inputs = {"target": "bridge-1", "by": "G-E1"}
+    got = odds_of(eng_file, "demolish", inputs)
+    assert got == brute_force(eng_file, "demolish", inputs, 1)
+    # CD 2.1.1, class IV: damaged over 4, destroyed from 8 (twice the class); 10 destroys.
+    assert got == {
+        "result failed": Fraction(2, 5),
+        "result destroyed": Fraction(3, 10),
+        "result damaged": Fraction(3, 10),
+    }
+
+
+def test_structure_damage_odds_match_brute_force(eng_file: Path) -> None:
+    inputs = {"target": "huts", "cause": "bomb", "by": None}
+    got = odds_of(eng_file, "structure-damage", inputs)
+    assert got == brute_force(eng_file, "structure-damage", inputs, 2)
+
+
+# --- the CLI: --odds and 'tabletop odds CMD' --------------------------------------------------
+
+
+def test_odds_option_gives_exact_fractions_and_logs_nothing(mud: Run) -> None:
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    data = as_json(mud("mire", "G-5", "--odds", "--json"))
+    assert data["outcomes"] == {"mired false": "3/5", "mired true": "2/5"}
+    assert data["expected"] == {"mired": "2/5"}
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
+def test_odds_group_mirrors_the_option(mud: Run) -> None:
+    assert mud("odds", "mire", "G-5").output == mud("mire", "G-5", "--odds").output
+    assert mud("mire", "G-5", "--odds").output.splitlines() == [
+        "Odds of mire (exact; nothing rolled or logged):",
+        "   60.0%  mired false",
+        "   40.0%  mired true",
+        "  expected mired: 0.400",
+    ]
+
+
+def test_odds_with_dice_is_refused(mud: Run) -> None:
+    out = mud("mire", "G-5", "--odds", "--dice", "3", code=2).output
+    assert out.startswith("Error: --odds rolls nothing: leave out --dice")
+
+
+def test_odds_refused_by_the_rules_like_the_command(mud: Run) -> None:
+    mud("mire", "G-5", "--dice", "3")
+    out = mud("odds", "mire", "G-5", code=3).output
+    assert out.strip() == "Error: G-5 is already mired: unmire it first (CD 11.1.4, 11.1.5)"
+
+
+def test_odds_of_too_many_branches_is_a_clear_refusal(mud: Run) -> None:
+    out = mud("weather", "roll", "--odds", code=2).output
+    assert out.startswith("Error: the odds of weather-roll cannot be worked out exactly here")
+
+
+def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> None:
+    # CD 3.2: moved through a real field, two attacks at the opportunity fire phase; each
+    # hits personnel on 1-3, and a hit rolls on the hit effects chart (regular: 7+
+    # eliminated, so 4 in 10).
+    shutil.copy(eng_file, run.game)  # type: ignore[attr-defined]
+    run("minefield", "place", "30", "11", "--side", "Germany", "--pregame")
+    run("place", "US-INF", "30", "14")
+    run("minefield", "cross", "US-INF", "--path", "30,9")
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    data = as_json(run("odds", "phase", "next", "--json"))
+    outcomes = {k: Fraction(v) for k, v in data["outcomes"].items()}
+    assert outcomes["minefield attack: no hits (CD 3.2)"] == Fraction(7, 10) ** 2
+    assert outcomes["minefield attack: 1 hit(s): eliminated (CD 3.2)"] == Fraction(
+        2 * 3 * 7 * 4, 1000
+    )
+    assert sum(outcomes.values()) == 1
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]

@@ -1,0 +1,101 @@
+"""'tabletop play': a warm session reading one command a line when stdin is not a terminal."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from tabletop.cli.commands.play import Session, candidates
+from tests.conftest import Run, as_json
+
+
+def events(path: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return list(
+            conn.execute(
+                "SELECT seq, kind, command, inputs, rolls, result FROM events ORDER BY seq"
+            )
+        )
+    finally:
+        conn.close()
+
+
+SCRIPT = [
+    "roll d10 --dice 4",
+    "tabletop place G-1 12 30",
+    "# a comment line is skipped",
+    "",
+    "undo --dry-run",
+    "phase next",
+]
+
+
+def test_a_scripted_session_logs_exactly_what_the_shell_does(game: Run, tmp_path: Path) -> None:
+    path: Path = game.game  # type: ignore[attr-defined]
+    shell = tmp_path / "shell.sqlite"
+    shutil.copy(path, shell)
+    result = game("play", input="\n".join(SCRIPT) + "\n")
+    for line in SCRIPT:
+        words = line.removeprefix("tabletop ").split()
+        if words and not line.startswith("#"):
+            game(*words, game_file=shell)
+    assert events(path) == events(shell)
+    lines = result.output.splitlines()
+    assert lines[0] == "1d10: 4 (total 4)"
+    assert "Undo would take back 1 command(s):" in lines
+    assert lines[-1] == "Turn 1, opportunity-fire phase"
+
+
+def test_an_error_does_not_end_the_session_and_sets_the_exit_status(game: Run) -> None:
+    result = game("play", input="show NOPE\nroll d6 --dice 3\n", code=2)
+    assert result.output.splitlines()[0].startswith("Error: unknown stand 'NOPE'")
+    assert "1d6: 3 (total 3)" in result.output
+    assert len(events(game.game)) == 2  # type: ignore[attr-defined]
+
+
+def test_quit_ends_the_session(game: Run) -> None:
+    game("play", input="quit\nroll d10\n")
+    assert len(events(game.game)) == 1  # type: ignore[attr-defined]
+
+
+def test_play_is_not_run_inside_play(game: Run) -> None:
+    result = game("play", input="play\n", code=2)
+    assert result.output.strip() == "Error: 'play' is not run inside 'tabletop play'"
+
+
+def test_view_applies_to_reading_commands(game: Run) -> None:
+    result = game("play", input="view USA\nlog --json\n")
+    assert as_json(result)["events"][0]["command"] == "new"
+
+
+def test_another_process_writing_the_game_is_detected(game: Run) -> None:
+    session = Session(game.game)  # type: ignore[attr-defined]
+    assert session.refresh() is False  # the first look
+    assert (session.turn, session.phase) == (1, "movement")
+    assert session.refresh() is False  # nothing changed
+    game("phase", "next")  # another process
+    assert session.refresh() is True
+    assert (session.turn, session.phase) == (1, "opportunity-fire")
+
+
+def test_completion_offers_commands_stands_and_weapons(game: Run) -> None:
+    session = Session(game.game)  # type: ignore[attr-defined]
+    session.refresh()
+    first = candidates(session, [])
+    assert {"fire", "undo", "redo", "quit", "view"} <= set(first)
+    assert "play" not in first
+    assert {"demolish", "recheck"} <= set(candidates(session, ["engineer"]))
+    after_fire = candidates(session, ["fire"])
+    assert {"G-4", "US-4", "--weapon", "--dice", "--odds"} <= set(after_fire)
+    assert candidates(session, ["fire", "US-4", "G-4", "--weapon"]) == [
+        "kwk-20",
+        "mortar-81",
+        "pak-36",
+        "rifle",
+        "us-37mm-m6",
+        "us-75mm-m2",
+        "us-75mm-m3",
+    ]
