@@ -319,7 +319,7 @@ def test_mired_and_freed_vehicles_do_not_move(table: Table) -> None:
 def test_a_vehicle_that_freed_itself_waits_a_turn(template: Path, tmp_path: Path) -> None:
     from tabletop.core.errors import RulesRefusal
     from tabletop.game.engine import Game
-    from tabletop.rules.movement import move_action
+    from tabletop.rules.cd.movement import move_action
 
     game = tmp_path / "g.sqlite"
     shutil.copy(template, game)
@@ -483,7 +483,7 @@ def test_a_bridge_built_in_play_carries_what_its_class_allows(
     template: Path, tmp_path: Path
 ) -> None:
     from tabletop.core.errors import RulesRefusal
-    from tabletop.rules.movement import move_action
+    from tabletop.rules.cd.movement import move_action
 
     ctx = _context(template, tmp_path)
     # A class II portable bridge set across the river at x = 40 (CD 2.4.3), as the
@@ -504,7 +504,7 @@ def test_a_bridge_built_in_play_carries_what_its_class_allows(
 
 
 def test_a_launched_bridge_takes_vehicles_over_the_ditch(template: Path, tmp_path: Path) -> None:
-    from tabletop.rules.movement import move_action
+    from tabletop.rules.cd.movement import move_action
 
     ctx = _context(template, tmp_path)
     # What 'engineer launch' leaves once the VLB is down beside the ditch (CD 2.4.5).

@@ -293,15 +293,11 @@ def _stand_ids_for_completion(ctx: click.Context) -> list[str]:
     import json
     from pathlib import Path
 
-    from tabletop.state.store import Store
+    from tabletop.game.reading import read_row
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-    store = Store.open(path)
-    try:
-        raw = store.row("meta")
-        return list(json.loads(raw)["stand_order"]) if raw else []
-    finally:
-        store.close()
+    raw = read_row(path, "meta")
+    return list(json.loads(raw)["stand_order"]) if raw else []
 
 
 def weapon_completer(stand_param: str = "shooter") -> Callable[..., list[Any]]:
@@ -328,25 +324,20 @@ def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[st
     import json
     from pathlib import Path
 
-    from tabletop.state.store import Store
+    from tabletop.game.reading import read_row_and_game
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
     if not path.is_file():
         from tabletop.data.charts import Charts
 
         return sorted(Charts.load().weapons)
-    store = Store.open(path)
-    try:
-        if stand:
-            raw = store.row(f"stand:{stand}")
-            if raw:
-                return list(json.loads(raw)["weapons"])
-        weapons = json.loads(store.game().charts_json).get("weapons", [])
-        if isinstance(weapons, dict):
-            weapons = weapons.get("entries", [])
-        return sorted(str(w["id"]) for w in weapons)
-    finally:
-        store.close()
+    raw, info = read_row_and_game(path, f"stand:{stand}" if stand else "meta")
+    if stand and raw:
+        return list(json.loads(raw)["weapons"])
+    weapons = json.loads(info.charts_json).get("weapons", [])
+    if isinstance(weapons, dict):
+        weapons = weapons.get("entries", [])
+    return sorted(str(w["id"]) for w in weapons)
 
 
 def model_completer(include_cd: bool = True) -> Callable[..., list[Any]]:
@@ -620,20 +611,16 @@ def view_completions(ctx: click.Context, incomplete: str) -> list[Any]:
 
     from click.shell_completion import CompletionItem
 
-    from tabletop.state.store import Store
+    from tabletop.game.reading import read_rows
 
     names = ["referee"]
     try:
         path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-        store = Store.open(path)
-        try:
-            for key, value in store.rows().items():
-                if key.startswith("stand:"):
-                    side = json.loads(value).get("side")
-                    if side and side not in names:
-                        names.append(side)
-        finally:
-            store.close()
+        for key, value in read_rows(path)[0].items():
+            if key.startswith("stand:"):
+                side = json.loads(value).get("side")
+                if side and side not in names:
+                    names.append(side)
     except Exception:
         pass  # completion never fails: without a game it offers the referee's view
     return [CompletionItem(n) for n in names if n.lower().startswith(incomplete.lower())]
@@ -680,8 +667,8 @@ def open_game(path: Path) -> Any:
     return game
 
 
-ODDS_KEY = "tabletop.odds"
-ODDS_GAME_KEY = "tabletop.odds-in-a-game"
+ODDS_KEY = "tabletop.core.odds"
+ODDS_GAME_KEY = "tabletop.core.odds-in-a-game"
 
 
 def odds_option(f: F) -> F:
@@ -742,7 +729,7 @@ def _percent(p: Any) -> str:
 
 
 OUTCOME_KEY = "tabletop.outcome"
-DICE_SHOWN_KEY = "tabletop.dice-shown"
+DICE_SHOWN_KEY = "tabletop.core.dice-shown"
 
 
 def dice_shown() -> None:

@@ -14,16 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 ACTIONS: dict[str, str] = {
-    "place": "tabletop.rules.movement:place",
-    "move": "tabletop.rules.movement:move_action",
-    "roll": "tabletop.rules.movement:plain_roll",
-    "marker": "tabletop.rules.movement:marker_action",
+    "place": "tabletop.rules.cd.movement:place",
+    "move": "tabletop.rules.cd.movement:move_action",
+    "roll": "tabletop.rules.cd.movement:plain_roll",
+    "marker": "tabletop.rules.cd.movement:marker_action",
     "batch": "tabletop.game.batch:batch_action",
     "searchlight": "tabletop.rules.cd.ice:searchlight_action",
     "fire": "tabletop.rules.cd.direct:fire_action",
     "barrage": "tabletop.rules.cd.barrage:barrage_action",
-    "phase-next": "tabletop.rules.sequence:phase_next_action",
-    "turn-next": "tabletop.rules.sequence:turn_next_action",
+    "phase-next": "tabletop.game.turns:phase_next",
+    "turn-next": "tabletop.game.turns:turn_next",
     "resupply": "tabletop.rules.cd.ammo:resupply_action",
     "weather-set": "tabletop.rules.cd.conditions:weather_set_action",
     "weather-roll": "tabletop.rules.cd.conditions:weather_roll_action",

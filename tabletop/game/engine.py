@@ -202,6 +202,10 @@ class Game:
             return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
         return knowledge(ctx or self.context(state), view, self.past_states())
 
+    def event_count(self) -> int:
+        """How many events the log holds (undos and redos included)."""
+        return self.store.next_seq() - 1
+
     def events_for(self, known: Knowledge) -> list[EventView]:
         """The whole log as ``known.view`` may read it."""
         return events_for_view(self.store.events(), known)

@@ -391,7 +391,7 @@ def _minefield(key: str, row: dict[str, Any]) -> MinefieldShape:
 
 def end_for(ctx: Any, text: str) -> Any:
     """A stand id or a point ``X,Y``, as ``measure`` reads its ends."""
-    from tabletop.rules.sighting import end_for_point, end_for_stand
+    from tabletop.rules.cd.sighting import end_for_point, end_for_stand
 
     if "," in text:
         parts = text.replace(" ", "").split(",")
@@ -408,7 +408,7 @@ def end_for(ctx: Any, text: str) -> Any:
 
 
 def _sight(ctx: Any, los: tuple[str, str], known: Any = None) -> SightShape:
-    from tabletop.rules.sighting import sight
+    from tabletop.rules.cd.sighting import sight
     from tabletop.rules.views import stand_in_view
 
     if known is not None:
@@ -452,7 +452,7 @@ def _bands(ctx: Any, stand_id: str, weapon: str | None) -> BandsShape:
     import shapely
 
     from tabletop.data.board import base_of
-    from tabletop.rules.sighting import end_for_stand
+    from tabletop.rules.cd.sighting import end_for_stand
     from tabletop.table import base_polygon
 
     stand = end_for_stand(ctx.state, stand_id).stand

@@ -8,8 +8,9 @@ Phases come from the turn chart. Rule modules register boundary procedures with 
 
 Each procedure is ``f(ctx) -> list[happened]`` where a happened entry is a dict with
 ``what`` and ``result`` (and ``stand``, ``rolls`` when they apply). Registration order within
-a boundary is the ``order`` number, then module order. Modules listed in ``HOOK_MODULES`` are
-imported on first use, so a new rule area adds one line there.
+a boundary is the ``order`` number, then module order. The sequence does not know the rule
+areas (they are a floor above it): ``tabletop/game/turns.py`` imports the ones that register
+steps before a phase advances, so a new rule area adds one line there.
 
 A procedure may also say beforehand what it will do (``says``: ``f(ctx) -> str | None``,
 None when it has nothing to do now): ``phase next`` and ``turn next`` announce it, so the
@@ -18,7 +19,6 @@ referee knows what a boundary runs before and after it runs.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -29,16 +29,8 @@ Hook = Callable[[Any], list[Happened]]
 
 Says = Callable[[Any], "str | None"]
 
-HOOK_MODULES: tuple[str, ...] = (
-    "tabletop.rules.cd.boundaries",
-    "tabletop.rules.cd.conditions",
-    "tabletop.rules.cd.amphibious",
-    "tabletop.rules.cd.morale",
-)
-
 _HOOKS: dict[str, list[tuple[int, int, Hook]]] = {}
 _SAYS: dict[Hook, Says] = {}
-_loaded = False
 
 
 def on(boundary: str, order: int = 50, says: Says | None = None) -> Callable[[Hook], Hook]:
@@ -52,11 +44,6 @@ def on(boundary: str, order: int = 50, says: Says | None = None) -> Callable[[Ho
 
 
 def hooks(boundary: str) -> list[Hook]:
-    global _loaded
-    if not _loaded:
-        for name in HOOK_MODULES:
-            importlib.import_module(name)
-        _loaded = True
     return [h for _, _, h in sorted(_HOOKS.get(boundary, []), key=lambda t: (t[0], t[1]))]
 
 

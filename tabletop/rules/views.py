@@ -33,8 +33,8 @@ from tabletop.core.errors import UnknownStand
 from tabletop.core.sides import REFEREE
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
+from tabletop.rules.cd.sighting import End, sight
 from tabletop.rules.context import RulesContext
-from tabletop.rules.sighting import End, sight
 from tabletop.state.document import State, in_play, unknown_stand_message
 
 # What a side learns of an enemy stand it spots: what it looks like and where it is.

@@ -70,7 +70,8 @@ class State:
             folded = stand_id.casefold()
             same = [s for s in self.meta["stand_order"] if s.casefold() == folded]
             if len(same) == 1:
-                return self.rows[STAND + same[0]]
+                found: dict[str, Any] = self.rows[STAND + same[0]]
+                return found
             raise UnknownStand(unknown_stand_message(stand_id, self.stand_ids()))
         return row
 

@@ -59,7 +59,7 @@ def cli(
     """
     from tabletop.cli.core import open_game
     from tabletop.core.errors import BadInput
-    from tabletop.rules.sighting import sight
+    from tabletop.rules.cd.sighting import sight
 
     if all_pairs:
         if a is not None or b is not None or at is not None:
@@ -96,7 +96,7 @@ def _viewed(g: Any, view: str | None) -> tuple[Any, Any]:
 
 
 def _end(ctx: Any, text: str, known: Any = None) -> Any:
-    from tabletop.rules.sighting import end_for_stand
+    from tabletop.rules.cd.sighting import end_for_stand
 
     if "," in text:
         return _point(ctx, POINT.convert(text, None, None))
@@ -108,7 +108,7 @@ def _end(ctx: Any, text: str, known: Any = None) -> Any:
 
 
 def _point(ctx: Any, xy: Any) -> Any:
-    from tabletop.rules.sighting import end_for_point
+    from tabletop.rules.cd.sighting import end_for_point
 
     return end_for_point(xy[0], xy[1], ctx.scenario)
 
@@ -152,7 +152,7 @@ def render(s: Any) -> str:
 
 def _all_pairs(game: Path, view: str | None, as_json: bool) -> None:
     from tabletop.cli.core import open_game
-    from tabletop.rules.sighting import all_pairs
+    from tabletop.rules.cd.sighting import all_pairs
     from tabletop.rules.views import state_for_view
 
     ctx, known = _viewed(open_game(game), view)

@@ -64,7 +64,7 @@ def cli(
     }
     g = open_game(game)
     if check:
-        from tabletop.rules.movement import check_move
+        from tabletop.rules.cd.movement import check_move
 
         result = check_move(g.context(), inputs)
         if as_json:

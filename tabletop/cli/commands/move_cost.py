@@ -33,7 +33,7 @@ def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: 
       tabletop move-cost US-3 --terrain woods
       tabletop move-cost G-5 --road dirt
     """
-    from tabletop.rules.cd.movement import move_cost_for
+    from tabletop.rules.cd.movecost import move_cost_for
 
     g = open_game(game)
     result = move_cost_for(g.context(), stand, terrain, road)

@@ -79,29 +79,25 @@ class Session:
 
     def refresh(self) -> bool:
         """Read the game's head; True when it changed since the session last looked."""
-        from tabletop.state.store import Store
+        import json
 
-        store = Store.open(self.game)
-        try:
-            head = store.last_hash()
-            if head == self.head:
-                return False
-            import json
+        from tabletop.game.reading import read_if_changed
 
-            meta = json.loads(store.row("meta") or "{}")
-            self.turn, self.phase = meta.get("turn"), meta.get("phase")
-            self.stands = list(meta.get("stand_order") or [])
-            weapons: set[str] = set()
-            for sid in self.stands:
-                raw = store.row(f"stand:{sid}")
-                if raw:
-                    weapons.update(json.loads(raw).get("weapons") or [])
-            self.weapons = sorted(weapons)
-            changed = self.head is not None
-            self.head = head
-            return changed
-        finally:
-            store.close()
+        head, rows = read_if_changed(self.game, self.head)
+        if rows is None:
+            return False
+        meta = json.loads(rows.get("meta") or "{}")
+        self.turn, self.phase = meta.get("turn"), meta.get("phase")
+        self.stands = list(meta.get("stand_order") or [])
+        weapons: set[str] = set()
+        for sid in self.stands:
+            raw = rows.get(f"stand:{sid}")
+            if raw:
+                weapons.update(json.loads(raw).get("weapons") or [])
+        self.weapons = sorted(weapons)
+        changed = self.head is not None
+        self.head = head
+        return changed
 
     def prompt(self) -> str:
         return f"turn {self.turn} {self.phase} [{self.view}]> "

@@ -27,7 +27,7 @@ def cli(game: Path, as_json: bool) -> None:
     import sys
 
     g = open_game(game)
-    total = g.store.next_seq() - 1
+    total = g.event_count()
     if total > 500 and not as_json and sys.stderr.isatty():
         with click.progressbar(length=total, label="replaying", file=sys.stderr) as bar:
             report = g.replay(progress=lambda done, _: bar.update(done - bar.pos))

@@ -49,7 +49,7 @@ def cli(out: Path | None, view: str | None, game: Path, as_json: bool) -> None:
     ctx = g.context()
     chosen = chosen_view(view, ctx.state, ctx.scenario.side_names())
     known = g.knowledge(chosen, ctx)
-    total = g.store.next_seq() - 1
+    total = g.event_count()
     if total > LONG_LOG and not as_json and sys.stderr.isatty():
         with click.progressbar(length=total, label="reading the log", file=sys.stderr) as bar:
             report = build_report(

@@ -61,7 +61,7 @@ def cli(
         result, rolls, event = out.result, [r.as_dict() for r in out.rolls], out.seq
     else:
         from tabletop.core.dice import Dice
-        from tabletop.rules.movement import plain_roll
+        from tabletop.rules.cd.movement import plain_roll
 
         d = Dice(
             seed if seed is not None else int.from_bytes(os.urandom(6), "big"), **dice_inputs(dice)

@@ -126,16 +126,13 @@ def cli(side: str | None, view: str | None, game: Path, as_json: bool) -> None:
       tabletop status --side Germany --json
       tabletop status --view USA
     """
+    from tabletop.game.reading import read_rows
     from tabletop.state.document import State
-    from tabletop.state.store import Store
 
-    # The store alone: status needs neither the scenario nor the charts, so it stays quick.
-    store = Store.open(game)
-    try:
-        state = State.from_db(store.rows())
-        name = store.game().name
-    finally:
-        store.close()
+    # The rows alone: status needs neither the scenario nor the charts, so it stays quick.
+    rows, info = read_rows(game)
+    state = State.from_db(rows)
+    name = info.name
     from tabletop.cli.core import chosen_view
 
     sides = list(dict.fromkeys(s["side"] for s in state.stands()))

@@ -51,7 +51,7 @@ def next_turn(yes: bool, dice: Any, game: Path, as_json: bool) -> None:
       tabletop turn next
       tabletop turn next --yes
     """
-    from tabletop.rules.sequence import announce, skip_warning
+    from tabletop.game.turns import announce, skip_warning
 
     g = open_game(game)
     ctx = g.context()

@@ -920,7 +920,7 @@ def _crash(ctx: Any, stand: dict[str, Any], number: int, rolls: list[int]) -> di
 
 def descent_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.direct import prepare
-    from tabletop.rules.sighting import End, distance_between, end_for_stand
+    from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 
     state = ctx.state
     shooter = state.stand(inputs["shooter"])
@@ -999,7 +999,7 @@ def _spec(ctx: Any, stand_id: str, field: str, default: Any) -> Any:
 
 
 def _gap(ctx: Any, stand: dict[str, Any], point: Any) -> float:
-    from tabletop.rules.sighting import End, distance_between, end_for_stand
+    from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 
     here = End("zone", float(point[0]), float(point[1]))
     return float(distance_between(end_for_stand(ctx.state, stand["id"]), here,

@@ -406,7 +406,7 @@ def supply_distance(ctx: Any, a: dict[str, Any], b: dict[str, Any]) -> float | N
     if a["x"] is None or b["x"] is None:
         return None
     # Imported here: status reads ammunition states without loading the table's geometry.
-    from tabletop.rules.sighting import distance_between, end_for_stand
+    from tabletop.rules.cd.sighting import distance_between, end_for_stand
 
     return distance_between(
         end_for_stand(ctx.state, a["id"]), end_for_stand(ctx.state, b["id"]), ctx.scenario.measure

@@ -736,8 +736,8 @@ def _short_of_bases(
 
 def _check_commander(ctx: Any, chief: dict[str, Any], stands: list[dict[str, Any]]) -> None:
     """Only a command stand ashore within orders reach may order a hasty wade (CD 8.1.4)."""
+    from tabletop.rules.cd.sighting import distance_between, end_for_stand
     from tabletop.rules.cd.weather import effects
-    from tabletop.rules.sighting import distance_between, end_for_stand
 
     ctx.involve(chief["id"])
     if not ctx.charts.stand_kinds[chief["kind"]].command:
@@ -918,8 +918,8 @@ def bombard_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.data.board import base_of
     from tabletop.rules.cd.direct import apply_effect, target_of
     from tabletop.rules.cd.fire import Firer, hit_effect, plan_indirect
+    from tabletop.rules.cd.sighting import target_cover
     from tabletop.rules.cd.weather import effects
-    from tabletop.rules.sighting import target_cover
     from tabletop.table import base_polygon
 
     state, charts = ctx.state, ctx.charts
@@ -1103,7 +1103,7 @@ def _request(
 
 
 def _observer_sees(ctx: Any, observer: dict[str, Any], at: tuple[float, float]) -> None:
-    from tabletop.rules.sighting import End, end_for_stand, sight
+    from tabletop.rules.cd.sighting import End, end_for_stand, sight
 
     seen = sight(ctx, end_for_stand(ctx.state, observer["id"]), End("target", *at))
     if not (seen.los and seen.visible):
@@ -1114,7 +1114,7 @@ def _observer_sees(ctx: Any, observer: dict[str, Any], at: tuple[float, float]) 
 
 def _seen_from_beach(ctx: Any, at: tuple[float, float]) -> list[float] | None:
     """A point along the beach that sees the target, or None (CD 8.4.3)."""
-    from tabletop.rules.sighting import End, sight
+    from tabletop.rules.cd.sighting import End, sight
 
     line = shoreline(ctx)
     step = float(param(ctx.charts, "beach-sight-step"))

@@ -74,8 +74,8 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
     from tabletop.data.board import base_of
     from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
     from tabletop.rules.cd.direct import check_phase, choose_weapon, firer_of, target_of
+    from tabletop.rules.cd.sighting import target_cover
     from tabletop.rules.cd.weather import effects
-    from tabletop.rules.sighting import target_cover
     from tabletop.table import coverage
 
     state, charts = ctx.state, ctx.charts

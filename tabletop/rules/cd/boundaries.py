@@ -82,7 +82,7 @@ def limited_rounds(ctx: Any) -> list[Happened]:
 @on("end-turn", order=10, says=_says_resupply)
 def resupply(ctx: Any) -> list[Happened]:
     """CD 1.4: resupply at the end of the turn within reach of a supply point."""
-    from tabletop.rules.sighting import distance_between, end_for_stand
+    from tabletop.rules.cd.sighting import distance_between, end_for_stand
 
     state = ctx.state
 

@@ -120,8 +120,8 @@ def prepare(
     drop phase); ``look_ahead`` (``odds``) also skips the once-a-turn allowance, which a
     later turn renews.
     """
+    from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
     from tabletop.rules.cd.weather import effects
-    from tabletop.rules.sighting import end_for_stand, sight, target_cover
 
     state, charts = ctx.state, ctx.charts
     shooter = state.stand(inputs["shooter"])

@@ -123,6 +123,15 @@ def _ground(
 # --- miring ---------------------------------------------------------------------------------
 
 
+def refuse_if_mired(stand: dict[str, Any]) -> None:
+    """A mired vehicle may not move or change facing until it is unmired (CD 11.1.4)."""
+    if "mired" in stand["markers"]:
+        raise RulesRefusal(
+            f"{stand['id']} is mired: it may not move or change facing until unmired "
+            f"(CD 11.1.4); free it with 'tabletop unmire {stand['id']}'"
+        )
+
+
 def mire_number(kind: StandKind, where: str, ground_id: str, charts: Charts) -> tuple[int, str]:
     """The miring number (0 = no chance) and why (CD 11.1.4)."""
     if not is_vehicle(kind):

@@ -267,7 +267,7 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     himself or other rules move (an amphibious vehicle driving ashore, CD 8.1.5)."""
     from shapely import LineString
 
-    from tabletop.rules.movement import refuse_if_mired
+    from tabletop.rules.cd.ground import refuse_if_mired
 
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])

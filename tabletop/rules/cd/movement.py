@@ -1,78 +1,1205 @@
-"""The move-cost query for a stand in a game (terrain from the table, ground, weather)."""
+"""Moving stands: the refereed move, setting up with ``place``, plain rolls and markers.
+
+A move (``move_action``) runs from the stand through its waypoints in straight legs. The path
+is cut wherever the terrain under it changes (``tabletop.table.paths``) and each stretch is
+priced with the one movement-cost procedure (``rules.cd.ground.move_cost``: terrain for the
+stand's mobility, road, ground, weather), against the stand's base allowance
+(``charts/movement.yaml``, or its own ``move:`` in the scenario). Water is crossed only at a
+ford, on a bridge that carries the stand (CD 2, 2.4.1), or on ice (CD 11.3); obstacles
+(CD 4) and burning terrain (CD 6.2.2) are applied where the path meets them.
+
+``plan_move`` works all of that out without changing anything or rolling; ``apply_move``
+then carries it out: hidden minefields (CD 3.2) and ice too thin for the stand (CD 11.3) may
+stop it short, and a vehicle that crossed mud rolls for miring (CD 11.1.4). ``--check`` runs
+the same ``apply_move`` over every possible roll on a copy of the state.
+"""
 
 from __future__ import annotations
 
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from tabletop.core.errors import BadInput
-from tabletop.core.units import within
-from tabletop.rules.cd.ground import move_cost
+from tabletop.core.dice import explain_no_roll
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.odds import distribution
+from tabletop.data.charts import StandKind, weight_number
+from tabletop.rules.cd import ground
+from tabletop.rules.cd.conditions import weight_class_of
+from tabletop.rules.cd.ground import refuse_if_mired
+from tabletop.rules.cd.ice import ICE_ORDER, ice_class, needs, referee_note
+from tabletop.rules.context import RulesContext
+from tabletop.state.document import in_play, out_of_play
+from tabletop.table.paths import EPS, Stretch, path_length, point_along, split_path
 
-ROAD_KINDS = {"road-hard": "hard", "road-paved": "paved", "road-dirt": "dirt"}
+DICE_SPEC = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*$")
+MAX_PURPOSE = 200
+MAX_DICE = 100
+MAX_WAYPOINTS = 50
+OBSTACLES = {
+    "wire": "CD 4.1",
+    "ditch": "CD 4.2",
+    "crater": "CD 4.2",
+    "av-obstacle": "CD 4.3",
+    "abatis": "CD 4.4",
+}
+WATER_KINDS = ("river", "stream", "lake")
+SNOWY = ("snow", "snow-deep")
+WHERE_ORDER = ("hard-road", "dirt-road", "open")  # safest to worst for miring (CD 11.1.4)
 
 
-def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None) -> dict[str, Any]:
-    stand = ctx.state.stand(stand_id)
-    charts = ctx.charts
-    kind = charts.stand_kinds[stand["kind"]]
-    near_flood = False
-    if terrain is None:
-        if stand["x"] is None:
-            raise BadInput(f"{stand_id} is not placed: give --terrain (one of the terrain kinds)")
-        here = ctx.table.pieces_at(stand["x"], stand["y"])
-        roads = [p.kind for p in here if p.kind in ROAD_KINDS]
-        if roads and road is None:
-            road = ROAD_KINDS[roads[0]]
-        areas = [p.kind for p in here if p.kind not in ROAD_KINDS and charts.terrain[p.kind].move]
-        terrain = areas[-1] if areas else "open"
-    elif terrain not in charts.terrain:
-        import difflib
+# --- the pieces of a path -----------------------------------------------------------------------
 
-        close = difflib.get_close_matches(terrain, list(charts.terrain), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BadInput(f"--terrain {terrain!r}: unknown terrain kind{hint}")
-    conditions = ctx.state.conditions
-    local: list[str] = []
-    if stand["x"] is not None:
-        near_flood = _near_flood(ctx, stand)
-        # A piece's own ground (poor drainage, a flood ruled deep mud) counts where the stand
-        # is, in place of the table's (CD 10.3.4, 11.1).
-        specs = {p.id: p for p in ctx.scenario.terrain}
-        local = [
-            f"{specs[p.id].ground} here ({p.id}'s own ground, CD 11.1)"
-            for p in ctx.table.pieces_at(stand["x"], stand["y"])
-            if specs[p.id].ground is not None
-        ]
-        if local:
-            conditions = {**conditions, "ground": local[-1].split(" ", 1)[0]}
-    ski = any(spec.ski for _, spec in ctx.scenario.stand_specs() if spec.id == stand["id"])
-    cost = move_cost(kind, terrain, conditions, charts, road=road, ski=ski, near_flood=near_flood)
-    cost.because[:0] = local[-1:]
-    if "mired" in stand["markers"]:
-        cost.multiplier = None
-        cost.because.insert(
-            0, f"{stand['id']} is mired: it may not move until unmired (CD 11.1.4, 11.1.5)"
+
+@dataclass
+class Segment:
+    """One priced stretch of the path."""
+
+    start: float
+    end: float
+    terrain: str  # what the players see there: a piece id, or "open"
+    kind: str  # the terrain kind that priced it
+    multiplier: float | None
+    rule: str
+    because: list[str]
+    ground: str  # the ground condition that counts there
+    where: str  # open | dirt-road | hard-road (for miring)
+    mire: int = 0  # miring number for this stand here (0: none)
+    ice: str | None = None  # the ice class under it, when on ice
+    ice_piece: str | None = None
+    hidden: bool = False  # priced over a referee-only piece
+
+    @property
+    def length(self) -> float:
+        return self.end - self.start
+
+    @property
+    def cost(self) -> float:
+        return self.length * (self.multiplier or 0.0)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "terrain": self.terrain,
+            "from": round(self.start, 3),
+            "length": round(self.length, 3),
+            "multiplier": None if self.multiplier is None else round(self.multiplier, 4),
+            "cost": round(self.cost, 3),
+            "rule": self.rule,
+            "ground": self.ground,
+            "because": self.because,
+        }
+
+
+@dataclass
+class Event:
+    """Something the path meets: a bridge, a ford, an obstacle, ice, a minefield, mud."""
+
+    kind: str
+    id: str | None
+    along: float
+    point: tuple[float, float]
+    rule: str
+    result: str
+    referee_only: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "point": [round(self.point[0], 3), round(self.point[1], 3)],
+            "rule": self.rule,
+            "result": ("referee: " if self.referee_only else "") + self.result,
+        }
+
+
+@dataclass
+class MovePlan:
+    stand: dict[str, Any]
+    points: list[tuple[float, float]]
+    facing: float
+    allowance: float
+    road_allowance: float
+    segments: list[Segment] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    refused: str | None = None
+
+    @property
+    def length(self) -> float:
+        return path_length(self.points)
+
+    @property
+    def cost(self) -> float:
+        return sum(s.cost for s in self.segments if s.multiplier is not None)
+
+
+# --- allowance ------------------------------------------------------------------------------------
+
+
+def allowance_of(ctx: RulesContext, stand: dict[str, Any]) -> tuple[float, float, str]:
+    """The stand's base allowance across country and on roads, and where it comes from."""
+    spec = _spec(ctx, stand["id"])
+    own = getattr(spec, "move", None) if spec is not None else None
+    if own is not None:
+        road = own.road if own.road is not None else own.cross
+        return float(own.cross), float(road), "the stand's own allowance (scenario)"
+    row = ctx.charts.table("movement").get(stand["kind"])
+    if row is None:
+        raise RulesRefusal(
+            f"{stand['id']} ({stand['kind']}) has no base movement allowance: give it "
+            "move: {cross: N, road: N} in the scenario or a movement.yaml chart entry"
         )
+    road = row.road if row.road is not None else row.cross
+    return float(row.cross), float(road), f"{stand['kind']} allowance ({row.rule})"
+
+
+def _spec(ctx: RulesContext, stand_id: str) -> Any:
+    try:
+        return ctx.scenario.stand_spec(stand_id)
+    except KeyError:
+        return None
+
+
+def _ski(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+    spec = _spec(ctx, stand["id"])
+    return bool(spec is not None and spec.ski)
+
+
+# --- refusals before any geometry -------------------------------------------------------------
+
+
+def _special_cases(ctx: RulesContext, stand: dict[str, Any]) -> None:
+    """What already stops a stand moving, whatever its path (as ``place`` has always known)."""
+    state = ctx.state
+    sid = stand["id"]
+    if stand.get("aboard"):
+        raise RulesRefusal(f"{sid} is aboard {stand['aboard']}: unload it first (CD 2.1, 8.1)")
+    if stand.get("landed_turn") == state.turn:
+        raise RulesRefusal(f"{sid} landed this turn and may not move (CD 7.2.2, 7.3.2)")
+    if stand.get("disembarked_turn") == state.turn:
+        raise RulesRefusal(
+            f"{sid} came ashore this turn and ends its move beside its landing craft (CD 8.1.1)"
+        )
+    if (stand.get("amphib") or {}).get("stage") == "wading":
+        raise RulesRefusal(
+            f"{sid} is wading ashore: move it with 'tabletop amphibious wade {sid}' (CD 8.1.4)"
+        )
+    refuse_if_mired(stand)
+    if stand.get("unmired_turn") == state.turn:
+        raise RulesRefusal(
+            f"{sid} freed itself from the mud this turn: it moves again next turn (CD 11.1.5)"
+        )
+
+
+def _check_phase(ctx: RulesContext, stand: dict[str, Any]) -> None:
+    phase = ctx.charts.phase(ctx.state.phase)
+    if "movement" not in phase.allows:
+        allowed = [p.id for p in ctx.charts.phases if "movement" in p.allows]
+        raise RulesRefusal(
+            f"{stand['id']} cannot move in the {phase.id} phase: stands move in the "
+            f"{' or '.join(allowed)} phase (turn chart); advance with 'tabletop phase next'"
+        )
+    last = stand.get("last_move") or {}
+    if last.get("turn") == ctx.state.turn and last.get("phase") == ctx.state.phase:
+        raise RulesRefusal(
+            f"{stand['id']} has already moved this movement phase: one move per stand per "
+            "movement phase (CD core)"
+        )
+
+
+# --- pricing --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A shape that is not a scenario piece but changes how the path is priced."""
+
+    kind: str  # flood-margin | built-bridge | gap
+    id: str
+    weight_class: str | None = None
+    of: str | None = None  # the piece a gap is cut through
+
+
+def _extras(ctx: RulesContext) -> tuple[list[Any], list[Extra]]:
+    """Flood margins (CD 10.3.4), bridges built in play (CD 2.4.3) and gaps, VLBs and
+    fascines across obstacles and narrow water (CD 2.4.5, 4)."""
+    from shapely import Point, Polygon
+
+    shapes: list[Any] = []
+    extras: list[Extra] = []
+    margin = float(ctx.charts.param("weather", "flooded-mud-margin"))
+    for piece in ctx.scenario.terrain:
+        if piece.kind == "flooded" and piece.ground is None:
+            shape = ctx.table.geometry(piece.id)
+            shapes.append(shape.buffer(margin).difference(shape))
+            extras.append(Extra("flood-margin", piece.id))
+    for template in ctx.state.templates():
+        if template.get("kind") == "bridge" and template.get("polygon"):
+            shapes.append(Polygon(template["polygon"]))
+            extras.append(Extra("built-bridge", template["id"], template.get("weight_class")))
+    gap_width = float(ctx.charts.param("engineering", "gap-width"))
+    adjacent = float(ctx.charts.param("engineering", "adjacent"))
+    for key, row in ctx.state.rows.items():
+        if not key.startswith("terrain:"):
+            continue
+        for n, gap in enumerate(row.get("gaps") or []):
+            # The gap is cut beside where its engineer (or launcher) stood: a disc reaching
+            # from there across the obstacle (our reading of CD 4's 1" path).
+            width = float(gap.get("width") or gap_width)
+            shapes.append(Point(*gap["at"]).buffer(width + adjacent))
+            by = gap.get("by") or "cleared"
+            extras.append(Extra("gap", f"{row['id']}-{by}-{n + 1}", gap.get("class"), row["id"]))
+    return shapes, extras
+
+
+def _terrain_row(ctx: RulesContext, piece_id: str) -> dict[str, Any]:
+    return ctx.state.rows.get("terrain:" + piece_id) or {}
+
+
+class Pricer:
+    """Prices stretches of one stand's path; built once per move."""
+
+    def __init__(self, ctx: RulesContext, stand: dict[str, Any]):
+        self.ctx = ctx
+        self.stand = stand
+        self.kind: StandKind = ctx.charts.stand_kinds[stand["kind"]]
+        self.cross, self.road, self.source = allowance_of(ctx, stand)
+        self.ski = _ski(ctx, stand)
+        self.conditions = ctx.state.conditions
+        self.weight = weight_class_of(ctx, stand) if self.kind.category != "personnel" else None
+        self.ice_need = needs(ctx, stand)
+        self.shapes, self.extras = _extras(ctx)
+        self.pieces = ctx.table.pieces
+        self.specs = {p.id: p for p in ctx.scenario.terrain}
+        self.column = ground.TERRAIN_COLUMN.get(self.kind.mobility, "foot")
+
+    def split(self, points: list[tuple[float, float]]) -> list[Stretch]:
+        table = self.ctx.table
+        return split_path(points, table.tree, table.geometries, self.shapes)
+
+    def _multiplier(self, terrain_kind: str) -> float | None:
+        move = self.ctx.charts.terrain[terrain_kind].move
+        if move is None:
+            return 1.0
+        return getattr(move, self.column)
+
+    def price(
+        self, stretch: Stretch, points: list[tuple[float, float]], events: list[Event]
+    ) -> Segment:
+        charts = self.ctx.charts
+        n = len(self.pieces)
+        specs = [self.specs[self.pieces[i].id] for i in stretch.cover if i < n]
+        extras = [self.extras[i - n] for i in stretch.cover if i >= n]
+        entry = point_along(points, stretch.start)
+        shown = [s for s in specs if not s.referee_only]
+        label = shown[-1].id if shown else "open"
+
+        def segment(
+            kind: str, mult: float | None, rule: str, because: list[str], **kw: Any
+        ) -> Segment:
+            return Segment(
+                stretch.start,
+                stretch.end,
+                kw.pop("terrain", label),
+                kind,
+                mult,
+                rule,
+                because,
+                kw.pop("ground_id", self.conditions["ground"]),
+                kw.pop("where", "open"),
+                **kw,
+            )
+
+        def impassable(piece_id: str, why: str, rule: str, kind: str = "open") -> Segment:
+            events.append(Event("impassable", piece_id, stretch.start, entry, rule, why))
+            return segment(kind, None, rule, [why], terrain=piece_id)
+
+        # Burning terrain: no stand may enter it (CD 6.2.2).
+        for spec in specs:
+            if _terrain_row(self.ctx, spec.id).get("state") == "burning":
+                return impassable(
+                    spec.id, f"{spec.id} is burning: no stand may enter it", "CD 6.2.2"
+                )
+        # Local ground, and deep mud beside impassable flooding (CD 10.3.4, 11.1).
+        local = [s.ground for s in specs if s.ground is not None]
+        ground_id = local[-1] if local else self.conditions["ground"]
+        local_why = (
+            [f"{ground_id} here ({[s.id for s in specs if s.ground][-1]}'s own ground, CD 11.1)"]
+            if local
+            else []
+        )
+        near_flood = any(e.kind == "flood-margin" for e in extras)
+        road_kinds = [charts.terrain[s.kind].road for s in specs if charts.terrain[s.kind].road]
+        road = (
+            "hard"
+            if "hard" in road_kinds
+            else "paved"
+            if "paved" in road_kinds
+            else "dirt"
+            if road_kinds
+            else None
+        )
+        where = {"hard": "hard-road", "paved": "hard-road", "dirt": "dirt-road"}.get(
+            road or "", "open"
+        )
+        # Deep water: a bridge that carries the stand, a ford, or ice; else no way across
+        # (CD 2). Shallow water (a stream) is priced by the terrain chart like any ground.
+        water = [
+            s
+            for s in specs
+            if s.kind not in ("bridge", "ford")
+            and (charts.terrain[s.kind].water == "deep" or ice_class(s) is not None)
+        ]
+        bridges = [s for s in specs if s.kind == "bridge"] + [
+            e
+            for e in extras
+            if e.kind == "built-bridge"
+            or (e.kind == "gap" and e.of and self.specs[e.of].kind in WATER_KINDS)
+        ]
+        fords = [s for s in specs if s.kind == "ford"]
+        on_ice: tuple[str, str, bool] | None = None
+        wet = {s.id for s in water}
+        if water or any(s.kind == "bridge" for s in specs):
+            carried = self._bridge(bridges, stretch, entry, events)
+            if isinstance(carried, Segment):
+                return carried
+            if carried:
+                water = []
+            elif water and fords:
+                events.append(
+                    Event(
+                        "ford",
+                        fords[-1].id,
+                        stretch.start,
+                        entry,
+                        "CD 2",
+                        f"fords {water[-1].id} at {fords[-1].id}",
+                    )
+                )
+                water = []
+        if water:
+            frozen = [(s, ice_class(s)) for s in water]
+            if all(c is not None for _, c in frozen):
+                hidden = [(s, c) for s, c in frozen if s.referee_only]
+                lake, cls = min(hidden or frozen, key=lambda sc: ICE_ORDER.index(str(sc[1])))
+                on_ice = (lake.id, str(cls), bool(hidden))
+            else:
+                open_water = [s for s, c in frozen if c is None][-1]
+                return impassable(
+                    open_water.id,
+                    f"{open_water.id} ({open_water.kind}) is crossed only at a ford, by a bridge "
+                    "that carries the stand or by assault boat ('tabletop engineer boat')",
+                    "CD 2",
+                    open_water.kind,
+                )
+        # Obstacles, unless a gap has been cleared or bridged through them (CD 4).
+        gapped = {e.of for e in extras if e.kind == "gap"}
+        obstacles = [s for s in specs if s.kind in OBSTACLES]
+        for ob in obstacles:
+            state = _terrain_row(self.ctx, ob.id).get("state", "intact")
+            if ob.id in gapped or state == "destroyed":
+                events.append(
+                    Event(
+                        "obstacle",
+                        ob.id,
+                        stretch.start,
+                        entry,
+                        OBSTACLES[ob.kind],
+                        f"through the gap in {ob.id}",
+                    )
+                )
+                continue
+            mult = self._multiplier(ob.kind)
+            if mult is None:
+                return impassable(
+                    ob.id,
+                    f"{ob.id} ({ob.kind}) bars {self.column} stands until cleared or bridged",
+                    OBSTACLES[ob.kind],
+                    ob.kind,
+                )
+            events.append(
+                Event(
+                    "obstacle",
+                    ob.id,
+                    stretch.start,
+                    entry,
+                    OBSTACLES[ob.kind],
+                    f"crosses {ob.id} ({ob.kind}): x{mult:g}",
+                )
+            )
+        obstacles = [o for o in obstacles if o.id not in gapped]
+        # The terrain that prices the stretch: the costliest area (or obstacle) under it; a
+        # road spares the stand the area's own cost but not an obstacle's.
+        if on_ice is not None:
+            lake_id, ice_cls, patch = on_ice
+            snow = self.conditions["ground"] in SNOWY
+            # CD 11.3: ice that bears costs as ice; a snow-covered lake as snowy ground.
+            ice_ground = self.conditions["ground"] if snow else "ice"
+            cost = ground.move_cost(
+                self.kind, "open", {**self.conditions, "ground": ice_ground}, charts, ski=self.ski
+            )
+            seen_as = lake_id if not (patch or self.specs[lake_id].referee_only) else label
+            return segment(
+                "lake",
+                cost.multiplier,
+                "CD 11.3",
+                cost.because,
+                terrain=seen_as,
+                ground_id=ice_ground,
+                ice=ice_cls,
+                ice_piece=lake_id,
+                hidden=patch or self.specs[lake_id].referee_only,
+            )
+        areas = [
+            s
+            for s in specs
+            if not charts.terrain[s.kind].road
+            and s.kind not in OBSTACLES
+            and s.kind != "bridge"
+            and not (s.kind == "flooded" and s.ground)
+            and s.id not in wet
+        ]
+        candidates = [*obstacles, *([] if road else areas)]
+        worst = None
+        for spec in candidates:
+            mult = self._multiplier(spec.kind)
+            if mult is None:
+                worst = spec
+                break
+            if worst is None or mult > (self._multiplier(worst.kind) or 0):
+                worst = spec
+        terrain_kind = worst.kind if worst is not None else "open"
+        if worst is not None and worst.kind in OBSTACLES:
+            road = None
+        cost = ground.move_cost(
+            self.kind,
+            terrain_kind,
+            {**self.conditions, "ground": ground_id},
+            charts,
+            road=road,
+            ski=self.ski,
+            near_flood=near_flood,
+        )
+        label = worst.id if worst is not None and not worst.referee_only else label
+        here_ground, _ = ground.ground_here(ground_id, near_flood, charts)
+        if cost.multiplier is None:
+            return impassable(
+                label if worst is None else worst.id,
+                "; ".join(cost.because),
+                charts.terrain[terrain_kind].rule,
+                terrain_kind,
+            )
+        mult = cost.multiplier
+        because = [*local_why, *cost.because]
+        if road is not None and self.road != self.cross:
+            # Along a road the stand uses its road allowance: an inch there is worth
+            # cross/road inches of the cross-country allowance (CD 11.2.1).
+            mult *= self.cross / self.road
+            because.append(
+                f'road allowance {self.road:g}" against {self.cross:g}" across country: '
+                f"x{self.cross / self.road:.4g}"
+            )
+        rule = charts.terrain[terrain_kind].rule if road is None else "CD 11 (roads)"
+        ground_row = charts.table("ground")[here_ground]
+        exempt = road is not None and road in ground_row.road_exempt
+        if not exempt and (ground_row.vehicle != 1 or ground_row.personnel != 1):
+            rule = f"{rule}; {ground_row.rule}"
+        seg = segment(terrain_kind, mult, rule, because, ground_id=here_ground, where=where)
+        if ground.is_vehicle(self.kind):
+            seg.mire, _ = ground.mire_number(self.kind, where, here_ground, charts)
+        return seg
+
+    def _bridge(
+        self, bridges: list[Any], stretch: Stretch, entry: tuple[float, float], events: list[Event]
+    ) -> Segment | bool:
+        """Whether a bridge carries the stand over this stretch (CD 2.4.1); a Segment when
+        the only bridge there is wrecked or too weak (the stand cannot cross)."""
+        if not bridges:
+            return False
+        problems = []
+        for bridge in bridges:
+            bid = bridge.id
+            cls = bridge.weight_class
+            state = (
+                _terrain_row(self.ctx, bid).get("state", "intact")
+                if hasattr(bridge, "polygon")
+                else "intact"
+            )
+            if state in ("damaged", "destroyed"):
+                problems.append((bid, f"{bid} is {state}: no stand may cross it", "CD 2.4.1"))
+                continue
+            if (
+                cls is not None
+                and self.weight is not None
+                and (weight_number(self.weight) > weight_number(cls))
+            ):
+                problems.append(
+                    (
+                        bid,
+                        f"{bid} (class {cls}) cannot carry {self.stand['id']} "
+                        f"(class {self.weight})",
+                        "CD 2.4.1",
+                    )
+                )
+                continue
+            what = f"class {cls}" if cls else "no class limit"
+            events.append(
+                Event("bridge", bid, stretch.start, entry, "CD 2.4", f"crosses {bid} ({what})")
+            )
+            return True
+        bid, why, rule = problems[0]
+        events.append(Event("impassable", bid, stretch.start, entry, rule, why))
+        return Segment(
+            stretch.start,
+            stretch.end,
+            bid,
+            "bridge",
+            None,
+            rule,
+            [why],
+            self.conditions["ground"],
+            "open",
+        )
+
+
+# --- the plan -------------------------------------------------------------------------------------
+
+
+def parse_path(ctx: RulesContext, stand: dict[str, Any], inputs: dict[str, Any]) -> list[Any]:
+    width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
+    raw = [*(inputs.get("via") or []), inputs["to"]]
+    if len(raw) > MAX_WAYPOINTS:
+        raise BadInput(f"{len(raw) - 1} waypoints: give at most {MAX_WAYPOINTS - 1} --via points")
+    points = [(float(stand["x"]), float(stand["y"]))]
+    for p in raw:
+        x, y = float(p[0]), float(p[1])
+        if not (0 <= x <= width and 0 <= y <= depth):
+            raise BadInput(f"{x:g},{y:g} is off the {width:g} x {depth:g} table")
+        points.append((x, y))
+    return points
+
+
+def plan_move(
+    ctx: RulesContext, stand: dict[str, Any], points: list[Any], facing: float | None
+) -> MovePlan:
+    """Price the path and find what it meets, changing nothing and rolling nothing."""
+    from tabletop.data.board import base_of, overlapping
+    from tabletop.table import bearing
+
+    pricer = Pricer(ctx, stand)
+    if facing is None:
+        legs = [(a, b) for a, b in itertools.pairwise(points) if math.dist(a, b) > EPS]
+        facing = bearing(*legs[-1][0], *legs[-1][1]) if legs else float(stand["facing"])
+    plan = MovePlan(stand, points, float(facing) % 360, pricer.cross, pricer.road)
+    if pricer.kind.mobility in ("static", "boat"):
+        plan.refused = (
+            f"{stand['id']} ({stand['kind']}) does not move on land: boats move with "
+            "'tabletop engineer boat' or 'tabletop amphibious' (CD 2.1, 8.1)"
+        )
+        return plan
+    for stretch in pricer.split(points):
+        seg = pricer.price(stretch, points, plan.events)
+        plan.segments.append(seg)
+        if seg.multiplier is None:
+            x, y = point_along(points, seg.start)
+            plan.refused = f"{stand['id']} cannot enter {seg.terrain} at {x:.2f},{y:.2f}: " + (
+                f"{seg.because[0]} ({seg.rule})"
+            )
+            return plan
+    # One event for each thing crossed, where the path first meets it.
+    seen: set[tuple[str, str | None]] = set()
+    kept = []
+    for event in plan.events:
+        if (event.kind, event.id) not in seen:
+            kept.append(event)
+            seen.add((event.kind, event.id))
+    plan.events = kept
+    cost = plan.cost
+    if cost > plan.allowance + 1e-6:
+        spent, out_at = 0.0, points[-1]
+        for seg in plan.segments:
+            if spent + seg.cost >= plan.allowance - 1e-9:
+                out_at = point_along(points, seg.start + (plan.allowance - spent) / seg.multiplier)  # type: ignore[operator]
+                break
+            spent += seg.cost
+        plan.refused = (
+            f'{stand["id"]} needs {cost:.2f}" of movement but has {plan.allowance:g}" '
+            f"({pricer.source}): it runs out at {out_at[0]:.2f},{out_at[1]:.2f} "
+            "(movement costs, CD 10.2.2, 10.3.2, 11)"
+        )
+        return plan
+    # Bases may touch but not overlap where the move ends (as for 'place').
+    candidate = {**stand, "x": points[-1][0], "y": points[-1][1], "facing": plan.facing}
+    others = [
+        s
+        for s in ctx.state.stands()
+        if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
+    ]
+    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
+    if clash:
+        plan.refused = (
+            f"{stand['id']} would end at {points[-1][0]:g},{points[-1][1]:g} on top of "
+            f"{', '.join(clash)}: bases may touch but not overlap"
+        )
+        return plan
+    _mines_met(ctx, stand, plan)
+    _ice_met(ctx, plan)
+    return plan
+
+
+def _mines_met(ctx: RulesContext, stand: dict[str, Any], plan: MovePlan) -> None:
+    from tabletop.rules.cd.minefields import meetings
+
+    for m, f in meetings(ctx, stand, plan.points):
+        point = point_along(plan.points, m.contact)
+        plan.events.append(
+            Event(
+                "minefield",
+                f["id"],
+                m.contact,
+                point,
+                "CD 3.2",
+                "met (hidden until the move ends)",
+                referee_only=True,
+            )
+        )
+
+
+def _ice_met(ctx: RulesContext, plan: MovePlan) -> None:
+    need = needs(ctx, plan.stand)
+    for seg in plan.segments:
+        if seg.ice is None:
+            continue
+        point = point_along(plan.points, seg.start)
+        bears = ICE_ORDER.index(seg.ice) >= weight_number(need)
+        hidden = seg.hidden
+        what = (
+            f"class {seg.ice} ice on {seg.ice_piece}: "
+            + ("bears" if bears else "too thin for")
+            + f" {plan.stand['id']} (needs {need})"
+        )
+        plan.events.append(
+            Event("ice", seg.ice_piece, seg.start, point, "CD 11.3", what, referee_only=hidden)
+        )
+        if not bears:
+            return
+
+
+# --- carrying it out ------------------------------------------------------------------------------
+
+
+def _ground_rank(ground_id: str, charts: Any) -> tuple[int, float]:
+    row = charts.table("ground")[ground_id]
+    return ({None: 0, "moderate": 1, "deep": 2}[row.mires], max(row.vehicle, row.personnel))
+
+
+def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
+    """Carry out a plan that passed: mines and ice may stop it short, then miring."""
+    from tabletop.rules.cd import minefields
+    from tabletop.rules.cd.structures import automatic_hit
+
+    state, charts = ctx.state, ctx.charts
+    stand = plan.stand
+    points = plan.points
+    length = plan.length
+    kind = charts.stand_kinds[stand["kind"]]
+    stop, why_stop = length, None
+    # Ice too thin for the stand: it breaks through where it first steps on it (CD 11.3).
+    broke = next((e for e in plan.events if e.kind == "ice" and "too thin" in e.result), None)
+    if broke is not None:
+        stop, why_stop = broke.along, "ice"
+    # Real minefields stop the stand once it is across (CD 3.2).
+    met = minefields.meetings(ctx, stand, points)
+    for m, f in met:
+        if m.contact > stop + EPS:
+            break
+        if f["real"] and m.stop < stop:
+            stop, why_stop = m.stop, "minefield"
+    end = point_along(points, stop)
+    crossed = [e for e in plan.events if e.along <= stop + EPS and e.kind != "minefield"]
+    start = (float(stand["x"]), float(stand["y"]))
+    stand.update(x=round(end[0], 6), y=round(end[1], 6), facing=plan.facing)
+    if stop > EPS:
+        stand["moved_turn"] = state.turn
+        stand["markers"] = [m for m in stand["markers"] if m not in ("foxholes", "entrenched")]
+    mine_out = minefields.settle(ctx, stand, met, stop)
+    for r in mine_out["events"]:
+        crossed.append(
+            Event(
+                "minefield",
+                r["id"],
+                r["along"],
+                point_along(points, r["along"]),
+                "CD 3.2",
+                r["result"],
+            )
+        )
+    if why_stop == "ice" and broke is not None:
+        if kind.category == "personnel":
+            effect = automatic_hit(ctx, stand)
+            result = (
+                f"breaks through at {end[0]:.2f},{end[1]:.2f}: takes a hit ({effect}) and "
+                "stays at the edge of the ice it fell through"
+            )
+        else:
+            stand["status"] = "eliminated"
+            result = f"breaks through at {end[0]:.2f},{end[1]:.2f} and is lost"
+        # The sinking is seen by all; which hidden patch gave way is the referee's.
+        seen_as = next((g.terrain for g in plan.segments if g.start >= broke.along - EPS), None)
+        crossed.append(Event("ice-breaks", seen_as, broke.along, end, "CD 11.3", result))
+    travelled = [s for s in plan.segments if s.start < stop - EPS]
+    last_piece = travelled[-1].ice_piece if travelled and travelled[-1].hidden else None
+    if last_piece is not None and in_play(stand) and why_stop != "ice":
+        # Ending a move on hidden ice: what the referee may have to tell the player (CD 11.3).
+        piece = ctx.scenario.piece(last_piece)
+        note = referee_note(ctx, stand, piece, str(ice_class(piece)))
+        crossed.append(Event("hidden-ice", last_piece, stop, end, "CD 11.3", note))
+    worst_ground = max(
+        (s.ground for s in travelled),
+        key=lambda g: _ground_rank(g, charts),
+        default=state.conditions["ground"],
+    )
+    mud = [s for s in travelled if s.mire > 0]
+    mired = False
+    if mud and in_play(stand) and ground.is_vehicle(kind):
+        worst = max(mud, key=lambda s: s.mire)
+        mired = ground.roll_mire(worst.mire, ctx.dice, stand["id"])
+        last_seg = travelled[-1]
+        result = f"mires on {worst.mire} or less ({worst.where} in {worst.ground}): " + (
+            "mired" if mired else "not mired"
+        )
+        if mired:
+            stand["markers"].append("mired")
+            if last_seg.mire == 0:
+                # CD 11.1.4: it stopped on safe ground; it mires halfway across the mud.
+                run = [s for s in mud if s.start >= _mud_run_start(travelled, mud[-1]) - EPS]
+                mid = (run[0].start + min(run[-1].end, stop)) / 2
+                x, y = point_along(points, mid)
+                stand["x"], stand["y"] = round(x, 6), round(y, 6)
+                result += f", placed halfway across the mud at {x:.2f},{y:.2f}"
+        crossed.append(
+            Event("miring", stand["id"], stop, (stand["x"], stand["y"]), "CD 11.1.4", result)
+        )
+        where = worst.where
+    else:
+        if ground.is_vehicle(kind):
+            explain_no_roll(
+                ctx.dice, f"{stand['id']} crossed no ground where it can mire (CD 11.1.4)"
+            )
+        where = max((s.where for s in travelled), key=WHERE_ORDER.index, default="open")
+    stand["last_move"] = {
+        "turn": state.turn,
+        "phase": state.phase,
+        "ground": worst_ground,
+        "where": where,
+        "mire_checked": bool(mud) and ground.is_vehicle(kind),
+    }
+    state.meta["moves_made"] = int(state.meta.get("moves_made", 0)) + 1
+    crossed.sort(key=lambda e: e.along)
+    cost = sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled)
+    path = [list(map(lambda v: round(v, 3), p)) for p in points]
+    verdict = (
+        f'{stand["id"]} moves {stop:.2f}" to {stand["x"]:.2f},{stand["y"]:.2f} '
+        f'for {cost:.2f}" of its {plan.allowance:g}"'
+    )
+    if stop <= EPS:
+        verdict = f"{stand['id']} turns in place to face {plan.facing:g}"
+    if why_stop == "minefield":
+        verdict += "; stopped by a minefield (CD 3.2)"
+    elif why_stop == "ice":
+        verdict += "; the ice gives way (CD 11.3)"
+    if mired:
+        verdict += "; mired (CD 11.1.4)"
+    if mine_out["attacks"]:
+        verdict += f"; {mine_out['attacks']} minefield attack(s) in the opportunity fire phase"
     return {
+        "verdict": verdict,
         "stand": stand["id"],
-        "terrain": terrain,
-        "road": road,
-        "multiplier": cost.multiplier,
-        "because": cost.because,
-        "mired": "mired" in stand["markers"],
+        "from": [round(start[0], 3), round(start[1], 3)],
+        "to": [round(stand["x"], 3), round(stand["y"], 3)],
+        "path": path,
+        "moved": round(stop, 3),
+        "cost": round(cost, 2),
+        "allowance": plan.allowance,
+        "segments": shown_segments(plan.segments),
+        "crossed": [e.as_json() for e in crossed],
+        "attacks": mine_out["attacks"],
+        "revealed": mine_out["revealed"],
+        "mired": mired,
+        "status": stand["status"],
+        "refused": None,
     }
 
 
-def _near_flood(ctx: Any, stand: dict[str, Any]) -> bool:
-    from shapely import Point
-
-    margin = float(ctx.charts.param("weather", "flooded-mud-margin"))
-    here = Point(stand["x"], stand["y"])
-    for spec in ctx.scenario.terrain:
+def shown_segments(segments: list[Segment]) -> list[dict[str, Any]]:
+    """The segments as the table shows them: neighbours that look and cost the same are one
+    (a hidden piece must not show itself by cutting the path, CD 11.3)."""
+    out: list[dict[str, Any]] = []
+    last: Segment | None = None
+    for seg in segments:
+        row = seg.as_json()
         if (
-            spec.kind == "flooded"
-            and spec.ground is None
-            and within(ctx.table.geometry(spec.id).distance(here), margin)
+            last is not None
+            and out
+            and (last.terrain, last.multiplier, last.rule, last.ground)
+            == (seg.terrain, seg.multiplier, seg.rule, seg.ground)
         ):
-            return True
-    return False
+            merged = Segment(last.start, seg.end, seg.terrain, seg.kind, seg.multiplier,
+                             seg.rule, seg.because, seg.ground, seg.where)  # fmt: skip
+            out[-1] = merged.as_json()
+            last = merged
+            continue
+        out.append(row)
+        last = seg
+    return out
+
+
+def _mud_run_start(travelled: list[Segment], last_mud: Segment) -> float:
+    """Where the stretch of mud ending with ``last_mud`` began (touching segments joined)."""
+    start = last_mud.start
+    for seg in reversed(travelled):
+        if seg.end < start - EPS:
+            break
+        if seg.mire > 0 and seg.start < start:
+            start = seg.start
+    return start
+
+
+def opportunity(
+    ctx: RulesContext, stand: dict[str, Any], points: list[Any], upto: float
+) -> list[dict[str, Any]]:
+    """Enemy stands that can see some part of the path and reach it with a weapon: the
+    candidates for opportunity fire, each with the nearest point it sees."""
+    from tabletop.rules.cd.sighting import End, end_for_stand, sight
+
+    samples: list[tuple[float, float]] = []
+    step = 1.0
+    n = max(1, math.ceil(upto / step))
+    for i in range(n + 1):
+        samples.append(point_along(points, min(upto, i * step)))
+    out = []
+    for enemy in ctx.state.stands():
+        if enemy["side"] == stand["side"] or enemy["x"] is None or out_of_play(enemy):
+            continue
+        reach = max(
+            (
+                ctx.charts.weapons[w].ranges.long
+                for w in enemy["weapons"]
+                if w in ctx.charts.weapons
+            ),
+            default=0.0,
+        )
+        if reach <= 0:
+            continue
+        here = (float(enemy["x"]), float(enemy["y"]))
+        near = sorted((math.dist(here, p), p) for p in samples)
+        a = end_for_stand(ctx.state, enemy["id"])
+        for dist, p in near:
+            if dist > reach + 1e-9:
+                break
+            seen = sight(ctx, a, End(f"{p[0]:.1f},{p[1]:.1f}", p[0], p[1]))
+            if seen.los and seen.visible:
+                out.append(
+                    {
+                        "stand": enemy["id"],
+                        "range": round(seen.range, 2),
+                        "point": [round(p[0], 2), round(p[1], 2)],
+                    }
+                )
+                break
+    return out
+
+
+def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    stand = ctx.state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    if stand["x"] is None:
+        raise RulesRefusal(
+            f"{stand['id']} is not on the table: set it up with 'tabletop place {stand['id']} X Y'"
+        )
+    if out_of_play(stand):
+        raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot move")
+    return stand
+
+
+def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    """``tabletop move``: a refereed move (see the module's docstring)."""
+    stand = _stand_for_move(ctx, inputs)
+    points = parse_path(ctx, stand, inputs)
+    facing = inputs.get("facing")
+    if path_length(points) <= EPS and facing is None:
+        raise BadInput(
+            f"{inputs['to'][0]:g},{inputs['to'][1]:g} is where {stand['id']} already is: "
+            "give a point to move to, or --facing to turn in place"
+        )
+    _check_phase(ctx, stand)
+    _special_cases(ctx, stand)
+    plan = plan_move(ctx, stand, points, facing)
+    if plan.refused:
+        raise RulesRefusal(plan.refused)
+    result = apply_move(ctx, plan)
+    result["opportunity"] = opportunity(ctx, stand, points, result["moved"])
+    return result
+
+
+# --- the dry run with exact odds ----------------------------------------------------------------
+
+
+def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    """What the move would cost and meet, and the exact odds of what it would roll."""
+    stand = _stand_for_move(ctx, inputs)
+    points = parse_path(ctx, stand, inputs)
+    refused = None
+    try:
+        _check_phase(ctx, stand)
+        _special_cases(ctx, stand)
+    except RulesRefusal as exc:
+        refused = str(exc)
+    plan = plan_move(ctx, stand, points, inputs.get("facing"))
+    refused = refused or plan.refused
+    out: dict[str, Any] = {
+        "stand": stand["id"],
+        "from": [round(points[0][0], 3), round(points[0][1], 3)],
+        "to": [round(points[-1][0], 3), round(points[-1][1], 3)],
+        "path": [[round(v, 3) for v in p] for p in points],
+        "cost": round(plan.cost, 2),
+        "allowance": plan.allowance,
+        "segments": shown_segments(plan.segments),
+        "crossed": [e.as_json() for e in plan.events],
+        "opportunity": [],
+        "refused": refused,
+        "odds": {},
+    }
+    if refused:
+        out["verdict"] = f"{stand['id']} could not make this move: {refused}"
+        return out
+    base = ctx.state
+
+    def run(dice: Any) -> tuple[str, ...]:
+        copy = RulesContext(base.copy(), dice, ctx.scenario, ctx.charts, _table=ctx.table)
+        moved = copy.state.stand(stand["id"])
+        result = apply_move(copy, plan_move(copy, moved, points, inputs.get("facing")))
+        rolled = [e["result"] for e in result["crossed"] if e["kind"] in ("miring", "ice-breaks")]
+        return tuple(rolled)
+
+    odds = {k: v for k, v in distribution(run).items() if k}  # moves that roll nothing: {}
+    out["odds"] = {
+        "; ".join(k): f"{v.numerator}/{v.denominator}"
+        for k, v in sorted(odds.items(), key=lambda kv: -kv[1])
+    }
+    # The mines the move would meet attack in the opportunity fire phase (CD 3.2); where it
+    # stops does not depend on the dice, so one run with the highest faces shows it.
+    sample = RulesContext(base.copy(), _HighestFaces(), ctx.scenario, ctx.charts, _table=ctx.table)
+    first = apply_move(
+        sample, plan_move(sample, sample.state.stand(stand["id"]), points, inputs.get("facing"))
+    )
+    out["opportunity"] = opportunity(ctx, stand, points, first["moved"])
+    for attack in _attacks_of(sample, first):
+        none = distribution(_mine_hits(attack["attacks"], attack["hit_on"])).get(0, Fraction(0))
+        out["odds"][f"referee: {attack['field']} hits at least once"] = _frac(1 - none)
+    out["verdict"] = (
+        f'{stand["id"]} can move for {plan.cost:.2f}" of its {plan.allowance:g}" (dry run, '
+        "nothing logged)"
+    )
+    return out
+
+
+def _mine_hits(attacks: int, hit_on: int) -> Any:
+    """The attacks of one field, as 'resolve_attacks' rolls them (CD 3.2): hits scored."""
+
+    def run(dice: Any) -> int:
+        return sum(dice.roll(10, "minefield attack") <= hit_on for _ in range(attacks))
+
+    return run
+
+
+def _attacks_of(ctx: RulesContext, result: dict[str, Any]) -> list[dict[str, Any]]:
+    return [a for a in ctx.state.pending("mine-attacks") if a["stand"] == result["stand"]]
+
+
+def _frac(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+class _HighestFaces:
+    def roll(self, sides: int, purpose: str) -> int:
+        return sides
+
+
+# --- place: setting up and the referee's override ---------------------------------------------
+
+
+def in_setup(ctx: RulesContext) -> bool:
+    """Setting up: the game is still where the scenario starts it and nothing has moved."""
+    start = ctx.scenario.turn
+    return (
+        ctx.state.turn == start.number
+        and ctx.state.phase == start.phase
+        and not ctx.state.meta.get("moves_made")
+    )
+
+
+def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Put a stand at (x, y) with a facing; refuse positions off the table or on another base.
+
+    Outside setting up a place is the referee's override: it is logged as one, with what
+    ``move`` would have refused, and not refused for it.
+    """
+    from tabletop.data.board import base_of, overlapping
+    from tabletop.rules.cd.ice import check_ice
+
+    state, scenario = ctx.state, ctx.scenario
+    stand = state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    x, y = float(inputs["x"]), float(inputs["y"])
+    facing = stand["facing"] if inputs.get("facing") is None else float(inputs["facing"]) % 360
+    width, depth = scenario.table.width, scenario.table.depth
+    if not (0 <= x <= width and 0 <= y <= depth):
+        raise BadInput(f"({x:g}, {y:g}) is off the {width:g} x {depth:g} table")
+    if out_of_play(stand):
+        raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot be placed")
+    moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
+    if moved_from is not None:
+        turned = abs((facing - float(stand["facing"]) + 180) % 360 - 180) > 1e-9
+        if turned or math.dist(moved_from, (x, y)) > 1e-9:
+            refuse_if_mired(stand)
+    candidate = {**stand, "x": x, "y": y, "facing": facing}
+    others = [
+        s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
+    ]
+    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
+    if clash:
+        raise RulesRefusal(
+            f"{stand['id']} at ({x:g}, {y:g}) would overlap {', '.join(clash)}: bases may touch "
+            "but not overlap"
+        )
+    moved = moved_from is not None and math.dist(moved_from, (x, y)) > 1e-9
+    override = None
+    if moved and not in_setup(ctx):
+        override = _would_refuse(ctx, stand, [moved_from, (x, y)], facing)
+    terrain = [p.id for p in ctx.table.pieces_at(x, y)]
+    for piece_id in terrain:
+        row = state.rows.get("terrain:" + piece_id)
+        if row is not None and row["state"] == "burning":
+            raise RulesRefusal(f"{piece_id} is burning: no stand may enter it (CD 6.2.2)")
+        if row is not None and row["kind"] == "bridge" and row["state"] in ("damaged", "destroyed"):
+            raise RulesRefusal(
+                f"{piece_id} is {row['state']}: no stand may be put on the wreck (CD 2.4.1)"
+            )
+    stand.update(x=x, y=y, facing=facing)
+    if moved:
+        stand["moved_turn"] = state.turn
+        # Foxholes and entrenchments stay where they were dug (CD 5.1.1).
+        stand["markers"] = [m for m in stand["markers"] if m not in ("foxholes", "entrenched")]
+    notes = check_ice(ctx, stand, moved_from) if moved or moved_from is None else []
+    explain_no_roll(
+        ctx.dice, f"{stand['id']} is not on ice that can break (placing rolls only for CD 11.3)"
+    )
+    if stand.get("landed_turn") == state.turn and moved:
+        raise RulesRefusal(f"{stand['id']} landed this turn and may not move (CD 7.2.2, 7.3.2)")
+    if stand.get("disembarked_turn") == state.turn and moved:
+        raise RulesRefusal(
+            f"{stand['id']} came ashore this turn and ends its move beside its "
+            "landing craft (CD 8.1.1)"
+        )
+    if stand.get("aboard"):
+        raise RulesRefusal(
+            f"{stand['id']} is aboard {stand['aboard']}: unload it first (CD 2.1, 8.1)"
+        )
+    if (stand.get("amphib") or {}).get("stage") == "wading" and moved:
+        raise RulesRefusal(
+            f"{stand['id']} is wading ashore: move it with 'tabletop amphibious "
+            f"wade {stand['id']}' (CD 8.1.4)"
+        )
+    if moved and not in_setup(ctx):
+        notes.insert(
+            0,
+            "referee's override (not a refereed move)"
+            + (f"; 'move' would have refused: {override}" if override else ""),
+        )
+    return {
+        "stand": stand["id"],
+        "x": stand["x"],
+        "y": stand["y"],
+        "facing": facing,
+        "moved": round(math.dist(moved_from, (x, y)), 3) if moved_from else None,
+        "terrain": [t for t in terrain if not ctx.scenario.piece(t).referee_only],
+        "notes": notes,
+        # Only an override says so (and what 'move' would have refused).
+        **(
+            {"override": True, "move_would_refuse": override} if moved and not in_setup(ctx) else {}
+        ),
+    }
+
+
+def _would_refuse(
+    ctx: RulesContext, stand: dict[str, Any], points: list[Any], facing: float
+) -> str | None:
+    """What 'move' would have said to the same change of place, or None."""
+    try:
+        _check_phase(ctx, stand)
+        _special_cases(ctx, stand)
+        plan = plan_move(ctx, stand, points, facing)
+    except RulesRefusal as exc:
+        return str(exc)
+    return plan.refused
+
+
+# --- plain rolls and markers --------------------------------------------------------------------
+
+
+def parse_dice_spec(text: str) -> tuple[int, int]:
+    match = DICE_SPEC.match(text)
+    if not match:
+        raise BadInput(f"{text!r} is not a dice expression (write it like 3d10 or d6)")
+    count = int(match.group(1) or 1)
+    sides = int(match.group(2))
+    if not 1 <= count <= MAX_DICE:
+        raise BadInput(f"{text!r}: roll 1 to {MAX_DICE} dice at a time")
+    if not 2 <= sides <= 1000:
+        raise BadInput(f"{text!r}: a die has 2 to 1000 sides")
+    return count, sides
+
+
+def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    count, sides = parse_dice_spec(inputs["dice"])
+    purpose = inputs.get("purpose") or "referee roll"
+    if len(purpose) > MAX_PURPOSE:
+        raise BadInput(
+            f"--for: say what the roll is for in at most {MAX_PURPOSE} characters "
+            f"(got {len(purpose)})"
+        )
+    values = [
+        ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose)
+        for i in range(1, count + 1)
+    ]
+    return {"dice": f"{count}d{sides}", "purpose": purpose, "values": values, "total": sum(values)}
+
+
+MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entrenched")
+
+
+def marker_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The referee puts or takes markers the program does not decide itself (morale results,
+    a vehicle left burning, works dug in play)."""
+    stand = ctx.state.stand(inputs["stand"])
+    ctx.involve(stand["id"])
+    add, remove = list(inputs.get("add") or []), list(inputs.get("remove") or [])
+    for marker in add + remove:
+        if marker not in MARKERS:
+            raise BadInput(f"marker {marker!r}: accepted: {', '.join(MARKERS)}")
+    if not add and not remove:
+        raise BadInput("give --add MARKER or --remove MARKER")
+    for marker in add:
+        if marker not in stand["markers"]:
+            stand["markers"].append(marker)
+    stand["markers"] = [m for m in stand["markers"] if m not in remove]
+    return {
+        "verdict": f"{stand['id']}: {', '.join(stand['markers']) or 'no markers'}",
+        "stand": stand["id"],
+        "markers": list(stand["markers"]),
+    }

@@ -13,8 +13,8 @@ from typing import Any
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.cd.direct import prepare
 from tabletop.rules.cd.odds import fire_odds
+from tabletop.rules.cd.sighting import end_for_stand, sight
 from tabletop.rules.context import RulesContext
-from tabletop.rules.sighting import end_for_stand, sight
 from tabletop.state.document import out_of_play
 
 

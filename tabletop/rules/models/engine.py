@@ -56,7 +56,7 @@ def check_shot(ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: boo
 def shot_from_table(
     ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: bool = False
 ) -> tuple[Shot, Any]:
-    from tabletop.rules.sighting import end_for_stand, sight
+    from tabletop.rules.cd.sighting import end_for_stand, sight
 
     check_shot(ctx, model, inputs, any_phase=any_phase)
     state = ctx.state

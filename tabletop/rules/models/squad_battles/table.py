@@ -112,7 +112,7 @@ def _concealed(
     ctx: Any, tables: Tables, target: dict[str, Any], height: float, out: dict[str, Any]
 ) -> bool:
     """SB Concealment: idle infantry in terrain 2 m tall, or 1 m tall when on the ground."""
-    from tabletop.rules.sighting import activity
+    from tabletop.rules.cd.sighting import activity
 
     if activity(target, ctx.state) != "stationary":
         return False

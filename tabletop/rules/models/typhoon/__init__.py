@@ -178,7 +178,7 @@ class Typhoon(Model):
             theirs.get("state"), shooter, turn, ("pinned", "buttoned")
         )
         if target.get("x") is not None:
-            from tabletop.rules.sighting import target_cover
+            from tabletop.rules.cd.sighting import target_cover
 
             cover, _ = target_cover(ctx, float(target["x"]), float(target["y"]))
             row = self.t.tables["cover"].get(f"cd-{cover}")
