@@ -25,6 +25,7 @@ HOOK_MODULES: tuple[str, ...] = (
     "tabletop.rules.cd.boundaries",
     "tabletop.rules.cd.conditions",
     "tabletop.rules.cd.amphibious",
+    "tabletop.rules.models.decay",
 )
 
 _HOOKS: dict[str, list[tuple[int, int, Hook]]] = {}

@@ -88,10 +88,10 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
       tabletop model show typhoon
     """
     from tabletop.data.charts import Charts
-    from tabletop.rules.models import CD, find_model
+    from tabletop.rules.models import CD, canonical_name, find_model
 
     charts = Charts.load(tuple(charts_dirs))
-    if name == CD:
+    if canonical_name(name) == CD:
         show_cd(charts, as_json)
         return
     model = find_model(name, charts)
@@ -225,7 +225,7 @@ def run_model(
         model = find_model(name, Charts.load(tuple(charts_dirs)))
         result = {
             "event": None,
-            "model": name,
+            "model": model.name,
             "procedure": procedure,
             **run_procedure(model, procedure, options, d),
             "rolls": [r.as_dict() for r in d.rolls],

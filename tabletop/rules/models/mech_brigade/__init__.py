@@ -51,6 +51,11 @@ class MechBrigade(Model):
     name: ClassVar[str] = "mech-brigade"
     chart: ClassVar[str] = "mech_brigade"
     options: ClassVar[Mapping[str, str]] = FIRE_OPTIONS
+    fire_limit_rule: ClassVar[str] = "MB 7.0: each pulse a unit selects a target and fires"
+    dice_order: ClassVar[str] = (
+        "fire: one d100 for the chance of one more kill, and a second d100 for its "
+        "hundredths only when the first lands on the boundary face (MB 7.3, our reading)"
+    )
 
     @cached_property
     def tables(self) -> Tables:
@@ -91,6 +96,10 @@ class MechBrigade(Model):
                 "bombardment (--set indirect=true) fires without one"
             )
         return attack, table
+
+    def streak_options(self, streak: int) -> dict[str, Any]:
+        # MB 7.3: accuracy grows with the pulses the unit has fired at this target.
+        return {"pulses": streak}
 
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
         a, table = self._resolve(shot)

@@ -35,6 +35,15 @@ class Typhoon(Model):
     name: ClassVar[str] = NAME
     chart: ClassVar[str] = "typhoon"
     options: ClassVar[Mapping[str, str]] = OPTIONS
+    fire_limit_rule: ClassVar[str] = (
+        "ToS II.B.3 Rate of fire: the shots a unit fires in a pulse, 0, 1 or 2, all at once"
+    )
+    dice_order: ClassVar[str] = (
+        "table fire: rate of fire first (skill d10, then first-shot d100); then for each "
+        "shot a skill d10 and a hit d100, and on a hit the location, penetration and damage "
+        "dice (hard targets) or the losses d100s (soft targets); quick fire starts at the "
+        "shot's skill d10"
+    )
 
     @cached_property
     def t(self) -> Tables:
@@ -136,6 +145,56 @@ class Typhoon(Model):
             eliminated=gone,
         )
 
+    def streak_options(self, streak: int) -> dict[str, Any]:
+        # ToS V: firing at the same target as last pulse is one of the hard-target rows.
+        return {"fired_last_pulse": streak > 1}
+
+    def fire_on_table(self, shot: Shot, dice: DiceLike, streak: int, count_given: bool) -> Outcome:
+        """ToS II.B.3: the rate of fire is checked before any shot; failing it on the first
+        pulse at a target means no fire at all this pulse."""
+        from dataclasses import replace
+
+        from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
+        from tabletop.rules.models.typhoon.situation import MOVING
+
+        f = self.firing(shot)
+        f.check_allowed()
+        lost = 0
+        if f.shooter.is_vehicle:
+            lost = max(0, f.shooter.men - f.sit.firer_men)  # ToS II.B.3: crew lost
+        shots, lines = rate_of_fire(
+            self.t,
+            dice,
+            skill=f.shooter.skill,
+            rating=first_shot_rating(f.shooter.first_shot, lost),
+            size=f.weapon.size,
+            pulse=streak,
+            moving=f.sit.firer_state in MOVING,
+        )
+        if shots == 0:
+            return Outcome(
+                verdict=f"{shot.shooter_stand} does not fire this pulse: it failed its rate-of-"
+                "fire checks (ToS II.B.3)",
+                data={
+                    "shooter": shot.shooter,
+                    "target": shot.target,
+                    "weapon": f.weapon.id,
+                    "rate_of_fire": 0,
+                    "shots_fired": 0,
+                    "hit": False,
+                    "hits": 0,
+                    "destroyed": False,
+                    "outcome": "no fire",
+                },
+                lines=lines,
+            )
+        count = min(shot.count, shots) if count_given else shots
+        outcome = self.fire(replace(shot, count=count), dice)
+        outcome.data["rate_of_fire"] = shots
+        outcome.data["shots_fired"] = count
+        outcome.lines[1:1] = lines
+        return outcome
+
     def odds(self, shot: Shot) -> dict[str, Any]:
         from tabletop.rules.models.typhoon.odds import FireOdds
 
@@ -166,6 +225,13 @@ class Typhoon(Model):
             if mine.get(key) is not None:
                 out[option] = mine[key]
         theirs = (shooter.get("models") or {}).get(NAME) or {}
+        if theirs.get("state") == "heavily-suppressed":
+            from tabletop.core.errors import RulesRefusal
+
+            raise RulesRefusal(
+                f"{shooter['id']} is heavily suppressed and cannot fire (ToS II.A Heavy "
+                "suppression)"
+            )
         if theirs.get("suppression") is not None:
             out["firer_suppression"] = theirs["suppression"]
         for stand, record, option in ((target, mine, "target_men"), (shooter, theirs, "firer_men")):
