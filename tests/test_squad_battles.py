@@ -44,7 +44,7 @@ from tabletop.rules.models.squad_battles.results import (
 )
 from tabletop.rules.models.squad_battles.table import aspect
 from tabletop.rules.models.squad_battles.tables import Tables
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 DATA = Path(__file__).parent / "data" / "squad_battles.yaml"
 IPH = 0.87
@@ -1649,6 +1649,15 @@ def test_table_mode_fire_records_the_target_state(sb_game: Run) -> None:
     # The next fire reads the pinned team back: 8 men, on the ground (no x2), 99%.
     odds = as_json(sb_game("odds", "fire", "US-SQ", "G-SQ", "--json"))
     assert sum(odds["outcomes"].values()) == pytest.approx(1)
+    # one fire action a stand a phase: the second waits for the next fire phase
+    before = file_digest(sb_game.game)  # type: ignore[attr-defined]
+    refused = sb_game("fire", "US-SQ", "G-SQ", code=3)
+    assert "US-SQ has already fired this fire phase of turn 1 under squad-battles" in (
+        refused.output
+    )
+    assert file_digest(sb_game.game) == before  # type: ignore[attr-defined]
+    goto_phase(sb_game, "morale")
+    goto_phase(sb_game, "fire")
     again = as_json(sb_game("fire", "US-SQ", "G-SQ", "--json"))
     names = [m["name"] for m in again["modifiers"]]
     assert "infantry not in ground mode" not in names

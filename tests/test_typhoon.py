@@ -48,7 +48,7 @@ from tabletop.rules.models.typhoon.indirect import max_scatter, steps_for, walk_
 from tabletop.rules.models.typhoon.odds import FireOdds
 from tabletop.rules.models.typhoon.states import unit_state
 from tabletop.rules.models.typhoon.tables import Tables
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 SCENARIO = str(Path(__file__).parent / "data" / "typhoon.yaml")
 FIRE_KEYS = (
@@ -1328,7 +1328,9 @@ def test_fire_hard_target_no_penetration(model: Typhoon) -> None:
     assert out.data["outcome"] == "no effect"
     assert out.verdict.startswith("No effect: PZ-IVH 75L48 at M4A1 on the front hull")
     assert out.target_state == {"men": 5, "immobilized": False, "guns_out": [],
-                                "suppression": 2, "state": "good"}  # fmt: skip
+                                "suppression": 2, "state": "good",
+                                "suppression_rule": "ToS V Suppression point table, fire",
+                                "state_rule": "ToS V Suppression effects table"}  # fmt: skip
     assert not out.eliminated
 
 
@@ -1363,7 +1365,9 @@ def test_fire_soft_target_losses(model: Typhoon) -> None:
     assert out.data["location"] is None and out.data["penetration_depth"] is None
     # +1 had none, +1 square hit, +3 x 4 men: 14 >= 2 x morale 5: retreating
     assert out.target_state == {"men": 8, "immobilized": False, "guns_out": [],
-                                "suppression": 14, "state": "retreating"}  # fmt: skip
+                                "suppression": 14, "state": "retreating",
+                                "suppression_rule": "ToS V Suppression point table, fire",
+                                "state_rule": "ToS V Suppression effects table"}  # fmt: skip
 
 
 def test_fire_reads_the_targets_losses_so_far(model: Typhoon) -> None:
@@ -1596,15 +1600,24 @@ def typhoon_record(run: Run, stand: str) -> dict[str, Any]:
 
 def test_table_mode_front_shot_logs_and_stores_the_target(run: Run) -> None:
     new_game(run)
-    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,85,50,33,1,100,75,10,10,95",
+    # ToS II.B.3: the rate of fire first (skill 1 <= 5, first shot 10 x 9.95 >= 50: once,
+    # the first pulse at this target), then the shot itself
+    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "1,100,3,85,50,33,1,100,75,10,10,95",
                       "--json"))  # fmt: skip
     assert out["model"] == "typhoon" and out["event"] == 2
     assert out["range_squares"] == 10 and out["location"] == "front-hull"
-    assert typhoon_record(run, "US-TK") == {"men": 3, "immobilized": False, "guns_out": [3],
-                                            "suppression": 8, "state": "buttoned"}  # fmt: skip
-    # the next shot starts from the crew left: 3 more killed destroys it
-    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,85,50,33,1,100,76,10,10",
-                      "--json"))  # fmt: skip
+    assert out["rate_of_fire"] == 1 and out["shots_fired"] == 1 and out["streak"] == 1
+    assert typhoon_record(run, "US-TK") == {
+        "men": 3, "immobilized": False, "guns_out": [3], "suppression": 8, "state": "buttoned",
+        "suppression_rule": "ToS V Suppression point table, fire",
+        "state_rule": "ToS V Suppression effects table",
+    }  # fmt: skip
+    # the next pulse at the same target (turn 2's opportunity fire): the crew left, and two
+    # shots allowed (both checks pass, not moving, a 75mm); --count 1 fires one
+    goto_phase(run, "opportunity-fire")
+    out = as_json(run("fire", "G-TK", "US-TK", "--count", "1", "--dice",
+                      "1,100,3,85,50,33,1,100,76,10,10", "--json"))  # fmt: skip
+    assert out["rate_of_fire"] == 2 and out["shots_fired"] == 1 and out["streak"] == 2
     assert out["destroyed"] and out["men_killed"] == 3
     status = as_json(run("status", "--json"))
     assert {s["id"]: s["status"] for s in status["stands"]}["US-TK"] == "eliminated"
@@ -1615,14 +1628,14 @@ def test_table_mode_front_shot_logs_and_stores_the_target(run: Run) -> None:
 def test_table_mode_aspect_from_facing(run: Run) -> None:
     new_game(run)
     # 14.14 squares: RA 55.57 x 1.25 = 69.47; side hull (armour 4) always yields to a 75mm
-    out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "3,60,50,1,1,100,50", "--json"))
+    out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "1,100,3,60,50,1,1,100,50", "--json"))
     assert out["location"] == "side-hull" and out["shots"][0]["armour"] == 4
     assert out["outcome"] == "immobilized" and out["needed"] == 69.47
 
 
 def test_table_mode_height_gives_the_top(run: Run) -> None:
     new_game(run)
-    out = as_json(run("fire", "G-HILL", "US-LOW", "--dice", "3,85,91,1,1,100,50", "--json"))
+    out = as_json(run("fire", "G-HILL", "US-LOW", "--dice", "1,100,3,85,91,1,1,100,50", "--json"))
     assert out["location"] == "top" and out["outcome"] == "immobilized"
     assert "+ 10 (firer 2+ levels up) = 101" in " ".join(out["lines"])
 

@@ -18,6 +18,7 @@ def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
     from tabletop.rules.cd.tasks import tasks
     from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
+    from tabletop.rules.models.display import stand_models
 
     cond = state.conditions
     return {
@@ -38,6 +39,7 @@ def status_data(state: Any, view: str = "referee") -> dict[str, Any]:
                 "status": s["status"],
                 "markers": s["markers"],
                 "ammo": {w: weapon_status(a) for w, a in s["ammo"].items()},
+                **({"models": stand_models(s)} if s.get("models") else {}),
             }
             for s in state.stands()
         ],
@@ -117,6 +119,7 @@ def render(data: dict[str, Any], name: str) -> str:
         ammo = " ".join(f"{w}:{v}" if v != "ok" else w for w, v in s["ammo"].items())
         rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
     lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
+    model_lines(lines, data["stands"])
     if data["templates"]:
         import textwrap
 
@@ -153,3 +156,13 @@ def render(data: dict[str, Any], name: str) -> str:
     if data["pending"]:
         lines.append("Pending: " + ", ".join(f"{n} {k}" for k, n in data["pending"].items()))
     return "\n".join(lines)
+
+
+def model_lines(lines: list[str], stands: list[dict[str, Any]]) -> None:
+    """The alternative models' state of each stand that has one, with the rules that set it."""
+    from tabletop.rules.models.display import model_lines as lines_of
+
+    shown = [(s["id"], lines_of(s["models"])) for s in stands if s.get("models")]
+    if any(text for _, text in shown):
+        lines.extend(["", "Model state:"])
+        lines.extend(f"  {sid} {line}" for sid, text in shown for line in text)

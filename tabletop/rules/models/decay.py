@@ -92,6 +92,7 @@ def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
         )
         if not kept:  # a Dug-in unit in good state stays Dug-in (ToS II.A)
             mine["state"] = result["state"]
+            mine["state_rule"] = result["rule"]
         mine["suppression_rule"] = TOS_RULE
         entry: Happened = {
             "what": "typhoon suppression",

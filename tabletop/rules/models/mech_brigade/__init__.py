@@ -161,6 +161,7 @@ class MechBrigade(Model):
     def _target_state(self, a: Attack, killed: int, table: dict[str, Any]) -> dict[str, Any]:
         state: dict[str, Any] = {
             "suppression": a.suppression,
+            "suppression_rule": "MB 7.6: added by fire",
             "turn": table.get("turn"),
             "phase": table.get("phase"),
             "killed": int(table.get("killed") or 0) + killed,

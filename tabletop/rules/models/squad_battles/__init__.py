@@ -29,6 +29,10 @@ NEAR = "_near"  # table mode: stands near the target, measured by situation_from
 class SquadBattles(Model):
     name: ClassVar[str] = "squad-battles"
     chart: ClassVar[str] = CHART
+    fire_limit_rule: ClassVar[str] = (
+        "SB Unit displays: a weapon fires a set number of times a turn; on the table, one "
+        "fire action a phase (our reading)"
+    )
     options: ClassVar[Mapping[str, str]] = describe(fire_opts(None))
 
     @cached_property

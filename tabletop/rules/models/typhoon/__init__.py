@@ -140,7 +140,9 @@ class Typhoon(Model):
                 "immobilized": status.immobilized,
                 "guns_out": sorted(status.guns_out),
                 "suppression": res["points"],
+                "suppression_rule": "ToS V Suppression point table, fire",
                 "state": "destroyed" if status.destroyed else state.state,
+                "state_rule": "ToS V Effects of penetration" if status.destroyed else state.rule,
             },
             eliminated=gone,
         )
