@@ -1778,3 +1778,83 @@ def test_scenario_strength_above_the_profile_is_refused(run: Run, tmp_path: Path
     out = run("fire", "G-INF", "US-WOOD", "--range", "6", code=2)
     assert "US-WOOD's strength 20 is more than the 12 men of a typhoon US-RIFLE" in out.output
     assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+# --- limits and state on the table (ToS II.B.3 Rate of fire, ToS V Suppression point table) ---
+
+
+def test_table_mode_failed_rate_of_fire_means_no_fire(run: Run) -> None:
+    new_game(run)
+    # first pulse at the target: skill 6 > 5 fails, so nothing is fired and nothing hit
+    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "6,100", "--json"))
+    assert out["shots_fired"] == 0 and out["rate_of_fire"] == 0 and out["outcome"] == "no fire"
+    assert out["verdict"] == (
+        "G-TK does not fire this pulse: it failed its rate-of-fire checks (ToS II.B.3)"
+    )
+    assert [r["value"] for r in out["rolls"]] == [6, 100]
+    assert typhoon_record(run, "US-TK") == {}
+    # the pulse is spent all the same: a second fire action is refused, the game unchanged
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    refused = run("fire", "G-TK", "US-TK", code=3)
+    assert "G-TK has already fired this fire phase of turn 1 under typhoon, at US-TK (0 shots)" in (
+        refused.output
+    )
+    assert "ToS II.B.3 Rate of fire" in refused.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def test_table_mode_first_shot_failure_also_stops_fire(run: Run) -> None:
+    new_game(run)
+    # skill passes (1), first shot 10 x Rnd(10) from d100 40 = 3.95 x 10 = 39.5 < 50: fails
+    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "1,40", "--json"))
+    assert out["shots_fired"] == 0
+
+
+def test_table_mode_later_pulse_fires_twice_and_counts_fired_last_pulse(run: Run) -> None:
+    new_game(run)
+    run("fire", "G-TK", "US-SIDE", "--dice", "1,100,3,100")  # a miss: 100 > 69.47
+    goto_phase(run, "opportunity-fire")
+    out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "1,100,3,100,3,100", "--json"))
+    assert out["streak"] == 2 and out["rate_of_fire"] == 2 and out["shots_fired"] == 2
+    assert len(out["shots"]) == 2
+    names = [m["name"] for m in out["modifiers"]]
+    assert any("last pulse" in n for n in names), names
+
+
+def test_end_of_turn_suppression_table_decays_points(run: Run) -> None:
+    new_game(run)
+    run("fire", "G-TK", "US-TK", "--dice", "1,100,3,85,50,33,1,100,75,10,10,95")
+    assert typhoon_record(run, "US-TK")["suppression"] == 8
+    # ToS V after pulse 3: no cover, alone (+1), automatic (-1): 8 stays 8
+    out = as_json(run("turn", "next", "--json"))
+    mine = [h for h in out["happened"] if h.get("stand") == "US-TK"]
+    assert mine[0]["result"] == (
+        "8 +0 = 8: buttoned (ToS V Suppression point table, after pulse 3)"
+    )
+    # with a friend in good state beside it, it is not alone: 8 - 1 = 7 at the next turn's
+    # end; the friend helps only when 8 > 5 + 10 x Rnd(1): d100 100 gives 9.95, no help
+    run("place", "US-SIDE", "22", "12")
+    out = as_json(run("turn", "next", "--dice", "100", "--json"))
+    mine = [h for h in out["happened"] if h.get("stand") == "US-TK"]
+    assert mine[0]["rolls"] == [100]
+    record = typhoon_record(run, "US-TK")
+    assert record["suppression"] == 7 and record["state"] == "buttoned"
+    assert record["suppression_rule"] == "ToS V Suppression point table, after pulse 3"
+    # soft cover unsighted: US-WOOD starts at 0 and never goes below 0
+    assert typhoon_record(run, "US-WOOD")["suppression"] == 0
+    run("undo")
+    assert typhoon_record(run, "US-TK")["suppression"] == 8
+
+
+def test_heavily_suppressed_unit_cannot_fire(run: Run, tmp_path: Path) -> None:
+    new_game(run)
+    from tabletop.cli.core import open_game
+
+    g = open_game(run.game)  # type: ignore[attr-defined]
+    ctx = g.context()
+    row = ctx.state.stand("G-TK")
+    assert "models" not in row or not row["models"]
+    run("model", "run", "typhoon", "state", "--set", "unit=G-TK", "--set", "points=20",
+        "--set", "japanese=true", "--dice", "4")  # fmt: skip
+    refused = run("fire", "G-TK", "US-TK", code=3)
+    assert "heavily suppressed and cannot fire (ToS II.A Heavy suppression)" in refused.output
