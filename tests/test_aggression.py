@@ -999,7 +999,7 @@ BAD = [
     (["US-A", "--against", "US-B"], 2, "US-A and US-B are both USA"),
     (["US-A", "G-2", "--against", "VG"], 2, "the attackers US-A, G-2 belong to Germany and USA"),
     (["US-A", "--against", "NOPE"], 2, "unknown stand 'NOPE'"),
-    (["US-NP", "--against", "G-2"], 2, "stands without a profile for the aggression model: US-NP"),
+    (["US-NP", "--against", "G-2"], 2, "US-NP (supply) has no aggression profile: its kind has"),
     (["US-2", "--against", "G-2", "--set", "af.US-2=1"], 3, "US-2 is on AF 1 and never starts"),
     (["US-2", "--against", "G-2", "--set", "af.US-2=11"], 2, "an aggression factor is 1 to 10"),
     (["US-2", "--against", "G-2", "--set", "bogus=1"], 2, "--set 'bogus': not an assault order"),
@@ -1242,3 +1242,51 @@ def test_model_show_lists_the_procedures() -> None:
         data["procedures"]
     )
     assert math.isclose(data["inches_per_unit"], 4)
+
+
+# --- out of the box: the bundled scenario has no aggression profiles (AGG Aggression factors) --
+
+
+def test_close_assault_works_in_the_bundled_scenario(game: Run) -> None:
+    from tabletop.cli.core import open_game
+
+    game("place", "US-1", "18", "26.2")  # into contact with G-1 (at 18,27)
+    # US-1 fires (d100 72: miss), G-1 fires (23: hit, 12 damage), US-1 tests (79 > 75:
+    # stands), G-1 tests (44 <= 50: retreats one hex along its bearing, north)
+    out = as_json(game("assault", "US-1", "--against", "G-1", "--dice", "72,23,79,44", "--json"))
+    assert out["verdict"] == "USA holds the field after 1 round: G-1 retreated"
+    state = open_game(game.game).context().state  # type: ignore[attr-defined]
+    us, g = state.stand("US-1"), state.stand("G-1")
+    # AF 5 for a unit never given one; the profile by kind (infantry -> infantry-platoon);
+    # training from quality (trained -> recruit, regular -> regular)
+    assert us["models"]["aggression"]["af"] == 5 and g["models"]["aggression"]["af"] == 1
+    assert us["models"]["aggression"]["strength"] == 28
+    assert (g["x"], g["y"]) == (18.0, 31.0)
+    assert "US-1: AF 5 moving (reconnaissance in force), recruit, strength 40" in out["lines"][0]
+    game("undo")
+    state = open_game(game.game).context().state  # type: ignore[attr-defined]
+    assert (state.stand("G-1")["x"], state.stand("G-1")["y"]) == (18.0, 27.0)
+    assert "aggression" not in (state.stand("G-1").get("models") or {})
+
+
+def test_kind_profile_can_be_overridden_per_stand(game: Run) -> None:
+    game("place", "US-1", "18", "26.2")
+    out = as_json(game("assault", "US-1", "--against", "G-1", "--rounds", "1", "--set",
+                       "profile.US-1=rifle-platoon", "--dice", "100,100,100,100", "--json"))  # fmt: skip
+    from tabletop.cli.core import open_game
+
+    state = open_game(game.game).context().state  # type: ignore[attr-defined]
+    assert state.stand("US-1")["models"]["aggression"]["profile"] == "rifle-platoon"
+    assert out["event"] is not None
+    bad = game("assault", "US-1", "--against", "G-1", "--set", "profile.US-1=panzer", code=2)
+    assert "profile 'panzer' is not in charts/models/aggression.yaml" in bad.output
+
+
+def test_kind_chart_names_known_profiles(charts: Any) -> None:
+    from tabletop.rules.models.aggression.chart import AggressionChart
+
+    chart = AggressionChart.of(charts)
+    assert chart.kind_profile("infantry") == "infantry-platoon"
+    assert chart.kind_profile("tank") == "tank-platoon"
+    assert chart.kind_profile("supply") is None
+    assert all(e.default for e in chart.tables["kinds"].values())
