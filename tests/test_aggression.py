@@ -1271,8 +1271,10 @@ def test_close_assault_works_in_the_bundled_scenario(game: Run) -> None:
 
 def test_kind_profile_can_be_overridden_per_stand(game: Run) -> None:
     game("place", "US-1", "18", "26.2")
-    out = as_json(game("assault", "US-1", "--against", "G-1", "--rounds", "1", "--set",
-                       "profile.US-1=rifle-platoon", "--dice", "100,100,100,100", "--json"))  # fmt: skip
+    out = as_json(
+        game("assault", "US-1", "--against", "G-1", "--rounds", "1", "--set",
+             "profile.US-1=rifle-platoon", "--dice", "100,100,100,100", "--json")
+    )  # fmt: skip
     from tabletop.cli.core import open_game
 
     state = open_game(game.game).context().state  # type: ignore[attr-defined]
