@@ -885,4 +885,3 @@ def start_strength(profile: Profile, given: int | None) -> int:
     if profile.vehicles:
         return max(1, round(given * profile.strength / profile.vehicles))
     return int(given)
-

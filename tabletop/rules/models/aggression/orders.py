@@ -20,8 +20,7 @@ PER_STAND: dict[str, str] = {
     "target": "target.STAND=TYPE[/TYPE...] or ENEMY: priority targets (selective fire)",
     "works": "works.STAND=none|dug-in|entrenched|fortified[:SIZE]: its prepared position",
     "surplus": "surplus.STAND=N: units of surplus equipment it carries",
-    "profile": "profile.STAND=ID: the profile it fights with (default: its kind's, chart "
-    "'kinds')",
+    "profile": "profile.STAND=ID: the profile it fights with (default: its kind's, chart 'kinds')",
 }
 # This battle only: KEY=STAND[,STAND...].
 LISTS: dict[str, str] = {
