@@ -9,6 +9,7 @@ import click
 
 from tabletop.cli.commands.fire import SETTING
 from tabletop.cli.core import (
+    STAND,
     charts_option,
     command,
     dice_inputs,
@@ -167,6 +168,7 @@ def show_cd(charts: Any, as_json: bool) -> None:
 @cli.command("run")
 @click.argument("name", shell_complete=model_completer(include_cd=False))
 @click.argument("procedure", shell_complete=procedure_completer)
+@click.argument("stands", nargs=-1, type=STAND)
 @click.option(
     "--set",
     "settings",
@@ -185,6 +187,7 @@ def show_cd(charts: Any, as_json: bool) -> None:
 def run_model(
     name: str,
     procedure: str,
+    stands: tuple[str, ...],
     settings: tuple[Any, ...],
     dice: Any,
     seed: int | None,
@@ -204,18 +207,23 @@ def run_model(
     if game.exists():
         from tabletop.cli.core import open_game
 
-        out = open_game(game).execute(
-            "model-run",
-            {"model": name, "procedure": procedure, "options": options},
-            **dice_inputs(dice),
-        )
+        inputs: dict[str, Any] = {"model": name, "procedure": procedure, "options": options}
+        if stands:
+            inputs["stands"] = list(stands)
+        out = open_game(game).execute("model-run", inputs, **dice_inputs(dice))
         result = {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
     else:
         from tabletop.core.dice import Dice
+        from tabletop.core.errors import BadInput
         from tabletop.data.charts import Charts
         from tabletop.rules.models import find_model
         from tabletop.rules.models.engine import run_procedure
 
+        if stands:
+            raise BadInput(
+                f"{' '.join(stands)}: stands need a game (--game PATH, or 'tabletop new' "
+                "first); without one give profile ids with --set"
+            )
         inputs = dice_inputs(dice)
         d = Dice(
             seed if seed is not None else int.from_bytes(os.urandom(6), "big"),

@@ -206,7 +206,34 @@ def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -
 
 
 def model_run_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """A model procedure run inside a game, so its dice are logged and replayed."""
+    """A model procedure run inside a game, so its dice are logged and replayed. Stands given
+    (``STAND`` arguments, or ``--set unit=STAND``) are read in and the result recorded on
+    them (``tabletop.rules.models.stands``)."""
+    from tabletop.rules.models.stands import apply, bind
+
     model = find_model(inputs["model"], ctx.charts)
-    result = run_procedure(model, inputs["procedure"], dict(inputs.get("options") or {}), ctx.dice)
-    return {"model": model.name, "procedure": inputs["procedure"], **result}
+    name = inputs["procedure"]
+    procedures = model.procedures()
+    if name not in procedures:
+        run_procedure(model, name, {}, ctx.dice)  # the unknown-procedure message
+    procedure = procedures[name]
+    options, bound = bind(
+        ctx,
+        model,
+        name,
+        procedure.options,
+        dict(inputs.get("options") or {}),
+        list(inputs.get("stands") or []),
+    )
+    result = run_procedure(model, name, options, ctx.dice)
+    changed = apply(
+        ctx, model, f"{procedure.rule}: {name}" if procedure.rule else name, bound, result
+    )
+    out = {"model": model.name, "procedure": name, **result}
+    if bound:
+        out["stands"] = {s["id"]: changed.get(s["id"], {}) for _, s in bound}
+        out.setdefault("lines", [])
+        for sid, changes in out["stands"].items():
+            text = ", ".join(f"{k} {v}" for k, v in changes.items()) or "nothing to record"
+            out["lines"] = [*out["lines"], f"{sid}: {text} [{procedure.rule or name}]"]
+    return out
