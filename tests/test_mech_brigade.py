@@ -1395,3 +1395,60 @@ def test_model_show() -> None:
         out["procedures"]
     )
     assert "smoke" in out["fire_options"]
+
+
+# --- procedures on stands (model run mech-brigade PROCEDURE STAND...) -------------------------
+
+
+def test_search_reads_the_stands_suppression(table: Run) -> None:
+    table("fire", "US-3", "SU-3", "--range", "20", "--set", "pulses=0", "--dice", "99")
+    level = stand(table.game, "SU-3")["models"]["mech-brigade"]["suppression"]  # type: ignore[attr-defined]
+    assert 0 < level < 100
+    # MB 7.7: a level-L unit fails to search L% of the time: d100 L fails
+    out = as_json(table("model", "run", "mech-brigade", "search", "SU-3", "--dice", str(level),
+                        "--json"))  # fmt: skip
+    quick = as_json(table("model", "run", "mech-brigade", "search", "--set",
+                          f"suppression={level}", "--dice", str(level), "--json"))  # fmt: skip
+    assert out["searches"] is False and quick["searches"] is False
+    record = stand(table.game, "SU-3")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["searches"] is False and record["searches_rule"] == "MB 7.7: search"
+
+
+def test_sighting_and_command_link_measure_the_table(table: Run) -> None:
+    # US-1 (10,10) sees SU-1 (34,10): 24" = 6 squares; a T-72 in the open, not moving
+    out = as_json(table("model", "run", "mech-brigade", "sighting", "SU-1", "US-1", "--json"))
+    quick = as_json(table("model", "run", "mech-brigade", "sighting", "--set", "target=T-72",
+                          "--set", "range=6", "--json"))  # fmt: skip
+    assert out["sighting_range"] == quick["sighting_range"]
+    assert out["spotted"] == quick["spotted"]
+    record = stand(table.game, "SU-1")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["spotted"] == quick["spotted"] and record["spotted_rule"] == "MB 7.1: sighting"
+    # MB 5.12: US-1 and US-2 are 20" (5 squares) apart
+    link = as_json(table("model", "run", "mech-brigade", "command-link", "US-1", "US-2",
+                         "--json"))  # fmt: skip
+    same = as_json(table("model", "run", "mech-brigade", "command-link", "--set", "distance=5",
+                         "--json"))  # fmt: skip
+    assert link["linked"] == same["linked"]
+    assert stand(table.game, "US-1")["models"]["mech-brigade"]["linked"] == same["linked"]  # type: ignore[attr-defined]
+
+
+def test_line_of_sight_between_stands_matches_fire(table: Run) -> None:
+    out = as_json(table("model", "run", "mech-brigade", "line-of-sight", "US-5", "SU-5", "--json"))
+    fire = as_json(table("odds", "fire", "US-5", "SU-5", "--json"))
+    assert out["los"] is True and sum(fire["outcomes"].values()) > 0
+    record = stand(table.game, "US-5")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["line_of_sight"] == "clear"
+
+
+def test_eliminated_stand_cannot_act(table: Run) -> None:
+    table("fire", "US-1", "SU-9", "--dice", "1")
+    before = file_digest(table.game)  # type: ignore[attr-defined]
+    out = table("model", "run", "mech-brigade", "search", "SU-9", code=3)
+    assert "SU-9 is eliminated and cannot take part in mech-brigade search" in out.output
+    assert file_digest(table.game) == before  # type: ignore[attr-defined]
+
+
+def test_mb_alias_and_dice_order_in_help(runner: CliRunner) -> None:
+    shown = json.loads(runner.invoke(cli, ["model", "show", "MB", "--json"]).output)
+    assert shown["model"] == "mech-brigade"
+    assert shown["dice_order"].startswith("fire: one d100 for the chance of one more kill")

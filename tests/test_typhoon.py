@@ -1858,3 +1858,103 @@ def test_heavily_suppressed_unit_cannot_fire(run: Run, tmp_path: Path) -> None:
         "--set", "japanese=true", "--dice", "4")  # fmt: skip
     refused = run("fire", "G-TK", "US-TK", code=3)
     assert "heavily suppressed and cannot fire (ToS II.A Heavy suppression)" in refused.output
+
+
+# --- procedures on stands (model run typhoon PROCEDURE STAND...) -----------------------------
+
+
+def test_suppression_then_state_on_a_stand(run: Run) -> None:
+    new_game(run)
+    # ToS V: 3 men killed is +3 each: 0 + 9 = 9 points; a Panzer IV's morale 4: 9 >= 2 x 4
+    out = as_json(run("model", "run", "typhoon", "suppression", "G-TK", "--set", "when=fire",
+                      "--set", "men_killed=3", "--json"))  # fmt: skip
+    assert out["points"] == 9 and out["stands"] == {"G-TK": {"suppression": 9,
+                                                             "state": "retreating"}}  # fmt: skip
+    record = typhoon_record(run, "G-TK")
+    assert record["suppression_rule"] == "ToS V Suppression point table: suppression"
+    # the state procedure reads the points back from the stand (as quick mode: points=9)
+    out = as_json(run("model", "run", "typhoon", "state", "--set", "unit=G-TK", "--json"))
+    assert out["points"] == 9 and out["state"] == "retreating"
+    shown = run("show", "G-TK").output
+    assert "typhoon: suppression 9 [ToS V Suppression point table: suppression]; state " in shown
+    run("undo")
+    run("undo")
+    assert typhoon_record(run, "G-TK") == {}
+    run("replay")
+
+
+def test_rally_on_stands_halves_the_recorded_points(run: Run, tmp_path: Path) -> None:
+    text = (
+        Path(SCENARIO)
+        .read_text()
+        .replace(
+            "      - {id: US-CD,",
+            "      - {id: US-HQ, kind: command, formation: CCB, at: [22, 11], profiles: "
+            "{typhoon: US-HQ}}\n      - {id: US-CD,",
+        )
+    )
+    path = tmp_path / "hq.yaml"
+    path.write_text(text)
+    run("new", str(path), "--seed", "1")
+    run("fire", "G-TK", "US-TK", "--dice", "1,100,3,85,50,33,1,100,75,10,10,95")
+    assert typhoon_record(run, "US-TK")["suppression"] == 8
+    # ToS V: radius CR 10 / 5 + 1 + Rnd(1) = 3.395 -> 3 squares (the HQ is 2.24 away); morale
+    # 5 >= d10 4 rallies; 8 points >= morale 5, halved to 4
+    out = as_json(run("model", "run", "typhoon", "rally", "US-TK", "US-HQ", "--dice", "40,4",
+                      "--json"))  # fmt: skip
+    assert out["rallied"] and out["points"] == 4 and out["stands"]["US-TK"] == {"suppression": 4}
+    assert typhoon_record(run, "US-TK")["suppression"] == 4
+    far = run("model", "run", "typhoon", "rally", "US-TK", "US-HQ", "--set", "distance=9",
+              "--dice", "40", "--json")  # fmt: skip
+    assert not as_json(far)["rallied"]  # the referee's distance wins over the table's
+
+
+def test_assault_on_stands_destroys_the_tank(run: Run) -> None:
+    new_game(run)
+    run("place", "US-WOOD", "10", "11.5")  # next to G-TK's square
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    far = run("model", "run", "typhoon", "assault", "US-TOWN", "G-TK", code=3)
+    assert "US-TOWN is 31.016 squares from G-TK: an assault reaches" in far.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+    # ToS V golden: kill rating 14 x Rnd(1) from d100 51 = 7.07 > 6: destroyed (quick: 5,51)
+    out = as_json(run("model", "run", "typhoon", "assault", "US-WOOD", "G-TK", "--dice", "5,51",
+                      "--json"))  # fmt: skip
+    assert out["result"] == "destroyed" and out["kill_rating"] == 14
+    assert typhoon_record(run, "G-TK")["state"] == "destroyed"
+    status = as_json(run("status", "--json"))
+    assert {s["id"]: s["status"] for s in status["stands"]}["G-TK"] == "eliminated"
+    again = run("model", "run", "typhoon", "assault", "US-WOOD", "G-TK", code=3)
+    assert "G-TK is eliminated and cannot take part in typhoon assault" in again.output
+    run("undo")
+    assert typhoon_record(run, "G-TK") == {}
+
+
+def test_retreating_unit_may_not_assault(run: Run) -> None:
+    new_game(run)
+    run("model", "run", "typhoon", "suppression", "US-WOOD", "--set", "when=fire", "--set",
+        "men_killed=4")  # fmt: skip
+    assert typhoon_record(run, "US-WOOD")["state"] == "retreating"
+    refused = run("model", "run", "typhoon", "assault", "US-WOOD", "G-TK", code=3)
+    assert "US-WOOD is retreating and may not assault (ToS II.A Unit states" in refused.output
+
+
+def test_stands_need_a_game_and_the_right_count(run: Run) -> None:
+    out = run("model", "run", "typhoon", "state", "G-TK", code=2)
+    assert "stands need a game" in out.output
+    new_game(run)
+    out = run("model", "run", "typhoon", "weather", "G-TK", code=2)
+    assert "typhoon weather does not act on stands" in out.output
+    out = run("model", "run", "typhoon", "state", "G-TK", "US-TK", code=2)
+    assert "typhoon state takes 1 stand(s) (unit); got 2: G-TK US-TK" in out.output
+    out = run("model", "run", "typhoon", "state", "NOPE", code=2)
+    assert "NOPE" in out.output
+
+
+def test_typhoon_of_steel_is_an_alias(runner: CliRunner) -> None:
+    shown = json.loads(runner.invoke(cli, ["model", "show", "typhoon-of-steel", "--json"]).output)
+    assert shown["model"] == "typhoon"
+    out = runner.invoke(cli, ["model", "run", "Typhoon_of_Steel", "skill-check", "--set",
+                              "skill=4", "--dice", "4", "--json"])  # fmt: skip
+    assert json.loads(out.output)["model"] == "typhoon"
+    bad = runner.invoke(cli, ["model", "show", "typhoon-of-iron"])
+    assert bad.exit_code == 2 and "typhoon-of-steel = typhoon" in bad.output

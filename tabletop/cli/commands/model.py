@@ -30,7 +30,15 @@ def cli() -> None:
     Mech Brigade, Typhoon of Steel, Squad Battles and more.
 
     Fire with a model through 'tabletop fire --model NAME'; run a model's other
-    procedures (sighting, suppression, victory...) here.
+    procedures (sighting, suppression, victory...) here. The seeds' own names are
+    aliases: typhoon-of-steel (tos), mb, sb, play-by-mail (pbm).
+
+    Dice order ('--dice' values are used in it; 'model show NAME' has the detail):
+    mech-brigade fire: a d100 for one more kill (a second on the boundary face).
+    typhoon table fire: rate of fire (skill d10, first-shot d100), then each shot's
+    skill d10, hit d100 and damage dice. squad-battles fire: casualties (two d100),
+    effectiveness (two d100), morale d6. aggression assault: each stand's fire d100
+    in the order named, then retreat tests (d100), most damaged first.
 
     \b
     Example:
@@ -90,6 +98,7 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     """
     from tabletop.data.charts import Charts
     from tabletop.rules.models import CD, canonical_name, find_model
+    from tabletop.rules.models.bindings import stand_procedures
 
     charts = Charts.load(tuple(charts_dirs))
     if canonical_name(name) == CD:
@@ -106,6 +115,8 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             for k, p in model.procedures().items()
         },
         "profiles": sorted(model.profiles()),
+        "dice_order": model.dice_order,
+        "stand_procedures": stand_procedures(model.name),
     }
     if as_json:
         emit_json(data)
@@ -115,6 +126,8 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             f'{model.name}: 1 {model.unit_name} = {model.inches_per_unit:g}" ({data["chart"]})'
         )
     )
+    if model.dice_order:
+        click.echo(f"dice order: {model.dice_order}")
     click.echo("fire options (--set KEY=VALUE):")
     for key, text in data["fire_options"].items():
         click.echo(f"  {key}: {text}")
@@ -123,6 +136,9 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             f"procedure {proc}: {info['description']}"
             + (f" [{info['rule']}]" if info["rule"] else "")
         )
+        if proc in data["stand_procedures"]:
+            keys = ", ".join(data["stand_procedures"][proc])
+            click.echo(f"  acts on stands: STAND arguments or --set for {keys}")
         for key, text in info["options"].items():
             click.echo(f"  {key}: {text}")
     if data["profiles"]:
@@ -197,9 +213,16 @@ def run_model(
 ) -> None:
     """Run PROCEDURE of model NAME; in a game its dice are logged.
 
+    In a game, name STANDS (or --set unit=STAND, assaulter=, target=, hq=) for the
+    procedures that act on units: the stand's profile and record are read in, and
+    the result is recorded on it. The procedure's dice are rolled in the order its
+    working lists them ('tabletop model show NAME' gives each model's dice order).
+
     \b
     Example:
       tabletop model run mech-brigade smoke-decay --set level=3 --dice 4
+      tabletop model run typhoon rally US-TK US-HQ --dice 40,4
+      tabletop model run aggression retreat-test G-1 --dice 50
     """
     import os
 
