@@ -1292,3 +1292,47 @@ def test_kind_chart_names_known_profiles(charts: Any) -> None:
     assert chart.kind_profile("tank") == "tank-platoon"
     assert chart.kind_profile("supply") is None
     assert all(e.default for e in chart.tables["kinds"].values())
+
+
+# --- retreat, surrender and pursuit on stands (model run aggression PROCEDURE STAND) --------
+
+
+def test_retreat_test_on_a_stand_drops_its_factor(game: Run) -> None:
+    from tabletop.cli.core import open_game
+
+    # AGG Retreat chance: 110 - 10 x AF 5 (never set) = 60, regular -10, and the referee's
+    # 12 casualties of 40 (30%) +15 = 65%: d100 65 retreats, the factor drops to 1
+    out = as_json(game("model", "run", "aggression", "retreat-test", "G-1", "--set",
+                       "casualties=12", "--dice", "65", "--json"))  # fmt: skip
+    assert out["retreat_chance"] == 65 and out["retreated"]
+    assert out["stands"] == {"G-1": {"af": 1, "retreated_turn": 1}}
+    record = open_game(game.game).context().state.stand("G-1")["models"]["aggression"]  # type: ignore[attr-defined]
+    assert record["af_rule"] == "AGG Retreat chance: retreat-test"
+    # the stand's own facts: 40 strong, no casualties: 60 - 10 = 50%
+    out = as_json(game("model", "run", "aggression", "retreat-test", "G-2", "--dice", "51",
+                       "--json"))  # fmt: skip
+    assert out["retreat_chance"] == 50 and not out["retreated"] and out["stands"] == {"G-2": {}}
+
+
+def test_surrender_and_pursuit_on_stands(game: Run) -> None:
+    from tabletop.cli.core import open_game
+
+    # AGG Surrender: regular troops not on AF 10 surrender 75% of the time
+    out = as_json(game("model", "run", "aggression", "surrender", "--set", "unit=G-1", "--dice",
+                       "75", "--json"))  # fmt: skip
+    assert out["surrender_chance"] == 75 and out["surrendered"]
+    row = open_game(game.game).context().state.stand("G-1")  # type: ignore[attr-defined]
+    assert row["status"] == "eliminated" and "surrendered" in row["markers"]
+    refused = game("model", "run", "aggression", "pursuit", "G-1", code=3)
+    assert "G-1 is eliminated and cannot take part in aggression pursuit" in refused.output
+    # AGG Aggression factors: a stationary unit on 5 pursues only when it chooses to
+    out = as_json(game("model", "run", "aggression", "pursuit", "G-2", "--json"))
+    assert out["pursues"] is False and out["stands"] == {"G-2": {"pursue": False}}
+    game("undo")
+    game("undo")
+    assert open_game(game.game).context().state.stand("G-1")["status"] == "ok"  # type: ignore[attr-defined]
+
+
+def test_play_by_mail_is_an_alias(game: Run) -> None:
+    out = as_json(game("model", "run", "play-by-mail", "pursuit", "--set", "af=7", "--json"))
+    assert out["model"] == "aggression" and out["pursues"] is True
