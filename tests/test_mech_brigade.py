@@ -1000,8 +1000,10 @@ def test_table_mode_duel_reproduces_the_example(table: Run) -> None:
     assert out["range_squares"] == 6 and out["range_inches"] == 24.0
     record = stand(table.game, "SU-1")["models"]["mech-brigade"]  # type: ignore[attr-defined]
     # the T-72 platoon has the chart's default 5 vehicles (no strength: in the scenario)
-    assert record == {"suppression": 50, "suppression_rule": "MB 7.6: added by fire", "turn": 1,
-                      "phase": "fire", "killed": 1, "left": 4}  # fmt: skip
+    assert record == {"suppression": 50, "suppression_rule": "MB 7.6: added by fire",
+                      "pinned": False,  # MB 7.7: pinned only over 50
+                      "pinned_rule": "MB 7.7: over 50 the unit is pinned and does not move",
+                      "turn": 1, "phase": "fire", "killed": 1, "left": 4}  # fmt: skip
 
 
 def test_table_mode_reads_terrain_and_facing(table: Run) -> None:

@@ -28,6 +28,7 @@ from tabletop.state.document import in_play
 MB = "mech-brigade"
 TOS = "typhoon"
 MB_RULE = "MB 7.6: halved at the end of each pulse"
+MB_PINNED_RULE = "MB 7.7: over 50 the unit is pinned and does not move"
 TOS_RULE = "ToS V Suppression point table, after pulse 3"
 
 
@@ -55,11 +56,48 @@ def mech_brigade_pulse(ctx: RulesContext) -> list[Happened]:
         before = int(mine["suppression"])
         mine["suppression"] = before // divisor
         mine["suppression_rule"] = MB_RULE
+        mine["pinned"] = mb_pinned(ctx, mine["suppression"])
+        mine["pinned_rule"] = MB_PINNED_RULE
         out.append(
             {
                 "what": "mech-brigade suppression",
                 "stand": stand["id"],
                 "result": f"{before} -> {mine['suppression']} ({MB_RULE})",
+            }
+        )
+    return out
+
+
+def mb_pinned(ctx: RulesContext, level: int) -> bool:
+    """MB 7.7: a unit over 50 suppression is pinned and may not move."""
+    tables = find_model(MB, ctx.charts).tables  # type: ignore[attr-defined]
+    return bool(level > tables.whole("pinned-above"))
+
+
+@on("end-phase", order=61)
+def typhoon_heavy_suppression(ctx: RulesContext) -> list[Happened]:
+    """ToS II.A: heavy suppression lasts the pulses rolled for it; each phase is a pulse.
+    When it runs out the unit is Pinned again if its points still reach its morale, else in
+    good state (our reading of 'the state listed for it')."""
+    out: list[Happened] = []
+    for stand in ctx.state.stands():
+        mine = ((stand.get("models") or {}).get(TOS)) or {}
+        if mine.get("state") != "heavily-suppressed" or not mine.get("heavy_pulses"):
+            continue
+        mine["heavy_pulses"] = int(mine["heavy_pulses"]) - 1
+        if mine["heavy_pulses"] > 0:
+            continue
+        t = find_model(TOS, ctx.charts).t  # type: ignore[attr-defined]
+        unit = _unit_of(ctx, t, stand)
+        morale = unit.morale if unit is not None else 0
+        points = int(mine.get("suppression") or 0)
+        mine["state"] = "pinned" if points >= morale else "good"
+        mine["state_rule"] = "ToS II.A Heavy suppression: its pulses have run out"
+        out.append(
+            {
+                "what": "typhoon heavy suppression",
+                "stand": stand["id"],
+                "result": f"ends: {mine['state']} ({mine['state_rule']})",
             }
         )
     return out

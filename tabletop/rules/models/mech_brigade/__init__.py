@@ -162,6 +162,8 @@ class MechBrigade(Model):
         state: dict[str, Any] = {
             "suppression": a.suppression,
             "suppression_rule": "MB 7.6: added by fire",
+            "pinned": a.suppression > self.tables.whole("pinned-above"),
+            "pinned_rule": "MB 7.7: over 50 the unit is pinned and does not move",
             "turn": table.get("turn"),
             "phase": table.get("phase"),
             "killed": int(table.get("killed") or 0) + killed,

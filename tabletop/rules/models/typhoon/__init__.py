@@ -202,7 +202,10 @@ class Typhoon(Model):
 
         f = self.firing(shot)
         f.check_allowed()
-        result = FireOdds(f).action(shot.count)
+        if shot.shooter_stand is not None:
+            result = self._table_odds(f, shot)
+        else:
+            result = FireOdds(f).action(shot.count)
         return {
             **result,
             "ranged_accuracy": round(f.hit_accuracy(False).ranged, 2),
@@ -211,6 +214,43 @@ class Typhoon(Model):
                 "skill failed": round(f.hit_accuracy(True).value, 2),
             },
         }
+
+    def _table_odds(self, f: Firing, shot: Shot) -> dict[str, Any]:
+        """Table fire's odds: the rate-of-fire checks first (ToS II.B.3), by the same
+        procedure ``fire_on_table`` rolls, then the shots they allow."""
+        from fractions import Fraction
+
+        from tabletop.core.odds import distribution
+        from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
+        from tabletop.rules.models.typhoon.odds import FireOdds
+        from tabletop.rules.models.typhoon.situation import MOVING
+
+        lost = max(0, f.shooter.men - f.sit.firer_men) if f.shooter.is_vehicle else 0
+        pulse = 2 if f.sit.fired_last_pulse else 1
+        shots = distribution(
+            lambda d: rate_of_fire(
+                self.t,
+                d,
+                skill=f.shooter.skill,
+                rating=first_shot_rating(f.shooter.first_shot, lost),
+                size=f.weapon.size,
+                pulse=pulse,
+                moving=f.sit.firer_state in MOVING,
+            )[0]
+        )
+        outcomes: dict[str, Fraction] = {}
+        expected: dict[str, Fraction] = {}
+        for n, p in sorted(shots.items()):
+            if n == 0:
+                outcomes["no fire"] = outcomes.get("no fire", Fraction(0)) + p
+                continue
+            part = FireOdds(f).action(n)
+            for k, q in part["outcomes"].items():
+                outcomes[k] = outcomes.get(k, Fraction(0)) + p * q
+            for k, v in part["expected"].items():
+                expected[k] = expected.get(k, Fraction(0)) + p * v
+        expected["shots"] = sum((n * p for n, p in shots.items()), Fraction(0))
+        return {"outcomes": outcomes, "expected": expected}
 
     # --- table mode -----------------------------------------------------------------------
 
