@@ -1958,3 +1958,19 @@ def test_typhoon_of_steel_is_an_alias(runner: CliRunner) -> None:
     assert json.loads(out.output)["model"] == "typhoon"
     bad = runner.invoke(cli, ["model", "show", "typhoon-of-iron"])
     assert bad.exit_code == 2 and "typhoon-of-steel = typhoon" in bad.output
+
+
+def test_table_odds_include_the_rate_of_fire(run: Run) -> None:
+    new_game(run)
+    # ToS II.B.3 on the first pulse: skill 5 passes 1/2, first shot 10 passes 1/2: no fire 3/4
+    out = as_json(run("odds", "fire", "G-TK", "US-TK", "--json"))
+    assert out["exact"]["outcomes"]["no fire"] == "3/4"
+    assert sum(Fraction(v) for v in out["exact"]["outcomes"].values()) == 1
+
+
+def test_stand_without_the_models_profile_is_refused(run: Run) -> None:
+    new_game(run)
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    out = run("model", "run", "mech-brigade", "search", "G-TK", code=2)
+    assert "G-TK has no profile for the mech-brigade model" in out.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]

@@ -356,9 +356,9 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
     ("squad-battles", "command-test"): (StandUse("unit", sb_unit, sb_command),),
     ("squad-battles", "rally"): (StandUse("unit", sb_unit, sb_rally),),
     ("squad-battles", "effectiveness"): (StandUse("unit", sb_unit, sb_effectiveness),),
-    ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat),),
-    ("aggression", "surrender"): (StandUse("unit", agg_unit, agg_surrender),),
-    ("aggression", "pursuit"): (StandUse("unit", agg_unit, agg_pursuit),),
+    ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat, needs_profile=False),),
+    ("aggression", "surrender"): (StandUse("unit", agg_unit, agg_surrender, needs_profile=False),),
+    ("aggression", "pursuit"): (StandUse("unit", agg_unit, agg_pursuit, needs_profile=False),),
 }
 
 

@@ -5,9 +5,10 @@
   pulses, a turn of the game five or six phases), so every stand's mech-brigade suppression
   halves, rounded down, as each phase ends.
 - Typhoon of Steel (ToS V Suppression point table, "immediately after pulse 3"): once a turn,
-  as the turn ends, every typhoon stand in play gains or loses points for its cover (sighted
-  or not by the enemy), being out of command, friendly routed, abandoned or destroyed units
-  within 6 squares, being an immobilised vehicle, being alone, friends in good state, and
+  as the turn ends, every typhoon stand in play (in a game whose scenario model is typhoon;
+  in another game, the stands typhoon fire or procedures have touched) gains or loses
+  points for its cover (sighted or not by the enemy), being out of command, friendly
+  routed, abandoned or destroyed units within 6 squares, being an immobilised vehicle, being alone, friends in good state, and
   the automatic point; its state then follows from its points and morale (ToS V Suppression
   effects table). The same procedure as ``tabletop model run typhoon suppression``.
 
@@ -106,10 +107,15 @@ def typhoon_heavy_suppression(ctx: RulesContext) -> list[Happened]:
 @on("end-turn", order=60)
 def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
     """ToS V: the suppression point table's once-a-turn rows for every typhoon stand."""
+    # Typhoon stands in play: every one in a typhoon game, else those the model has touched.
+    everyone = ctx.scenario.model == TOS
     stands = [
         s
         for s in ctx.state.stands()
-        if in_play(s) and s["x"] is not None and TOS in ctx.scenario.stand_spec(s["id"]).profiles
+        if in_play(s)
+        and s["x"] is not None
+        and TOS in ctx.scenario.stand_spec(s["id"]).profiles
+        and (everyone or TOS in (s.get("models") or {}))
     ]
     if not stands:
         return []

@@ -43,6 +43,8 @@ class StandUse:
     read: Reader
     write: Writer | None = None
     refuse: Mapping[str, str] | None = None
+    # Whether the stand needs a profile of the model (aggression derives one from its kind).
+    needs_profile: bool = True
 
 
 def record(model: Model, stand: Stand) -> dict[str, Any]:
@@ -114,6 +116,12 @@ def bind(
         if stand is None:
             continue
         check_may_act(model, procedure, use, stand)
+        if use.needs_profile and profile_of(ctx, model, stand) is None:
+            raise BadInput(
+                f"{stand['id']} has no profile for the {model.name} model: give it "
+                f"'profiles: {{{model.name}: ID}}' in the scenario (IDs in "
+                f"charts/models/{model.chart}.yaml)"
+            )
         read = use.read(ctx, model, stand, found)
         for key, value in read.items():
             if key in accepted and key not in referee and value is not None:
