@@ -4,13 +4,14 @@
   each phase of the turn is one pulse (our mapping: MB's combat phase has four 30-second
   pulses, a turn of the game five or six phases), so every stand's mech-brigade suppression
   halves, rounded down, as each phase ends.
-- Typhoon of Steel (ToS V Suppression point table, "immediately after pulse 3"): once a turn,
-  as the turn ends, every typhoon stand in play (in a game whose scenario model is typhoon;
-  in another game, the stands typhoon fire or procedures have touched) gains or loses
-  points for its cover (sighted or not by the enemy), being out of command, friendly
-  routed, abandoned or destroyed units within 6 squares, being an immobilised vehicle, being alone, friends in good state, and
-  the automatic point; its state then follows from its points and morale (ToS V Suppression
-  effects table). The same procedure as ``tabletop model run typhoon suppression``.
+- Typhoon of Steel (ToS V Suppression point table, "immediately after pulse 3"): once a
+  turn, as the turn ends, every typhoon stand in play (in a game whose scenario model is
+  typhoon; in another game, the stands typhoon fire or procedures have touched) gains or
+  loses points for its cover (sighted or not by the enemy), being out of command, friendly
+  routed, abandoned or destroyed units within 6 squares, being an immobilised vehicle, being
+  alone, friends in good state, and the automatic point; its state then follows from its
+  points and morale (ToS V Suppression effects table). The same procedure as ``tabletop
+  model run typhoon suppression``.
 
 Each change is reported in the boundary's ``happened`` list and stored on the stand's record
 with the rule that set it (``suppression_rule``).
