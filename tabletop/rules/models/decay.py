@@ -4,7 +4,7 @@
   each phase of the turn is one pulse (our mapping: MB's combat phase has four 30-second
   pulses, a turn of the game five or six phases), so every stand's mech-brigade suppression
   halves, rounded down, as each phase ends.
-- Typhoon of Steel (ToS V Suppression point table, "immediately after pulse 3"): once a
+- Typhoon of Steel (ToS V Suppression point table, after pulse 3): once a
   turn, as the turn ends, every typhoon stand in play (in a game whose scenario model is
   typhoon; in another game, the stands typhoon fire or procedures have touched) gains or
   loses points for its cover (sighted or not by the enemy), being out of command, friendly
