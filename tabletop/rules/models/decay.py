@@ -131,6 +131,7 @@ def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
         before = len(rolls) if rolls is not None else 0
         result = run_suppression(t, options, ctx.dice)
         mine = record(stand, TOS)
+        was = (mine.get("suppression"), mine.get("state"))
         mine["suppression"] = result["points"]
         kept = mine.get("state") in ("destroyed", "abandoned") or (
             mine.get("state") == "dug-in" and result["state"] in ("good", "dug-in")
@@ -139,6 +140,9 @@ def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
             mine["state"] = result["state"]
             mine["state_rule"] = result["rule"]
         mine["suppression_rule"] = TOS_RULE
+        quiet = not mine["suppression"] and len(rolls or []) == before
+        if was == (mine["suppression"], mine["state"]) and quiet:
+            continue  # no points, no change, nothing rolled: recorded, not reported
         entry: Happened = {
             "what": "typhoon suppression",
             "stand": stand["id"],
