@@ -1953,7 +1953,7 @@ def test_stands_need_a_game_and_the_right_count(run: Run) -> None:
 def test_typhoon_of_steel_is_an_alias(runner: CliRunner) -> None:
     shown = json.loads(runner.invoke(cli, ["model", "show", "typhoon-of-steel", "--json"]).output)
     assert shown["model"] == "typhoon"
-    out = runner.invoke(cli, ["model", "run", "Typhoon_of_Steel", "skill-check", "--set",
+    out = runner.invoke(cli, ["model", "run", "Typhoon of Steel", "skill-check", "--set",
                               "skill=4", "--dice", "4", "--json"])  # fmt: skip
     assert json.loads(out.output)["model"] == "typhoon"
     bad = runner.invoke(cli, ["model", "show", "typhoon-of-iron"])

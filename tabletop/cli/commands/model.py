@@ -242,6 +242,7 @@ def run_model(
         from tabletop.rules.models import find_model
         from tabletop.rules.models.engine import run_procedure
 
+        charts = Charts.load(tuple(charts_dirs))
         if stands:
             raise BadInput(
                 f"{' '.join(stands)}: stands need a game (--game PATH, or 'tabletop new' "
@@ -253,7 +254,7 @@ def run_model(
             physical=inputs["physical"],
             ask=inputs["ask"],
         )
-        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        model = find_model(name, charts)
         result = {
             "event": None,
             "model": model.name,

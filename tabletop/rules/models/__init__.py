@@ -41,9 +41,9 @@ def model_names() -> list[str]:
 
 
 def canonical_name(name: str) -> str:
-    """``name`` as the program calls the model: case, spaces and underscores do not matter,
-    and the seeds' own names (``typhoon-of-steel``, ``Mech Brigade``) are aliases."""
-    key = "-".join(str(name).strip().lower().replace("_", " ").split())
+    """``name`` as the program calls the model: case and spaces do not matter, and the
+    seeds' own names (``typhoon-of-steel``, ``Mech Brigade``) are aliases."""
+    key = "-".join(str(name).strip().lower().split())
     return ALIASES.get(key, key)
 
 
