@@ -999,7 +999,7 @@ BAD = [
     (["US-A", "--against", "US-B"], 2, "US-A and US-B are both USA"),
     (["US-A", "G-2", "--against", "VG"], 2, "the attackers US-A, G-2 belong to Germany and USA"),
     (["US-A", "--against", "NOPE"], 2, "unknown stand 'NOPE'"),
-    (["US-NP", "--against", "G-2"], 2, "stands without a profile for the aggression model: US-NP"),
+    (["US-NP", "--against", "G-2"], 2, "US-NP (supply) has no aggression profile: its kind has"),
     (["US-2", "--against", "G-2", "--set", "af.US-2=1"], 3, "US-2 is on AF 1 and never starts"),
     (["US-2", "--against", "G-2", "--set", "af.US-2=11"], 2, "an aggression factor is 1 to 10"),
     (["US-2", "--against", "G-2", "--set", "bogus=1"], 2, "--set 'bogus': not an assault order"),
@@ -1242,3 +1242,97 @@ def test_model_show_lists_the_procedures() -> None:
         data["procedures"]
     )
     assert math.isclose(data["inches_per_unit"], 4)
+
+
+# --- out of the box: the bundled scenario has no aggression profiles (AGG Aggression factors) --
+
+
+def test_close_assault_works_in_the_bundled_scenario(game: Run) -> None:
+    from tabletop.cli.core import open_game
+
+    game("place", "US-1", "18", "26.2")  # into contact with G-1 (at 18,27)
+    # US-1 fires (d100 72: miss), G-1 fires (23: hit, 12 damage), US-1 tests (79 > 75:
+    # stands), G-1 tests (44 <= 50: retreats one hex along its bearing, north)
+    out = as_json(game("assault", "US-1", "--against", "G-1", "--dice", "72,23,79,44", "--json"))
+    assert out["verdict"] == "USA holds the field after 1 round: G-1 retreated"
+    state = open_game(game.game).context().state  # type: ignore[attr-defined]
+    us, g = state.stand("US-1"), state.stand("G-1")
+    # AF 5 for a unit never given one; the profile by kind (infantry -> infantry-platoon);
+    # training from quality (trained -> recruit, regular -> regular)
+    assert us["models"]["aggression"]["af"] == 5 and g["models"]["aggression"]["af"] == 1
+    assert us["models"]["aggression"]["strength"] == 28
+    assert (g["x"], g["y"]) == (18.0, 31.0)
+    assert "US-1: AF 5 moving (reconnaissance in force), recruit, strength 40" in out["lines"][0]
+    game("undo")
+    state = open_game(game.game).context().state  # type: ignore[attr-defined]
+    assert (state.stand("G-1")["x"], state.stand("G-1")["y"]) == (18.0, 27.0)
+    assert "aggression" not in (state.stand("G-1").get("models") or {})
+
+
+def test_kind_profile_can_be_overridden_per_stand(game: Run) -> None:
+    game("place", "US-1", "18", "26.2")
+    out = as_json(
+        game("assault", "US-1", "--against", "G-1", "--rounds", "1", "--set",
+             "profile.US-1=rifle-platoon", "--dice", "100,100,100,100", "--json")
+    )  # fmt: skip
+    from tabletop.cli.core import open_game
+
+    state = open_game(game.game).context().state  # type: ignore[attr-defined]
+    assert state.stand("US-1")["models"]["aggression"]["profile"] == "rifle-platoon"
+    assert out["event"] is not None
+    bad = game("assault", "US-1", "--against", "G-1", "--set", "profile.US-1=panzer", code=2)
+    assert "profile 'panzer' is not in charts/models/aggression.yaml" in bad.output
+
+
+def test_kind_chart_names_known_profiles(charts: Any) -> None:
+    from tabletop.rules.models.aggression.chart import AggressionChart
+
+    chart = AggressionChart.of(charts)
+    assert chart.kind_profile("infantry") == "infantry-platoon"
+    assert chart.kind_profile("tank") == "tank-platoon"
+    assert chart.kind_profile("supply") is None
+    assert all(e.default for e in chart.tables["kinds"].values())
+
+
+# --- retreat, surrender and pursuit on stands (model run aggression PROCEDURE STAND) --------
+
+
+def test_retreat_test_on_a_stand_drops_its_factor(game: Run) -> None:
+    from tabletop.cli.core import open_game
+
+    # AGG Retreat chance: 110 - 10 x AF 5 (never set) = 60, regular -10, and the referee's
+    # 12 casualties of 40 (30%) +15 = 65%: d100 65 retreats, the factor drops to 1
+    out = as_json(game("model", "run", "aggression", "retreat-test", "G-1", "--set",
+                       "casualties=12", "--dice", "65", "--json"))  # fmt: skip
+    assert out["retreat_chance"] == 65 and out["retreated"]
+    assert out["stands"] == {"G-1": {"af": 1, "retreated_turn": 1}}
+    record = open_game(game.game).context().state.stand("G-1")["models"]["aggression"]  # type: ignore[attr-defined]
+    assert record["af_rule"] == "AGG Retreat chance: retreat-test"
+    # the stand's own facts: 40 strong, no casualties: 60 - 10 = 50%
+    out = as_json(game("model", "run", "aggression", "retreat-test", "G-2", "--dice", "51",
+                       "--json"))  # fmt: skip
+    assert out["retreat_chance"] == 50 and not out["retreated"] and out["stands"] == {"G-2": {}}
+
+
+def test_surrender_and_pursuit_on_stands(game: Run) -> None:
+    from tabletop.cli.core import open_game
+
+    # AGG Surrender: regular troops not on AF 10 surrender 75% of the time
+    out = as_json(game("model", "run", "aggression", "surrender", "--set", "unit=G-1", "--dice",
+                       "75", "--json"))  # fmt: skip
+    assert out["surrender_chance"] == 75 and out["surrendered"]
+    row = open_game(game.game).context().state.stand("G-1")  # type: ignore[attr-defined]
+    assert row["status"] == "eliminated" and "surrendered" in row["markers"]
+    refused = game("model", "run", "aggression", "pursuit", "G-1", code=3)
+    assert "G-1 is eliminated and cannot take part in aggression pursuit" in refused.output
+    # AGG Aggression factors: a stationary unit on 5 pursues only when it chooses to
+    out = as_json(game("model", "run", "aggression", "pursuit", "G-2", "--json"))
+    assert out["pursues"] is False and out["stands"] == {"G-2": {"pursue": False}}
+    game("undo")
+    game("undo")
+    assert open_game(game.game).context().state.stand("G-1")["status"] == "ok"  # type: ignore[attr-defined]
+
+
+def test_play_by_mail_is_an_alias(game: Run) -> None:
+    out = as_json(game("model", "run", "play-by-mail", "pursuit", "--set", "af=7", "--json"))
+    assert out["model"] == "aggression" and out["pursues"] is True

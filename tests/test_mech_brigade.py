@@ -1000,7 +1000,10 @@ def test_table_mode_duel_reproduces_the_example(table: Run) -> None:
     assert out["range_squares"] == 6 and out["range_inches"] == 24.0
     record = stand(table.game, "SU-1")["models"]["mech-brigade"]  # type: ignore[attr-defined]
     # the T-72 platoon has the chart's default 5 vehicles (no strength: in the scenario)
-    assert record == {"suppression": 50, "turn": 1, "phase": "fire", "killed": 1, "left": 4}
+    assert record == {"suppression": 50, "suppression_rule": "MB 7.6: added by fire",
+                      "pinned": False,  # MB 7.7: pinned only over 50
+                      "pinned_rule": "MB 7.7: over 50 the unit is pinned and does not move",
+                      "turn": 1, "phase": "fire", "killed": 1, "left": 4}  # fmt: skip
 
 
 def test_table_mode_reads_terrain_and_facing(table: Run) -> None:
@@ -1022,10 +1025,73 @@ def test_table_mode_strength_eliminates(table: Run) -> None:
 
 
 def test_table_mode_suppression_adds_up_within_the_phase(table: Run) -> None:
-    table("fire", "US-3", "SU-3", "--set", "pulses=0", "--dice", "99")
+    # MB 7.6: two attacks in the same pulse add up (two firers: one fire action each)
+    table("fire", "US-3", "SU-3", "--range", "20", "--set", "pulses=0", "--dice", "99")
     first = stand(table.game, "SU-3")["models"]["mech-brigade"]["suppression"]  # type: ignore[attr-defined]
-    out = as_json(table("fire", "US-3", "SU-3", "--set", "pulses=0", "--dice", "99", "--json"))
+    out = as_json(table("fire", "US-6", "SU-3", "--range", "20", "--set", "pulses=0", "--dice",
+                        "99", "--json"))  # fmt: skip
     assert out["suppression"] == min(200, 2 * first)
+
+
+def test_table_mode_second_fire_in_a_pulse_is_refused(table: Run) -> None:
+    table("fire", "US-3", "SU-3", "--dice", "99")
+    before = file_digest(table.game)  # type: ignore[attr-defined]
+    refused = table("fire", "US-3", "SU-3", code=3)
+    assert refused.output == (
+        "Error: US-3 has already fired this fire phase of turn 1 under mech-brigade, at SU-3: "
+        "one fire action a pulse (MB 7.0: each pulse a unit selects a target and fires); it "
+        "fires again next phase\n"
+    )
+    assert table("fire", "US-3", "SU-1", code=3).exit_code == 3  # another target: still once
+    assert file_digest(table.game) == before  # type: ignore[attr-defined]
+
+
+def test_table_mode_pulses_at_the_same_target_grow_across_phases_and_turns(table: Run) -> None:
+    # MB 7.3: accuracy counts the pulses fired at the target; each fire phase is a pulse
+    first = as_json(table("fire", "US-1", "SU-1", "--dice", "99", "--json"))
+    assert first["streak"] == 1 and "x 1 pulse)" in " ".join(first["lines"])
+    goto_phase(table, "opportunity-fire")  # turn 2
+    second = as_json(table("fire", "US-1", "SU-1", "--dice", "99", "--json"))
+    assert second["streak"] == 2 and "x 2 pulses)" in " ".join(second["lines"])
+    assert second["accuracy"] > first["accuracy"]
+    goto_phase(table, "fire")
+    other = as_json(table("fire", "US-1", "SU-4", "--dice", "99", "--json"))
+    assert other["streak"] == 1  # a new target starts again
+    record = stand(table.game, "US-1")["models"]["mech-brigade"]["fire"]  # type: ignore[attr-defined]
+    assert record["target"] == "SU-4" and record["streak"] == 1 and record["turn"] == 2
+
+
+def test_table_mode_suppression_halves_each_phase(table: Run) -> None:
+    # MB 7.6: halved (rounded down) at the end of every pulse: here every phase's end
+    table("fire", "US-3", "SU-3", "--range", "20", "--set", "pulses=0", "--dice", "99")
+    level = stand(table.game, "SU-3")["models"]["mech-brigade"]["suppression"]  # type: ignore[attr-defined]
+    assert level > 8
+    seen = []
+    for _ in range(3):
+        out = as_json(table("phase", "next", "--json"))
+        seen += [h["result"] for h in out["happened"] if h.get("stand") == "SU-3"]
+    record = stand(table.game, "SU-3")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["suppression"] == level // 2 // 2 // 2
+    assert record["suppression_rule"] == "MB 7.6: halved at the end of each pulse"
+    assert seen[0] == f"{level} -> {level // 2} (MB 7.6: halved at the end of each pulse)"
+    shown = as_json(table("show", "SU-3", "--json"))["models"]["mech-brigade"]
+    assert shown["facts"]["suppression"] == level // 8
+    assert shown["rules"]["suppression"] == "MB 7.6: halved at the end of each pulse"
+    text = table("status").output
+    assert f"SU-3 mech-brigade: suppression {level // 8} [MB 7.6: halved" in text
+
+
+def test_table_mode_firer_suppression_cuts_its_fire(table: Run) -> None:
+    # MB 7.7: the firer's own recorded suppression reduces its fire by a third of it, in %
+    table("fire", "US-3", "SU-3", "--range", "20", "--set", "pulses=0", "--dice", "99")
+    level = stand(table.game, "SU-3")["models"]["mech-brigade"]["suppression"]  # type: ignore[attr-defined]
+    back = as_json(table("fire", "SU-3", "US-3", "--range", "8", "--dice", "99", "--json"))
+    quick = as_json(table("fire", "--model", "mech-brigade", "--shooter", "RIFLE-S",
+                          "--target", "M60A3", "--range-squares", "2", "--count",
+                          str(back["weapons_firing"]), "--set", f"shooter_suppression={level}",
+                          "--set", "strength=5", "--dice", "99", "--json"))  # fmt: skip
+    assert f"firer suppressed {level}" in " ".join(back["lines"])
+    assert back["kills"] == quick["kills"]
 
 
 def test_table_mode_undo_and_replay(table: Run) -> None:
@@ -1132,12 +1198,12 @@ def test_table_mode_bombardment_needs_no_line_of_sight(table: Run) -> None:
 def test_table_mode_measured_range(
     table: Run, args: list[str], squares: int, inches: float
 ) -> None:
-    out = as_json(table("fire", "US-1", "SU-1", *args, "--dice", "99", "--json"))
-    assert out["range_squares"] == squares and out["range_inches"] == inches
-    odds = as_json(table("odds", "fire", "US-1", "SU-1", *args, "--json"))
-    assert odds["expected"]["kills"] == out["kills"]  # the same range: the same shot
     both = table("fire", "US-1", "SU-1", "--range", "12", "--range-squares", "3", code=2)
     assert "give the range once" in both.output
+    odds = as_json(table("odds", "fire", "US-1", "SU-1", *args, "--json"))
+    out = as_json(table("fire", "US-1", "SU-1", *args, "--dice", "99", "--json"))
+    assert out["range_squares"] == squares and out["range_inches"] == inches
+    assert odds["expected"]["kills"] == out["kills"]  # the same range: the same shot
 
 
 @pytest.mark.parametrize(
@@ -1174,10 +1240,10 @@ def test_table_mode_kills_come_off_the_stand(table: Run) -> None:
     assert stand(table.game, "SU-1")["models"]["mech-brigade"]["left"] == 4  # type: ignore[attr-defined]
     table("phase", "next")  # morale
     goto_phase(table, "fire")
-    back = as_json(table("fire", "SU-1", "US-1", "--dice", "99", "--json"))
-    assert back["weapons_firing"] == 4  # MB 7.3 (5): the 4 left fire
     refused = table("fire", "SU-1", "US-1", "--count", "5", code=2)
     assert "SU-1 has 4 left to fire" in refused.output
+    back = as_json(table("fire", "SU-1", "US-1", "--dice", "99", "--json"))
+    assert back["weapons_firing"] == 4  # MB 7.3 (5): the 4 left fire
 
 
 def test_table_mode_scenario_strength_eliminates(table: Run) -> None:
@@ -1331,3 +1397,60 @@ def test_model_show() -> None:
         out["procedures"]
     )
     assert "smoke" in out["fire_options"]
+
+
+# --- procedures on stands (model run mech-brigade PROCEDURE STAND...) -------------------------
+
+
+def test_search_reads_the_stands_suppression(table: Run) -> None:
+    table("fire", "US-3", "SU-3", "--range", "20", "--set", "pulses=0", "--dice", "99")
+    level = stand(table.game, "SU-3")["models"]["mech-brigade"]["suppression"]  # type: ignore[attr-defined]
+    assert 0 < level < 100
+    # MB 7.7: a level-L unit fails to search L% of the time: d100 L fails
+    out = as_json(table("model", "run", "mech-brigade", "search", "SU-3", "--dice", str(level),
+                        "--json"))  # fmt: skip
+    quick = as_json(table("model", "run", "mech-brigade", "search", "--set",
+                          f"suppression={level}", "--dice", str(level), "--json"))  # fmt: skip
+    assert out["searches"] is False and quick["searches"] is False
+    record = stand(table.game, "SU-3")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["searches"] is False and record["searches_rule"] == "MB 7.7: search"
+
+
+def test_sighting_and_command_link_measure_the_table(table: Run) -> None:
+    # US-1 (10,10) sees SU-1 (34,10): 24" = 6 squares; a T-72 in the open, not moving
+    out = as_json(table("model", "run", "mech-brigade", "sighting", "SU-1", "US-1", "--json"))
+    quick = as_json(table("model", "run", "mech-brigade", "sighting", "--set", "target=T-72",
+                          "--set", "range=6", "--json"))  # fmt: skip
+    assert out["sighting_range"] == quick["sighting_range"]
+    assert out["spotted"] == quick["spotted"]
+    record = stand(table.game, "SU-1")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["spotted"] == quick["spotted"] and record["spotted_rule"] == "MB 7.1: sighting"
+    # MB 5.12: US-1 and US-2 are 20" (5 squares) apart
+    link = as_json(table("model", "run", "mech-brigade", "command-link", "US-1", "US-2",
+                         "--json"))  # fmt: skip
+    same = as_json(table("model", "run", "mech-brigade", "command-link", "--set", "distance=5",
+                         "--json"))  # fmt: skip
+    assert link["linked"] == same["linked"]
+    assert stand(table.game, "US-1")["models"]["mech-brigade"]["linked"] == same["linked"]  # type: ignore[attr-defined]
+
+
+def test_line_of_sight_between_stands_matches_fire(table: Run) -> None:
+    out = as_json(table("model", "run", "mech-brigade", "line-of-sight", "US-5", "SU-5", "--json"))
+    fire = as_json(table("odds", "fire", "US-5", "SU-5", "--json"))
+    assert out["los"] is True and sum(fire["outcomes"].values()) > 0
+    record = stand(table.game, "US-5")["models"]["mech-brigade"]  # type: ignore[attr-defined]
+    assert record["line_of_sight"] == "clear"
+
+
+def test_eliminated_stand_cannot_act(table: Run) -> None:
+    table("fire", "US-1", "SU-9", "--dice", "1")
+    before = file_digest(table.game)  # type: ignore[attr-defined]
+    out = table("model", "run", "mech-brigade", "search", "SU-9", code=3)
+    assert "SU-9 is eliminated and cannot take part in mech-brigade search" in out.output
+    assert file_digest(table.game) == before  # type: ignore[attr-defined]
+
+
+def test_mb_alias_and_dice_order_in_help(runner: CliRunner) -> None:
+    shown = json.loads(runner.invoke(cli, ["model", "show", "MB", "--json"]).output)
+    assert shown["model"] == "mech-brigade"
+    assert shown["dice_order"].startswith("fire: one d100 for the chance of one more kill")

@@ -44,7 +44,7 @@ from tabletop.rules.models.squad_battles.results import (
 )
 from tabletop.rules.models.squad_battles.table import aspect
 from tabletop.rules.models.squad_battles.tables import Tables
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 DATA = Path(__file__).parent / "data" / "squad_battles.yaml"
 IPH = 0.87
@@ -1649,6 +1649,15 @@ def test_table_mode_fire_records_the_target_state(sb_game: Run) -> None:
     # The next fire reads the pinned team back: 8 men, on the ground (no x2), 99%.
     odds = as_json(sb_game("odds", "fire", "US-SQ", "G-SQ", "--json"))
     assert sum(odds["outcomes"].values()) == pytest.approx(1)
+    # one fire action a stand a phase: the second waits for the next fire phase
+    before = file_digest(sb_game.game)  # type: ignore[attr-defined]
+    refused = sb_game("fire", "US-SQ", "G-SQ", code=3)
+    assert "US-SQ has already fired this fire phase of turn 1 under squad-battles" in (
+        refused.output
+    )
+    assert file_digest(sb_game.game) == before  # type: ignore[attr-defined]
+    goto_phase(sb_game, "morale")
+    goto_phase(sb_game, "fire")
     again = as_json(sb_game("fire", "US-SQ", "G-SQ", "--json"))
     names = [m["name"] for m in again["modifiers"]]
     assert "infantry not in ground mode" not in names
@@ -1754,3 +1763,31 @@ def test_random_rounding_is_the_fraction_exactly(rolls: tuple[int, ...], result:
     assert "fraction 0.445: rounds up 44.50% of the time" in out.lines[-1]
     exact = distribution(F(10_000), F(1445, 1000), F(1445, 1000), F(10_000))
     assert exact == {1: F(555, 1000), 2: F(445, 1000)}
+
+
+def test_procedures_on_stands_read_and_record_the_team(sb_game: Run) -> None:
+    first = as_json(sb_game("fire", "US-SQ", "G-SQ", "--dice", "100,1,1,1,6", "--json"))
+    assert first["state"] == "pinned"
+    # SB Command: Rally of the pinned C-quality squad, as quick mode gives it
+    quick = as_json(sb_game("model", "run", "squad-battles", "rally", "--set", "quality=C",
+                            "--set", "state=pinned", "--dice", "1", "--json"))  # fmt: skip
+    out = as_json(sb_game("model", "run", "squad-battles", "rally", "G-SQ", "--dice", "1",
+                          "--json"))  # fmt: skip
+    assert out["rallied"] == quick["rallied"] and out["state"] == quick["state"]
+    from tabletop.cli.core import open_game
+
+    record = open_game(sb_game.game).context().state.stand("G-SQ")["models"]["squad-battles"]  # type: ignore[attr-defined]
+    assert record["state"] == quick["state"]
+    assert record["state_rule"] == "SB Command: Rally: rally"
+    # SB Effectiveness: Morale from the recorded effectiveness
+    morale = as_json(sb_game("model", "run", "squad-battles", "morale", "G-SQ", "--json"))
+    again = as_json(sb_game("model", "run", "squad-battles", "morale", "--set", "quality=C",
+                            "--set", f"effectiveness={record['effectiveness']}", "--set",
+                            f"state={record['state']}", "--json"))  # fmt: skip
+    assert morale["morale"] == again["morale"]
+
+
+def test_sb_alias(sb_game: Run) -> None:
+    out = as_json(sb_game("model", "run", "SB", "command-test", "--set", "quality=B", "--dice",
+                          "5", "--json"))  # fmt: skip
+    assert out["model"] == "squad-battles" and out["passed"] is True

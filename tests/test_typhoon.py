@@ -48,7 +48,7 @@ from tabletop.rules.models.typhoon.indirect import max_scatter, steps_for, walk_
 from tabletop.rules.models.typhoon.odds import FireOdds
 from tabletop.rules.models.typhoon.states import unit_state
 from tabletop.rules.models.typhoon.tables import Tables
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 SCENARIO = str(Path(__file__).parent / "data" / "typhoon.yaml")
 FIRE_KEYS = (
@@ -1328,7 +1328,9 @@ def test_fire_hard_target_no_penetration(model: Typhoon) -> None:
     assert out.data["outcome"] == "no effect"
     assert out.verdict.startswith("No effect: PZ-IVH 75L48 at M4A1 on the front hull")
     assert out.target_state == {"men": 5, "immobilized": False, "guns_out": [],
-                                "suppression": 2, "state": "good"}  # fmt: skip
+                                "suppression": 2, "state": "good",
+                                "suppression_rule": "ToS V Suppression point table, fire",
+                                "state_rule": "ToS V Suppression effects table"}  # fmt: skip
     assert not out.eliminated
 
 
@@ -1363,7 +1365,9 @@ def test_fire_soft_target_losses(model: Typhoon) -> None:
     assert out.data["location"] is None and out.data["penetration_depth"] is None
     # +1 had none, +1 square hit, +3 x 4 men: 14 >= 2 x morale 5: retreating
     assert out.target_state == {"men": 8, "immobilized": False, "guns_out": [],
-                                "suppression": 14, "state": "retreating"}  # fmt: skip
+                                "suppression": 14, "state": "retreating",
+                                "suppression_rule": "ToS V Suppression point table, fire",
+                                "state_rule": "ToS V Suppression effects table"}  # fmt: skip
 
 
 def test_fire_reads_the_targets_losses_so_far(model: Typhoon) -> None:
@@ -1596,15 +1600,24 @@ def typhoon_record(run: Run, stand: str) -> dict[str, Any]:
 
 def test_table_mode_front_shot_logs_and_stores_the_target(run: Run) -> None:
     new_game(run)
-    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,85,50,33,1,100,75,10,10,95",
+    # ToS II.B.3: the rate of fire first (skill 1 <= 5, first shot 10 x 9.95 >= 50: once,
+    # the first pulse at this target), then the shot itself
+    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "1,100,3,85,50,33,1,100,75,10,10,95",
                       "--json"))  # fmt: skip
     assert out["model"] == "typhoon" and out["event"] == 2
     assert out["range_squares"] == 10 and out["location"] == "front-hull"
-    assert typhoon_record(run, "US-TK") == {"men": 3, "immobilized": False, "guns_out": [3],
-                                            "suppression": 8, "state": "buttoned"}  # fmt: skip
-    # the next shot starts from the crew left: 3 more killed destroys it
-    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,85,50,33,1,100,76,10,10",
-                      "--json"))  # fmt: skip
+    assert out["rate_of_fire"] == 1 and out["shots_fired"] == 1 and out["streak"] == 1
+    assert typhoon_record(run, "US-TK") == {
+        "men": 3, "immobilized": False, "guns_out": [3], "suppression": 8, "state": "buttoned",
+        "suppression_rule": "ToS V Suppression point table, fire",
+        "state_rule": "ToS V Suppression effects table",
+    }  # fmt: skip
+    # the next pulse at the same target (turn 2's opportunity fire): the crew left, and two
+    # shots allowed (both checks pass, not moving, a 75mm); --count 1 fires one
+    goto_phase(run, "opportunity-fire")
+    out = as_json(run("fire", "G-TK", "US-TK", "--count", "1", "--dice",
+                      "1,100,3,85,50,33,1,100,76,10,10", "--json"))  # fmt: skip
+    assert out["rate_of_fire"] == 2 and out["shots_fired"] == 1 and out["streak"] == 2
     assert out["destroyed"] and out["men_killed"] == 3
     status = as_json(run("status", "--json"))
     assert {s["id"]: s["status"] for s in status["stands"]}["US-TK"] == "eliminated"
@@ -1615,14 +1628,14 @@ def test_table_mode_front_shot_logs_and_stores_the_target(run: Run) -> None:
 def test_table_mode_aspect_from_facing(run: Run) -> None:
     new_game(run)
     # 14.14 squares: RA 55.57 x 1.25 = 69.47; side hull (armour 4) always yields to a 75mm
-    out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "3,60,50,1,1,100,50", "--json"))
+    out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "1,100,3,60,50,1,1,100,50", "--json"))
     assert out["location"] == "side-hull" and out["shots"][0]["armour"] == 4
     assert out["outcome"] == "immobilized" and out["needed"] == 69.47
 
 
 def test_table_mode_height_gives_the_top(run: Run) -> None:
     new_game(run)
-    out = as_json(run("fire", "G-HILL", "US-LOW", "--dice", "3,85,91,1,1,100,50", "--json"))
+    out = as_json(run("fire", "G-HILL", "US-LOW", "--dice", "1,100,3,85,91,1,1,100,50", "--json"))
     assert out["location"] == "top" and out["outcome"] == "immobilized"
     assert "+ 10 (firer 2+ levels up) = 101" in " ".join(out["lines"])
 
@@ -1742,13 +1755,13 @@ def test_scenario_strength_is_the_men_of_an_infantry_unit(run: Run, tmp_path: Pa
     path = tmp_path / "strength.yaml"
     path.write_text(text)
     run("new", str(path), "--seed", "1")
-    out = as_json(run("fire", "G-INF", "US-WOOD", "--range", "6", "--dice", "1,100", "--json"))
+    out = as_json(run("fire", "G-INF", "US-WOOD", "--range", "6", "--dice", "1,100,+", "--json"))
     assert out["target_after"]["men"] == 4  # not the US-RIFLE profile's 12
     assert "GE-RIFLE" in out["verdict"]
     odds = as_json(run("odds", "fire", "G-INF", "US-WOOD", "--range", "6", "--json"))
     assert max(int(k.split()[0]) for k in odds["outcomes"] if k.endswith("killed")) <= 4
     # a tank is one vehicle with its profile's crew: strength does not change its men
-    tank = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,100", "--json"))
+    tank = as_json(run("fire", "G-TK", "US-TK", "--dice", "3,100,+", "--json"))
     assert tank["target_after"]["men"] == 5
 
 
@@ -1764,4 +1777,200 @@ def test_scenario_strength_above_the_profile_is_refused(run: Run, tmp_path: Path
     before = file_digest(run.game)  # type: ignore[attr-defined]
     out = run("fire", "G-INF", "US-WOOD", "--range", "6", code=2)
     assert "US-WOOD's strength 20 is more than the 12 men of a typhoon US-RIFLE" in out.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+# --- limits and state on the table (ToS II.B.3 Rate of fire, ToS V Suppression point table) ---
+
+
+def test_table_mode_failed_rate_of_fire_means_no_fire(run: Run) -> None:
+    new_game(run)
+    # first pulse at the target: skill 6 > 5 fails, so nothing is fired and nothing hit
+    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "6,100", "--json"))
+    assert out["shots_fired"] == 0 and out["rate_of_fire"] == 0 and out["outcome"] == "no fire"
+    assert out["verdict"] == (
+        "G-TK does not fire this pulse: it failed its rate-of-fire checks (ToS II.B.3)"
+    )
+    assert [r["value"] for r in out["rolls"]] == [6, 100]
+    assert typhoon_record(run, "US-TK") == {}
+    # the pulse is spent all the same: a second fire action is refused, the game unchanged
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    refused = run("fire", "G-TK", "US-TK", code=3)
+    assert "G-TK has already fired this fire phase of turn 1 under typhoon, at US-TK (0 shots)" in (
+        refused.output
+    )
+    assert "ToS II.B.3 Rate of fire" in refused.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def test_table_mode_first_shot_failure_also_stops_fire(run: Run) -> None:
+    new_game(run)
+    # skill passes (1), first shot 10 x Rnd(10) from d100 40 = 3.95 x 10 = 39.5 < 50: fails
+    out = as_json(run("fire", "G-TK", "US-TK", "--dice", "1,40", "--json"))
+    assert out["shots_fired"] == 0
+
+
+def test_table_mode_later_pulse_fires_twice_and_counts_fired_last_pulse(run: Run) -> None:
+    new_game(run)
+    run("fire", "G-TK", "US-SIDE", "--dice", "1,100,3,100")  # a miss: 100 > 69.47
+    goto_phase(run, "opportunity-fire")
+    out = as_json(run("fire", "G-TK", "US-SIDE", "--dice", "1,100,3,100,3,100", "--json"))
+    assert out["streak"] == 2 and out["rate_of_fire"] == 2 and out["shots_fired"] == 2
+    assert len(out["shots"]) == 2
+    names = [m["name"] for m in out["modifiers"]]
+    assert any("last pulse" in n for n in names), names
+
+
+def test_end_of_turn_suppression_table_decays_points(run: Run) -> None:
+    new_game(run)
+    run("fire", "G-TK", "US-TK", "--dice", "1,100,3,85,50,33,1,100,75,10,10,95")
+    assert typhoon_record(run, "US-TK")["suppression"] == 8
+    # ToS V after pulse 3: no cover, alone (+1), automatic (-1): 8 stays 8
+    out = as_json(run("turn", "next", "--yes", "--json"))
+    mine = [h for h in out["happened"] if h.get("stand") == "US-TK"]
+    assert mine[0]["result"] == (
+        "8 +0 = 8: buttoned (ToS V Suppression point table, after pulse 3)"
+    )
+    # with a friend in good state beside it, it is not alone: 8 - 1 = 7 at the next turn's
+    # end; the friend helps only when 8 > 5 + 10 x Rnd(1): d100 100 gives 9.95, no help
+    run("place", "US-SIDE", "22", "12")
+    out = as_json(run("turn", "next", "--yes", "--dice", "100", "--json"))
+    mine = [h for h in out["happened"] if h.get("stand") == "US-TK"]
+    assert mine[0]["rolls"] == [100]
+    record = typhoon_record(run, "US-TK")
+    assert record["suppression"] == 7 and record["state"] == "buttoned"
+    assert record["suppression_rule"] == "ToS V Suppression point table, after pulse 3"
+    # soft cover unsighted: US-WOOD starts at 0 and never goes below 0
+    assert typhoon_record(run, "US-WOOD")["suppression"] == 0
+    run("undo", "--yes")
+    assert typhoon_record(run, "US-TK")["suppression"] == 8
+
+
+def test_heavily_suppressed_unit_cannot_fire(run: Run, tmp_path: Path) -> None:
+    new_game(run)
+    from tabletop.cli.core import open_game
+
+    g = open_game(run.game)  # type: ignore[attr-defined]
+    ctx = g.context()
+    row = ctx.state.stand("G-TK")
+    assert "models" not in row or not row["models"]
+    run("model", "run", "typhoon", "state", "--set", "unit=G-TK", "--set", "points=20",
+        "--set", "japanese=true", "--dice", "4")  # fmt: skip
+    refused = run("fire", "G-TK", "US-TK", code=3)
+    assert "heavily suppressed and cannot fire (ToS II.A Heavy suppression)" in refused.output
+
+
+# --- procedures on stands (model run typhoon PROCEDURE STAND...) -----------------------------
+
+
+def test_suppression_then_state_on_a_stand(run: Run) -> None:
+    new_game(run)
+    # ToS V: 3 men killed is +3 each: 0 + 9 = 9 points; a Panzer IV's morale 4: 9 >= 2 x 4
+    out = as_json(run("model", "run", "typhoon", "suppression", "G-TK", "--set", "when=fire",
+                      "--set", "men_killed=3", "--json"))  # fmt: skip
+    assert out["points"] == 9 and out["stands"] == {"G-TK": {"suppression": 9,
+                                                             "state": "retreating"}}  # fmt: skip
+    record = typhoon_record(run, "G-TK")
+    assert record["suppression_rule"] == "ToS V Suppression point table: suppression"
+    # the state procedure reads the points back from the stand (as quick mode: points=9)
+    out = as_json(run("model", "run", "typhoon", "state", "--set", "unit=G-TK", "--json"))
+    assert out["points"] == 9 and out["state"] == "retreating"
+    shown = run("show", "G-TK").output
+    assert "typhoon: suppression 9 [ToS V Suppression point table: suppression]; state " in shown
+    run("undo")
+    run("undo")
+    assert typhoon_record(run, "G-TK") == {}
+    run("replay")
+
+
+def test_rally_on_stands_halves_the_recorded_points(run: Run, tmp_path: Path) -> None:
+    text = (
+        Path(SCENARIO)
+        .read_text()
+        .replace(
+            "      - {id: US-CD,",
+            "      - {id: US-HQ, kind: command, formation: CCB, at: [22, 11], profiles: "
+            "{typhoon: US-HQ}}\n      - {id: US-CD,",
+        )
+    )
+    path = tmp_path / "hq.yaml"
+    path.write_text(text)
+    run("new", str(path), "--seed", "1")
+    run("fire", "G-TK", "US-TK", "--dice", "1,100,3,85,50,33,1,100,75,10,10,95")
+    assert typhoon_record(run, "US-TK")["suppression"] == 8
+    # ToS V: radius CR 10 / 5 + 1 + Rnd(1) = 3.395 -> 3 squares (the HQ is 2.24 away); morale
+    # 5 >= d10 4 rallies; 8 points >= morale 5, halved to 4
+    out = as_json(run("model", "run", "typhoon", "rally", "US-TK", "US-HQ", "--dice", "40,4",
+                      "--json"))  # fmt: skip
+    assert out["rallied"] and out["points"] == 4 and out["stands"]["US-TK"] == {"suppression": 4}
+    assert typhoon_record(run, "US-TK")["suppression"] == 4
+    far = run("model", "run", "typhoon", "rally", "US-TK", "US-HQ", "--set", "distance=9",
+              "--dice", "40", "--json")  # fmt: skip
+    assert not as_json(far)["rallied"]  # the referee's distance wins over the table's
+
+
+def test_assault_on_stands_destroys_the_tank(run: Run) -> None:
+    new_game(run)
+    run("place", "US-WOOD", "10", "11.5")  # next to G-TK's square
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    far = run("model", "run", "typhoon", "assault", "US-TOWN", "G-TK", code=3)
+    assert "US-TOWN is 31.016 squares from G-TK: an assault reaches" in far.output
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+    # ToS V golden: kill rating 14 x Rnd(1) from d100 51 = 7.07 > 6: destroyed (quick: 5,51)
+    out = as_json(run("model", "run", "typhoon", "assault", "US-WOOD", "G-TK", "--dice", "5,51",
+                      "--json"))  # fmt: skip
+    assert out["result"] == "destroyed" and out["kill_rating"] == 14
+    assert typhoon_record(run, "G-TK")["state"] == "destroyed"
+    status = as_json(run("status", "--json"))
+    assert {s["id"]: s["status"] for s in status["stands"]}["G-TK"] == "eliminated"
+    again = run("model", "run", "typhoon", "assault", "US-WOOD", "G-TK", code=3)
+    assert "G-TK is eliminated and cannot take part in typhoon assault" in again.output
+    run("undo")
+    assert typhoon_record(run, "G-TK") == {}
+
+
+def test_retreating_unit_may_not_assault(run: Run) -> None:
+    new_game(run)
+    run("model", "run", "typhoon", "suppression", "US-WOOD", "--set", "when=fire", "--set",
+        "men_killed=4")  # fmt: skip
+    assert typhoon_record(run, "US-WOOD")["state"] == "retreating"
+    refused = run("model", "run", "typhoon", "assault", "US-WOOD", "G-TK", code=3)
+    assert "US-WOOD is retreating and may not assault (ToS II.A Unit states" in refused.output
+
+
+def test_stands_need_a_game_and_the_right_count(run: Run) -> None:
+    out = run("model", "run", "typhoon", "state", "G-TK", code=2)
+    assert "stands need a game" in out.output
+    new_game(run)
+    out = run("model", "run", "typhoon", "weather", "G-TK", code=2)
+    assert "typhoon weather does not act on stands" in out.output
+    out = run("model", "run", "typhoon", "state", "G-TK", "US-TK", code=2)
+    assert "typhoon state takes 1 stand(s) (unit); got 2: G-TK US-TK" in out.output
+    out = run("model", "run", "typhoon", "state", "NOPE", code=2)
+    assert "NOPE" in out.output
+
+
+def test_typhoon_of_steel_is_an_alias(runner: CliRunner) -> None:
+    shown = json.loads(runner.invoke(cli, ["model", "show", "typhoon-of-steel", "--json"]).output)
+    assert shown["model"] == "typhoon"
+    out = runner.invoke(cli, ["model", "run", "Typhoon of Steel", "skill-check", "--set",
+                              "skill=4", "--dice", "4", "--json"])  # fmt: skip
+    assert json.loads(out.output)["model"] == "typhoon"
+    bad = runner.invoke(cli, ["model", "show", "typhoon-of-iron"])
+    assert bad.exit_code == 2 and "typhoon-of-steel = typhoon" in bad.output
+
+
+def test_table_odds_include_the_rate_of_fire(run: Run) -> None:
+    new_game(run)
+    # ToS II.B.3 on the first pulse: skill 5 passes 1/2, first shot 10 passes 1/2: no fire 3/4
+    out = as_json(run("odds", "fire", "G-TK", "US-TK", "--json"))
+    assert out["exact"]["outcomes"]["no fire"] == "3/4"
+    assert sum(Fraction(v) for v in out["exact"]["outcomes"].values()) == 1
+
+
+def test_stand_without_the_models_profile_is_refused(run: Run) -> None:
+    new_game(run)
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    out = run("model", "run", "mech-brigade", "search", "G-TK", code=2)
+    assert "G-TK has no profile for the mech-brigade model" in out.output
     assert file_digest(run.game) == before  # type: ignore[attr-defined]

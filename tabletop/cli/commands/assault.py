@@ -101,7 +101,16 @@ def cli(
     side, most damaged first, tests to retreat. A retreat goes along the stand's
     retreat bearing or the first allowed one clockwise from it (a loss for each
     step), else the stand surrenders or fights on. Orders given with --set are
-    kept on the stand: af, retreat, pursue, target, works, surplus.
+    kept on the stand: af, retreat, pursue, target, works, surplus, profile.
+
+    Out of the box: a stand never given a factor is on AF 5, and one without an
+    aggression profile fights as its kind's (charts/models/aggression.yaml, table
+    'kinds'), with training from its quality and strength from the scenario.
+
+    Dice order: each round, ambushers' free shots, then one d100 fire roll per stand
+    in the order named (attackers, then defenders); then one d100 retreat test per
+    stand, the side and stand most damaged first; a d100 to surrender when a
+    retreating stand has no way out.
 
     \b
     Example:

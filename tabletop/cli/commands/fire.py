@@ -498,7 +498,9 @@ class ModelRequest:
     def model_name(self, game: Path) -> str:
         """--model, else the game's scenario model (when stands are named), else cd."""
         if self.model is not None:
-            return self.model
+            from tabletop.rules.models import canonical_name
+
+            return canonical_name(self.model)
         if self.shooter is not None and game.exists():
             return str(self.game(game).loaded.scenario.model)
         return "cd"
@@ -628,7 +630,7 @@ def model_fire(
         return {
             "event": None,
             "verdict": outcome.verdict,
-            "model": name,
+            "model": model.name,
             **outcome.data,
             "lines": outcome.lines,
             "rolls": [r.as_dict() for r in d.rolls],

@@ -9,6 +9,7 @@ import click
 
 from tabletop.cli.commands.fire import SETTING
 from tabletop.cli.core import (
+    STAND,
     charts_option,
     command,
     dice_inputs,
@@ -30,7 +31,15 @@ def cli() -> None:
     Mech Brigade, Typhoon of Steel, Squad Battles and more.
 
     Fire with a model through 'tabletop fire --model NAME'; run a model's other
-    procedures (sighting, suppression, victory...) here.
+    procedures (sighting, suppression, victory...) here. The seeds' own names are
+    aliases: typhoon-of-steel (tos), mb, sb, play-by-mail (pbm).
+
+    Dice order ('--dice' values are used in it; 'model show NAME' has the detail):
+    mech-brigade fire: a d100 for one more kill (a second on the boundary face).
+    typhoon table fire: rate of fire (skill d10, first-shot d100), then each shot's
+    skill d10, hit d100 and damage dice. squad-battles fire: casualties (two d100),
+    effectiveness (two d100), morale d6. aggression assault: each stand's fire d100
+    in the order named, then retreat tests (d100), most damaged first.
 
     \b
     Example:
@@ -89,10 +98,11 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
       tabletop model show typhoon
     """
     from tabletop.data.charts import Charts
-    from tabletop.rules.models import CD, find_model
+    from tabletop.rules.models import CD, canonical_name, find_model
+    from tabletop.rules.models.bindings import stand_procedures
 
     charts = Charts.load(tuple(charts_dirs))
-    if name == CD:
+    if canonical_name(name) == CD:
         show_cd(charts, as_json)
         return
     model = find_model(name, charts)
@@ -106,6 +116,8 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             for k, p in model.procedures().items()
         },
         "profiles": sorted(model.profiles()),
+        "dice_order": model.dice_order,
+        "stand_procedures": stand_procedures(model.name),
     }
     if as_json:
         emit_json(data)
@@ -115,6 +127,8 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             f'{model.name}: 1 {model.unit_name} = {model.inches_per_unit:g}" ({data["chart"]})'
         )
     )
+    if model.dice_order:
+        click.echo(f"dice order: {model.dice_order}")
     click.echo("fire options (--set KEY=VALUE):")
     for key, text in data["fire_options"].items():
         click.echo(f"  {key}: {text}")
@@ -123,6 +137,9 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
             f"procedure {proc}: {info['description']}"
             + (f" [{info['rule']}]" if info["rule"] else "")
         )
+        if proc in data["stand_procedures"]:
+            keys = ", ".join(data["stand_procedures"][proc])
+            click.echo(f"  acts on stands: STAND arguments or --set for {keys}")
         for key, text in info["options"].items():
             click.echo(f"  {key}: {text}")
     if data["profiles"]:
@@ -169,6 +186,7 @@ def show_cd(charts: Any, as_json: bool) -> None:
 @odds_option
 @click.argument("name", shell_complete=model_completer(include_cd=False))
 @click.argument("procedure", shell_complete=procedure_completer)
+@click.argument("stands", nargs=-1, type=STAND)
 @click.option(
     "--set",
     "settings",
@@ -187,6 +205,7 @@ def show_cd(charts: Any, as_json: bool) -> None:
 def run_model(
     name: str,
     procedure: str,
+    stands: tuple[str, ...],
     settings: tuple[Any, ...],
     dice: Any,
     seed: int | None,
@@ -196,9 +215,16 @@ def run_model(
 ) -> None:
     """Run PROCEDURE of model NAME; in a game its dice are logged.
 
+    In a game, name STANDS (or --set unit=STAND, assaulter=, target=, hq=) for the
+    procedures that act on units: the stand's profile and record are read in, and
+    the result is recorded on it. The procedure's dice are rolled in the order its
+    working lists them ('tabletop model show NAME' gives each model's dice order).
+
     \b
     Example:
       tabletop model run mech-brigade smoke-decay --set level=3 --dice 4
+      tabletop model run typhoon rally US-TK US-HQ --dice 40,4
+      tabletop model run aggression retreat-test G-1 --dice 50
     """
     import os
 
@@ -206,18 +232,24 @@ def run_model(
     if game.exists():
         from tabletop.cli.core import open_game
 
-        out = open_game(game).execute(
-            "model-run",
-            {"model": name, "procedure": procedure, "options": options},
-            **dice_inputs(dice),
-        )
+        inputs: dict[str, Any] = {"model": name, "procedure": procedure, "options": options}
+        if stands:
+            inputs["stands"] = list(stands)
+        out = open_game(game).execute("model-run", inputs, **dice_inputs(dice))
         result = {"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]}
     else:
         from tabletop.core.dice import Dice
+        from tabletop.core.errors import BadInput
         from tabletop.data.charts import Charts
         from tabletop.rules.models import find_model
         from tabletop.rules.models.engine import run_procedure
 
+        charts = Charts.load(tuple(charts_dirs))
+        if stands:
+            raise BadInput(
+                f"{' '.join(stands)}: stands need a game (--game PATH, or 'tabletop new' "
+                "first); without one give profile ids with --set"
+            )
         inputs = dice_inputs(dice)
         d = Dice(
             seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
@@ -225,10 +257,10 @@ def run_model(
             rest=inputs["rest"],
             ask=inputs["ask"],
         )
-        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        model = find_model(name, charts)
         result = {
             "event": None,
-            "model": name,
+            "model": model.name,
             "procedure": procedure,
             **run_procedure(model, procedure, options, d),
             "rolls": [r.as_dict() for r in d.rolls],

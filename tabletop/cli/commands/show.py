@@ -106,6 +106,10 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
         "ammo": {w: {**a, "status": weapon_status(a)} for w, a in row["ammo"].items()},
         "history": history,
     }
+    from tabletop.rules.models.display import stand_model_lines, stand_models
+
+    if row.get("models"):
+        data["models"] = stand_models(row)
     if as_json:
         emit_json(data)
         return
@@ -122,6 +126,8 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
     for weapon, ammo in data["ammo"].items():
         notes = _ammo_notes(ammo)
         click.echo(f"  {weapon}: {ammo['status']}" + (f" ({'; '.join(notes)})" if notes else ""))
+    for line in stand_model_lines(row):
+        click.echo(line)
     _history(history, row["id"])
 
 

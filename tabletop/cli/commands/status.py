@@ -31,6 +31,7 @@ def status_data(
     from tabletop.rules.cd.tasks import tasks
     from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
+    from tabletop.rules.models.display import stand_models
     from tabletop.rules.views import (
         stands_for_view,
         templates_for_view,
@@ -61,6 +62,7 @@ def status_data(
                 # An enemy's ammunition is not for the other side to know (CD 1).
                 "ammo": {w: weapon_status(a) for w, a in s.get("ammo", {}).items()},
                 **({"spotted_by": known.spotted[s["id"]].by} if s["id"] in spotted else {}),
+                **({"models": stand_models(s)} if s.get("models") else {}),
             }
             for s in stands
         ],
@@ -192,6 +194,7 @@ def render(data: dict[str, Any], name: str) -> str:
                 f"  last seen: {m['id']} ({m['kind']}) at {m['x']:g},{m['y']:g} in turn "
                 f"{m['turn']}, {m['phase']} phase" + (f"; {m['gone']} since" if m["gone"] else "")
             )
+    model_lines(lines, data["stands"])
     if data["templates"]:
         import textwrap
 
@@ -228,3 +231,13 @@ def render(data: dict[str, Any], name: str) -> str:
     if data["pending"]:
         lines.append("Pending: " + ", ".join(f"{n} {k}" for k, n in data["pending"].items()))
     return "\n".join(lines)
+
+
+def model_lines(lines: list[str], stands: list[dict[str, Any]]) -> None:
+    """The alternative models' state of each stand that has one, with the rules that set it."""
+    from tabletop.rules.models.display import model_lines as lines_of
+
+    shown = [(s["id"], lines_of(s["models"])) for s in stands if s.get("models")]
+    if any(text for _, text in shown):
+        lines.extend(["", "Model state:"])
+        lines.extend(f"  {sid} {line}" for sid, text in shown for line in text)

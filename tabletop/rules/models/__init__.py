@@ -24,14 +24,32 @@ MODELS: dict[str, str] = {
     "aggression": "tabletop.rules.models.aggression:Aggression",
 }
 CD = "cd"
+# The seeds' own names for their games (and short forms referees use), by model.
+ALIASES: dict[str, str] = {
+    "command-decision": CD,
+    "mb": "mech-brigade",
+    "typhoon-of-steel": "typhoon",
+    "tos": "typhoon",
+    "sb": "squad-battles",
+    "play-by-mail": "aggression",
+    "pbm": "aggression",
+}
 
 
 def model_names() -> list[str]:
     return [CD, *MODELS]
 
 
+def canonical_name(name: str) -> str:
+    """``name`` as the program calls the model: case and spaces do not matter, and the
+    seeds' own names (``typhoon-of-steel``, ``Mech Brigade``) are aliases."""
+    key = "-".join(str(name).strip().lower().split())
+    return ALIASES.get(key, key)
+
+
 def find_model(name: str, charts: Any) -> Model:
     """The model called ``name``, bound to the game's charts; BadInput if unknown."""
+    given, name = name, canonical_name(name)
     if name == CD:
         raise BadInput(
             "cd (Command Decision, the default model) has no model procedures: its fire and "
@@ -40,7 +58,10 @@ def find_model(name: str, charts: Any) -> Model:
         )
     target = MODELS.get(name)
     if target is None:
-        raise BadInput(f"unsupported model: {name!r} (models: {', '.join(model_names())})")
+        aliases = ", ".join(f"{a} = {m}" for a, m in ALIASES.items())
+        raise BadInput(
+            f"unsupported model: {given!r} (models: {', '.join(model_names())}; also {aliases})"
+        )
     module_name, _, attr = target.partition(":")
     cls = getattr(importlib.import_module(module_name), attr)
     model: Model = cls(charts)
@@ -130,6 +151,22 @@ class Model(ABC):
         """How many weapons ``stand`` fires with in table mode when ``--count`` is not given,
         and the most it may give; None when the model does not count them (then 1)."""
         return None
+
+    # The rule that limits a stand to one fire action a phase under this model (a phase of
+    # the game's turn is one of the model's pulses or turns on the table).
+    fire_limit_rule: ClassVar[str] = ""
+    # The order the model's fire throws its dice in (``--dice`` values are used in it).
+    dice_order: ClassVar[str] = ""
+
+    def streak_options(self, streak: int) -> dict[str, Any]:
+        """Fire options from the stand's consecutive pulses of fire at the same target
+        (``streak`` counts this one); the referee's ``--set`` still overrides them."""
+        return {}
+
+    def fire_on_table(self, shot: Shot, dice: DiceLike, streak: int, count_given: bool) -> Outcome:
+        """Table-mode fire: checks the model makes before any shot (rate of fire), then
+        ``fire``. ``count_given`` says whether the referee gave ``--count``."""
+        return self.fire(shot, dice)
 
     def odds(self, shot: Shot) -> dict[str, Any]:
         """Exact or analytic outcome probabilities: ``outcomes`` and ``expected``."""

@@ -51,6 +51,39 @@ def check_shot(ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: boo
             raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot {role}")
     if shooter["side"] == target["side"]:
         raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
+    if not any_phase:
+        check_not_fired(ctx, model, shooter)
+
+
+def fire_record(model: Model, stand: dict[str, Any]) -> dict[str, Any]:
+    """The stand's last fire under ``model``: turn, phase, target, streak (pulses in a row at
+    that target) and shots; empty when it has not fired under the model."""
+    record = (stand.get("models") or {}).get(model.name) or {}
+    return dict(record.get("fire") or {})
+
+
+def check_not_fired(ctx: Any, model: Model, shooter: dict[str, Any]) -> None:
+    """One fire action a stand a phase (each phase is one of the model's pulses): the model's
+    rate of fire decides how many shots that action holds, never a second action."""
+    last = fire_record(model, shooter)
+    if last.get("turn") == ctx.state.turn and last.get("phase") == ctx.state.phase:
+        shots = last.get("shots")
+        what = f" ({shots} shot{'s' if shots != 1 else ''})" if shots is not None else ""
+        raise RulesRefusal(
+            f"{shooter['id']} has already fired this {ctx.state.phase} phase of turn "
+            f"{ctx.state.turn} under {model.name}, at {last.get('target')}{what}: one fire "
+            f"action a pulse ({model.fire_limit_rule}); it fires again next phase"
+        )
+
+
+def streak(ctx: Any, model: Model, shooter: dict[str, Any], target_id: str) -> int:
+    """Pulses in a row the stand fires at ``target_id``, this one included: its last fire was
+    at the same target in this turn or the last one (our reading of a pulse's continuity on a
+    table of phases; another target, or a whole turn without firing, starts again at 1)."""
+    last = fire_record(model, shooter)
+    if last.get("target") == target_id and int(last.get("turn") or -9) >= ctx.state.turn - 1:
+        return int(last.get("streak") or 1) + 1
+    return 1
 
 
 def shot_from_table(
@@ -79,6 +112,7 @@ def shot_from_table(
     options = dict(model.situation_from_table(ctx, shooter, target, seen)) if seen else {}
     options.update(inputs.get("options") or {})
     model.check_options(inputs.get("options") or {})
+    options = {**model.streak_options(streak(ctx, model, shooter, target["id"])), **options}
     spec = ctx.scenario.stand_spec
     shot = Shot(
         shooter=spec(shooter["id"]).profiles[model.name],
@@ -120,25 +154,38 @@ def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     model = find_model(inputs["model"], ctx.charts)
     shot, _ = shot_from_table(ctx, model, inputs)
     ctx.involve(shot.shooter_stand or "", shot.target_stand or "")
-    outcome = model.fire(shot, ctx.dice)
+    shooter = ctx.state.stand(inputs["shooter"])
     target = ctx.state.stand(inputs["target"])
+    run = streak(ctx, model, shooter, target["id"])
+    outcome = model.fire_on_table(shot, ctx.dice, run, inputs.get("count") is not None)
     if outcome.target_state:
         target.setdefault("models", {}).setdefault(model.name, {}).update(outcome.target_state)
     if outcome.eliminated:
         target["status"] = "eliminated"
-    ctx.state.stand(inputs["shooter"])["fired"] = {
+    shots = outcome.data.get("shots_fired")
+    shooter.setdefault("models", {}).setdefault(model.name, {})["fire"] = {
         "turn": ctx.state.turn,
         "phase": ctx.state.phase,
-        "model": model.name,
-        "x": ctx.state.stand(inputs["shooter"])["x"],
-        "y": ctx.state.stand(inputs["shooter"])["y"],
+        "target": target["id"],
+        "streak": run,
+        "shots": shots,
+        "rule": model.fire_limit_rule,
     }
+    if shots != 0:
+        shooter["fired"] = {
+            "turn": ctx.state.turn,
+            "phase": ctx.state.phase,
+            "model": model.name,
+            "x": shooter["x"],
+            "y": shooter["y"],
+        }
     target["fired_at"] = ctx.state.turn
     return {
         "verdict": outcome.verdict,
         "model": model.name,
         **outcome.data,
         "target_eliminated": bool(outcome.eliminated),
+        "streak": run,
         "lines": outcome.lines,
     }
 
@@ -159,7 +206,35 @@ def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -
 
 
 def model_run_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """A model procedure run inside a game, so its dice are logged and replayed."""
+    """A model procedure run inside a game, so its dice are logged and replayed. Stands given
+    (``STAND`` arguments, or ``--set unit=STAND``) are read in and the result recorded on
+    them (``tabletop.rules.models.stands``)."""
+    from tabletop.rules.models.bindings import bind
+    from tabletop.rules.models.stands import apply
+
     model = find_model(inputs["model"], ctx.charts)
-    result = run_procedure(model, inputs["procedure"], dict(inputs.get("options") or {}), ctx.dice)
-    return {"model": model.name, "procedure": inputs["procedure"], **result}
+    name = inputs["procedure"]
+    procedures = model.procedures()
+    if name not in procedures:
+        run_procedure(model, name, {}, ctx.dice)  # the unknown-procedure message
+    procedure = procedures[name]
+    options, bound = bind(
+        ctx,
+        model,
+        name,
+        procedure.options,
+        dict(inputs.get("options") or {}),
+        list(inputs.get("stands") or []),
+    )
+    result = run_procedure(model, name, options, ctx.dice)
+    changed = apply(
+        ctx, model, f"{procedure.rule}: {name}" if procedure.rule else name, bound, result
+    )
+    out = {"model": model.name, "procedure": name, **result}
+    if bound:
+        out["stands"] = {s["id"]: changed.get(s["id"], {}) for _, s in bound}
+        out.setdefault("lines", [])
+        for sid, changes in out["stands"].items():
+            text = ", ".join(f"{k} {v}" for k, v in changes.items()) or "nothing to record"
+            out["lines"] = [*out["lines"], f"{sid}: {text} [{procedure.rule or name}]"]
+    return out

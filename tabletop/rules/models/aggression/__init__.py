@@ -25,6 +25,12 @@ from tabletop.rules.models.aggression.chart import CHART, AggressionChart
 class Aggression(Model):
     name = "aggression"
     chart = CHART
+    dice_order = (
+        "assault: each round, ambushers' free shots first, then one d100 fire roll for each "
+        "stand in the order named (attackers, then defenders); then the retreat tests, one "
+        "d100 each, the side and the stand that took most damage first; a stand with no way "
+        "out rolls a d100 to surrender"
+    )
 
     @cached_property
     def table(self) -> AggressionChart:

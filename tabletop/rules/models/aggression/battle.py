@@ -16,7 +16,7 @@ The stand's record under ``stand["models"]["aggression"]`` keeps ``strength``, `
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
@@ -92,9 +92,6 @@ class Battle:
 
     @classmethod
     def open(cls, ctx: Any, inputs: dict[str, Any]) -> Battle:
-        from tabletop.rules.models import find_model
-        from tabletop.rules.models.engine import require_profiles
-
         model_name = inputs.get("model") or MODEL
         if model_name != MODEL:
             raise BadInput(
@@ -109,8 +106,9 @@ class Battle:
         state = ctx.state
         rows = {s: state.stand(s) for s in everyone}
         _check_sides(rows, attackers, defenders)
-        model = find_model(MODEL, ctx.charts)
-        require_profiles(ctx, model, everyone)
+        chart = AggressionChart.of(ctx.charts)
+        for sid in everyone:
+            profile_id(ctx, chart, rows[sid], parse_profile_orders(inputs, sid))
         for sid, row in rows.items():
             if row["status"] == "eliminated":
                 raise RulesRefusal(f"{sid} is eliminated and cannot fight")
@@ -119,7 +117,6 @@ class Battle:
                     f"{sid} has no position on the table: place it with "
                     f"'tabletop place {sid} X Y' (close combat needs bases in contact)"
                 )
-        chart = AggressionChart.of(ctx.charts)
         _check_contact(ctx, chart, rows, attackers, defenders)
         limit = _rounds(inputs.get("rounds"), chart)
         orders = parse_orders(dict(inputs.get("options") or {}), everyone)
@@ -724,14 +721,21 @@ def _fighter(
     state = ctx.state
     sid = row["id"]
     spec = ctx.scenario.stand_spec(sid)
-    profile = chart.profile(spec.profiles[MODEL])
+    given = orders.of(sid)
     record = row.setdefault("models", {}).setdefault(MODEL, {})
-    record.setdefault("strength", profile.strength)
+    if "profile" in given:
+        record["profile"] = given["profile"]
+    profile = chart.profile(profile_id(ctx, chart, row, record.get("profile")))
+    record.setdefault("strength", start_strength(profile, spec.strength))
     record.setdefault("af", spec.aggression or chart.whole("default-af"))
     record["strength_at_battle"] = record["strength"]
     moving = row.get("moved_turn") == state.turn
-    given = orders.of(sid)
     notes: list[str] = []
+    if "suppressed" in row.get("markers", []) and profile.firepower:
+        # our reading: a stand suppressed under CD enters close combat with less fire
+        percent = chart.whole("suppressed-firepower-percent")
+        profile = replace(profile, firepower=profile.firepower * percent // 100)
+        notes.append(f"suppressed: firepower {percent}% (AGG Combat, default)")
     if "af" in given:
         record["af"] = given["af"]
         notes.append(f"ordered to AF {given['af']}")
@@ -848,3 +852,36 @@ def _works(
             before += int(theirs.get("strength") or 0)
     room = rules.fort_room(chart, int(works["size"]), before + int(record["strength"]))
     return "fortified", room.fits
+
+
+def profile_id(ctx: Any, chart: AggressionChart, row: dict[str, Any], ordered: Any) -> str:
+    """The stand's aggression profile: a ``profile.STAND`` order, else the one it fought with,
+    else the scenario's ``profiles: {aggression: ID}``, else its CD kind's (chart 'kinds')."""
+    sid = row["id"]
+    record = (row.get("models") or {}).get(MODEL) or {}
+    spec_profile = ctx.scenario.stand_spec(sid).profiles.get(MODEL)
+    found = ordered or record.get("profile") or spec_profile or chart.kind_profile(row["kind"])
+    if found is None:
+        raise BadInput(
+            f"{sid} ({row['kind']}) has no aggression profile: its kind has none in "
+            f"charts/models/aggression.yaml (table 'kinds'); give it one with --set "
+            f"profile.{sid}=ID or 'profiles: {{aggression: ID}}' in the scenario "
+            f"(profiles: {', '.join(chart.profiles)})"
+        )
+    chart.profile(str(found))
+    return str(found)
+
+
+def parse_profile_orders(inputs: dict[str, Any], sid: str) -> str | None:
+    value = (inputs.get("options") or {}).get(f"profile.{sid}")
+    return None if value is None else str(value)
+
+
+def start_strength(profile: Profile, given: int | None) -> int:
+    """A stand's strength as it first fights: the scenario's ``strength`` (men; or vehicles,
+    each worth the profile's men per vehicle), else the profile's."""
+    if given is None:
+        return int(profile.strength)
+    if profile.vehicles:
+        return max(1, round(given * profile.strength / profile.vehicles))
+    return int(given)

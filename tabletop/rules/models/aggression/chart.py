@@ -86,6 +86,13 @@ class Profile(Entry):
     vehicles: int = bounded(0, min=0, max=10_000)
 
 
+@dataclass(frozen=True, kw_only=True)
+class KindProfile(Entry):
+    """The profile a stand of a CD kind fights with when the scenario gives it none."""
+
+    profile: str
+
+
 REQUIRED_PARAMS: tuple[str, ...] = (
     "default-af", "af-after-retreat", "af-without-ammo", "retreat-base", "retreat-per-af",
     "casualty-percent-per-point", "per-friend-retreated", "per-friend-joined", "directions",
@@ -93,7 +100,7 @@ REQUIRED_PARAMS: tuple[str, ...] = (
     "leader-kill", "victor-share", "equipment-unit", "contact", "max-rounds",
     "admin-target-bonus", "admin-fire-penalty", "admin-firers-first", "admin-firers-per-round",
     "ambush-free-shots", "engineer-clearing", "mine-income-loss", "fort-first-size",
-    "fort-men-per-size", "vehicle-men",
+    "fort-men-per-size", "vehicle-men", "suppressed-firepower-percent",
 )  # fmt: skip
 
 SCHEMAS: dict[str, type[Entry]] = {
@@ -106,6 +113,7 @@ SCHEMAS: dict[str, type[Entry]] = {
     "targets": Engages,
     "mines": MineKind,
     "profiles": Profile,
+    "kinds": KindProfile,
 }
 
 
@@ -149,8 +157,19 @@ class AggressionChart:
                 problems.append(
                     f"{where}: profile {profile.id!r}: unknown training {profile.training!r}"
                 )
+        for kind in self.tables["kinds"].values():
+            if kind.profile not in self.tables["profiles"]:
+                problems.append(
+                    f"{where}: kind {kind.id!r}: profile {kind.profile!r} is not in table "
+                    "'profiles'"
+                )
         if problems:
             raise ChartError(problems)
+
+    def kind_profile(self, kind: str) -> str | None:
+        """The profile a stand of CD kind ``kind`` takes by default, or None."""
+        entry = self.tables["kinds"].get(kind)
+        return None if entry is None else str(entry.profile)
 
     def param(self, key: str) -> Any:
         return self.tables["params"][key].value

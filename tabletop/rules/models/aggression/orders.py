@@ -20,6 +20,7 @@ PER_STAND: dict[str, str] = {
     "target": "target.STAND=TYPE[/TYPE...] or ENEMY: priority targets (selective fire)",
     "works": "works.STAND=none|dug-in|entrenched|fortified[:SIZE]: its prepared position",
     "surplus": "surplus.STAND=N: units of surplus equipment it carries",
+    "profile": "profile.STAND=ID: the profile it fights with (default: its kind's, chart 'kinds')",
 }
 # This battle only: KEY=STAND[,STAND...].
 LISTS: dict[str, str] = {
@@ -96,6 +97,8 @@ def _value(key: str, name: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise BadInput(f"--set {key}={value!r}: write true or false")
         return value
+    if name == "profile":
+        return str(value)
     if name == "surplus":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise BadInput(f"--set {key}={value!r}: a whole number of equipment units, 0 or more")

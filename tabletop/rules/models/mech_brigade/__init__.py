@@ -51,6 +51,11 @@ class MechBrigade(Model):
     name: ClassVar[str] = "mech-brigade"
     chart: ClassVar[str] = "mech_brigade"
     options: ClassVar[Mapping[str, str]] = FIRE_OPTIONS
+    fire_limit_rule: ClassVar[str] = "MB 7.0: each pulse a unit selects a target and fires"
+    dice_order: ClassVar[str] = (
+        "fire: one d100 for the chance of one more kill, and a second d100 for its "
+        "hundredths only when the first lands on the boundary face (MB 7.3, our reading)"
+    )
 
     @cached_property
     def tables(self) -> Tables:
@@ -91,6 +96,10 @@ class MechBrigade(Model):
                 "bombardment (--set indirect=true) fires without one"
             )
         return attack, table
+
+    def streak_options(self, streak: int) -> dict[str, Any]:
+        # MB 7.3: accuracy grows with the pulses the unit has fired at this target.
+        return {"pulses": streak}
 
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
         a, table = self._resolve(shot)
@@ -152,6 +161,9 @@ class MechBrigade(Model):
     def _target_state(self, a: Attack, killed: int, table: dict[str, Any]) -> dict[str, Any]:
         state: dict[str, Any] = {
             "suppression": a.suppression,
+            "suppression_rule": "MB 7.6: added by fire",
+            "pinned": a.suppression > self.tables.whole("pinned-above"),
+            "pinned_rule": "MB 7.7: over 50 the unit is pinned and does not move",
             "turn": table.get("turn"),
             "phase": table.get("phase"),
             "killed": int(table.get("killed") or 0) + killed,

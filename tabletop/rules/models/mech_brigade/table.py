@@ -65,9 +65,14 @@ def situation(
         options["aspect"] = "back"
     record = (target.get("models") or {}).get(model.name) or {}
     now = {"turn": ctx.state.turn, "phase": ctx.state.phase}
-    if record.get("turn") == now["turn"] and record.get("phase") == now["phase"]:
-        # MB 7.6: attacks in the same pulse add up; a later phase or turn starts afresh.
-        options["target_suppression"] = int(record.get("suppression") or 0)
+    # MB 7.6: attacks add to what the target still carries; it halves at the end of each
+    # pulse (each phase of the turn, ``tabletop.rules.models.decay``).
+    if record.get("suppression"):
+        options["target_suppression"] = int(record["suppression"])
+    mine = (shooter.get("models") or {}).get(model.name) or {}
+    if mine.get("suppression"):
+        # MB 7.7: the firer's own suppression cuts its fire (and quarters an ATGM over 25).
+        options["shooter_suppression"] = int(mine["suppression"])
     options["strength"] = strength(model, ctx, target)
     options[TABLE_KEY] = {
         **now,

@@ -29,6 +29,15 @@ NEAR = "_near"  # table mode: stands near the target, measured by situation_from
 class SquadBattles(Model):
     name: ClassVar[str] = "squad-battles"
     chart: ClassVar[str] = CHART
+    fire_limit_rule: ClassVar[str] = (
+        "SB Unit displays: a weapon fires a set number of times a turn; on the table, one "
+        "fire action a phase (our reading)"
+    )
+    dice_order: ClassVar[str] = (
+        "fire: casualties (d100 where between the low and high values, then a d100 to round "
+        "the fraction up, a second one on the boundary face), then effectiveness loss (the same "
+        "two), then the target's morale check (d6); a vehicle target: kill then effectiveness"
+    )
     options: ClassVar[Mapping[str, str]] = describe(fire_opts(None))
 
     @cached_property

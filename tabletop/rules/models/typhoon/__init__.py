@@ -35,6 +35,15 @@ class Typhoon(Model):
     name: ClassVar[str] = NAME
     chart: ClassVar[str] = "typhoon"
     options: ClassVar[Mapping[str, str]] = OPTIONS
+    fire_limit_rule: ClassVar[str] = (
+        "ToS II.B.3 Rate of fire: the shots a unit fires in a pulse, 0, 1 or 2, all at once"
+    )
+    dice_order: ClassVar[str] = (
+        "table fire: rate of fire first (skill d10, then first-shot d100); then for each "
+        "shot a skill d10 and a hit d100, and on a hit the location, penetration and damage "
+        "dice (hard targets) or the losses d100s (soft targets); quick fire starts at the "
+        "shot's skill d10"
+    )
 
     @cached_property
     def t(self) -> Tables:
@@ -131,17 +140,72 @@ class Typhoon(Model):
                 "immobilized": status.immobilized,
                 "guns_out": sorted(status.guns_out),
                 "suppression": res["points"],
+                "suppression_rule": "ToS V Suppression point table, fire",
                 "state": "destroyed" if status.destroyed else state.state,
+                "state_rule": "ToS V Effects of penetration" if status.destroyed else state.rule,
             },
             eliminated=gone,
         )
+
+    def streak_options(self, streak: int) -> dict[str, Any]:
+        # ToS V: firing at the same target as last pulse is one of the hard-target rows.
+        return {"fired_last_pulse": streak > 1}
+
+    def fire_on_table(self, shot: Shot, dice: DiceLike, streak: int, count_given: bool) -> Outcome:
+        """ToS II.B.3: the rate of fire is checked before any shot; failing it on the first
+        pulse at a target means no fire at all this pulse."""
+        from dataclasses import replace
+
+        from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
+        from tabletop.rules.models.typhoon.situation import MOVING
+
+        f = self.firing(shot)
+        f.check_allowed()
+        lost = 0
+        if f.shooter.is_vehicle:
+            lost = max(0, f.shooter.men - f.sit.firer_men)  # ToS II.B.3: crew lost
+        shots, lines = rate_of_fire(
+            self.t,
+            dice,
+            skill=f.shooter.skill,
+            rating=first_shot_rating(f.shooter.first_shot, lost),
+            size=f.weapon.size,
+            pulse=streak,
+            moving=f.sit.firer_state in MOVING,
+        )
+        if shots == 0:
+            return Outcome(
+                verdict=f"{shot.shooter_stand} does not fire this pulse: it failed its rate-of-"
+                "fire checks (ToS II.B.3)",
+                data={
+                    "shooter": shot.shooter,
+                    "target": shot.target,
+                    "weapon": f.weapon.id,
+                    "rate_of_fire": 0,
+                    "shots_fired": 0,
+                    "hit": False,
+                    "hits": 0,
+                    "destroyed": False,
+                    "outcome": "no fire",
+                },
+                lines=lines,
+            )
+        count = min(shot.count, shots) if count_given else shots
+        outcome = self.fire(replace(shot, count=count), dice)
+        outcome.data["rate_of_fire"] = shots
+        outcome.data["shots_fired"] = count
+        outcome.lines[1:1] = lines
+        return outcome
 
     def odds(self, shot: Shot) -> dict[str, Any]:
         from tabletop.rules.models.typhoon.odds import FireOdds
 
         f = self.firing(shot)
         f.check_allowed()
-        result = FireOdds(f).action(shot.count)
+        if shot.shooter_stand is not None:
+            result = self._table_odds(f, shot)
+        else:
+            result = FireOdds(f).action(shot.count)
         return {
             **result,
             "ranged_accuracy": round(f.hit_accuracy(False).ranged, 2),
@@ -150,6 +214,43 @@ class Typhoon(Model):
                 "skill failed": round(f.hit_accuracy(True).value, 2),
             },
         }
+
+    def _table_odds(self, f: Firing, shot: Shot) -> dict[str, Any]:
+        """Table fire's odds: the rate-of-fire checks first (ToS II.B.3), by the same
+        procedure ``fire_on_table`` rolls, then the shots they allow."""
+        from fractions import Fraction
+
+        from tabletop.core.odds import distribution
+        from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
+        from tabletop.rules.models.typhoon.odds import FireOdds
+        from tabletop.rules.models.typhoon.situation import MOVING
+
+        lost = max(0, f.shooter.men - f.sit.firer_men) if f.shooter.is_vehicle else 0
+        pulse = 2 if f.sit.fired_last_pulse else 1
+        shots = distribution(
+            lambda d: rate_of_fire(
+                self.t,
+                d,
+                skill=f.shooter.skill,
+                rating=first_shot_rating(f.shooter.first_shot, lost),
+                size=f.weapon.size,
+                pulse=pulse,
+                moving=f.sit.firer_state in MOVING,
+            )[0]
+        )
+        outcomes: dict[str, Fraction] = {}
+        expected: dict[str, Fraction] = {}
+        for n, p in sorted(shots.items()):
+            if n == 0:
+                outcomes["no fire"] = outcomes.get("no fire", Fraction(0)) + p
+                continue
+            part = FireOdds(f).action(n)
+            for k, q in part["outcomes"].items():
+                outcomes[k] = outcomes.get(k, Fraction(0)) + p * q
+            for k, v in part["expected"].items():
+                expected[k] = expected.get(k, Fraction(0)) + p * v
+        expected["shots"] = sum((n * p for n, p in shots.items()), Fraction(0))
+        return {"outcomes": outcomes, "expected": expected}
 
     # --- table mode -----------------------------------------------------------------------
 
@@ -166,6 +267,13 @@ class Typhoon(Model):
             if mine.get(key) is not None:
                 out[option] = mine[key]
         theirs = (shooter.get("models") or {}).get(NAME) or {}
+        if theirs.get("state") == "heavily-suppressed":
+            from tabletop.core.errors import RulesRefusal
+
+            raise RulesRefusal(
+                f"{shooter['id']} is heavily suppressed and cannot fire (ToS II.A Heavy "
+                "suppression)"
+            )
         if theirs.get("suppression") is not None:
             out["firer_suppression"] = theirs["suppression"]
         for stand, record, option in ((target, mine, "target_men"), (shooter, theirs, "firer_men")):

@@ -83,6 +83,45 @@ def run_first_shot(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dic
     }
 
 
+def rate_of_fire(
+    t: Tables,
+    dice: DiceLike,
+    *,
+    skill: int,
+    rating: float,
+    size: int,
+    pulse: int,
+    moving: bool,
+) -> tuple[int, list[str]]:
+    """Shots of point fire this pulse and the working (ToS II.B.3 Rate of fire): a skill
+    check (d10) then a first-shot check (d100 as Rnd(10)). The first pulse at a target fires
+    once when both pass, else not at all; a later pulse twice when both pass, the unit is not
+    moving and its shell is larger than small arms, else once."""
+    ok_skill, skill_roll = skill_check(t, dice, skill, "rate of fire")
+    roll = dice.roll(PERCENT, "rate of fire: first-shot check (d100 as Rnd(10))")
+    ok_first = first_shot_passes(t, rating, roll)
+    both = ok_skill and ok_first
+    lines = [
+        f"rate of fire, pulse {pulse} at this target: skill {skill_roll} vs {skill}: "
+        f"{'pass' if ok_skill else 'fail'}; first shot {rating:g} x {t.rnd_of(roll, 10):.2f} "
+        f"vs {t.p('first-shot-numerator'):g}: {'pass' if ok_first else 'fail'}"
+    ]
+    if pulse == 1:
+        shots = 1 if both else 0
+        lines.append(
+            "first pulse after the order: fires once if both checks pass, else not at all "
+            "[ToS II.B.3 Rate of fire]"
+        )
+    else:
+        double = both and not moving and size > 1
+        shots = 2 if double else 1
+        lines.append(
+            "later pulse: twice if both pass, not moving and not small arms; else once "
+            "[ToS II.B.3 Rate of fire]"
+        )
+    return shots, lines
+
+
 def run_rate_of_fire(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict[str, Any]:
     """Shots this pulse (ToS II.B.3 Rate of fire)."""
     o = Opts("rate-of-fire", options, t)
@@ -104,22 +143,9 @@ def run_rate_of_fire(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> d
         )
         return {"verdict": f"{shots} shot(s) this pulse", "shots": shots, "lines": lines}
     pulse = o.whole("pulse", 1, 1, 1000)
-    ok_skill, skill_roll = skill_check(t, dice, skill, "rate of fire")
-    roll = dice.roll(PERCENT, "rate of fire: first-shot check (d100 as Rnd(10))")
-    ok_first = first_shot_passes(t, rating, roll)
-    both = ok_skill and ok_first
-    lines.append(
-        f"skill {skill_roll} vs {skill}: {'pass' if ok_skill else 'fail'}; first shot "
-        f"{rating:g} x {t.rnd_of(roll, 10):.2f} vs {t.p('first-shot-numerator'):g}: "
-        f"{'pass' if ok_first else 'fail'}"
+    shots, lines = rate_of_fire(
+        t, dice, skill=skill, rating=rating, size=size, pulse=pulse, moving=o.flag("moving")
     )
-    if pulse == 1:
-        shots = 1 if both else 0
-        lines.append("first pulse after the order: fires once if both checks pass, else not")
-    else:
-        double = both and not o.flag("moving") and size > 1
-        shots = 2 if double else 1
-        lines.append("later pulse: twice if both pass, not moving and not small arms; else once")
     return {"verdict": f"{shots} shot(s) this pulse", "shots": shots, "lines": lines}
 
 

@@ -409,6 +409,7 @@ PARAMETERS = (
     "scatter-close-range",
     "scatter-check-die",
     "scatter-best-on-target",
+    "nearby-squares",
     "good-state-base",
     "good-state-spread",
     "good-state-infantry",

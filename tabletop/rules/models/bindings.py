@@ -1,0 +1,429 @@
+"""Which model procedures act on stands, what each reads from a stand and what it records
+(``tabletop.rules.models.stands`` runs them). Keys are the procedures' own option names;
+``hq``, ``viewer`` and ``unit`` where a procedure has no such option name a stand only (it
+gives the distance, or the facts of the stand the result is recorded on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabletop.core.errors import BadInput
+from tabletop.rules.context import RulesContext
+from tabletop.rules.models import Model
+from tabletop.rules.models.stands import (
+    STATUS,
+    Stand,
+    StandUse,
+    check_may_act,
+    find_stand,
+    profile_of,
+    record,
+    squares_between,
+)
+
+
+def need_profile(ctx: RulesContext, model: Model, stand: Stand) -> str:
+    found = profile_of(ctx, model, stand)
+    if found is None:
+        raise BadInput(
+            f"{stand['id']} has no profile for the {model.name} model: give it "
+            f"'profiles: {{{model.name}: ID}}' in the scenario (IDs in "
+            f"charts/models/{model.chart}.yaml)"
+        )
+    return found
+
+
+def moving(ctx: RulesContext, stand: Stand) -> bool:
+    return bool(stand.get("moved_turn") == ctx.state.turn)
+
+
+# --- Typhoon of Steel ---------------------------------------------------------------------------
+
+TOS_TARGET_STATES = (
+    "positioned",
+    "dug-in",
+    "cautious",
+    "full",
+    "pinned",
+    "buttoned",
+    "retreating",
+    "routed",
+)
+TOS_HQ_STATES = ("dug-in", "positioned", "cautious", "full", "pinned", "buttoned", "loaded")
+TOS_NO_ASSAULT = {
+    s: "ToS II.A Unit states: it moves to cover or its own edge, our reading"
+    for s in ("retreating", "routed")
+} | {"heavily-suppressed": "ToS II.A Heavy suppression: it cannot move or fire"}
+
+
+def tos_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]) -> dict:
+    mine = record(model, stand)
+    return {
+        "unit": need_profile(ctx, model, stand),
+        "points": int(mine.get("suppression") or 0),
+        "immobilized": mine.get("immobilized") or None,
+        "dug_in": True if mine.get("state") == "dug-in" else None,
+    }
+
+
+def tos_men(ctx: RulesContext, model: Model, stand: Stand) -> int | None:
+    mine = record(model, stand)
+    if mine.get("men") is not None:
+        return int(mine["men"])
+    return ctx.scenario.stand_spec(stand["id"]).strength
+
+
+def tos_state(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    out: dict[str, Any] = {"state": result["state"]}
+    if result.get("pulses") is not None:
+        out["heavy_pulses"] = result["pulses"]
+    return out
+
+
+def tos_suppression(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"suppression": result["points"], "state": result["state"]}
+
+
+def tos_rally_hq(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]) -> dict:
+    state = record(model, stand).get("state") or "positioned"
+    out: dict[str, Any] = {"hq": need_profile(ctx, model, stand)}
+    if state == "good":
+        state = "positioned"
+    if state in (*TOS_HQ_STATES, "retreating", "routed"):
+        out["hq_state"] = state
+    if "unit" in found:
+        out["distance"] = squares_between(model, stand, found["unit"])
+    return out
+
+
+def tos_rally(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"suppression": result["points"]} if result.get("rallied") else {}
+
+
+def tos_command_hq(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    return {"distance": squares_between(model, stand, found["unit"])} if "unit" in found else {}
+
+
+def tos_in_command(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"in_command": result["in_command"]}
+
+
+def tos_assaulter(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    mine = record(model, stand)
+    return {
+        "assaulter": need_profile(ctx, model, stand),
+        "men": tos_men(ctx, model, stand),
+        "suppression": int(mine.get("suppression") or 0),
+    }
+
+
+def tos_assault_target(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    if "assaulter" in found:
+        squares = squares_between(model, found["assaulter"], stand)
+        reach = float(model.t.p("adjacent-within"))  # type: ignore[attr-defined]
+        if squares is not None and squares > reach:
+            from tabletop.core.errors import RulesRefusal
+
+            raise RulesRefusal(
+                f"{found['assaulter']['id']} is {squares:g} squares from {stand['id']}: an "
+                f"assault reaches its own square or the next (within {reach:g}; ToS II.B.3 "
+                "Introduction to combat)"
+            )
+    mine = record(model, stand)
+    state = mine.get("state")
+    return {
+        "target": need_profile(ctx, model, stand),
+        "target_state": state if state in TOS_TARGET_STATES else None,
+        "target_men": tos_men(ctx, model, stand),
+    }
+
+
+def tos_assaulted(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    if result.get("result") == "destroyed":
+        return {"state": "destroyed", STATUS: "eliminated"}
+    if result.get("result") == "immobilized":
+        return {"immobilized": True}
+    return {}
+
+
+def tos_assaulting(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"last_assault": result.get("result")}
+
+
+# --- Mech Brigade ---------------------------------------------------------------------------------
+
+
+def mb_suppression(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    return {"suppression": int(record(model, stand).get("suppression") or 0)}
+
+
+def mb_searches(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"searches": result["searches"]}
+
+
+def mb_hq_distance(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    if "unit" not in found:
+        return {}
+    squares = squares_between(model, stand, found["unit"])
+    return {} if squares is None else {"distance": round(squares)}
+
+
+def mb_linked(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"linked": result["linked"]}
+
+
+def mb_sighted(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    from tabletop.rules.models.mech_brigade.table import square_terrain
+
+    tables = model.tables  # type: ignore[attr-defined]
+    out: dict[str, Any] = {"target": need_profile(ctx, model, stand)}
+    out["moving"] = moving(ctx, stand) or None
+    if stand.get("x") is not None:
+        cover = square_terrain(tables, ctx, float(stand["x"]), float(stand["y"]))
+        out["cover"] = None if cover == "clear" else cover
+    if "viewer" in found:
+        squares = squares_between(model, found["viewer"], stand)
+        out["range"] = None if squares is None else round(squares)
+    return out
+
+
+def mb_spotted(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {} if result.get("spotted") is None else {"spotted": result["spotted"]}
+
+
+def mb_line(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    """MB 8.0 traced over the table's squares from this stand to the ``target`` stand."""
+    if "target" not in found or stand.get("x") is None or found["target"].get("x") is None:
+        return {}
+    from tabletop.rules.cd.sighting import end_for_stand, sight
+    from tabletop.rules.models.mech_brigade.table import line_of_fire
+
+    target = found["target"]
+    seen = sight(ctx, end_for_stand(ctx.state, stand["id"]), end_for_stand(ctx.state, target["id"]))
+    line = line_of_fire(model.tables, ctx, stand, target, seen)  # type: ignore[attr-defined]
+    from tabletop.rules.models.mech_brigade.formulas import half_up
+
+    letters = {"woods": "w", "broken": "b", "town": "t", "entrenchment": "e"}
+    path = ",".join(f"{lvl}{letters.get(kind, '')}" for lvl, kind in line["path"])
+    from fractions import Fraction
+
+    return {
+        "viewer": half_up(Fraction(float(seen.level_a))),
+        "target": half_up(Fraction(float(seen.level_b))),
+        "path": path or None,
+    }
+
+
+def mb_line_target(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    return {}
+
+
+def mb_los(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"line_of_sight": "clear" if result["los"] else "blocked"}
+
+
+def mb_smoke(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"smoke": result["level"]}
+
+
+def nothing(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    return {}
+
+
+# --- Squad Battles -------------------------------------------------------------------------------
+
+# Our reading of CD quality as SB's quality letter, for a stand whose profile has none.
+SB_QUALITY = {
+    "elite": "A+",
+    "veteran": "A",
+    "experienced": "B",
+    "regular": "C",
+    "trained": "D",
+    "green": "E",
+}
+
+
+def sb_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    tables = model.tables  # type: ignore[attr-defined]
+    profile = tables.profiles.get(need_profile(ctx, model, stand))
+    mine = record(model, stand)
+    quality = getattr(profile, "quality", None) or SB_QUALITY.get(str(stand.get("quality")))
+    return {
+        "quality": quality,
+        "effectiveness": mine.get("effectiveness"),
+        "state": mine.get("state"),
+        "ground": mine.get("ground"),
+        "vehicle": True if getattr(profile, "kind", None) == "vehicle" else None,
+    }
+
+
+def sb_state(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    out = {"state": result["state"]}
+    if "ground" in result:
+        out["ground"] = result["ground"]
+    return out
+
+
+def sb_rally(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"state": result["state"]} if result.get("rallied") else {}
+
+
+def sb_command(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"command_test": "passed" if result["passed"] else "failed"}
+
+
+def sb_effectiveness(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"effectiveness": result["effectiveness"]}
+
+
+def sb_morale(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"morale": result["morale"]}
+
+
+# --- aggression (play-by-mail) -------------------------------------------------------------------
+
+
+def agg_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+    from tabletop.rules.models.aggression.battle import profile_id, start_strength
+    from tabletop.rules.models.aggression.chart import AggressionChart
+
+    chart = AggressionChart.of(ctx.charts)
+    mine = record(model, stand)
+    spec = ctx.scenario.stand_spec(stand["id"])
+    profile = chart.profile(profile_id(ctx, chart, stand, None))
+    start = start_strength(profile, spec.strength)
+    strength = int(mine.get("strength") or start)
+    return {
+        "af": int(mine.get("af") or spec.aggression or chart.whole("default-af")),
+        "training": profile.training or chart.training_for_quality(str(stand.get("quality"))),
+        "strength": strength,
+        "casualties": max(0, start - strength) or None,
+        "moving": moving(ctx, stand) or None,
+    }
+
+
+def agg_retreat(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    if not result.get("retreated"):
+        return {}
+    from tabletop.rules.models.aggression.chart import AggressionChart
+
+    af = AggressionChart.of(ctx.charts).whole("af-after-retreat")
+    return {"af": af, "retreated_turn": ctx.state.turn}
+
+
+def agg_surrender(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    if not result.get("surrendered"):
+        return {}
+    if "surrendered" not in stand["markers"]:
+        stand["markers"].append("surrendered")
+    return {"surrendered": True, STATUS: "eliminated"}
+
+
+def agg_pursuit(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+    return {"pursue": result["pursues"]}
+
+
+USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
+    ("typhoon", "state"): (StandUse("unit", tos_unit, tos_state),),
+    ("typhoon", "suppression"): (StandUse("unit", tos_unit, tos_suppression),),
+    ("typhoon", "rally"): (
+        StandUse("unit", tos_unit, tos_rally),
+        StandUse("hq", tos_rally_hq),
+    ),
+    ("typhoon", "command-control"): (
+        StandUse("unit", lambda c, m, s, f: {"unit": need_profile(c, m, s)}, tos_in_command),
+        StandUse("hq", tos_command_hq),
+    ),
+    ("typhoon", "assault"): (
+        StandUse("assaulter", tos_assaulter, tos_assaulting, TOS_NO_ASSAULT),
+        StandUse("target", tos_assault_target, tos_assaulted),
+    ),
+    ("mech-brigade", "search"): (StandUse("unit", mb_suppression, mb_searches),),
+    ("mech-brigade", "command-link"): (
+        StandUse("unit", nothing, mb_linked),
+        StandUse("hq", mb_hq_distance),
+    ),
+    ("mech-brigade", "sighting"): (
+        StandUse("target", mb_sighted, mb_spotted),
+        StandUse("viewer", nothing),
+    ),
+    ("mech-brigade", "line-of-sight"): (
+        StandUse("viewer", mb_line, mb_los),
+        StandUse("target", mb_line_target),
+    ),
+    ("mech-brigade", "smoke-place"): (StandUse("unit", nothing, mb_smoke),),
+    ("squad-battles", "morale"): (StandUse("unit", sb_unit, sb_morale),),
+    ("squad-battles", "morale-check"): (StandUse("unit", sb_unit, sb_state),),
+    ("squad-battles", "command-test"): (StandUse("unit", sb_unit, sb_command),),
+    ("squad-battles", "rally"): (StandUse("unit", sb_unit, sb_rally),),
+    ("squad-battles", "effectiveness"): (StandUse("unit", sb_unit, sb_effectiveness),),
+    ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat, needs_profile=False),),
+    ("aggression", "surrender"): (StandUse("unit", agg_unit, agg_surrender, needs_profile=False),),
+    ("aggression", "pursuit"): (StandUse("unit", agg_unit, agg_pursuit, needs_profile=False),),
+}
+
+
+def uses_of(model: str, procedure: str) -> tuple[StandUse, ...]:
+    return USES.get((model, procedure), ())
+
+
+def stand_procedures(model: str) -> dict[str, tuple[str, ...]]:
+    """The procedures of ``model`` that act on stands, with the stand keys of each."""
+    return {p: tuple(u.key for u in uses) for (m, p), uses in USES.items() if m == model}
+
+
+def bind(
+    ctx: RulesContext,
+    model: Model,
+    procedure: str,
+    accepted: Mapping[str, str],
+    options: dict[str, Any],
+    stands: list[str],
+) -> tuple[dict[str, Any], list[tuple[StandUse, Stand]]]:
+    """The procedure's options with every stand read in, and the stands bound to it."""
+    uses = uses_of(model.name, procedure)
+    if stands and not uses:
+        raise BadInput(
+            f"{model.name} {procedure} does not act on stands: give its options with --set "
+            "KEY=VALUE (see 'tabletop model show')"
+        )
+    if len(stands) > len(uses):
+        keys = ", ".join(u.key for u in uses)
+        raise BadInput(
+            f"{model.name} {procedure} takes {len(uses)} stand(s) ({keys}); got "
+            f"{len(stands)}: {' '.join(stands)}"
+        )
+    given = dict(options)
+    for use, sid in zip(uses, stands, strict=False):
+        if use.key in given:
+            raise BadInput(f"{sid}: {use.key} is given twice (a stand and --set {use.key}=)")
+        if find_stand(ctx, sid) is None:
+            ctx.state.stand(sid)  # the unknown-stand message, with the nearest ids
+        given[use.key] = sid
+    found: dict[str, Stand] = {}
+    for use in uses:
+        stand = find_stand(ctx, given.get(use.key))
+        if stand is not None:
+            found[use.key] = stand
+    bound: list[tuple[StandUse, Stand]] = []
+    out = {k: v for k, v in given.items() if k not in found}
+    referee = set(out)  # what the referee gave with --set wins over what a stand says
+    for use in uses:
+        stand = found.get(use.key)
+        if stand is None:
+            continue
+        check_may_act(model, procedure, use, stand)
+        if use.needs_profile and profile_of(ctx, model, stand) is None:
+            raise BadInput(
+                f"{stand['id']} has no profile for the {model.name} model: give it "
+                f"'profiles: {{{model.name}: ID}}' in the scenario (IDs in "
+                f"charts/models/{model.chart}.yaml)"
+            )
+        read = use.read(ctx, model, stand, found)
+        for key, value in read.items():
+            if key in accepted and key not in referee and value is not None:
+                out[key] = value
+        bound.append((use, stand))
+    return out, bound
