@@ -11,6 +11,8 @@ from tabletop.cli.core import (
     BEARING,
     POINT,
     STAND,
+    batch_items,
+    batch_options,
     command,
     dice_inputs,
     dice_option,
@@ -24,21 +26,24 @@ from tabletop.cli.core import (
 
 # A negative coordinate is a point off the table to report as such, not an unknown option.
 @click.command("move", context_settings={"ignore_unknown_options": True})
-@click.argument("stand", type=STAND)
-@click.argument("to", type=POINT, metavar="X,Y")
+@click.argument("stand", type=STAND, required=False)
+@click.argument("to", type=POINT, metavar="X,Y", required=False)
 @click.option("--via", type=POINT, multiple=True, help="A waypoint X,Y (repeat, in order).")
 @click.option("--facing", type=BEARING, default=None, help="Facing at the end (degrees).")
 @click.option("--check", is_flag=True, help="Dry run: cost, what it meets, odds; logs nothing.")
+@batch_options
 @dice_option
 @game_option
 @json_option
 @command
 def cli(
-    stand: str,
-    to: tuple[float, float],
+    stand: str | None,
+    to: tuple[float, float] | None,
     via: tuple[tuple[float, float], ...],
     facing: float | None,
     check: bool,
+    batch_more: tuple[str, ...],
+    batch_file: Any,
     dice: Any,
     game: Path,
     as_json: bool,
@@ -51,18 +56,37 @@ def cli(
     meets them. A road is followed by giving its points with --via. The enemy stands
     that could fire on the move in the opportunity fire phase are listed.
 
+    Several stands at once: add --and "STAND X,Y [--via X,Y]..." for each, or give a
+    --file with one such line per stand. Each move is refereed in turn; if one is
+    refused, none is made. The batch is one event (one undo takes it all back).
+
     \b
     Example:
       tabletop move US-3 30,12 --via 24,10
       tabletop move G-5 40,20 --check
+      tabletop move US-1 18,9 --and "US-2 20,9" --and "US-3 22,9 --facing 90"
     """
-    inputs = {
-        "stand": stand,
-        "to": list(to),
-        "via": [list(p) for p in via],
-        "facing": facing,
-    }
+    items = (
+        [] if stand is None else [_inputs({"stand": stand, "to": to, "via": via, "facing": facing})]
+    )
+    if stand is not None and to is None:
+        raise click.UsageError("missing X,Y: give where the move ends, in inches")
+    items += batch_items(cli, batch_more, batch_file, _inputs)
+    if not items:
+        raise click.UsageError("give STAND X,Y, or --file with one 'STAND X,Y' a line")
     g = open_game(game)
+    if len(items) > 1:
+        if check:
+            raise click.UsageError("--check dry-runs one move at a time")
+        out = g.execute("batch", {"command": "move", "items": items}, **dice_inputs(dice))
+        if as_json:
+            emit_json({"event": out.seq, **out.result})
+            return
+        click.echo(f"{out.result['count']} stands moved (event {out.seq})")
+        for item in out.result["items"]:
+            click.echo(f"  {item['verdict']}")
+        return
+    inputs = items[0]
     if check:
         from tabletop.rules.cd.movement import check_move
 
@@ -97,3 +121,15 @@ def _show(r: dict[str, Any], *, dry_run: bool) -> None:
         click.echo(f"  opportunity fire: {seen}")
     for outcome, p in (r.get("odds") or {}).items():
         click.echo(f"  odds: {outcome}: {p}")
+
+
+def _inputs(params: dict[str, Any]) -> dict[str, Any]:
+    """The move action's inputs from the command's parameters (one stand)."""
+    if params.get("to") is None:
+        raise click.UsageError("missing X,Y: give where the move ends, in inches")
+    return {
+        "stand": params["stand"],
+        "to": list(params["to"]),
+        "via": [list(p) for p in params.get("via") or ()],
+        "facing": params.get("facing"),
+    }
