@@ -333,6 +333,32 @@ def test_a_vehicle_that_freed_itself_waits_a_turn(template: Path, tmp_path: Path
     g.close()
 
 
+def test_a_stand_a_model_has_pinned_does_not_move(template: Path, tmp_path: Path) -> None:
+    from tabletop.core.errors import RulesRefusal
+    from tabletop.game.engine import Game
+    from tabletop.rules.cd.movement import move_action
+
+    game = tmp_path / "g.sqlite"
+    shutil.copy(template, game)
+    g = Game.open(game)
+    ctx = g.context()
+    # MB 7.7: over 50 suppression the unit is pinned; the record says so and why.
+    ctx.state.stand("TANK")["models"] = {
+        "mech-brigade": {
+            "suppression": 60,
+            "pinned": True,
+            "pinned_rule": "MB 7.7: over 50 the unit is pinned and does not move",
+        }
+    }
+    with pytest.raises(RulesRefusal) as refusal:
+        move_action(ctx, {"stand": "TANK", "to": [7, 12]})
+    assert str(refusal.value) == (
+        "TANK is pinned under mech-brigade and may not move "
+        "(MB 7.7: over 50 the unit is pinned and does not move)"
+    )
+    g.close()
+
+
 # --- minefields (CD 3.2) ---------------------------------------------------------------------
 
 

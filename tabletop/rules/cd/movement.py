@@ -187,6 +187,11 @@ def _special_cases(ctx: RulesContext, stand: dict[str, Any]) -> None:
             f"{sid} is wading ashore: move it with 'tabletop amphibious wade {sid}' (CD 8.1.4)"
         )
     refuse_if_mired(stand)
+    for model, facts in (stand.get("models") or {}).items():
+        # A model's record may pin the stand where it is (MB 7.7: over 50 suppression).
+        if isinstance(facts, dict) and facts.get("pinned"):
+            why = facts.get("pinned_rule") or model
+            raise RulesRefusal(f"{sid} is pinned under {model} and may not move ({why})")
     if stand.get("unmired_turn") == state.turn:
         raise RulesRefusal(
             f"{sid} freed itself from the mud this turn: it moves again next turn (CD 11.1.5)"
