@@ -75,29 +75,54 @@ def test_demolishing_the_wired_bridge(eng: Run, roll: str, state: str) -> None:
     assert terrain(eng, "bridge-1")["state"] == state
 
 
+def next_movement(run: Run) -> None:
+    run("turn", "next")
+    goto_phase(run, "movement")
+
+
 def test_failed_charges_need_a_recheck_on_the_bridge(eng: Run) -> None:
+    # CD 2.4.1: a failed detonation (3 is not above class IV) leaves the charges to recheck:
+    # a whole movement phase on the bridge, then a stationary turn off it.
     out = as_json(eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "3", "--json"))
     assert out["result"] == "failed"
     again = eng("engineer", "demolish", "bridge-1", "--by", "G-E1", code=3)
     assert "recheck" in again.output
     assert (
-        "must end the movement phase on bridge-1"
+        "must spend the whole movement phase on bridge-1"
         in eng("engineer", "recheck", "bridge-1", "--by", "G-E1", code=3).output
     )
-    eng("place", "G-E1", "30", "20")
-    eng("engineer", "recheck", "bridge-1", "--by", "G-E1")
-    eng("turn", "next")
-    for _ in range(2):
-        eng("phase", "next")  # back to the movement phase of turn 2
+    eng("place", "G-E1", "30", "20")  # onto the bridge: it moved this turn
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    moved = eng("engineer", "recheck", "bridge-1", "--by", "G-E1", code=3)
+    assert "G-E1 moved this turn: the recheck takes a whole movement phase" in moved.output
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    next_movement(eng)  # turn 2: G-E1 stays on the bridge the whole phase
+    done = as_json(eng("engineer", "recheck", "bridge-1", "--by", "G-E1", "--json"))
+    assert done["verdict"] == (
+        "G-E1 rechecked the charges on bridge-1: they may be fired from a stationary turn "
+        "off the bridge, turn 3 at the earliest (CD 2.4.1)"
+    )
+    next_movement(eng)  # turn 3: G-E1 moves off the bridge, so it is not stationary
     eng("place", "G-E1", "30", "23.5")
-    eng("turn", "next")
-    eng("phase", "next")
-    eng("phase", "next")
     assert (
-        as_json(eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", "--json"))[
-            "result"
-        ]
-        == "destroyed"
+        "must be stationary"
+        in eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", code=3).output
+    )
+    next_movement(eng)  # turn 4: a stationary turn off the bridge
+    fired = as_json(
+        eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", "--json")
+    )
+    assert fired["result"] == "destroyed"
+
+
+def test_the_recheck_is_for_a_friendly_engineer(eng: Run) -> None:
+    eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "1")
+    eng("place", "US-E3", "30", "20")
+    next_movement(eng)
+    out = eng("engineer", "recheck", "bridge-1", "--by", "US-E3", code=3)
+    assert out.output.strip() == (
+        "Error: bridge-1's charges are Germany's (the scenario's owner); US-E3 is USA's: "
+        "only a friendly engineer rechecks them (CD 2.4.1)"
     )
 
 
@@ -700,14 +725,42 @@ def test_moving_in_the_counted_turn_stops_hand_lifting(eng: Run) -> None:
     assert fields_left(eng) == [field]
 
 
-def test_mine_clearing_tank_and_line_charge(eng: Run) -> None:
-    first = lay(eng, "5", "16.5", "--side", "Germany", "--pregame")
+def test_mine_clearing_tank_starts_beside_the_field(eng: Run) -> None:
+    # USA's own fields (known to it) keep the enemy's opportunity attacks out of the test.
+    first = lay(eng, "5", "16.5", "--side", "USA", "--pregame")
+    far = lay(eng, "5", "18.4", "--side", "USA", "--pregame")
+    eng("place", "US-FLAIL", "5", "14.6")  # moved up this turn
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    moved = eng("minefield", "clear", "--by", "US-FLAIL", "--method", "tank", code=3)
+    assert moved.output.strip() == (
+        "Error: US-FLAIL has already moved this turn: a mine-clearing tank starts its move "
+        "beside the minefield and then advances (CD 3.3.2)"
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    next_movement(eng)
+    # CD 3.3.2: from beside the field the tank rolls 2" forward, clearing what it crosses.
     out = as_json(eng("minefield", "clear", "--by", "US-FLAIL", "--method", "tank", "--json"))
     assert out["cleared"] == [first]
-    assert stand(eng, "US-FLAIL")["y"] == 16
+    assert stand(eng, "US-FLAIL")["y"] == 16.6
     eng("phase", "next")
     assert "flailing" in eng("fire", "US-FLAIL", "G-E1", code=3).output
+    next_movement(eng)
+    eng("place", "US-FLAIL", "20", "13.5")
+    next_movement(eng)
+    alone = eng("minefield", "clear", "--by", "US-FLAIL", "--method", "tank", code=3)
+    assert alone.output.strip() == (
+        "Error: US-FLAIL is not beside a detected minefield: a mine-clearing tank must start "
+        'adjacent to one (within 0.5", CD 3.3.2)'
+    )
+    assert far in [f["id"] for f in as_json(eng("minefield", "list", "--json"))["minefields"]]
+
+
+def test_line_charge_clear_then_move(eng: Run) -> None:
+    # CD 3.3.3: one field beside the vehicle as the movement phase begins (then it moves),
+    # one other beside it at the end of the opportunity fire phase; no more that turn.
     second = lay(eng, "10", "16", "--side", "Germany", "--pregame")
+    third = lay(eng, "13", "16", "--side", "Germany", "--pregame")
+    fourth = lay(eng, "16", "16", "--side", "Germany", "--pregame")
     assert (
         "not been detected"
         in eng(
@@ -715,10 +768,56 @@ def test_mine_clearing_tank_and_line_charge(eng: Run) -> None:
         ).output
     )
     eng("minefield", "cross", "US-LC", "--path", "10,15", "--stop-at-edge")
+    moved = eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert moved.output.strip() == (
+        "Error: US-LC has moved this turn: a line charge clears the field the vehicle begins "
+        "the movement phase beside, and then it moves (CD 3.3.3)"
+    )
+    for at in ("13,15.2", "16,15.2"):  # US-INF walks up to reveal the other two
+        eng("minefield", "cross", "US-INF", "--path", at, "--stop-at-edge")
+    eng("turn", "next", "--dice", "10,10,10")  # the three opportunity attacks miss (CD 3.2)
+    goto_phase(eng, "movement")
+    early = eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert "must be beside" in early.output
     out = as_json(
         eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", "--json")
     )
-    assert out["cleared"] == [second]
+    assert out["cleared"] == [second] and out["window"] == "movement"
+    assert out["verdict"] == (
+        "US-LC's line charge clears mf-1: it may now move; at the end of the opportunity fire "
+        "phase it may clear one more field beside it if still unsuppressed (CD 3.3.3)"
+    )
+    eng("place", "US-LC", "13", "14.5")
+    twice = eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert "already cleared mf-1 this movement phase" in twice.output
+    eng("phase", "next")  # opportunity fire
+    out = as_json(
+        eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", "--json")
+    )
+    assert out["cleared"] == [third] and out["window"] == "opportunity-fire"
+    eng("place", "US-LC", "16", "14.5")
+    third_try = eng(
+        "minefield", "clear", fourth, "--by", "US-LC", "--method", "line-charge", code=3
+    )
+    assert "one more field a turn (CD 3.3.3)" in third_try.output
+    eng("phase", "next")  # fire phase: no line charges
+    late = eng("minefield", "clear", fourth, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert late.output.strip() == (
+        "Error: a line charge clears a field as the movement phase begins, or another at the "
+        "end of the opportunity fire phase (CD 3.3.3); it is the fire phase now"
+    )
+
+
+def test_pregame_minefields_only_before_the_game(eng: Run) -> None:
+    eng("phase", "next")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("minefield", "place", "30", "11", "--side", "Germany", "--pregame", code=3)
+    assert out.output.strip() == (
+        "Error: --pregame minefields are placed before the game begins (turn 1, movement "
+        "phase); it is turn 1, opportunity-fire phase: in battle an engineer lays them "
+        "(--by ENGINEER, CD 3.1.1, 3.1.2)"
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
 # --- CD 4: obstacles ---------------------------------------------------------------------------
@@ -1110,3 +1209,23 @@ def test_an_ap_only_gun_cannot_harm_a_loaded_assault_boat(run: Run, tmp_path: Pa
         )
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
     assert stand(game, "US-BOAT")["status"] == "ok"
+
+
+def test_a_wired_bridge_without_owner_belongs_to_the_side_holding_it(run: Run, tmp_path) -> None:
+    # CD 2.4.1: only a friendly engineer detonates; with no owner: in the scenario, the side
+    # whose stand stood nearest the bridge at the start holds it (G-E1, 2" off bridge-1).
+    text = Path(GROUND).read_text().replace(", owner: Germany", "")
+    ground = tmp_path / "no-owner.yaml"
+    ground.write_text(text)
+    run("new", str(ground), "--seed", "5")
+    run("place", "US-E3", "30", "16.5")
+    next_movement(run)
+    out = run("engineer", "demolish", "bridge-1", "--by", "US-E3", code=3)
+    assert out.output.strip() == (
+        "Error: bridge-1 was wired by Germany (inferred: Germany's stands held it at the "
+        "start); only a friendly engineer detonates the charges and US-E3 is USA's (CD 2.4.1)"
+    )
+    fired = as_json(
+        run("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "5", "--json")
+    )
+    assert fired["result"] == "damaged"

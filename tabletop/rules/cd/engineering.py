@@ -14,6 +14,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.charts import WEIGHT_LEVELS, weight_number
 from tabletop.rules.cd import tasks, terrain_state
+from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.state.document import out_of_play
 
 CONFIGS = ("nominal", "lower", "higher")
@@ -117,6 +118,32 @@ def piece_spec(ctx: Any, piece_id: str, kinds: tuple[str, ...], what: str) -> An
 # --- demolition (CD 2.4.1, 6.1.3) ------------------------------------------------------------
 
 
+def owner_of(ctx: Any, piece: Any) -> tuple[str, str]:
+    """The side whose charges wire ``piece``, and how that is known (CD 2.4.1, 6.1.3).
+
+    The scenario's ``owner:`` when given; otherwise the side that holds the piece at the
+    start: the side whose stand stood nearest to it when the game began.
+    """
+    if piece.owner is not None:
+        return str(piece.owner), "the scenario's owner"
+    from shapely.geometry import Point
+
+    shape = ctx.table.geometry(piece.id)
+    best: tuple[float, str] | None = None
+    for side, spec in ctx.scenario.stand_specs():
+        if spec.at is None:
+            continue
+        gap = float(shape.distance(Point(spec.at)))
+        if best is None or gap < best[0]:
+            best = (gap, side)
+    if best is None:
+        raise BadInput(
+            f"{piece.id} is wired but the scenario names no owner and places no stand to "
+            "infer one from: add owner: SIDE to the piece"
+        )
+    return best[1], f"inferred: {best[1]}'s stands held it at the start"
+
+
 def demolition_result(roll: int, weight: int, always: int) -> str:
     """Damaged above the class, destroyed at twice it, and always on a 10 (CD 2.4.1)."""
     if roll >= always or roll >= 2 * weight:
@@ -149,9 +176,11 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             f"('tabletop engineer recheck {piece.id} --by STAND', {rule})"
         )
     require_engineer(ctx, stand, rule)
-    if piece.owner is not None and piece.owner != stand["side"]:
+    owner, how = owner_of(ctx, piece)
+    if owner != stand["side"]:
         raise RulesRefusal(
-            f"{piece.id} was wired by {piece.owner}; {stand['id']} is {stand['side']}'s ({rule})"
+            f"{piece.id} was wired by {owner} ({how}); only a friendly engineer detonates "
+            f"the charges and {stand['id']} is {stand['side']}'s ({rule})"
         )
     require_fit(ctx, stand, rule, unsuppressed=False)
     require_phase(ctx, "movement", "demolition", rule)
@@ -159,6 +188,12 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     reach = float(charts.param("engineering", "demolition-range"))
     if on:
         raise RulesRefusal(f"{stand['id']} is on {piece.id}: it must detonate from off it ({rule})")
+    checked = row.get("rechecked")
+    if checked is not None and checked["turn"] >= state.turn:
+        raise RulesRefusal(
+            f"the charges on {piece.id} were rechecked this turn: they may be fired from a "
+            f"stationary turn off the bridge, from turn {checked['turn'] + 1} ({rule})"
+        )
     if not within(gap, reach):
         raise RulesRefusal(
             f'{stand["id"]} is {gap:.1f}" from {piece.id}: it must be within {reach:g}" ({rule})'
@@ -205,6 +240,10 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def recheck_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """CD 2.4.1: after charges fail, a friendly engineer spends a whole movement phase on the
+    bridge (it does not move in it), unpinned and unsuppressed; only then may charges be
+    fired again, from a stationary turn off the bridge.
+    """
     piece = piece_spec(ctx, inputs["target"], ("bridge",), "a bridge")
     row = terrain_state.row(ctx.state, piece.id, ctx.scenario)
     stand = ctx.state.stand(inputs["by"])
@@ -212,18 +251,32 @@ def recheck_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if not row["recheck"]:
         raise RulesRefusal(f"the charges on {piece.id} need no recheck")
     require_engineer(ctx, stand, "CD 2.4.1")
-    require_fit(ctx, stand, "CD 2.4.1", stationary=False)
+    owner, how = owner_of(ctx, piece)
+    if owner != stand["side"]:
+        raise RulesRefusal(
+            f"{piece.id}'s charges are {owner}'s ({how}); {stand['id']} is "
+            f"{stand['side']}'s: only a friendly engineer rechecks them (CD 2.4.1)"
+        )
     require_phase(ctx, "movement", "rechecking the charges", "CD 2.4.1")
+    placed(stand)
     _, on = gap_to_piece(ctx, stand, piece.id)
     if not on:
         raise RulesRefusal(
-            f"{stand['id']} must end the movement phase on {piece.id} to recheck "
+            f"{stand['id']} must spend the whole movement phase on {piece.id} to recheck "
             "its charges (CD 2.4.1)"
         )
+    if stand.get("moved_turn") == ctx.state.turn:
+        raise RulesRefusal(
+            f"{stand['id']} moved this turn: the recheck takes a whole movement phase on "
+            f"{piece.id}; stay on it and recheck next turn (CD 2.4.1)"
+        )
+    require_fit(ctx, stand, "CD 2.4.1")
     row["recheck"] = False
+    row["rechecked"] = {"turn": ctx.state.turn, "by": stand["id"]}
     return {
         "verdict": f"{stand['id']} rechecked the charges on {piece.id}: they may be fired "
-        "on a later turn (CD 2.4.1)",
+        f"from a stationary turn off the bridge, turn {ctx.state.turn + 1} at the earliest "
+        "(CD 2.4.1)",
         "target": piece.id,
     }
 
@@ -584,13 +637,14 @@ def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         if cargo.get("aboard"):
             raise RulesRefusal(f"{cargo['id']} is already aboard {cargo['aboard']}")
         max_class = str(charts.param("engineering", "boat-max-gun-class"))
-        gun_ok = kind.category == "gun" and weight_number(kind.weight_class) <= weight_number(
-            max_class
-        )
+        # CD 2.1: the stand's own class (scenario weight_class) first, then its kind's.
+        cargo_class = weight_class_of(ctx, cargo)
+        gun_ok = kind.category == "gun" and weight_number(cargo_class) <= weight_number(max_class)
         if kind.category != "personnel" and not gun_ok:
+            of_class = f" of class {cargo_class}" if cargo_class else ""
             raise RulesRefusal(
                 f"an assault boat carries a personnel stand or a class {max_class} "
-                f"towed weapon; {cargo['id']} is a {cargo['kind']} (CD 2.1)"
+                f"towed weapon; {cargo['id']} is a {cargo['kind']}{of_class} (CD 2.1)"
             )
         placed(cargo)
         gap = base_polygon(base_of(cargo)).distance(base_polygon(base_of(boat)))
