@@ -187,17 +187,57 @@ def test_repair_takes_turns_and_completes(eng: Run) -> None:
     assert terrain(eng, "bridge-2") is None  # back to intact
 
 
-def test_a_pinned_worker_interrupts_the_task(eng: Run) -> None:
+def engineering_lines(report: dict) -> list[str]:
+    return [h["result"] for h in report["happened"] if h["what"] == "engineering"]
+
+
+def test_a_pinned_worker_pauses_the_task_and_it_resumes(eng: Run) -> None:
+    # CD 2.4.2: class III, one stand: three turns (1.5 h). A turn pinned does not count;
+    # the work done is kept and goes on once the stand is fit again.
+    out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--json"))
+    assert out["verdict"] == (
+        "repair of bridge-2 begun: 3 turn(s) (1.5 h) (class III, 1 engineer stand(s), CD 2.4.2)"
+    )
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2): 2 turn(s) (1 h) of work left"
+    ]
+    eng("marker", "US-E3", "--add", "pinned")
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) paused: US-E3 was pinned; 0.5 h done are kept; it resumes "
+        "after a turn its workers spend in place, unpinned and unsuppressed"
+    ]
+    tasks = as_json(eng("engineer", "tasks", "--json"))["tasks"]
+    assert (tasks[0]["status"], tasks[0]["hours_done"]) == ("paused", 0.5)
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) still paused: US-E3 was pinned; 0.5 h done are kept"
+    ]
+    eng("marker", "US-E3", "--remove", "pinned")
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) resumed and: 1 turn(s) (0.5 h) of work left"
+    ]
+    assert terrain(eng, "bridge-2")["state"] == "damaged"
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 complete: bridge-2 repaired and usable again"
+    ]
+    assert terrain(eng, "bridge-2") is None
+
+
+def test_a_paused_task_waits_for_its_worker_to_come_back(eng: Run) -> None:
     eng("engineer", "repair", "bridge-2", "--by", "US-E3")
     end_turn(eng)
-    eng("marker", "US-E3", "--add", "pinned")
-    report = end_turn(eng)
-    line = next(h["result"] for h in report["happened"] if h["what"] == "engineering")
-    assert "interrupted: US-E3 was pinned; it does not complete" in line
-    end_turn(eng)
-    assert terrain(eng, "bridge-2")["state"] == "damaged"
-    tasks = as_json(eng("engineer", "tasks", "--json"))["tasks"]
-    assert tasks[0]["status"] == "interrupted"
+    goto_phase(eng, "movement")
+    eng("place", "US-E3", "45", "15")
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) paused: US-E3 moved; 0.5 h done are kept; it resumes after "
+        "a turn its workers spend in place, unpinned and unsuppressed"
+    ]
+    assert engineering_lines(end_turn(eng)) == [
+        'task-1 (repair bridge-2) still paused: US-E3 is 4.8" from bridge-2; 0.5 h done are kept'
+    ]
+    goto_phase(eng, "movement")
+    eng("place", "US-E3", "48.5", "17.8")
+    busy = eng("engineer", "repair", "bridge-2", "--by", "US-E3", code=3)
+    assert "US-E3 is already working on task-1 (repair, paused); cancel it first" in busy.output
 
 
 def test_destroyed_bridges_cannot_be_repaired(eng: Run) -> None:
@@ -284,7 +324,17 @@ def test_bridge_plan_command() -> None:
     assert 'lower: 2 bridge(s) of 6", class III' in text
 
 
+def bridge_set(run: Run, start: str, end: str, *by: str, code: int = 0):
+    args = ["engineer", "bridge-set", "--class", "II", "--from", start, "--to", end]
+    for b in by:
+        args += ["--by", b]
+    return run(*args, code=code)
+
+
 def test_building_a_bridge_set(eng: Run) -> None:
+    # CD 2.4.3: a class II set takes two engineer stands two turns, after a turn readying
+    # the bank; the span reaches from bank to bank across the river (y 19 to 21).
+    eng("place", "US-E4", "48.5", "22.1")  # the far bank
     out = as_json(
         eng(
             "engineer",
@@ -292,9 +342,9 @@ def test_building_a_bridge_set(eng: Run) -> None:
             "--class",
             "II",
             "--from",
-            "45,18",
+            "48.5,18.4",
             "--to",
-            "45,22",
+            "48.5,21.6",
             "--by",
             "US-E3",
             "--by",
@@ -303,13 +353,96 @@ def test_building_a_bridge_set(eng: Run) -> None:
         )
     )
     assert out["turns"] == 3  # banks 1 + one class II set 2
+    assert out["verdict"] == (
+        'portable bridge begun across river: 1 class II set(s) for a class II span of 3.2", '
+        "3 turn(s) (1.5 h) (CD 2.4.3)"
+    )
     for _ in range(3):
         end_turn(eng)
     templates = status(eng)["templates"]
-    assert [t["kind"] for t in templates] == ["bridge"]
+    assert [(t["id"], t["kind"]) for t in templates] == [("built-bridge-1", "bridge")]
+    built = as_json(eng("structure", "list", "--json"))["terrain"]
+    assert [
+        (r["id"], r["kind"], r["state"], r["weight_class"], r["crosses"], r["side"])
+        for r in built
+        if r.get("built")
+    ] == [("built-bridge-1", "bridge", "intact", "II", ["river"], "USA")]
+    assert eng("structure", "list").output.strip() == (
+        "bridge-2 (bridge): damaged\nbuilt-bridge-1 (bridge, built class II across river): intact"
+    )
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "by", "message"),
+    [
+        # stops in mid-river
+        (
+            "48.5,18.4",
+            "48.5,20",
+            ("US-E3", "US-E4"),
+            "Error: the span ends at 48.5,20 in river: a portable bridge reaches from bank to "
+            "bank (CD 2.4.3)",
+        ),
+        # on dry land
+        (
+            "48.5,14",
+            "48.5,18.4",
+            ("US-E3", "US-E4"),
+            "Error: the span 48.5,14 to 48.5,18.4 crosses no river or stream: a portable "
+            "bridge is laid across a water gap, bank to bank (CD 2.4.3)",
+        ),
+        # the builders are far from it
+        (
+            "36.5,18.4",
+            "36.5,21.6",
+            ("US-E3", "US-E4"),
+            'Error: US-E3 is 11.6" from the span: the engineers assemble the bridge from '
+            'beside it (within 0.5", CD 2.4.3)',
+        ),
+        # over the 12" cap
+        (
+            "48.5,5",
+            "48.5,21.6",
+            ("US-E3", "US-E4"),
+            'Error: 16.6" is more than the 12" portable bridging can span (CD 2.4.3)',
+        ),
+    ],
+)
+def test_portable_bridge_must_span_the_gap(eng: Run, start, end, by, message) -> None:
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = bridge_set(eng, start, end, *by, code=3)
+    assert out.output.strip() == message
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
 # --- CD 2.4.5, 4.2: launched bridges and fascines --------------------------------------------
+
+
+def test_a_launched_bridge_is_refused_over_a_river(eng: Run) -> None:
+    # CD 2.4.5: narrow water (streams, canals), dry gaps, ditches and craters; not a river.
+    eng("place", "US-VLB", "36", "17.9")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("engineer", "launch", "US-VLB", "--at", "river", code=3)
+    assert out.output.strip() == (
+        "Error: river is a river: a launched bridge crosses only stream, ditch, crater (CD 2.4.5)"
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("target", "code", "message"),
+    [
+        ("river", 3, "Error: river is a river: a fascine crosses only ditch, crater (CD 4.2)"),
+        ("crater-1", 3, "Error: US-VLB must spend the turn beside crater-1 (CD 2.4.5)"),
+    ],
+)
+def test_a_fascine_fills_only_ditches_and_craters(run: Run, tmp_path, target, code, message):
+    text = Path(GROUND).read_text().replace("equipment: [vlb]", "equipment: [fascine]")
+    ground = tmp_path / "fascine.yaml"
+    ground.write_text(text)
+    run("new", str(ground), "--seed", "5")
+    run("place", "US-VLB", "36", "17.9")
+    assert run("engineer", "launch", "US-VLB", "--at", target, code=code).output.strip() == message
 
 
 def test_vlb_takes_one_turn(eng: Run) -> None:
@@ -721,7 +854,7 @@ def test_moving_in_the_counted_turn_stops_hand_lifting(eng: Run) -> None:
     goto_phase(eng, "movement")
     eng("place", "US-E1", "7.2", "6")  # still beside it, but it moved in its turn of work
     report = end_turn(eng)
-    assert any("interrupted: US-E1 moved" in h["result"] for h in report["happened"])
+    assert any("paused: US-E1 moved" in h["result"] for h in report["happened"])
     assert fields_left(eng) == [field]
 
 
@@ -890,7 +1023,7 @@ def test_firing_interrupts_obstacle_clearing(eng: Run) -> None:
     eng("phase", "next")
     eng("marker", "US-E2", "--add", "suppressed")
     report = end_turn(eng)
-    assert any("interrupted: US-E2 was suppressed" in h["result"] for h in report["happened"])
+    assert any("paused: US-E2 was suppressed" in h["result"] for h in report["happened"])
 
 
 # --- CD 5: pregame engineering and smoke generators --------------------------------------------

@@ -71,9 +71,9 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
 @json_option
 @command
 def list_structures(game: Path, as_json: bool) -> None:
-    """Terrain whose state has changed.
+    """Terrain whose state has changed, and bridges built in play.
 
-    Damaged, rubble, burning, gaps, and charges to recheck.
+    Damaged, rubble, burning, gaps, charges to recheck, and built bridges.
 
     \b
     Example:
@@ -93,6 +93,9 @@ def list_structures(game: Path, as_json: bool) -> None:
             extra.append(f"{len(r['gaps'])} gap(s)")
         if r["recheck"]:
             extra.append("charges to recheck")
-        click.echo(
-            f"{r['id']} ({r['kind']}): {r['state']}" + (f"; {', '.join(extra)}" if extra else "")
-        )
+        kind = r["kind"]
+        if r.get("built"):
+            # Bridges built in play (CD 2.4.3, 2.4.5): their class and the gap they span.
+            across = f" across {', '.join(r['crosses'])}" if r.get("crosses") else ""
+            kind = f"{kind}, built class {r['weight_class']}{across}"
+        click.echo(f"{r['id']} ({kind}): {r['state']}" + (f"; {', '.join(extra)}" if extra else ""))

@@ -311,7 +311,7 @@ def repair_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     turns = repair_turns(weight, len(workers), saving)
     task = tasks.start(ctx, "repair", [s["id"] for s in workers], piece.id, turns, {})
     return {
-        "verdict": f"repair of {piece.id} begun: {turns} turn(s) (class "
+        "verdict": f"repair of {piece.id} begun: {tasks.estimate(ctx, task)} (class "
         f"{piece.weight_class}, {len(workers)} engineer stand(s), CD 2.4.2)",
         "turns": turns,
         "task": task["id"],
@@ -402,10 +402,63 @@ def bridge_set_plan(
     }
 
 
+WATER_GAPS = ("river", "stream")
+
+
+def gap_spanned(ctx: Any, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
+    """The rivers and streams the span from ``a`` to ``b`` crosses bank to bank (CD 2.4.3).
+
+    Both ends must stand on land (a bank: outside the water, its edge allowed) and the span
+    must cross at least one water piece; a span that ends in mid-stream is refused.
+    """
+    from shapely.geometry import LineString, Point
+
+    line = LineString([a, b])
+    crossed = []
+    for piece in ctx.scenario.terrain:
+        if piece.kind not in WATER_GAPS:
+            continue
+        shape = ctx.table.geometry(piece.id)
+        for end in (a, b):
+            if shape.contains(Point(end)):
+                raise RulesRefusal(
+                    f"the span ends at {end[0]:g},{end[1]:g} in {piece.id}: a portable "
+                    "bridge reaches from bank to bank (CD 2.4.3)"
+                )
+        if line.intersection(shape).length > 1e-6:
+            crossed.append(piece.id)
+    if not crossed:
+        raise RulesRefusal(
+            f"the span {a[0]:g},{a[1]:g} to {b[0]:g},{b[1]:g} crosses no river or stream: a "
+            "portable bridge is laid across a water gap, bank to bank (CD 2.4.3)"
+        )
+    return crossed
+
+
 def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from shapely.geometry import LineString
+
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
     workers = _workers(ctx, inputs["by"], "CD 2.4.3")
     (x1, y1), (x2, y2) = inputs["span"]
     span = math.dist((x1, y1), (x2, y2))
+    cap = float(ctx.charts.param("engineering", "bridge-max-span"))
+    if span > cap + 1e-9:
+        raise RulesRefusal(
+            f'{span:g}" is more than the {cap:g}" portable bridging can span (CD 2.4.3)'
+        )
+    crossed = gap_spanned(ctx, (x1, y1), (x2, y2)) if span > 0 else []
+    near = float(ctx.charts.param("engineering", "adjacent"))
+    line = LineString([(x1, y1), (x2, y2)])
+    for stand in workers:
+        gap = float(base_polygon(base_of(stand)).distance(line))
+        if not within(gap, near):
+            raise RulesRefusal(
+                f'{stand["id"]} is {gap:.1f}" from the span: the engineers assemble the '
+                f'bridge from beside it (within {near:g}", CD 2.4.3)'
+            )
     plan = bridge_set_plan(
         inputs["set_class"],
         inputs["config"],
@@ -421,12 +474,12 @@ def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         [s["id"] for s in workers],
         "portable bridge",
         plan["turns"],
-        {**plan, "from": [x1, y1], "to": [x2, y2]},
+        {**plan, "from": [x1, y1], "to": [x2, y2], "crosses": crossed, "side": workers[0]["side"]},
     )
     return {
-        "verdict": f"portable bridge begun: {plan['sets']} class {inputs['set_class']} "
-        f'set(s) for a class {plan["class"]} span of {span:.1f}", '
-        f"{plan['turns']} turn(s) (CD 2.4.3)",
+        "verdict": f"portable bridge begun across {', '.join(crossed)}: {plan['sets']} class "
+        f'{inputs["set_class"]} set(s) for a class {plan["class"]} span of {span:.1f}", '
+        f"{tasks.estimate(ctx, task)} (CD 2.4.3)",
         "turns": plan["turns"],
         "plan": plan,
         "task": task["id"],
@@ -435,18 +488,76 @@ def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 @tasks.completion("bridge-set")
 def _bridge_built(ctx: Any, task: dict[str, Any]) -> str:
-    detail = task["detail"]
-    ctx.state.add_template(
+    row = add_built_bridge(
+        ctx,
+        side=task["detail"].get("side") or ctx.state.stand(task["workers"][0])["side"],
+        weight_class=task["detail"]["class"],
+        start=task["detail"]["from"],
+        end=task["detail"]["to"],
+        by=task["workers"][0],
+        crosses=list(task["detail"].get("crosses") or []),
+        how="portable",
+    )
+    return f'a class {row["weight_class"]} bridge ({row["id"]}) spans {task["detail"]["span"]:.1f}"'
+
+
+BUILT = "built-bridge-"
+
+
+def add_built_bridge(
+    ctx: Any,
+    *,
+    side: str,
+    weight_class: str,
+    start: list[float],
+    end: list[float],
+    by: str,
+    crosses: list[str],
+    how: str,
+) -> dict[str, Any]:
+    """Put a bridge built in play on the table (CD 2.4.3, 2.4.5).
+
+    It is a terrain row ``terrain:built-bridge-N`` shaped like the scenario's own bridge
+    rows (id, kind "bridge", state, wired, damage, recheck, gaps) plus ``built: True``,
+    ``weight_class``, ``polygon`` (its 1" wide deck from bank to bank), ``crosses`` (the
+    water pieces it spans), ``side``, ``by``, ``turn`` and ``how``; and a map template of the
+    same id (kind "bridge") so the map draws it.
+    """
+    state = ctx.state
+    serial = int(state.meta.get("built_bridge_serial", 0)) + 1
+    state.meta["built_bridge_serial"] = serial
+    bridge_id = f"{BUILT}{serial}"
+    polygon = _span_polygon(start, end)
+    row: dict[str, Any] = {
+        "id": bridge_id,
+        "kind": "bridge",
+        "state": "intact",
+        "wired": False,
+        "damage": 0,
+        "recheck": False,
+        "gaps": [],
+        "built": True,
+        "how": how,
+        "weight_class": weight_class,
+        "polygon": polygon,
+        "crosses": crosses,
+        "side": side,
+        "by": by,
+        "turn": state.turn,
+    }
+    state.rows[terrain_state.TERRAIN + bridge_id] = row
+    state.add_template(
         {
+            "id": bridge_id,
             "kind": "bridge",
-            "by": task["workers"][0],
-            "turn": ctx.state.turn,
+            "by": by,
+            "turn": state.turn,
             "lifetime": "game",
-            "weight_class": detail["class"],
-            "polygon": _span_polygon(detail["from"], detail["to"]),
+            "weight_class": weight_class,
+            "polygon": polygon,
         }
     )
-    return f'a class {detail["class"]} bridge spans {detail["span"]:.1f}"'
+    return row
 
 
 def _span_polygon(a: list[float], b: list[float]) -> list[list[float]]:
@@ -465,6 +576,10 @@ def permanent_bridge(weight_class: str) -> dict[str, Any]:
 # --- vehicle-launched bridges and fascines (CD 2.4.5, 4.2) ---------------------------------
 
 
+LAUNCHED_SPANS = ("stream", "ditch", "crater")
+FASCINE_FILLS = ("ditch", "crater")
+
+
 def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["by"])
     kit = equipment(ctx, stand)
@@ -480,9 +595,20 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     target = inputs["target"]
     if what == "fascine" and recover:
         raise RulesRefusal("a fascine fills the gap and cannot be recovered (CD 4.2)")
-    piece = piece_spec(
-        ctx, target, ("ditch", "crater", "stream", "river"), "a ditch, crater or narrow water"
-    )
+    # CD 2.4.5: a launched bridge spans narrow water (streams, canals), dry gaps, ditches
+    # and craters, never a river; CD 4.2: a fascine fills only a ditch or a crater.
+    spans = LAUNCHED_SPANS if what == "vlb" else FASCINE_FILLS
+    rule = "CD 2.4.5" if what == "vlb" else "CD 4.2"
+    try:
+        kind = ctx.scenario.piece(target).kind
+    except KeyError:
+        kind = None
+    if kind is not None and kind not in spans:
+        raise RulesRefusal(
+            f"{target} is a {kind}: a {'launched bridge' if what == 'vlb' else 'fascine'} "
+            f"crosses only {', '.join(spans)} ({rule})"
+        )
+    piece = piece_spec(ctx, target, spans, "a ditch, crater or narrow water")
     if not adjacent(ctx, stand, piece.id):
         raise RulesRefusal(f"{stand['id']} must spend the turn beside {piece.id} (CD 2.4.5)")
     turns = float(ctx.charts.param("engineering", "vlb-turns"))
@@ -499,14 +625,15 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         no_fire=False,
         whole_turns=True,
     )
+    took = tasks.estimate_hours(ctx, task["hours_needed"])
     when = (
-        "at the end of this turn"
+        f"{took}, done at the end of this turn"
         if task["from_turn"] == ctx.state.turn
-        else f"at the end of turn {task['from_turn']} (it moved up this turn)"
+        else f"{took}, done at the end of turn {task['from_turn']} (it moved up this turn)"
     )
     return {
         "verdict": f"{stand['id']} {'recovers' if recover else 'lays'} its {what} at "
-        f"{piece.id}: done {when}; it takes a hasty advance order but does not move "
+        f"{piece.id}: {when}; it takes a hasty advance order but does not move "
         "(CD 2.4.5)",
         "turns": turns,
         "task": task["id"],
@@ -528,6 +655,43 @@ def _recovered(ctx: Any, task: dict[str, Any]) -> str:
     if row is not None:
         row["gaps"] = [g for g in row["gaps"] if g.get("by") != "vlb"]
     return f"launched bridge recovered from {task['target']}"
+
+
+# --- where the workers must be while a task goes on ---------------------------------------
+
+
+@tasks.place_check("repair")
+def _at_bridge(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    gap, on = gap_to_piece(ctx, stand, task["target"])
+    if on or adjacent(ctx, stand, task["target"]):
+        return None
+    return f'{stand["id"]} is {gap:.1f}" from {task["target"]}'
+
+
+@tasks.place_check("clear", "vlb-emplace", "fascine-emplace", "vlb-recover")
+def _beside_piece(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    if stand["x"] is None:
+        return f"{stand['id']} is off the table"
+    if adjacent(ctx, stand, task["target"]):
+        return None
+    gap, _ = gap_to_piece(ctx, stand, task["target"])
+    return f'{stand["id"]} is {gap:.1f}" from {task["target"]}, not beside it'
+
+
+@tasks.place_check("bridge-set")
+def _beside_span(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    from shapely.geometry import LineString
+
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    if stand["x"] is None:
+        return f"{stand['id']} is off the table"
+    line = LineString([task["detail"]["from"], task["detail"]["to"]])
+    gap = float(base_polygon(base_of(stand)).distance(line))
+    if within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+        return None
+    return f'{stand["id"]} is {gap:.1f}" from the span, not beside it'
 
 
 # --- obstacles (CD 4) -------------------------------------------------------------------------
@@ -586,7 +750,8 @@ def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         else ""
     )
     return {
-        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: {turns} turn(s)'
+        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: '
+        f"{tasks.estimate_hours(ctx, task['hours_needed'])}"
         f"{later} ({'earthmover' if mover else order + ' order'}, {work.rule})",
         "turns": turns,
         "task": task["id"],

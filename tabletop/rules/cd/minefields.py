@@ -457,7 +457,8 @@ def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         )
         when = "this" if task["from_turn"] == state.turn else "next"
         return {
-            "verdict": f"{stand['id']} lifts the mines of {field['id']}: gone at the end of "
+            "verdict": f"{stand['id']} lifts the mines of {field['id']} in "
+            f"{tasks.estimate_hours(ctx, task['hours_needed'])}: gone at the end of "
             f"{when} turn (turn {task['from_turn']}) if it spends that turn beside the field, "
             "unpinned and unsuppressed, and does not fire (cautious advance order, CD 3.3.1)",
             "task": task["id"],
@@ -586,6 +587,20 @@ def _tank_clears(
         f"{', '.join(cleared) or 'no fields'} (cautious advance, CD 3.3.2)",
         "cleared": cleared,
     }
+
+
+@tasks.place_check("hand-lift")
+def _beside_field(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    field = ctx.state.rows.get(MINEFIELD + task["target"])
+    if field is None or stand["x"] is None:
+        return None if field is None else f"{stand['id']} is off the table"
+    gap = float(base_polygon(base_of(stand)).distance(square(field)))
+    if within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+        return None
+    return f'{stand["id"]} is {gap:.1f}" from {task["target"]}, not beside it'
 
 
 @tasks.completion("hand-lift")

@@ -59,9 +59,11 @@ def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
 
 
 def changed(state: Any) -> list[dict[str, Any]]:
-    """Terrain whose state is not as the scenario began it, for status."""
+    """Terrain whose state is not as the scenario began it, and bridges built in play
+    (rows with ``built: True``, CD 2.4.3, 2.4.5), for status and ``structure list``."""
     return [
         v
         for k, v in sorted(state.rows.items())
-        if k.startswith(TERRAIN) and (v["state"] != "intact" or v["gaps"] or v["recheck"])
+        if k.startswith(TERRAIN)
+        and (v["state"] != "intact" or v["gaps"] or v["recheck"] or v.get("built"))
     ]
