@@ -1362,3 +1362,54 @@ def test_a_wired_bridge_without_owner_belongs_to_the_side_holding_it(run: Run, t
         run("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "5", "--json")
     )
     assert fired["result"] == "damaged"
+
+
+@pytest.mark.parametrize(
+    ("own_class", "code", "message"),
+    [
+        (
+            ", weight_class: II",
+            3,
+            "Error: an assault boat carries a personnel stand or a class I towed weapon; "
+            "US-GUN is a towed-gun of class II (CD 2.1)",
+        ),
+        ("", 0, None),  # the kind's class I: it boards
+    ],
+)
+def test_assault_boat_reads_the_guns_own_class(run: Run, tmp_path, own_class, code, message):
+    # CD 2.1: one class I towed weapon without crew; a gun the scenario makes class II
+    # (a heavier piece on the towed-gun kind) stays ashore.
+    gun = (
+        "      - {id: US-GUN, kind: towed-gun, formation: A/237, weapons: [pak-40], "
+        f"at: [40, 18.8]{own_class}}}\n"
+    )
+    text = Path(GROUND).read_text()
+    text = text.replace(
+        "      - {id: US-INF2, kind: infantry, formation: A/237, weapons: [rifle], at: [40, 17]}\n",
+        gun,
+    )
+    ground = tmp_path / "gun.yaml"
+    ground.write_text(text)
+    run("new", str(ground), "--seed", "5")
+    out = run("engineer", "boat", "US-BOAT", "--load", "US-GUN", code=code)
+    if message is not None:
+        assert out.output.strip() == message
+    else:
+        assert stand(run, "US-GUN")["x"] is None  # aboard
+
+
+def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
+    # CD 9.1.7 with CD 2.4.2: class III by one stand is three day turns (1.5 h); at night a
+    # turn does an hour's work, so it is two night turns.
+    eng("weather", "set", "--light", "night-dark")
+    out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--json"))
+    assert out["verdict"] == (
+        "repair of bridge-2 begun: 2 night turn(s) (1.5 h, CD 9.1.7) (class III, 1 engineer "
+        "stand(s), CD 2.4.2)"
+    )
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2): 1 night turn(s) (0.5 h, CD 9.1.7) of work left"
+    ]
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 complete: bridge-2 repaired and usable again"
+    ]
