@@ -1413,3 +1413,144 @@ def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
     assert engineering_lines(end_turn(eng)) == [
         "task-1 complete: bridge-2 repaired and usable again"
     ]
+
+
+# --- CD 6.1.1, 6.1.2: bombs and large guns against structures ----------------------------------
+
+
+def test_a_large_bomb_rolls_once_for_every_structure_in_its_burst(eng: Run) -> None:
+    # CD 6.1.1: one die: a 2 damages the flimsy huts (1-2) but not the strong town (1).
+    eng("turn", "next")
+    goto_phase(eng, "artillery")
+    out = as_json(
+        eng(
+            "structure",
+            "bomb",
+            "10,35",
+            "--radius",
+            "3",
+            "--aircraft",
+            "medium",
+            "--dice",
+            "2,5",
+            "--json",
+        )
+    )
+    assert (out["rolls"], out["structures"]) == ([2], {"huts": "damaged", "town": "holds"})
+    assert out["verdict"] == "bomb rolled 2: huts damaged, town holds (CD 6.1.1)"
+    assert terrain(eng, "huts")["state"] == "burning"
+    assert terrain(eng, "town") is None
+
+
+def test_a_bomb_rolling_one_damages_every_structure_in_the_burst(eng: Run) -> None:
+    eng("turn", "next")
+    goto_phase(eng, "artillery")
+    out = as_json(
+        eng(
+            "structure",
+            "bomb",
+            "10,35",
+            "--radius",
+            "3",
+            "--aircraft",
+            "heavy",
+            "--dice",
+            "1,5,5",
+            "--json",
+        )
+    )
+    assert out["structures"] == {"huts": "damaged", "town": "damaged"}
+    assert (terrain(eng, "huts")["state"], terrain(eng, "town")["state"]) == ("burning", "rubble")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (
+            ["10,35", "--radius", "3", "--aircraft", "fighter"],
+            3,
+            "Error: fighter aircraft carry smaller bombs: only dive, medium and heavy bombers' "
+            "large bombs roll against structures (CD 6.1, 6.1.1 design note)",
+        ),
+        (
+            ["30,5", "--radius", "3", "--aircraft", "dive"],
+            3,
+            'Error: no vulnerable structure within the 3" burst at 30,5: no structure roll '
+            "(CD 6.1.1)",
+        ),
+        (
+            ["10,35", "--radius", "0", "--aircraft", "dive"],
+            2,
+            "Error: --radius 0: give the burst's radius in inches, more than 0",
+        ),
+    ],
+)
+def test_bombs_that_roll_nothing(eng: Run, args, code, message) -> None:
+    eng("turn", "next")
+    goto_phase(eng, "artillery")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    assert eng("structure", "bomb", *args, code=code).output.strip() == message
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_large_gun_fires_at_a_structure_itself(eng: Run) -> None:
+    # CD 6.1.2: US-TANK's 155 mm at 7.2" (close range) rolls a 1: the strong town is damaged,
+    # rubble (medium cover); G-INF inside takes an automatic hit (CD 6.2.2).
+    goto_phase(eng, "fire")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    small = eng("structure", "fire", "fort-1", "--by", "G-FORT", code=3)
+    assert small.output.strip() == (
+        "Error: pak-40 is 75 mm: only guns of 150 mm or more damage structures "
+        '(0.0" to fort-1; CD 6.1.2)'
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    out = as_json(eng("structure", "fire", "town", "--by", "US-TANK", "--dice", "1,5", "--json"))
+    assert out["verdict"] == (
+        'US-TANK fires howitzer-155 at town (7.2", close): damaged (rolled 1; CD 6.1.2)'
+    )
+    assert out["effects"][0] == "town reduced to rubble: medium cover (CD 6.2.2)"
+    assert terrain(eng, "town")["state"] == "rubble"
+    again = eng("structure", "fire", "fort-1", "--by", "US-TANK", code=3)
+    assert "cannot fire its howitzer-155 again this turn" in again.output
+
+
+def test_structure_fire_only_in_a_fire_phase(eng: Run) -> None:
+    out = eng("structure", "fire", "town", "--by", "US-TANK", code=3)
+    assert "direct fire at a structure is not allowed in the movement phase" in out.output
+
+
+@pytest.mark.parametrize(
+    ("weapon", "band", "ammo", "says"),
+    [
+        ("howitzer-155", "close", "standard", None),
+        ("howitzer-155", "medium", "standard", None),
+        (
+            "howitzer-155",
+            "long",
+            "standard",
+            "howitzer-155 is at long range: large guns damage structures at close or medium range",
+        ),
+        (
+            "howitzer-155",
+            None,
+            "standard",
+            "howitzer-155 is out of range: large guns damage structures at close or medium range",
+        ),
+        (
+            "howitzer-155",
+            "close",
+            "smoke",
+            "howitzer-155 fires no HE here: structures are damaged by HE fire",
+        ),
+        (
+            "pak-40",
+            "close",
+            "standard",
+            "pak-40 is 75 mm: only guns of 150 mm or more damage structures",
+        ),
+    ],
+)
+def test_the_large_calibre_threshold(charts: Charts, weapon, band, ammo, says) -> None:
+    from tabletop.rules.cd.structures import large_calibre_refusal
+
+    assert large_calibre_refusal(charts.weapons[weapon], band, ammo, charts) == says

@@ -8,7 +8,9 @@ from typing import Any
 import click
 
 from tabletop.cli.core import (
+    POINT,
     STAND,
+    Amount,
     command,
     dice_inputs,
     dice_option,
@@ -25,11 +27,13 @@ def cli() -> None:
     """Damage to bridges, fortifications and towns; fires (CD 6).
 
     Large guns firing at close or medium range and flamethrowers damage structures
-    automatically through 'tabletop fire'; use 'damage' for bombs and demolitions.
+    automatically through 'tabletop fire'; 'fire' shoots at a structure itself, 'bomb'
+    bursts a large aerial bomb over structures, 'damage' applies a cause by hand.
 
     \b
     Example:
-      tabletop structure damage village-1 --cause bomb
+      tabletop structure bomb 5,35 --radius 2 --aircraft medium
+      tabletop structure fire town --by US-TANK
       tabletop structure list
     """
 
@@ -58,6 +62,75 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
     """
     out = open_game(game).execute(
         "structure-damage", {"target": target, "cause": cause, "by": by}, **dice_inputs(dice)
+    )
+    if executed(out, as_json) is None:
+        return
+    click.echo(f"{out.result['verdict']} (event {out.seq})")
+    for line in out.result.get("effects") or []:
+        click.echo(f"  {line}")
+
+
+@cli.command("bomb")
+@click.argument("at", type=POINT, metavar="X,Y")
+@click.option(
+    "--radius",
+    type=Amount(0, 100, "inches"),
+    required=True,
+    help="The burst's radius in inches (the referee's, from the air rules).",
+)
+@click.option(
+    "--aircraft",
+    type=click.Choice(["dive", "medium", "heavy", "fighter", "attack"]),
+    required=True,
+    help="What dropped it: only dive, medium and heavy bombers' large bombs count.",
+)
+@dice_option
+@game_option
+@json_option
+@command
+def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: bool) -> None:
+    """A large aerial bomb bursting at X,Y: one die for the structures in it (CD 6.1.1).
+
+    A 1 damages every bridge, fortification and strong BUA in the burst; a 1 or 2 every
+    flimsy BUA. Roll the stands' hits with the air attack as usual.
+
+    \b
+    Example:
+      tabletop structure bomb 5,35 --radius 2 --aircraft medium --dice 1
+    """
+    out = open_game(game).execute(
+        "structure-bomb",
+        {"at": list(at), "radius": radius, "aircraft": aircraft},
+        **dice_inputs(dice),
+    )
+    if executed(out, as_json) is None:
+        return
+    click.echo(f"{out.result['verdict']} (event {out.seq})")
+    for line in out.result.get("effects") or []:
+        click.echo(f"  {line}")
+
+
+@cli.command("fire")
+@click.argument("target")
+@click.option("--by", "by", type=STAND, required=True, help="The firing stand (a large gun).")
+@click.option("--weapon", default=None, help="Its weapon, if it carries several.")
+@dice_option
+@game_option
+@json_option
+@command
+def fire_at(target: str, by: str, weapon: str | None, dice: Any, game: Path, as_json: bool) -> None:
+    """Direct HE fire at TARGET, a structure itself, empty or not (CD 6.1.2).
+
+    Only a gun of 150 mm or more at close or medium range; one die: a 1 damages a
+    vulnerable structure, a 1 or 2 a flimsy BUA. Fire at a stand inside with 'tabletop
+    fire': that rolls for its structure too.
+
+    \b
+    Example:
+      tabletop structure fire town --by US-TANK --dice 1
+    """
+    out = open_game(game).execute(
+        "structure-fire", {"target": target, "by": by, "weapon": weapon}, **dice_inputs(dice)
     )
     if executed(out, as_json) is None:
         return
