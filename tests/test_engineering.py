@@ -1554,3 +1554,98 @@ def test_the_large_calibre_threshold(charts: Charts, weapon, band, ammo, says) -
     from tabletop.rules.cd.structures import large_calibre_refusal
 
     assert large_calibre_refusal(charts.weapons[weapon], band, ammo, charts) == says
+
+
+# --- CD 5: pregame works on the table -----------------------------------------------------------
+
+
+def accept_works(run: Run, *builds: str, code: int = 0):
+    args = ["engineer", "pregame", "--side", "Germany", "--days", "1", "--accept"]
+    for b in builds:
+        args += ["--build", b]
+    return run(*args, *(["--json"] if code == 0 else []), code=code)
+
+
+def test_pregame_works_go_on_the_table(eng: Run) -> None:
+    # CD 5: one work day, four engineer stands and an earthmover. A fortification takes an
+    # engineer-day (5.1.2: earthmovers cannot help); the earthmover builds the tank ramp (a
+    # quarter day: 4 a day), the 4" ditch (a third of a day: 12" a day, 5.2.1) and the 4" of
+    # abatis in the wood (a quarter day: 16" a day, 5.2.4), a sixth of its day left over.
+    out = as_json(
+        accept_works(
+            eng,
+            "fortification@26,27",
+            "tank-ramp@35,28",
+            "ditch@10,26:14,26",
+            "abatis@42,32:46,32",
+        )
+    )
+    assert [(b["id"], b["kind"]) for b in out["built"]] == [
+        ("works-1", "fortification"),
+        ("works-2", "tank-ramp"),
+        ("works-3", "ditch"),
+        ("works-4", "abatis"),
+    ]
+    assert out["left"]["wire"] == 24
+    assert round(out["left"]["earthmover_days"], 6) == round(1 / 6, 6)
+    assert out["left"]["engineer_days"] == 3
+    rows = {r["id"]: r for r in as_json(eng("structure", "list", "--json"))["terrain"]}
+    assert (rows["works-1"]["kind"], rows["works-1"]["state"], rows["works-1"]["side"]) == (
+        "fortification",
+        "intact",
+        "Germany",
+    )
+    # A 4" ditch, half an inch wide (engineering chart works-line-width).
+    assert rows["works-3"]["polygon"] == [
+        [14.0, 26.25], [14.0, 25.75], [10.0, 25.75], [10.0, 26.25], [14.0, 26.25]
+    ]  # fmt: skip
+    assert {t["id"] for t in status(eng)["templates"]} == {
+        "works-1",
+        "works-2",
+        "works-3",
+        "works-4",
+    }
+
+
+@pytest.mark.parametrize(
+    ("builds", "code", "message"),
+    [
+        (["abatis@10,26:14,26"], 3, "Error: abatis is built only in woods, forest (CD 5.2.4)"),
+        (["ditch@42,32:46,32"], 3, "Error: no ditch in woods (CD 5.2.1)"),
+        (
+            [f"fortification@{x},27" for x in (26, 28, 30, 32, 34)],
+            3,
+            "Error: not enough time for this fortification: it needs 1 more engineer-day(s) and "
+            "0 are left (CD 5.1.2)",
+        ),
+        (["ditch@1,1"], 2, "Error: --build 'ditch@1,1': ditch takes ditch@X1,Y1:X2,Y2"),
+        (["crater@59.8,1"], 2, "Error: a crater there would be off the 60 x 40 table"),
+    ],
+)
+def test_pregame_works_refused(eng: Run, builds, code, message) -> None:
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    assert accept_works(eng, *builds, code=code).output.strip() == message
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_built_fortification_can_be_bombed(eng: Run) -> None:
+    # CD 6.1.1, 6.2.1: a fortification built before the game is vulnerable like any other.
+    accept_works(eng, "fortification@26,27")
+    eng("turn", "next")
+    goto_phase(eng, "artillery")
+    out = as_json(
+        eng(
+            "structure",
+            "bomb",
+            "26,27",
+            "--radius",
+            "1",
+            "--aircraft",
+            "dive",
+            "--dice",
+            "1",
+            "--json",
+        )
+    )
+    assert out["structures"] == {"works-1": "damaged"}
+    assert out["effects"] == ["works-1 damaged: now an entrenchment (hard cover) (CD 6.2.1)"]

@@ -359,20 +359,34 @@ def boat(boat: str, cargo: str | None, unload: bool, at: Any, game: Path, as_jso
 )
 @click.option("--days", type=Amount(0, 60, "days"), default=None, help="Or days it has.")
 @click.option("--accept", is_flag=True, help="Accept the plan into the game: troops dig in.")
+@click.option(
+    "--build",
+    "builds",
+    multiple=True,
+    help="With --accept: a work to put on the table, WORK@X,Y (fortification, tank-ramp, "
+    "crater) or WORK@X1,Y1:X2,Y2 (ditch, wire, abatis, av-obstacle); repeat.",
+)
 @game_option
 @json_option
 @command
 def pregame(
-    side: str, hours: float | None, days: float | None, accept: bool, game: Path, as_json: bool
+    side: str,
+    hours: float | None,
+    days: float | None,
+    accept: bool,
+    builds: tuple[str, ...],
+    game: Path,
+    as_json: bool,
 ) -> None:
     """What a side can build before the battle (CD 5).
 
-    In the time it has.
+    In the time it has; with --accept the troops dig in and each --build goes on the
+    table, within the engineer-days the time gives.
 
     \b
     Example:
       tabletop engineer pregame --side Germany --hours 8
-      tabletop engineer pregame --side Germany --days 2 --accept
+      tabletop engineer pregame --side Germany --days 2 --accept --build fortification@23,30
     """
     from tabletop.core.errors import BadInput
     from tabletop.rules.cd.pregame import plan
@@ -382,8 +396,10 @@ def pregame(
     g = open_game(game)
     day = float(g.loaded.charts.param("engineering", "work-day-hours"))
     total = hours if hours is not None else (days or 0.0) * day
+    if builds and not accept:
+        raise BadInput("--build puts works on the table: use it with --accept")
     if accept:
-        out = g.execute("pregame", {"side": side, "hours": total})
+        out = g.execute("pregame", {"side": side, "hours": total, "builds": list(builds)})
         data = {"event": out.seq, **out.result}
     else:
         data = {"event": None, "plan": plan(g.context(), side, total)}

@@ -167,8 +167,10 @@ def list_structures(game: Path, as_json: bool) -> None:
         if r["recheck"]:
             extra.append("charges to recheck")
         kind = r["kind"]
-        if r.get("built"):
+        if r.get("built") and r.get("weight_class"):
             # Bridges built in play (CD 2.4.3, 2.4.5): their class and the gap they span.
             across = f" across {', '.join(r['crosses'])}" if r.get("crosses") else ""
             kind = f"{kind}, built class {r['weight_class']}{across}"
+        elif r.get("built"):
+            kind = f"{kind}, built before the game by {r.get('side')}, {r.get('rule', 'CD 5')}"
         click.echo(f"{r['id']} ({kind}): {r['state']}" + (f"; {', '.join(extra)}" if extra else ""))

@@ -24,7 +24,7 @@ def occupants(ctx: Any, piece_id: str) -> list[dict[str, Any]]:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
-    shape = ctx.table.geometry(piece_id)
+    shape = structure_shape(ctx, piece_id)
     return [
         s
         for s in ctx.state.stands()
@@ -54,18 +54,19 @@ def apply_damage(
 
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
     out: list[str] = []
-    if row.get("built"):
+    if row.get("built") and row["kind"] == "bridge":
         # A bridge built in play (CD 2.4.3, 2.4.5): damaged is unusable until repaired.
         row["state"] = "destroyed" if destroy else "damaged"
         row["damage"] += 1
         return [f"{piece_id} {row['state']} (CD 6.2.3, 2.4.1)"]
-    piece = ctx.scenario.piece(piece_id)
+    piece = ctx.scenario.piece(piece_id) if not row.get("built") else None
+    kind = piece.kind if piece is not None else str(row["kind"])
     inside = occupants(ctx, piece_id)
-    if piece.kind == "bridge":
+    if kind == "bridge":
         row["state"] = "destroyed" if destroy else "damaged"
         row["damage"] += 1
         return [f"{piece_id} {row['state']} (CD 6.2.3, 2.4.1)"]
-    if piece.kind == "fortification":
+    if kind == "fortification":
         row["damage"] += 1
         limit = int(ctx.charts.param("structures", "fortification-hits-to-destroy"))
         row["state"] = "destroyed" if destroy or row["damage"] >= limit else "damaged"
@@ -78,15 +79,15 @@ def apply_damage(
     else:
         row["state"] = "rubble"
         row["damage"] += 1
-        cover = "light" if piece.kind == "bua-flimsy" else "medium"
+        cover = "light" if kind == "bua-flimsy" else "medium"
         out.append(f"{piece_id} reduced to rubble: {cover} cover (CD 6.2.2)")
-        if piece.kind == "bua-flimsy" or flame:
+        if kind == "bua-flimsy" or flame:
             out.extend(set_alight(ctx, piece_id))
     for stand in inside:
         # CD 6.2.1, 6.2.2: occupants take one automatic hit.
         effect = automatic_hit(ctx, stand)
         out.append(f"{stand['id']} inside takes a hit: {effect}")
-    if piece.kind == "bua-flimsy":
+    if kind == "bua-flimsy":
         for stand in inside:
             if in_play(stand):
                 apply_effect(stand, "forced back")
