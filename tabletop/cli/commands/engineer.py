@@ -34,8 +34,11 @@ def cli() -> None:
     Demolition, repair and bridging, obstacles, boats, pregame works and smoke
     generators.
 
-    Work that takes turns becomes a task, advanced at the end of each turn; a worker
-    pinned, suppressed, firing or moving interrupts it (see 'tabletop engineer tasks').
+    Work that takes turns becomes a task, advanced at the end of each turn; a turn in
+    which a worker is pinned, suppressed, fires, moves or leaves the work does not count:
+    the task pauses, keeps its hours and resumes after a turn spent in place (see
+    'tabletop engineer tasks'). Estimates are in turns of the light in force, night turns
+    at night (CD 9.1.7), with the hours beside them.
 
     \b
     Example:
@@ -86,7 +89,8 @@ def demolish(target: str, by: str, dice: Any, game: Path, as_json: bool) -> None
 def recheck(bridge: str, by: str, game: Path, as_json: bool) -> None:
     """Recheck failed charges on BRIDGE (CD 2.4.1).
 
-    The engineer ends a movement phase on the bridge.
+    A friendly engineer spends a whole movement phase on the bridge (it did not move
+    this turn); the charges may then be fired from a stationary turn off the bridge.
 
     \b
     Example:
@@ -248,6 +252,10 @@ def bridge_set(
     as_json: bool,
 ) -> None:
     """Start assembling a portable bridge across a gap (CD 2.4.3).
+
+    The span runs from bank to bank across a river or stream (both ends on land, at
+    most 12"), and every engineer named works beside it. The finished bridge is listed
+    by 'tabletop structure list' and drawn on the map.
 
     \b
     Example:
