@@ -394,7 +394,8 @@ def pregame(
     \b
     Example:
       tabletop engineer pregame --side Germany --hours 8
-      tabletop engineer pregame --side Germany --days 2 --accept --build fortification@23,30
+      tabletop engineer pregame --side Germany --days 1 --accept \\
+        --build crater@5,5
     """
     from tabletop.core.errors import BadInput
     from tabletop.rules.cd.pregame import plan

@@ -89,9 +89,9 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
 @json_option
 @command
 def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: bool) -> None:
-    """A large aerial bomb bursting at X,Y: one die for the structures in it (CD 6.1.1).
+    """A large aerial bomb at X,Y against structures (CD 6.1.1).
 
-    A 1 damages every bridge, fortification and strong BUA in the burst; a 1 or 2 every
+    One die for every structure in the burst: a 1 damages every bridge, fortification and strong BUA in the burst; a 1 or 2 every
     flimsy BUA. Roll the stands' hits with the air attack as usual.
 
     \b
@@ -119,9 +119,9 @@ def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: 
 @json_option
 @command
 def fire_at(target: str, by: str, weapon: str | None, dice: Any, game: Path, as_json: bool) -> None:
-    """Direct HE fire at TARGET, a structure itself, empty or not (CD 6.1.2).
+    """Direct HE fire at TARGET, a structure (CD 6.1.2).
 
-    Only a gun of 150 mm or more at close or medium range; one die: a 1 damages a
+    At the structure itself, empty or not. Only a gun of 150 mm or more at close or medium range; one die: a 1 damages a
     vulnerable structure, a 1 or 2 a flimsy BUA. Fire at a stand inside with 'tabletop
     fire': that rolls for its structure too.
 
