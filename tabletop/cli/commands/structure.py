@@ -91,8 +91,9 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
 def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: bool) -> None:
     """A large aerial bomb at X,Y against structures (CD 6.1.1).
 
-    One die for every structure in the burst: a 1 damages every bridge, fortification and strong BUA in the burst; a 1 or 2 every
-    flimsy BUA. Roll the stands' hits with the air attack as usual.
+    One die for every structure in the burst: a 1 damages every bridge,
+    fortification and strong BUA in it; a 1 or 2 every flimsy BUA. Roll the stands'
+    hits with the air attack as usual.
 
     \b
     Example:
@@ -121,9 +122,9 @@ def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: 
 def fire_at(target: str, by: str, weapon: str | None, dice: Any, game: Path, as_json: bool) -> None:
     """Direct HE fire at TARGET, a structure (CD 6.1.2).
 
-    At the structure itself, empty or not. Only a gun of 150 mm or more at close or medium range; one die: a 1 damages a
-    vulnerable structure, a 1 or 2 a flimsy BUA. Fire at a stand inside with 'tabletop
-    fire': that rolls for its structure too.
+    At the structure itself, empty or not. Only a gun of 150 mm or more at close or
+    medium range; one die: a 1 damages a vulnerable structure, a 1 or 2 a flimsy BUA.
+    Fire at a stand inside with 'tabletop fire': that rolls for its structure too.
 
     \b
     Example:
