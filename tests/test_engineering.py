@@ -449,13 +449,23 @@ def test_vlb_takes_one_turn(eng: Run) -> None:
     out = as_json(eng("engineer", "launch", "US-VLB", "--at", "ditch-1", "--json"))
     assert out["turns"] == 1
     report = end_turn(eng)
-    assert any("vlb emplaced across ditch-1" in h["result"] for h in report["happened"])
+    assert engineering_lines(report) == [
+        "task-1 complete: vlb emplaced across ditch-1 (built-bridge-1, class IV)"
+    ]
     assert terrain(eng, "ditch-1")["gaps"] == 1
+    # CD 2.4.5: the launched bridge is a bridge row: straight across the 1" ditch
+    # (y 9.5 to 10.5) from US-VLB's side, resting 0.25" on each bank.
+    built = {r["id"]: r for r in as_json(eng("structure", "list", "--json"))["terrain"]}
+    bridge = built["built-bridge-1"]
+    assert (bridge["how"], bridge["crosses"], bridge["weight_class"]) == ("vlb", ["ditch-1"], "IV")
+    ys = sorted({round(p[1], 4) for p in bridge["polygon"]})
+    assert (ys[0], ys[-1]) == (9.25, 10.75)
     eng("phase", "next")
     eng("phase", "next")
     eng("engineer", "launch", "US-VLB", "--at", "ditch-1", "--recover")
     end_turn(eng)
     assert terrain(eng, "ditch-1") is None
+    assert terrain(eng, "built-bridge-1") is None  # recovered with the vehicle
     assert (
         "no launched bridge"
         in eng("engineer", "launch", "US-INF", "--at", "ditch-1", code=3).output

@@ -643,10 +643,59 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 @tasks.completion("vlb-emplace")
 @tasks.completion("fascine-emplace")
 def _emplaced(ctx: Any, task: dict[str, Any]) -> str:
+    what = task["kind"].split("-")[0]
     row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
     if row is not None:
-        row["gaps"].append({"at": task["detail"]["at"], "by": task["kind"].split("-")[0]})
-    return f"{task['kind'].split('-')[0]} emplaced across {task['target']}"
+        row["gaps"].append({"at": task["detail"]["at"], "by": what})
+    if what != "vlb":
+        return f"{what} emplaced across {task['target']}"
+    # CD 2.4.5: the launched bridge is a bridge on the table, of its charted load class.
+    vehicle = ctx.state.stand(task["workers"][0])
+    start, end = _launch_span(ctx, vehicle, task["target"])
+    bridge = add_built_bridge(
+        ctx,
+        side=vehicle["side"],
+        weight_class=str(ctx.charts.param("engineering", "vlb-class")),
+        start=start,
+        end=end,
+        by=vehicle["id"],
+        crosses=[task["target"]],
+        how="vlb",
+    )
+    vehicle["vlb_bridge"] = bridge["id"]
+    return f"vlb emplaced across {task['target']} ({bridge['id']}, class {bridge['weight_class']})"
+
+
+def _launch_span(
+    ctx: Any, vehicle: dict[str, Any], piece_id: str
+) -> tuple[list[float], list[float]]:
+    """From the bank by the vehicle straight across the obstacle, a little onto each side."""
+    from shapely.geometry import LineString, Point
+
+    shape = ctx.table.geometry(piece_id)
+    here = Point(vehicle["x"], vehicle["y"])
+    near = (
+        shape.exterior.interpolate(shape.exterior.project(here))
+        if hasattr(shape, "exterior")
+        else shape.boundary.interpolate(shape.boundary.project(here))
+    )
+    dx, dy = near.x - here.x, near.y - here.y
+    if math.hypot(dx, dy) < 1e-9:
+        rad = math.radians(float(vehicle["facing"]))
+        dx, dy = math.sin(rad), math.cos(rad)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    reach = LineString([(here.x, here.y), (here.x + ux * 100, here.y + uy * 100)])
+    crossing = reach.intersection(shape)
+    parts = list(getattr(crossing, "geoms", [crossing]))
+    first = min(parts, key=lambda g: here.distance(g))
+    coords = list(first.coords)
+    (ax, ay), (bx, by) = coords[0], coords[-1]
+    margin = float(ctx.charts.param("engineering", "vlb-bank-overlap"))
+    return (
+        [round(ax - ux * margin, 4), round(ay - uy * margin, 4)],
+        [round(bx + ux * margin, 4), round(by + uy * margin, 4)],
+    )
 
 
 @tasks.completion("vlb-recover")
@@ -654,6 +703,11 @@ def _recovered(ctx: Any, task: dict[str, Any]) -> str:
     row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
     if row is not None:
         row["gaps"] = [g for g in row["gaps"] if g.get("by") != "vlb"]
+    vehicle = ctx.state.stand(task["workers"][0])
+    bridge = vehicle.pop("vlb_bridge", None)
+    if bridge is not None:
+        ctx.state.rows.pop(terrain_state.TERRAIN + bridge, None)
+        ctx.state.remove_template(bridge)
     return f"launched bridge recovered from {task['target']}"
 
 
