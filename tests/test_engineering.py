@@ -367,6 +367,11 @@ def test_building_a_bridge_set(eng: Run) -> None:
         for r in built
         if r.get("built")
     ] == [("built-bridge-1", "bridge", "intact", "II", ["river"], "USA")]
+    # Built in play: not a scenario piece for repair (the scenario's bridges) or demolition.
+    assert eng("engineer", "repair", "built-bridge-1", "--by", "US-E3", code=2).output.strip() == (
+        "Error: built-bridge-1 is a bridge built in play, not one of the scenario's pieces "
+        "(a bridge expected)"
+    )
     assert eng("structure", "list").output.strip() == (
         "bridge-2 (bridge): damaged\nbuilt-bridge-1 (bridge, built class II across river): intact"
     )

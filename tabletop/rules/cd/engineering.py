@@ -108,8 +108,7 @@ def piece_spec(ctx: Any, piece_id: str, kinds: tuple[str, ...], what: str) -> An
     try:
         piece = ctx.scenario.piece(piece_id)
     except KeyError:
-        terrain_state.row(ctx.state, piece_id, ctx.scenario)  # raises a helpful BadInput
-        raise
+        raise terrain_state.not_a_scenario_piece(ctx.state, piece_id, ctx.scenario, what) from None
     if piece.kind not in kinds:
         raise BadInput(f"{piece_id} is {piece.kind}, not {what}")
     return piece

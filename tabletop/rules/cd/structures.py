@@ -158,8 +158,9 @@ def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     try:
         piece = ctx.scenario.piece(piece_id)
     except KeyError:
-        terrain_state.row(ctx.state, piece_id, ctx.scenario)
-        raise
+        raise terrain_state.not_a_scenario_piece(
+            ctx.state, piece_id, ctx.scenario, "'structure bomb' or 'structure fire' damage it"
+        ) from None
     if piece.kind not in terrain_state.STRUCTURES:
         raise BadInput(
             f"{piece_id} is {piece.kind}: only bridges, fortifications and BUA "

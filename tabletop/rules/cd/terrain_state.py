@@ -67,3 +67,12 @@ def changed(state: Any) -> list[dict[str, Any]]:
         if k.startswith(TERRAIN)
         and (v["state"] != "intact" or v["gaps"] or v["recheck"] or v.get("built"))
     ]
+
+
+def not_a_scenario_piece(state: Any, piece_id: str, scenario: Any, what: str) -> BadInput:
+    """The error for a piece id that is not the scenario's: unknown, or built in play."""
+    found = row(state, piece_id, scenario)  # raises for an unknown id
+    return BadInput(
+        f"{piece_id} is a {found['kind']} built in play, not one of the scenario's pieces "
+        f"({what} expected)"
+    )
