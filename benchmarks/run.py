@@ -178,8 +178,8 @@ def move_pricing(repeat: int) -> dict[str, float]:
     from tabletop.data.resources import bundled_scenario
     from tabletop.data.scenario import read_scenario
     from tabletop.game.opening import opening_state
-    from tabletop.rules.context import RulesContext
     from tabletop.rules.cd.movement import plan_move
+    from tabletop.rules.context import RulesContext
 
     loaded = read_scenario(bundled_scenario("large"))
     ctx = RulesContext(opening_state(loaded, 1), Dice(1), loaded.scenario, loaded.charts)

@@ -448,6 +448,12 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop view set USA",
         "tabletop view show",
     ],
+    [
+        "tabletop new crossroads --seed 1",
+        "tabletop turn next --yes",
+        "tabletop phase next",
+        "tabletop structure bomb 27,21 --radius 2 --aircraft medium --dice 1,5",
+    ],
 ]
 LIST_KEEP = 3  # items kept of a long list
 TEXT_KEEP = 160  # characters kept of a long string

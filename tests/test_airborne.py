@@ -298,11 +298,57 @@ def test_a_gun_drops_as_three_squares_and_can_lose_its_crew(ab: Run) -> None:
     assert "crew was lost" in out.output
 
 
-def test_a_gun_whose_weapon_is_lost_is_lost(ab: Run) -> None:
+def test_a_gun_whose_weapon_is_lost_keeps_its_crew(ab: Run) -> None:
+    # CD 7.1: gun and crew land apart: the weapon square blows off the edge, the crew lands.
     r = drop(ab, "4/FJR-6", "--zone", "20,30", "--heading", "90", "--no-aa",
              "--dice", dice(CALM, CALM, CALM, "1,1,1"))  # fmt: skip
-    assert r["stands"]["FJ-GUN"] == "lost"
-    assert stands(ab)["FJ-GUN"]["status"] == "lost"
+    assert r["stands"]["FJ-GUN"] == "landed: its gun lost, the crew lands without it (CD 7.1)"
+    gun = stands(ab)["FJ-GUN"]
+    crew_at = squares(r)["FJ-GUN crew"]["at"]
+    assert (gun["status"], [gun["x"], gun["y"]]) == ("ok", crew_at)
+    assert "no-gun" in gun["markers"]
+    assert r["orders"] == {"FJ-5": "hasty-advance", "FJ-GUN": "hasty-advance"}
+    goto_fire(ab)
+    out = ab("fire", "FJ-GUN", "B-1", code=3)
+    assert out.output.strip() == (
+        "Error: FJ-GUN cannot fire: its gun was lost in the drop: the crew has no weapon to "
+        "serve (CD 7.1, 7.2)"
+    )
+
+
+def goto_fire(run: Run) -> None:
+    for _ in range(3):
+        run("phase", "next")  # artillery and air -> movement -> opportunity fire -> fire
+
+
+def test_a_gun_without_its_crew_or_ammunition_may_not_fire(ab: Run) -> None:
+    # CD 7.1, 7.2: the crew square blows off the table; the gun lands and cannot fire.
+    drop(ab, "4/FJR-6", "--zone", "20,30", "--heading", "90", "--no-aa",
+         "--dice", dice(CALM, "1,1,1", CALM, CALM))  # fmt: skip
+    goto_fire(ab)
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = ab("fire", "FJ-GUN", "B-1", code=3)
+    assert out.output.strip() == (
+        "Error: FJ-GUN cannot fire: its crew was lost in the drop; its ammunition landed "
+        "apart and has not been assembled with it (CD 7.1, 7.2)"
+    )
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_gun_fires_only_once_assembled(ab: Run) -> None:
+    drop(ab, "4/FJR-6", "--zone", "20,30", "--heading", "90", "--no-aa",
+         "--dice", dice(CALM, CALM, CALM, CALM))  # fmt: skip
+    goto_fire(ab)
+    out = ab("fire", "FJ-GUN", "B-1", code=3)
+    assert out.output.strip() == (
+        "Error: FJ-GUN cannot fire: its crew landed apart and has not been assembled with "
+        "it; its ammunition landed apart and has not been assembled with it (CD 7.1, 7.2); "
+        "'tabletop airborne assemble FJ-GUN' once they have joined it"
+    )
+    ab("airborne", "assemble", "FJ-GUN")
+    # Close range 4.7": pak-36 needs 5, -2 landed this turn (CD 7.2.2) = 3; 2 hits.
+    shot = as_json(ab("fire", "FJ-GUN", "B-1", "--dice", "2,9", "--json"))
+    assert shot["verdict"] == "1 hit: pak-36 on B-1 (eliminated)"
 
 
 def test_assemble_joins_crew_and_ammunition(ab: Run) -> None:
@@ -671,6 +717,23 @@ def test_a_crash_that_holds_takes_one_hit_and_forced_back_means_only_morale(ab: 
     crash = r["gliders"][0]["crash"]
     assert crash["effects"] == ["forced back"] and crash["held"]
     assert "forced-back" not in stands(ab)["GL-1"]["markers"]
+    # CD 7.3.4: the stand stays put, but the morale test of a forced-back result falls due.
+    due = {
+        "rule": "CD 7.3.4",
+        "why": "GL-1's glider crashed: forced back result (the stand stays put)",
+        "turn": 1,
+    }
+    assert crash["morale_due"] == due
+    assert state_stand(ab, "GL-1")["morale_due"] == [due]
+    assert r["orders"] == {"GL-1": "hasty-advance"}
+    assert state_stand(ab, "GL-1")["order"] == "hasty-advance"
+
+
+def state_stand(run: Run, stand_id: str) -> dict[str, Any]:
+    """The stand's row as the game file keeps it."""
+    from tabletop.game.engine import Game
+
+    return dict(Game.open(run.game).state().stand(stand_id))  # type: ignore[attr-defined]
 
 
 def test_a_crash_can_eliminate(ab: Run) -> None:

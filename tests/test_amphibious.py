@@ -110,11 +110,12 @@ def test_landing_craft_put_their_troops_just_ahead_of_the_bow(bc: Run) -> None:
     # and its move ends there.
     bc("amphibious", "approach", "LC-1", "--at", "29,10")
     next_movement(bc)
-    bc("amphibious", "land", "LC-1")
+    r = as_json(bc("amphibious", "land", "LC-1", "--json"))
+    assert r["craft"][0]["orders"] == {"A-1": "hasty-advance"}
     lc, a1 = row(bc, "LC-1"), row(bc, "A-1")
     assert (lc["x"], lc["y"]) == (29, 9)
     assert (a1["x"], a1["y"]) == (29, 10.4)
-    assert (a1["orders"], a1["disembarked_turn"], a1["moved_turn"]) == ("hasty", 2, 2)
+    assert (a1["order"], a1["disembarked_turn"], a1["moved_turn"]) == ("hasty-advance", 2, 2)
     assert "aboard" not in a1
 
 

@@ -77,29 +77,54 @@ def test_demolishing_the_wired_bridge(eng: Run, roll: str, state: str) -> None:
     assert terrain(eng, "bridge-1")["state"] == state
 
 
+def next_movement(run: Run) -> None:
+    run("turn", "next", "--yes")
+    goto_phase(run, "movement")
+
+
 def test_failed_charges_need_a_recheck_on_the_bridge(eng: Run) -> None:
+    # CD 2.4.1: a failed detonation (3 is not above class IV) leaves the charges to recheck:
+    # a whole movement phase on the bridge, then a stationary turn off it.
     out = as_json(eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "3", "--json"))
     assert out["result"] == "failed"
     again = eng("engineer", "demolish", "bridge-1", "--by", "G-E1", code=3)
     assert "recheck" in again.output
     assert (
-        "must end the movement phase on bridge-1"
+        "must spend the whole movement phase on bridge-1"
         in eng("engineer", "recheck", "bridge-1", "--by", "G-E1", code=3).output
     )
-    eng("place", "G-E1", "30", "20")
-    eng("engineer", "recheck", "bridge-1", "--by", "G-E1")
-    eng("turn", "next", "--yes")
-    for _ in range(2):
-        eng("phase", "next")  # back to the movement phase of turn 2
+    eng("place", "G-E1", "30", "20")  # onto the bridge: it moved this turn
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    moved = eng("engineer", "recheck", "bridge-1", "--by", "G-E1", code=3)
+    assert "G-E1 moved this turn: the recheck takes a whole movement phase" in moved.output
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    next_movement(eng)  # turn 2: G-E1 stays on the bridge the whole phase
+    done = as_json(eng("engineer", "recheck", "bridge-1", "--by", "G-E1", "--json"))
+    assert done["verdict"] == (
+        "G-E1 rechecked the charges on bridge-1: they may be fired from a stationary turn "
+        "off the bridge, turn 3 at the earliest (CD 2.4.1)"
+    )
+    next_movement(eng)  # turn 3: G-E1 moves off the bridge, so it is not stationary
     eng("place", "G-E1", "30", "23.5")
-    eng("turn", "next", "--yes")
-    eng("phase", "next")
-    eng("phase", "next")
     assert (
-        as_json(eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", "--json"))[
-            "result"
-        ]
-        == "destroyed"
+        "must be stationary"
+        in eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", code=3).output
+    )
+    next_movement(eng)  # turn 4: a stationary turn off the bridge
+    fired = as_json(
+        eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", "--json")
+    )
+    assert fired["result"] == "destroyed"
+
+
+def test_the_recheck_is_for_a_friendly_engineer(eng: Run) -> None:
+    eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "1")
+    eng("place", "US-E3", "30", "20")
+    next_movement(eng)
+    out = eng("engineer", "recheck", "bridge-1", "--by", "US-E3", code=3)
+    assert out.output.strip() == (
+        "Error: bridge-1's charges are Germany's (the scenario's owner); US-E3 is USA's: "
+        "only a friendly engineer rechecks them (CD 2.4.1)"
     )
 
 
@@ -164,17 +189,57 @@ def test_repair_takes_turns_and_completes(eng: Run) -> None:
     assert terrain(eng, "bridge-2") is None  # back to intact
 
 
-def test_a_pinned_worker_interrupts_the_task(eng: Run) -> None:
+def engineering_lines(report: dict) -> list[str]:
+    return [h["result"] for h in report["happened"] if h["what"] == "engineering"]
+
+
+def test_a_pinned_worker_pauses_the_task_and_it_resumes(eng: Run) -> None:
+    # CD 2.4.2: class III, one stand: three turns (1.5 h). A turn pinned does not count;
+    # the work done is kept and goes on once the stand is fit again.
+    out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--json"))
+    assert out["verdict"] == (
+        "repair of bridge-2 begun: 3 turn(s) (1.5 h) (class III, 1 engineer stand(s), CD 2.4.2)"
+    )
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2): 2 turn(s) (1 h) of work left"
+    ]
+    eng("marker", "US-E3", "--add", "pinned")
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) paused: US-E3 was pinned; 0.5 h done are kept; it resumes "
+        "after a turn its workers spend in place, unpinned and unsuppressed"
+    ]
+    tasks = as_json(eng("engineer", "tasks", "--json"))["tasks"]
+    assert (tasks[0]["status"], tasks[0]["hours_done"]) == ("paused", 0.5)
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) still paused: US-E3 was pinned; 0.5 h done are kept"
+    ]
+    eng("marker", "US-E3", "--remove", "pinned")
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) resumed and: 1 turn(s) (0.5 h) of work left"
+    ]
+    assert terrain(eng, "bridge-2")["state"] == "damaged"
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 complete: bridge-2 repaired and usable again"
+    ]
+    assert terrain(eng, "bridge-2") is None
+
+
+def test_a_paused_task_waits_for_its_worker_to_come_back(eng: Run) -> None:
     eng("engineer", "repair", "bridge-2", "--by", "US-E3")
     end_turn(eng)
-    eng("marker", "US-E3", "--add", "pinned")
-    report = end_turn(eng)
-    line = next(h["result"] for h in report["happened"] if h["what"] == "engineering")
-    assert "interrupted: US-E3 was pinned; it does not complete" in line
-    end_turn(eng)
-    assert terrain(eng, "bridge-2")["state"] == "damaged"
-    tasks = as_json(eng("engineer", "tasks", "--json"))["tasks"]
-    assert tasks[0]["status"] == "interrupted"
+    goto_phase(eng, "movement")
+    eng("place", "US-E3", "45", "15")
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2) paused: US-E3 moved; 0.5 h done are kept; it resumes after "
+        "a turn its workers spend in place, unpinned and unsuppressed"
+    ]
+    assert engineering_lines(end_turn(eng)) == [
+        'task-1 (repair bridge-2) still paused: US-E3 is 4.8" from bridge-2; 0.5 h done are kept'
+    ]
+    goto_phase(eng, "movement")
+    eng("place", "US-E3", "48.5", "17.8")
+    busy = eng("engineer", "repair", "bridge-2", "--by", "US-E3", code=3)
+    assert "US-E3 is already working on task-1 (repair, paused); cancel it first" in busy.output
 
 
 def test_destroyed_bridges_cannot_be_repaired(eng: Run) -> None:
@@ -261,7 +326,17 @@ def test_bridge_plan_command() -> None:
     assert 'lower: 2 bridge(s) of 6", class III' in text
 
 
+def bridge_set(run: Run, start: str, end: str, *by: str, code: int = 0):
+    args = ["engineer", "bridge-set", "--class", "II", "--from", start, "--to", end]
+    for b in by:
+        args += ["--by", b]
+    return run(*args, code=code)
+
+
 def test_building_a_bridge_set(eng: Run) -> None:
+    # CD 2.4.3: a class II set takes two engineer stands two turns, after a turn readying
+    # the bank; the span reaches from bank to bank across the river (y 19 to 21).
+    eng("place", "US-E4", "48.5", "22.1")  # the far bank
     out = as_json(
         eng(
             "engineer",
@@ -269,9 +344,9 @@ def test_building_a_bridge_set(eng: Run) -> None:
             "--class",
             "II",
             "--from",
-            "45,18",
+            "48.5,18.4",
             "--to",
-            "45,22",
+            "48.5,21.6",
             "--by",
             "US-E3",
             "--by",
@@ -280,26 +355,124 @@ def test_building_a_bridge_set(eng: Run) -> None:
         )
     )
     assert out["turns"] == 3  # banks 1 + one class II set 2
+    assert out["verdict"] == (
+        'portable bridge begun across river: 1 class II set(s) for a class II span of 3.2", '
+        "3 turn(s) (1.5 h) (CD 2.4.3)"
+    )
     for _ in range(3):
         end_turn(eng)
     templates = status(eng)["templates"]
-    assert [t["kind"] for t in templates] == ["bridge"]
+    assert [(t["id"], t["kind"]) for t in templates] == [("built-bridge-1", "bridge")]
+    built = as_json(eng("structure", "list", "--json"))["terrain"]
+    assert [
+        (r["id"], r["kind"], r["state"], r["weight_class"], r["crosses"], r["side"])
+        for r in built
+        if r.get("built")
+    ] == [("built-bridge-1", "bridge", "intact", "II", ["river"], "USA")]
+    # Built in play: not a scenario piece for repair (the scenario's bridges) or demolition.
+    assert eng("engineer", "repair", "built-bridge-1", "--by", "US-E3", code=2).output.strip() == (
+        "Error: built-bridge-1 is a bridge built in play, not one of the scenario's pieces "
+        "(a bridge expected)"
+    )
+    assert eng("structure", "list").output.strip() == (
+        "bridge-2 (bridge): damaged\nbuilt-bridge-1 (bridge, built class II across river): intact"
+    )
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "by", "message"),
+    [
+        # stops in mid-river
+        (
+            "48.5,18.4",
+            "48.5,20",
+            ("US-E3", "US-E4"),
+            "Error: the span ends at 48.5,20 in river: a portable bridge reaches from bank to "
+            "bank (CD 2.4.3)",
+        ),
+        # on dry land
+        (
+            "48.5,14",
+            "48.5,18.4",
+            ("US-E3", "US-E4"),
+            "Error: the span 48.5,14 to 48.5,18.4 crosses no river or stream: a portable "
+            "bridge is laid across a water gap, bank to bank (CD 2.4.3)",
+        ),
+        # the builders are far from it
+        (
+            "36.5,18.4",
+            "36.5,21.6",
+            ("US-E3", "US-E4"),
+            'Error: US-E3 is 11.6" from the span: the engineers assemble the bridge from '
+            'beside it (within 0.5", CD 2.4.3)',
+        ),
+        # over the 12" cap
+        (
+            "48.5,5",
+            "48.5,21.6",
+            ("US-E3", "US-E4"),
+            'Error: 16.6" is more than the 12" portable bridging can span (CD 2.4.3)',
+        ),
+    ],
+)
+def test_portable_bridge_must_span_the_gap(eng: Run, start, end, by, message) -> None:
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = bridge_set(eng, start, end, *by, code=3)
+    assert out.output.strip() == message
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
 # --- CD 2.4.5, 4.2: launched bridges and fascines --------------------------------------------
+
+
+def test_a_launched_bridge_is_refused_over_a_river(eng: Run) -> None:
+    # CD 2.4.5: narrow water (streams, canals), dry gaps, ditches and craters; not a river.
+    eng("place", "US-VLB", "36", "17.9")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("engineer", "launch", "US-VLB", "--at", "river", code=3)
+    assert out.output.strip() == (
+        "Error: river is a river: a launched bridge crosses only stream, ditch, crater (CD 2.4.5)"
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("target", "code", "message"),
+    [
+        ("river", 3, "Error: river is a river: a fascine crosses only ditch, crater (CD 4.2)"),
+        ("crater-1", 3, "Error: US-VLB must spend the turn beside crater-1 (CD 2.4.5)"),
+    ],
+)
+def test_a_fascine_fills_only_ditches_and_craters(run: Run, tmp_path, target, code, message):
+    text = Path(GROUND).read_text().replace("equipment: [vlb]", "equipment: [fascine]")
+    ground = tmp_path / "fascine.yaml"
+    ground.write_text(text)
+    run("new", str(ground), "--seed", "5")
+    run("place", "US-VLB", "36", "17.9")
+    assert run("engineer", "launch", "US-VLB", "--at", target, code=code).output.strip() == message
 
 
 def test_vlb_takes_one_turn(eng: Run) -> None:
     out = as_json(eng("engineer", "launch", "US-VLB", "--at", "ditch-1", "--json"))
     assert out["turns"] == 1
     report = end_turn(eng)
-    assert any("vlb emplaced across ditch-1" in h["result"] for h in report["happened"])
+    assert engineering_lines(report) == [
+        "task-1 complete: vlb emplaced across ditch-1 (built-bridge-1, class IV)"
+    ]
     assert terrain(eng, "ditch-1")["gaps"] == 1
+    # CD 2.4.5: the launched bridge is a bridge row: straight across the 1" ditch
+    # (y 9.5 to 10.5) from US-VLB's side, resting 0.25" on each bank.
+    built = {r["id"]: r for r in as_json(eng("structure", "list", "--json"))["terrain"]}
+    bridge = built["built-bridge-1"]
+    assert (bridge["how"], bridge["crosses"], bridge["weight_class"]) == ("vlb", ["ditch-1"], "IV")
+    ys = sorted({round(p[1], 4) for p in bridge["polygon"]})
+    assert (ys[0], ys[-1]) == (9.25, 10.75)
     eng("phase", "next")
     eng("phase", "next")
     eng("engineer", "launch", "US-VLB", "--at", "ditch-1", "--recover")
     end_turn(eng)
     assert terrain(eng, "ditch-1") is None
+    assert terrain(eng, "built-bridge-1") is None  # recovered with the vehicle
     assert (
         "no launched bridge"
         in eng("engineer", "launch", "US-INF", "--at", "ditch-1", code=3).output
@@ -706,18 +879,46 @@ def test_moving_in_the_counted_turn_stops_hand_lifting(eng: Run) -> None:
     goto_phase(eng, "movement")
     eng("place", "US-E1", "7.2", "6")  # still beside it, but it moved in its turn of work
     report = end_turn(eng)
-    assert any("interrupted: US-E1 moved" in h["result"] for h in report["happened"])
+    assert any("paused: US-E1 moved" in h["result"] for h in report["happened"])
     assert fields_left(eng) == [field]
 
 
-def test_mine_clearing_tank_and_line_charge(eng: Run) -> None:
-    first = lay(eng, "5", "16.5", "--side", "Germany", "--pregame")
+def test_mine_clearing_tank_starts_beside_the_field(eng: Run) -> None:
+    # USA's own fields (known to it) keep the enemy's opportunity attacks out of the test.
+    first = lay(eng, "5", "16.5", "--side", "USA", "--pregame")
+    far = lay(eng, "5", "18.4", "--side", "USA", "--pregame")
+    eng("place", "US-FLAIL", "5", "14.6")  # moved up this turn
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    moved = eng("minefield", "clear", "--by", "US-FLAIL", "--method", "tank", code=3)
+    assert moved.output.strip() == (
+        "Error: US-FLAIL has already moved this turn: a mine-clearing tank starts its move "
+        "beside the minefield and then advances (CD 3.3.2)"
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    next_movement(eng)
+    # CD 3.3.2: from beside the field the tank rolls 2" forward, clearing what it crosses.
     out = as_json(eng("minefield", "clear", "--by", "US-FLAIL", "--method", "tank", "--json"))
     assert out["cleared"] == [first]
-    assert stand(eng, "US-FLAIL")["y"] == 16
+    assert stand(eng, "US-FLAIL")["y"] == 16.6
     eng("phase", "next")
     assert "flailing" in eng("fire", "US-FLAIL", "G-E1", code=3).output
+    next_movement(eng)
+    eng("place", "US-FLAIL", "20", "13.5")
+    next_movement(eng)
+    alone = eng("minefield", "clear", "--by", "US-FLAIL", "--method", "tank", code=3)
+    assert alone.output.strip() == (
+        "Error: US-FLAIL is not beside a detected minefield: a mine-clearing tank must start "
+        'adjacent to one (within 0.5", CD 3.3.2)'
+    )
+    assert far in [f["id"] for f in as_json(eng("minefield", "list", "--json"))["minefields"]]
+
+
+def test_line_charge_clear_then_move(eng: Run) -> None:
+    # CD 3.3.3: one field beside the vehicle as the movement phase begins (then it moves),
+    # one other beside it at the end of the opportunity fire phase; no more that turn.
     second = lay(eng, "10", "16", "--side", "Germany", "--pregame")
+    third = lay(eng, "13", "16", "--side", "Germany", "--pregame")
+    fourth = lay(eng, "16", "16", "--side", "Germany", "--pregame")
     assert (
         "not been detected"
         in eng(
@@ -725,10 +926,56 @@ def test_mine_clearing_tank_and_line_charge(eng: Run) -> None:
         ).output
     )
     eng("minefield", "cross", "US-LC", "--path", "10,15", "--stop-at-edge")
+    moved = eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert moved.output.strip() == (
+        "Error: US-LC has moved this turn: a line charge clears the field the vehicle begins "
+        "the movement phase beside, and then it moves (CD 3.3.3)"
+    )
+    for at in ("13,15.2", "16,15.2"):  # US-INF walks up to reveal the other two
+        eng("minefield", "cross", "US-INF", "--path", at, "--stop-at-edge")
+    eng("turn", "next", "--yes", "--dice", "10,10,10")  # the three opportunity attacks miss (CD 3.2)
+    goto_phase(eng, "movement")
+    early = eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert "must be beside" in early.output
     out = as_json(
         eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", "--json")
     )
-    assert out["cleared"] == [second]
+    assert out["cleared"] == [second] and out["window"] == "movement"
+    assert out["verdict"] == (
+        "US-LC's line charge clears mf-1: it may now move; at the end of the opportunity fire "
+        "phase it may clear one more field beside it if still unsuppressed (CD 3.3.3)"
+    )
+    eng("place", "US-LC", "13", "14.5")
+    twice = eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert "already cleared mf-1 this movement phase" in twice.output
+    eng("phase", "next")  # opportunity fire
+    out = as_json(
+        eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", "--json")
+    )
+    assert out["cleared"] == [third] and out["window"] == "opportunity-fire"
+    eng("place", "US-LC", "16", "14.5")
+    third_try = eng(
+        "minefield", "clear", fourth, "--by", "US-LC", "--method", "line-charge", code=3
+    )
+    assert "one more field a turn (CD 3.3.3)" in third_try.output
+    eng("phase", "next")  # fire phase: no line charges
+    late = eng("minefield", "clear", fourth, "--by", "US-LC", "--method", "line-charge", code=3)
+    assert late.output.strip() == (
+        "Error: a line charge clears a field as the movement phase begins, or another at the "
+        "end of the opportunity fire phase (CD 3.3.3); it is the fire phase now"
+    )
+
+
+def test_pregame_minefields_only_before_the_game(eng: Run) -> None:
+    eng("phase", "next")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    out = eng("minefield", "place", "30", "11", "--side", "Germany", "--pregame", code=3)
+    assert out.output.strip() == (
+        "Error: --pregame minefields are placed before the game begins (turn 1, movement "
+        "phase); it is turn 1, opportunity-fire phase: in battle an engineer lays them "
+        "(--by ENGINEER, CD 3.1.1, 3.1.2)"
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
 
 
 # --- CD 4: obstacles ---------------------------------------------------------------------------
@@ -801,7 +1048,7 @@ def test_firing_interrupts_obstacle_clearing(eng: Run) -> None:
     eng("phase", "next")
     eng("marker", "US-E2", "--add", "suppressed")
     report = end_turn(eng)
-    assert any("interrupted: US-E2 was suppressed" in h["result"] for h in report["happened"])
+    assert any("paused: US-E2 was suppressed" in h["result"] for h in report["happened"])
 
 
 # --- CD 5: pregame engineering and smoke generators --------------------------------------------
@@ -1133,3 +1380,310 @@ def test_a_minefield_stop_is_placed_to_the_hundredth_of_an_inch(eng: Run) -> Non
     assert (stand(eng, "US-INF")["x"], stand(eng, "US-INF")["y"]) == (30.86, 10.1)
     assert out["attacks"] == 1  # stopped at the edge: clear of the field, attacked once
     assert eng("show", "US-INF").output.splitlines()[1].startswith("at 30.86,10.1 ")
+
+
+def test_a_wired_bridge_without_owner_belongs_to_the_side_holding_it(run: Run, tmp_path) -> None:
+    # CD 2.4.1: only a friendly engineer detonates; with no owner: in the scenario, the side
+    # whose stand stood nearest the bridge at the start holds it (G-E1, 2" off bridge-1).
+    text = Path(GROUND).read_text().replace(", owner: Germany", "")
+    ground = tmp_path / "no-owner.yaml"
+    ground.write_text(text)
+    run("new", str(ground), "--seed", "5")
+    run("place", "US-E3", "30", "16.5")
+    next_movement(run)
+    out = run("engineer", "demolish", "bridge-1", "--by", "US-E3", code=3)
+    assert out.output.strip() == (
+        "Error: bridge-1 was wired by Germany (inferred: Germany's stands held it at the "
+        "start); only a friendly engineer detonates the charges and US-E3 is USA's (CD 2.4.1)"
+    )
+    fired = as_json(
+        run("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "5", "--json")
+    )
+    assert fired["result"] == "damaged"
+
+
+@pytest.mark.parametrize(
+    ("own_class", "code", "message"),
+    [
+        (
+            ", weight_class: II",
+            3,
+            "Error: an assault boat carries a personnel stand or a class I towed weapon; "
+            "US-GUN is a towed-gun of class II (CD 2.1)",
+        ),
+        ("", 0, None),  # the kind's class I: it boards
+    ],
+)
+def test_assault_boat_reads_the_guns_own_class(run: Run, tmp_path, own_class, code, message):
+    # CD 2.1: one class I towed weapon without crew; a gun the scenario makes class II
+    # (a heavier piece on the towed-gun kind) stays ashore.
+    gun = (
+        "      - {id: US-GUN, kind: towed-gun, formation: A/237, weapons: [pak-40], "
+        f"at: [40, 18.8]{own_class}}}\n"
+    )
+    text = Path(GROUND).read_text()
+    text = text.replace(
+        "      - {id: US-INF2, kind: infantry, formation: A/237, weapons: [rifle], at: [40, 17]}\n",
+        gun,
+    )
+    ground = tmp_path / "gun.yaml"
+    ground.write_text(text)
+    run("new", str(ground), "--seed", "5")
+    out = run("engineer", "boat", "US-BOAT", "--load", "US-GUN", code=code)
+    if message is not None:
+        assert out.output.strip() == message
+    else:
+        assert stand(run, "US-GUN")["x"] is None  # aboard
+
+
+def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
+    # CD 9.1.7 with CD 2.4.2: class III by one stand is three day turns (1.5 h); at night a
+    # turn does an hour's work, so it is two night turns.
+    eng("weather", "set", "--light", "night-dark")
+    out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--json"))
+    assert out["verdict"] == (
+        "repair of bridge-2 begun: 2 night turn(s) (1.5 h, CD 9.1.7) (class III, 1 engineer "
+        "stand(s), CD 2.4.2)"
+    )
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 (repair bridge-2): 1 night turn(s) (0.5 h, CD 9.1.7) of work left"
+    ]
+    assert engineering_lines(end_turn(eng)) == [
+        "task-1 complete: bridge-2 repaired and usable again"
+    ]
+
+
+# --- CD 6.1.1, 6.1.2: bombs and large guns against structures ----------------------------------
+
+
+def test_a_large_bomb_rolls_once_for_every_structure_in_its_burst(eng: Run) -> None:
+    # CD 6.1.1: one die: a 2 damages the flimsy huts (1-2) but not the strong town (1).
+    eng("turn", "next", "--yes")
+    goto_phase(eng, "artillery")
+    out = as_json(
+        eng(
+            "structure",
+            "bomb",
+            "10,35",
+            "--radius",
+            "3",
+            "--aircraft",
+            "medium",
+            "--dice",
+            "2,5",
+            "--json",
+        )
+    )
+    assert (out["rolls"], out["structures"]) == ([2], {"huts": "damaged", "town": "holds"})
+    assert out["verdict"] == "bomb rolled 2: huts damaged, town holds (CD 6.1.1)"
+    assert terrain(eng, "huts")["state"] == "burning"
+    assert terrain(eng, "town") is None
+
+
+def test_a_bomb_rolling_one_damages_every_structure_in_the_burst(eng: Run) -> None:
+    eng("turn", "next", "--yes")
+    goto_phase(eng, "artillery")
+    out = as_json(
+        eng(
+            "structure",
+            "bomb",
+            "10,35",
+            "--radius",
+            "3",
+            "--aircraft",
+            "heavy",
+            "--dice",
+            "1,5,5",
+            "--json",
+        )
+    )
+    assert out["structures"] == {"huts": "damaged", "town": "damaged"}
+    assert (terrain(eng, "huts")["state"], terrain(eng, "town")["state"]) == ("burning", "rubble")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (
+            ["10,35", "--radius", "3", "--aircraft", "fighter"],
+            3,
+            "Error: fighter aircraft carry smaller bombs: only dive, medium and heavy bombers' "
+            "large bombs roll against structures (CD 6.1, 6.1.1 design note)",
+        ),
+        (
+            ["30,5", "--radius", "3", "--aircraft", "dive"],
+            3,
+            'Error: no vulnerable structure within the 3" burst at 30,5: no structure roll '
+            "(CD 6.1.1)",
+        ),
+        (
+            ["10,35", "--radius", "0", "--aircraft", "dive"],
+            2,
+            "Error: --radius 0: give the burst's radius in inches, more than 0",
+        ),
+    ],
+)
+def test_bombs_that_roll_nothing(eng: Run, args, code, message) -> None:
+    eng("turn", "next", "--yes")
+    goto_phase(eng, "artillery")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    assert eng("structure", "bomb", *args, code=code).output.strip() == message
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_large_gun_fires_at_a_structure_itself(eng: Run) -> None:
+    # CD 6.1.2: US-TANK's 155 mm at 7.2" (close range) rolls a 1: the strong town is damaged,
+    # rubble (medium cover); G-INF inside takes an automatic hit (CD 6.2.2).
+    goto_phase(eng, "fire")
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    small = eng("structure", "fire", "fort-1", "--by", "G-FORT", code=3)
+    assert small.output.strip() == (
+        "Error: pak-40 is 75 mm: only guns of 150 mm or more damage structures "
+        '(0.0" to fort-1; CD 6.1.2)'
+    )
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+    out = as_json(eng("structure", "fire", "town", "--by", "US-TANK", "--dice", "1,5", "--json"))
+    assert out["verdict"] == (
+        'US-TANK fires howitzer-155 at town (7.2", close): damaged (rolled 1; CD 6.1.2)'
+    )
+    assert out["effects"][0] == "town reduced to rubble: medium cover (CD 6.2.2)"
+    assert terrain(eng, "town")["state"] == "rubble"
+    again = eng("structure", "fire", "fort-1", "--by", "US-TANK", code=3)
+    assert "cannot fire its howitzer-155 again this turn" in again.output
+
+
+def test_structure_fire_only_in_a_fire_phase(eng: Run) -> None:
+    out = eng("structure", "fire", "town", "--by", "US-TANK", code=3)
+    assert "direct fire at a structure is not allowed in the movement phase" in out.output
+
+
+@pytest.mark.parametrize(
+    ("weapon", "band", "ammo", "says"),
+    [
+        ("howitzer-155", "close", "standard", None),
+        ("howitzer-155", "medium", "standard", None),
+        (
+            "howitzer-155",
+            "long",
+            "standard",
+            "howitzer-155 is at long range: large guns damage structures at close or medium range",
+        ),
+        (
+            "howitzer-155",
+            None,
+            "standard",
+            "howitzer-155 is out of range: large guns damage structures at close or medium range",
+        ),
+        (
+            "howitzer-155",
+            "close",
+            "smoke",
+            "howitzer-155 fires no HE here: structures are damaged by HE fire",
+        ),
+        (
+            "pak-40",
+            "close",
+            "standard",
+            "pak-40 is 75 mm: only guns of 150 mm or more damage structures",
+        ),
+    ],
+)
+def test_the_large_calibre_threshold(charts: Charts, weapon, band, ammo, says) -> None:
+    from tabletop.rules.cd.structures import large_calibre_refusal
+
+    assert large_calibre_refusal(charts.weapons[weapon], band, ammo, charts) == says
+
+
+# --- CD 5: pregame works on the table -----------------------------------------------------------
+
+
+def accept_works(run: Run, *builds: str, code: int = 0):
+    args = ["engineer", "pregame", "--side", "Germany", "--days", "1", "--accept"]
+    for b in builds:
+        args += ["--build", b]
+    return run(*args, *(["--json"] if code == 0 else []), code=code)
+
+
+def test_pregame_works_go_on_the_table(eng: Run) -> None:
+    # CD 5: one work day, four engineer stands and an earthmover. A fortification takes an
+    # engineer-day (5.1.2: earthmovers cannot help); the earthmover builds the tank ramp (a
+    # quarter day: 4 a day), the 4" ditch (a third of a day: 12" a day, 5.2.1) and the 4" of
+    # abatis in the wood (a quarter day: 16" a day, 5.2.4), a sixth of its day left over.
+    out = as_json(
+        accept_works(
+            eng,
+            "fortification@26,27",
+            "tank-ramp@35,28",
+            "ditch@10,26:14,26",
+            "abatis@42,32:46,32",
+        )
+    )
+    assert [(b["id"], b["kind"]) for b in out["built"]] == [
+        ("works-1", "fortification"),
+        ("works-2", "tank-ramp"),
+        ("works-3", "ditch"),
+        ("works-4", "abatis"),
+    ]
+    assert out["left"]["wire"] == 24
+    assert round(out["left"]["earthmover_days"], 6) == round(1 / 6, 6)
+    assert out["left"]["engineer_days"] == 3
+    rows = {r["id"]: r for r in as_json(eng("structure", "list", "--json"))["terrain"]}
+    assert (rows["works-1"]["kind"], rows["works-1"]["state"], rows["works-1"]["side"]) == (
+        "fortification",
+        "intact",
+        "Germany",
+    )
+    # A 4" ditch, half an inch wide (engineering chart works-line-width).
+    assert rows["works-3"]["polygon"] == [
+        [14.0, 26.25], [14.0, 25.75], [10.0, 25.75], [10.0, 26.25], [14.0, 26.25]
+    ]  # fmt: skip
+    assert {t["id"] for t in status(eng)["templates"]} == {
+        "works-1",
+        "works-2",
+        "works-3",
+        "works-4",
+    }
+
+
+@pytest.mark.parametrize(
+    ("builds", "code", "message"),
+    [
+        (["abatis@10,26:14,26"], 3, "Error: abatis is built only in woods, forest (CD 5.2.4)"),
+        (["ditch@42,32:46,32"], 3, "Error: no ditch in woods (CD 5.2.1)"),
+        (
+            [f"fortification@{x},27" for x in (26, 28, 30, 32, 34)],
+            3,
+            "Error: not enough time for this fortification: it needs 1 more engineer-day(s) and "
+            "0 are left (CD 5.1.2)",
+        ),
+        (["ditch@1,1"], 2, "Error: --build 'ditch@1,1': ditch takes ditch@X1,Y1:X2,Y2"),
+        (["crater@59.8,1"], 2, "Error: a crater there would be off the 60 x 40 table"),
+    ],
+)
+def test_pregame_works_refused(eng: Run, builds, code, message) -> None:
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    assert accept_works(eng, *builds, code=code).output.strip() == message
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_built_fortification_can_be_bombed(eng: Run) -> None:
+    # CD 6.1.1, 6.2.1: a fortification built before the game is vulnerable like any other.
+    accept_works(eng, "fortification@26,27")
+    eng("turn", "next", "--yes")
+    goto_phase(eng, "artillery")
+    out = as_json(
+        eng(
+            "structure",
+            "bomb",
+            "26,27",
+            "--radius",
+            "1",
+            "--aircraft",
+            "dive",
+            "--dice",
+            "1",
+            "--json",
+        )
+    )
+    assert out["structures"] == {"works-1": "damaged"}
+    assert out["effects"] == ["works-1 damaged: now an entrenchment (hard cover) (CD 6.2.1)"]

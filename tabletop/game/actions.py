@@ -47,6 +47,8 @@ ACTIONS: dict[str, str] = {
     "minefield-cross": "tabletop.rules.cd.minefields:cross_action",
     "minefield-clear": "tabletop.rules.cd.minefields:clear_action",
     "structure-damage": "tabletop.rules.cd.structures:damage_action",
+    "structure-bomb": "tabletop.rules.cd.structures:bomb_action",
+    "structure-fire": "tabletop.rules.cd.structures:direct_fire_action",
     "airborne-drop": "tabletop.rules.cd.airborne:drop_action",
     "airborne-glider": "tabletop.rules.cd.airborne:glider_action",
     "airborne-fire": "tabletop.rules.cd.airborne:descent_fire_action",

@@ -156,7 +156,17 @@ def drop(
         )
     for pair in r["overlaps"]:
         click.echo(f"  {pair[0]} and {pair[1]} overlap: nudge them apart with 'tabletop place'")
+    _echo_orders(r)
     click.echo(f"  (event {r['event']})")
+
+
+def _echo_orders(r: dict[str, Any]) -> None:
+    """The landed stands' order (CD 7.2.2, 7.3.2)."""
+    if r.get("orders"):
+        click.echo(
+            f"  hasty advance order: {', '.join(sorted(r['orders']))} (may not move this turn;"
+            " fire at -2, CD 7.2.2, 7.3.2)"
+        )
 
 
 def _fate(sq: dict[str, Any]) -> str:
@@ -258,9 +268,12 @@ def glider(
                 f"crashes into {', '.join(g['crashed_into'])} at {g['at'][0]:.1f},{g['at'][1]:.1f}"
                 f" ({', '.join(crash['effects'])}; second check {crash['second_check']})"
             )
+            if crash.get("morale_due"):
+                text += "; a morale test falls due (CD 7.3.4)"
         else:
             text += f"down at {g['at'][0]:.1f},{g['at'][1]:.1f}"
         click.echo(head + text)
+    _echo_orders(r)
     click.echo(f"  (event {r['event']})")
 
 

@@ -146,7 +146,11 @@ def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
     for c in r["craft"]:
         hazards = "; ".join(f"{h['what']}: {h.get('effect', '')} {h['result']}".strip()
                             for h in c["hazards"])  # fmt: skip
-        ashore = f", {', '.join(c['disembarked'])} ashore" if c.get("disembarked") else ""
+        ashore = (
+            f", {', '.join(c['disembarked'])} ashore on a hasty advance order (CD 8.1.1)"
+            if c.get("disembarked")
+            else ""
+        )
         click.echo(f"  {c['craft']}: {c['stage']}{ashore}" + (f" ({hazards})" if hazards else ""))
 
 

@@ -35,8 +35,11 @@ def cli() -> None:
     Demolition, repair and bridging, obstacles, boats, pregame works and smoke
     generators.
 
-    Work that takes turns becomes a task, advanced at the end of each turn; a worker
-    pinned, suppressed, firing or moving interrupts it (see 'tabletop engineer tasks').
+    Work that takes turns becomes a task, advanced at the end of each turn; a turn in
+    which a worker is pinned, suppressed, fires, moves or leaves the work does not count:
+    the task pauses, keeps its hours and resumes after a turn spent in place (see
+    'tabletop engineer tasks'). Estimates are in turns of the light in force, night turns
+    at night (CD 9.1.7), with the hours beside them.
 
     \b
     Example:
@@ -89,7 +92,8 @@ def demolish(target: str, by: str, dice: Any, game: Path, as_json: bool) -> None
 def recheck(bridge: str, by: str, game: Path, as_json: bool) -> None:
     """Recheck failed charges on BRIDGE (CD 2.4.1).
 
-    The engineer ends a movement phase on the bridge.
+    A friendly engineer spends a whole movement phase on the bridge (it did not move
+    this turn); the charges may then be fired from a stationary turn off the bridge.
 
     \b
     Example:
@@ -252,6 +256,10 @@ def bridge_set(
 ) -> None:
     """Start assembling a portable bridge across a gap (CD 2.4.3).
 
+    The span runs from bank to bank across a river or stream (both ends on land, at
+    most 12"), and every engineer named works beside it. The finished bridge is listed
+    by 'tabletop structure list' and drawn on the map.
+
     \b
     Example:
       tabletop engineer bridge-set --class III --from 20,30 --to 20,35 --by E1
@@ -362,20 +370,35 @@ def boat(boat: str, cargo: str | None, unload: bool, at: Any, game: Path, as_jso
 )
 @click.option("--days", type=Amount(0, 60, "days"), default=None, help="Or days it has.")
 @click.option("--accept", is_flag=True, help="Accept the plan into the game: troops dig in.")
+@click.option(
+    "--build",
+    "builds",
+    multiple=True,
+    help="With --accept: a work to put on the table, WORK@X,Y (fortification, tank-ramp, "
+    "crater) or WORK@X1,Y1:X2,Y2 (ditch, wire, abatis, av-obstacle); repeat.",
+)
 @game_option
 @json_option
 @command
 def pregame(
-    side: str, hours: float | None, days: float | None, accept: bool, game: Path, as_json: bool
+    side: str,
+    hours: float | None,
+    days: float | None,
+    accept: bool,
+    builds: tuple[str, ...],
+    game: Path,
+    as_json: bool,
 ) -> None:
     """What a side can build before the battle (CD 5).
 
-    In the time it has.
+    In the time it has; with --accept the troops dig in and each --build goes on the
+    table, within the engineer-days the time gives.
 
     \b
     Example:
       tabletop engineer pregame --side Germany --hours 8
-      tabletop engineer pregame --side Germany --days 2 --accept
+      tabletop engineer pregame --side Germany --days 1 --accept \\
+        --build crater@5,5
     """
     from tabletop.core.errors import BadInput
     from tabletop.rules.cd.pregame import plan
@@ -385,8 +408,10 @@ def pregame(
     g = open_game(game)
     day = float(g.loaded.charts.param("engineering", "work-day-hours"))
     total = hours if hours is not None else (days or 0.0) * day
+    if builds and not accept:
+        raise BadInput("--build puts works on the table: use it with --accept")
     if accept:
-        out = g.execute("pregame", {"side": side, "hours": total})
+        out = g.execute("pregame", {"side": side, "hours": total, "builds": list(builds)})
         data = {"event": out.seq, **out.result}
     else:
         data = {"event": None, "plan": plan(g.context(), side, total)}

@@ -535,7 +535,17 @@ def drop_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "aa": shots,
         "squares": squares,
         "stands": applied,
+        "orders": _orders(ctx, stands),
         "overlaps": _overlaps(ctx, landed),
+    }
+
+
+def _orders(ctx: Any, stands: list[dict[str, Any]]) -> dict[str, str]:
+    """The order each landed stand now has (CD 7.2.2, 7.3.2: hasty advance)."""
+    return {
+        s["id"]: s["order"]
+        for s in stands
+        if s.get("order") and s["x"] is not None and s["status"] == "ok"
     }
 
 
@@ -586,6 +596,10 @@ def _apply_drop(
     done = {}
     for stand in stands:
         parts = by_stand[stand["id"]]
+        if "weapon" in parts and _crew_without_gun(parts):
+            # CD 7.1: gun and crew are separate: the crew lands though its gun is lost.
+            done[stand["id"]] = _crew_only(ctx, stand, parts, zone, heading)
+            continue
         main = parts.get("weapon") or parts[None]
         done[stand["id"]] = _settle(ctx, stand, main, "parachute", zone, heading)
         if "weapon" in parts and stand["status"] != "lost" and stand["status"] != "aborted":
@@ -593,6 +607,54 @@ def _apply_drop(
             if stand["status"] == "eliminated":
                 done[stand["id"]] = "eliminated"
     return done
+
+
+HASTY = "hasty-advance"
+GUN_MARKERS = {
+    "no-crew": "its crew was lost in the drop",
+    "no-gun": "its gun was lost in the drop: the crew has no weapon to serve",
+    "crew-apart": "its crew landed apart and has not been assembled with it",
+    "ammo-apart": "its ammunition landed apart and has not been assembled with it",
+}
+
+
+def _crew_without_gun(parts: dict[str | None, dict[str, Any]]) -> bool:
+    lost = ("aborted", "lost")
+    return parts["weapon"]["outcome"] in lost and parts["crew"]["outcome"] not in lost
+
+
+def _crew_only(
+    ctx: Any,
+    stand: dict[str, Any],
+    parts: dict[str | None, dict[str, Any]],
+    zone: tuple[float, float],
+    heading: float,
+) -> str:
+    """The gun is lost, its crew lands: the stand is the crew, where its square fell (CD 7.1)."""
+    crew, weapon, ammo = parts["crew"], parts["weapon"], parts["ammo"]
+    how = _settle(ctx, stand, crew, "parachute", zone, heading)
+    stand["parts"] = {
+        part: {"outcome": sq["outcome"], "at": sq.get("at")}
+        for part, sq in (("crew", crew), ("ammo", ammo), ("weapon", weapon))
+    }
+    if stand["status"] == "eliminated":
+        return how
+    stand["markers"].append("no-gun")
+    return f"{how}: its gun {weapon['outcome']}, the crew lands without it (CD 7.1)"
+
+
+def gun_fire_refusal(ctx: Any, stand: dict[str, Any]) -> str | None:
+    """Why a parachuted gun cannot fire yet, from the markers its drop set (CD 7.1, 7.2)."""
+    why = [text for marker, text in GUN_MARKERS.items() if marker in stand.get("markers", ())]
+    if not why:
+        return None
+    fix = (
+        f"; 'tabletop airborne assemble {stand['id']}' once they have joined it"
+        if any(m in stand["markers"] for m in ("crew-apart", "ammo-apart"))
+        and not any(m in stand["markers"] for m in ("no-crew", "no-gun"))
+        else ""
+    )
+    return f"{stand['id']} cannot fire: {'; '.join(why)} (CD 7.1, 7.2){fix}"
 
 
 def _settle(
@@ -615,6 +677,9 @@ def _settle(
     stand["facing"] = heading
     stand["landed_turn"] = state.turn
     stand["landed_by"] = how
+    # CD 7.2.2, 7.3.2: troops landed from the air count as on a hasty advance order (they
+    # may not move this turn, and fire at -2).
+    stand["order"] = HASTY
     stand["drop"]["at"] = square["at"]
     if outcome in ("suppressed", "hit") and "suppressed" not in stand["markers"]:
         stand["markers"].append("suppressed")
@@ -721,6 +786,7 @@ def glider_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "aa": shots,
         "gliders": gliders,
         "stands": done,
+        "orders": _orders(ctx, stands),
         "overlaps": _overlaps(ctx, safe),
     }
 
@@ -909,10 +975,25 @@ def _crash(ctx: Any, stand: dict[str, Any], number: int, rolls: list[int]) -> di
     if again > number:
         effects.append(stand_effect(ctx, stand, f"{stand['id']}'s glider crashes hard"))
     worst = max(effects, key=lambda e: SEVERITY[e])
+    out: dict[str, Any] = {
+        "second_check": again,
+        "held": again <= number,
+        "effects": effects,
+        "worst": worst,
+    }
     if worst == ELIMINATED:
         stand["status"] = "eliminated"
-    # CD 7.3.4: a forced-back result here only counts for morale; the stand stays put.
-    return {"second_check": again, "held": again <= number, "effects": effects, "worst": worst}
+    elif FORCED_BACK in effects:
+        # CD 7.3.4: a forced-back result here does not move the stand, but the morale test a
+        # forced-back result brings falls due (the morale phase lists it).
+        due = {
+            "rule": "CD 7.3.4",
+            "why": f"{stand['id']}'s glider crashed: forced back result (the stand stays put)",
+            "turn": ctx.state.turn,
+        }
+        stand.setdefault("morale_due", []).append(due)
+        out["morale_due"] = due
+    return out
 
 
 # --- fire at descending paratroopers (CD 7.2.2) -------------------------------------------------

@@ -486,6 +486,8 @@ def _land_one(ctx: Any, craft: dict[str, Any], kind: Any) -> dict[str, Any]:
     craft["moved_turn"] = ctx.state.turn
     am["stage"], am["landed_turn"] = "beached", ctx.state.turn
     report["disembarked"] = _disembark(ctx, craft, shore, out)
+    # CD 8.1.1: the assault wave hits the beach on a hasty advance order.
+    report["orders"] = {sid: "hasty-advance" for sid in report["disembarked"]}
     report["stage"] = am["stage"]
     return report
 
@@ -628,7 +630,7 @@ def _disembark(
         stand["moved_turn"] = ctx.state.turn
         # CD 8.1.1: they come ashore on a hasty advance order and end their move here.
         stand["disembarked_turn"] = ctx.state.turn
-        stand["orders"] = "hasty"
+        stand["order"] = "hasty-advance"
         ctx.involve(stand["id"])
     craft["cargo"] = []
     craft["amphib"]["stage"] = "disembarked"
@@ -649,7 +651,11 @@ def unload_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             float(craft["y"]) - out[1] * craft["depth"] / 2)  # fmt: skip
     left = _disembark(ctx, craft, here, out)
     craft["amphib"]["stage"] = "landed"
-    return {"verdict": f"{', '.join(left)} unloaded from {craft['id']}", "unloaded": left}
+    return {
+        "verdict": f"{', '.join(left)} unloaded from {craft['id']} (hasty advance order, CD 8.1.1)",
+        "unloaded": left,
+        "orders": {sid: "hasty-advance" for sid in left},
+    }
 
 
 # --- wading (CD 8.1.4) -------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.airborne import gun_fire_refusal
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,
@@ -139,6 +140,9 @@ def prepare(
         raise RulesRefusal(
             f"{shooter['id']} is flailing a minefield this turn and may not fire (CD 3.3.2)"
         )
+    grounded = gun_fire_refusal(ctx, shooter)  # CD 7.1, 7.2: a parachuted gun's parts
+    if grounded is not None:
+        raise RulesRefusal(grounded)
     if shooter["side"] == target["side"]:
         raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
     weapon = charts.weapons[weapon_id]

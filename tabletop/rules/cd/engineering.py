@@ -14,6 +14,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.charts import WEIGHT_LEVELS, weight_number
 from tabletop.rules.cd import tasks, terrain_state
+from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.state.document import out_of_play
 
 CONFIGS = ("nominal", "lower", "higher")
@@ -107,14 +108,39 @@ def piece_spec(ctx: Any, piece_id: str, kinds: tuple[str, ...], what: str) -> An
     try:
         piece = ctx.scenario.piece(piece_id)
     except KeyError:
-        terrain_state.row(ctx.state, piece_id, ctx.scenario)  # raises a helpful BadInput
-        raise
+        raise terrain_state.not_a_scenario_piece(ctx.state, piece_id, ctx.scenario, what) from None
     if piece.kind not in kinds:
         raise BadInput(f"{piece_id} is {piece.kind}, not {what}")
     return piece
 
 
 # --- demolition (CD 2.4.1, 6.1.3) ------------------------------------------------------------
+
+
+def owner_of(ctx: Any, piece: Any) -> tuple[str, str]:
+    """The side whose charges wire ``piece``, and how that is known (CD 2.4.1, 6.1.3).
+
+    The scenario's ``owner:`` when given; otherwise the side that holds the piece at the
+    start: the side whose stand stood nearest to it when the game began.
+    """
+    if piece.owner is not None:
+        return str(piece.owner), "the scenario's owner"
+    from shapely.geometry import Point
+
+    shape = ctx.table.geometry(piece.id)
+    best: tuple[float, str] | None = None
+    for side, spec in ctx.scenario.stand_specs():
+        if spec.at is None:
+            continue
+        gap = float(shape.distance(Point(spec.at)))
+        if best is None or gap < best[0]:
+            best = (gap, side)
+    if best is None:
+        raise BadInput(
+            f"{piece.id} is wired but the scenario names no owner and places no stand to "
+            "infer one from: add owner: SIDE to the piece"
+        )
+    return best[1], f"inferred: {best[1]}'s stands held it at the start"
 
 
 def demolition_result(roll: int, weight: int, always: int) -> str:
@@ -149,9 +175,11 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             f"('tabletop engineer recheck {piece.id} --by STAND', {rule})"
         )
     require_engineer(ctx, stand, rule)
-    if piece.owner is not None and piece.owner != stand["side"]:
+    owner, how = owner_of(ctx, piece)
+    if owner != stand["side"]:
         raise RulesRefusal(
-            f"{piece.id} was wired by {piece.owner}; {stand['id']} is {stand['side']}'s ({rule})"
+            f"{piece.id} was wired by {owner} ({how}); only a friendly engineer detonates "
+            f"the charges and {stand['id']} is {stand['side']}'s ({rule})"
         )
     require_fit(ctx, stand, rule, unsuppressed=False)
     require_phase(ctx, "movement", "demolition", rule)
@@ -159,6 +187,12 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     reach = float(charts.param("engineering", "demolition-range"))
     if on:
         raise RulesRefusal(f"{stand['id']} is on {piece.id}: it must detonate from off it ({rule})")
+    checked = row.get("rechecked")
+    if checked is not None and checked["turn"] >= state.turn:
+        raise RulesRefusal(
+            f"the charges on {piece.id} were rechecked this turn: they may be fired from a "
+            f"stationary turn off the bridge, from turn {checked['turn'] + 1} ({rule})"
+        )
     if not within(gap, reach):
         raise RulesRefusal(
             f'{stand["id"]} is {gap:.1f}" from {piece.id}: it must be within {reach:g}" ({rule})'
@@ -205,6 +239,10 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def recheck_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """CD 2.4.1: after charges fail, a friendly engineer spends a whole movement phase on the
+    bridge (it does not move in it), unpinned and unsuppressed; only then may charges be
+    fired again, from a stationary turn off the bridge.
+    """
     piece = piece_spec(ctx, inputs["target"], ("bridge",), "a bridge")
     row = terrain_state.row(ctx.state, piece.id, ctx.scenario)
     stand = ctx.state.stand(inputs["by"])
@@ -212,18 +250,32 @@ def recheck_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     if not row["recheck"]:
         raise RulesRefusal(f"the charges on {piece.id} need no recheck")
     require_engineer(ctx, stand, "CD 2.4.1")
-    require_fit(ctx, stand, "CD 2.4.1", stationary=False)
+    owner, how = owner_of(ctx, piece)
+    if owner != stand["side"]:
+        raise RulesRefusal(
+            f"{piece.id}'s charges are {owner}'s ({how}); {stand['id']} is "
+            f"{stand['side']}'s: only a friendly engineer rechecks them (CD 2.4.1)"
+        )
     require_phase(ctx, "movement", "rechecking the charges", "CD 2.4.1")
+    placed(stand)
     _, on = gap_to_piece(ctx, stand, piece.id)
     if not on:
         raise RulesRefusal(
-            f"{stand['id']} must end the movement phase on {piece.id} to recheck "
+            f"{stand['id']} must spend the whole movement phase on {piece.id} to recheck "
             "its charges (CD 2.4.1)"
         )
+    if stand.get("moved_turn") == ctx.state.turn:
+        raise RulesRefusal(
+            f"{stand['id']} moved this turn: the recheck takes a whole movement phase on "
+            f"{piece.id}; stay on it and recheck next turn (CD 2.4.1)"
+        )
+    require_fit(ctx, stand, "CD 2.4.1")
     row["recheck"] = False
+    row["rechecked"] = {"turn": ctx.state.turn, "by": stand["id"]}
     return {
         "verdict": f"{stand['id']} rechecked the charges on {piece.id}: they may be fired "
-        "on a later turn (CD 2.4.1)",
+        f"from a stationary turn off the bridge, turn {ctx.state.turn + 1} at the earliest "
+        "(CD 2.4.1)",
         "target": piece.id,
     }
 
@@ -258,7 +310,7 @@ def repair_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     turns = repair_turns(weight, len(workers), saving)
     task = tasks.start(ctx, "repair", [s["id"] for s in workers], piece.id, turns, {})
     return {
-        "verdict": f"repair of {piece.id} begun: {turns} turn(s) (class "
+        "verdict": f"repair of {piece.id} begun: {tasks.estimate(ctx, task)} (class "
         f"{piece.weight_class}, {len(workers)} engineer stand(s), CD 2.4.2)",
         "turns": turns,
         "task": task["id"],
@@ -349,10 +401,63 @@ def bridge_set_plan(
     }
 
 
+WATER_GAPS = ("river", "stream")
+
+
+def gap_spanned(ctx: Any, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
+    """The rivers and streams the span from ``a`` to ``b`` crosses bank to bank (CD 2.4.3).
+
+    Both ends must stand on land (a bank: outside the water, its edge allowed) and the span
+    must cross at least one water piece; a span that ends in mid-stream is refused.
+    """
+    from shapely.geometry import LineString, Point
+
+    line = LineString([a, b])
+    crossed = []
+    for piece in ctx.scenario.terrain:
+        if piece.kind not in WATER_GAPS:
+            continue
+        shape = ctx.table.geometry(piece.id)
+        for end in (a, b):
+            if shape.contains(Point(end)):
+                raise RulesRefusal(
+                    f"the span ends at {end[0]:g},{end[1]:g} in {piece.id}: a portable "
+                    "bridge reaches from bank to bank (CD 2.4.3)"
+                )
+        if line.intersection(shape).length > 1e-6:
+            crossed.append(piece.id)
+    if not crossed:
+        raise RulesRefusal(
+            f"the span {a[0]:g},{a[1]:g} to {b[0]:g},{b[1]:g} crosses no river or stream: a "
+            "portable bridge is laid across a water gap, bank to bank (CD 2.4.3)"
+        )
+    return crossed
+
+
 def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    from shapely.geometry import LineString
+
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
     workers = _workers(ctx, inputs["by"], "CD 2.4.3")
     (x1, y1), (x2, y2) = inputs["span"]
     span = math.dist((x1, y1), (x2, y2))
+    cap = float(ctx.charts.param("engineering", "bridge-max-span"))
+    if span > cap + 1e-9:
+        raise RulesRefusal(
+            f'{span:g}" is more than the {cap:g}" portable bridging can span (CD 2.4.3)'
+        )
+    crossed = gap_spanned(ctx, (x1, y1), (x2, y2)) if span > 0 else []
+    near = float(ctx.charts.param("engineering", "adjacent"))
+    line = LineString([(x1, y1), (x2, y2)])
+    for stand in workers:
+        gap = float(base_polygon(base_of(stand)).distance(line))
+        if not within(gap, near):
+            raise RulesRefusal(
+                f'{stand["id"]} is {gap:.1f}" from the span: the engineers assemble the '
+                f'bridge from beside it (within {near:g}", CD 2.4.3)'
+            )
     plan = bridge_set_plan(
         inputs["set_class"],
         inputs["config"],
@@ -368,12 +473,12 @@ def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         [s["id"] for s in workers],
         "portable bridge",
         plan["turns"],
-        {**plan, "from": [x1, y1], "to": [x2, y2]},
+        {**plan, "from": [x1, y1], "to": [x2, y2], "crosses": crossed, "side": workers[0]["side"]},
     )
     return {
-        "verdict": f"portable bridge begun: {plan['sets']} class {inputs['set_class']} "
-        f'set(s) for a class {plan["class"]} span of {span:.1f}", '
-        f"{plan['turns']} turn(s) (CD 2.4.3)",
+        "verdict": f"portable bridge begun across {', '.join(crossed)}: {plan['sets']} class "
+        f'{inputs["set_class"]} set(s) for a class {plan["class"]} span of {span:.1f}", '
+        f"{tasks.estimate(ctx, task)} (CD 2.4.3)",
         "turns": plan["turns"],
         "plan": plan,
         "task": task["id"],
@@ -382,18 +487,76 @@ def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 @tasks.completion("bridge-set")
 def _bridge_built(ctx: Any, task: dict[str, Any]) -> str:
-    detail = task["detail"]
-    ctx.state.add_template(
+    row = add_built_bridge(
+        ctx,
+        side=task["detail"].get("side") or ctx.state.stand(task["workers"][0])["side"],
+        weight_class=task["detail"]["class"],
+        start=task["detail"]["from"],
+        end=task["detail"]["to"],
+        by=task["workers"][0],
+        crosses=list(task["detail"].get("crosses") or []),
+        how="portable",
+    )
+    return f'a class {row["weight_class"]} bridge ({row["id"]}) spans {task["detail"]["span"]:.1f}"'
+
+
+BUILT = "built-bridge-"
+
+
+def add_built_bridge(
+    ctx: Any,
+    *,
+    side: str,
+    weight_class: str,
+    start: list[float],
+    end: list[float],
+    by: str,
+    crosses: list[str],
+    how: str,
+) -> dict[str, Any]:
+    """Put a bridge built in play on the table (CD 2.4.3, 2.4.5).
+
+    It is a terrain row ``terrain:built-bridge-N`` shaped like the scenario's own bridge
+    rows (id, kind "bridge", state, wired, damage, recheck, gaps) plus ``built: True``,
+    ``weight_class``, ``polygon`` (its 1" wide deck from bank to bank), ``crosses`` (the
+    water pieces it spans), ``side``, ``by``, ``turn`` and ``how``; and a map template of the
+    same id (kind "bridge") so the map draws it.
+    """
+    state = ctx.state
+    serial = int(state.meta.get("built_bridge_serial", 0)) + 1
+    state.meta["built_bridge_serial"] = serial
+    bridge_id = f"{BUILT}{serial}"
+    polygon = _span_polygon(start, end)
+    row: dict[str, Any] = {
+        "id": bridge_id,
+        "kind": "bridge",
+        "state": "intact",
+        "wired": False,
+        "damage": 0,
+        "recheck": False,
+        "gaps": [],
+        "built": True,
+        "how": how,
+        "weight_class": weight_class,
+        "polygon": polygon,
+        "crosses": crosses,
+        "side": side,
+        "by": by,
+        "turn": state.turn,
+    }
+    state.rows[terrain_state.TERRAIN + bridge_id] = row
+    state.add_template(
         {
+            "id": bridge_id,
             "kind": "bridge",
-            "by": task["workers"][0],
-            "turn": ctx.state.turn,
+            "by": by,
+            "turn": state.turn,
             "lifetime": "game",
-            "weight_class": detail["class"],
-            "polygon": _span_polygon(detail["from"], detail["to"]),
+            "weight_class": weight_class,
+            "polygon": polygon,
         }
     )
-    return f'a class {detail["class"]} bridge spans {detail["span"]:.1f}"'
+    return row
 
 
 def _span_polygon(a: list[float], b: list[float]) -> list[list[float]]:
@@ -412,6 +575,10 @@ def permanent_bridge(weight_class: str) -> dict[str, Any]:
 # --- vehicle-launched bridges and fascines (CD 2.4.5, 4.2) ---------------------------------
 
 
+LAUNCHED_SPANS = ("stream", "ditch", "crater")
+FASCINE_FILLS = ("ditch", "crater")
+
+
 def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["by"])
     kit = equipment(ctx, stand)
@@ -427,9 +594,20 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     target = inputs["target"]
     if what == "fascine" and recover:
         raise RulesRefusal("a fascine fills the gap and cannot be recovered (CD 4.2)")
-    piece = piece_spec(
-        ctx, target, ("ditch", "crater", "stream", "river"), "a ditch, crater or narrow water"
-    )
+    # CD 2.4.5: a launched bridge spans narrow water (streams, canals), dry gaps, ditches
+    # and craters, never a river; CD 4.2: a fascine fills only a ditch or a crater.
+    spans = LAUNCHED_SPANS if what == "vlb" else FASCINE_FILLS
+    rule = "CD 2.4.5" if what == "vlb" else "CD 4.2"
+    try:
+        kind = ctx.scenario.piece(target).kind
+    except KeyError:
+        kind = None
+    if kind is not None and kind not in spans:
+        raise RulesRefusal(
+            f"{target} is a {kind}: a {'launched bridge' if what == 'vlb' else 'fascine'} "
+            f"crosses only {', '.join(spans)} ({rule})"
+        )
+    piece = piece_spec(ctx, target, spans, "a ditch, crater or narrow water")
     if not adjacent(ctx, stand, piece.id):
         raise RulesRefusal(f"{stand['id']} must spend the turn beside {piece.id} (CD 2.4.5)")
     turns = float(ctx.charts.param("engineering", "vlb-turns"))
@@ -446,14 +624,15 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         no_fire=False,
         whole_turns=True,
     )
+    took = tasks.estimate_hours(ctx, task["hours_needed"])
     when = (
-        "at the end of this turn"
+        f"{took}, done at the end of this turn"
         if task["from_turn"] == ctx.state.turn
-        else f"at the end of turn {task['from_turn']} (it moved up this turn)"
+        else f"{took}, done at the end of turn {task['from_turn']} (it moved up this turn)"
     )
     return {
         "verdict": f"{stand['id']} {'recovers' if recover else 'lays'} its {what} at "
-        f"{piece.id}: done {when}; it takes a hasty advance order but does not move "
+        f"{piece.id}: {when}; it takes a hasty advance order but does not move "
         "(CD 2.4.5)",
         "turns": turns,
         "task": task["id"],
@@ -463,10 +642,59 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 @tasks.completion("vlb-emplace")
 @tasks.completion("fascine-emplace")
 def _emplaced(ctx: Any, task: dict[str, Any]) -> str:
+    what = task["kind"].split("-")[0]
     row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
     if row is not None:
-        row["gaps"].append({"at": task["detail"]["at"], "by": task["kind"].split("-")[0]})
-    return f"{task['kind'].split('-')[0]} emplaced across {task['target']}"
+        row["gaps"].append({"at": task["detail"]["at"], "by": what})
+    if what != "vlb":
+        return f"{what} emplaced across {task['target']}"
+    # CD 2.4.5: the launched bridge is a bridge on the table, of its charted load class.
+    vehicle = ctx.state.stand(task["workers"][0])
+    start, end = _launch_span(ctx, vehicle, task["target"])
+    bridge = add_built_bridge(
+        ctx,
+        side=vehicle["side"],
+        weight_class=str(ctx.charts.param("engineering", "vlb-class")),
+        start=start,
+        end=end,
+        by=vehicle["id"],
+        crosses=[task["target"]],
+        how="vlb",
+    )
+    vehicle["vlb_bridge"] = bridge["id"]
+    return f"vlb emplaced across {task['target']} ({bridge['id']}, class {bridge['weight_class']})"
+
+
+def _launch_span(
+    ctx: Any, vehicle: dict[str, Any], piece_id: str
+) -> tuple[list[float], list[float]]:
+    """From the bank by the vehicle straight across the obstacle, a little onto each side."""
+    from shapely.geometry import LineString, Point
+
+    shape = ctx.table.geometry(piece_id)
+    here = Point(vehicle["x"], vehicle["y"])
+    near = (
+        shape.exterior.interpolate(shape.exterior.project(here))
+        if hasattr(shape, "exterior")
+        else shape.boundary.interpolate(shape.boundary.project(here))
+    )
+    dx, dy = near.x - here.x, near.y - here.y
+    if math.hypot(dx, dy) < 1e-9:
+        rad = math.radians(float(vehicle["facing"]))
+        dx, dy = math.sin(rad), math.cos(rad)
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    reach = LineString([(here.x, here.y), (here.x + ux * 100, here.y + uy * 100)])
+    crossing = reach.intersection(shape)
+    parts = list(getattr(crossing, "geoms", [crossing]))
+    first = min(parts, key=lambda g: here.distance(g))
+    coords = list(first.coords)
+    (ax, ay), (bx, by) = coords[0], coords[-1]
+    margin = float(ctx.charts.param("engineering", "vlb-bank-overlap"))
+    return (
+        [round(ax - ux * margin, 4), round(ay - uy * margin, 4)],
+        [round(bx + ux * margin, 4), round(by + uy * margin, 4)],
+    )
 
 
 @tasks.completion("vlb-recover")
@@ -474,7 +702,49 @@ def _recovered(ctx: Any, task: dict[str, Any]) -> str:
     row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
     if row is not None:
         row["gaps"] = [g for g in row["gaps"] if g.get("by") != "vlb"]
+    vehicle = ctx.state.stand(task["workers"][0])
+    bridge = vehicle.pop("vlb_bridge", None)
+    if bridge is not None:
+        ctx.state.rows.pop(terrain_state.TERRAIN + bridge, None)
+        ctx.state.remove_template(bridge)
     return f"launched bridge recovered from {task['target']}"
+
+
+# --- where the workers must be while a task goes on ---------------------------------------
+
+
+@tasks.place_check("repair")
+def _at_bridge(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    gap, on = gap_to_piece(ctx, stand, task["target"])
+    if on or adjacent(ctx, stand, task["target"]):
+        return None
+    return f'{stand["id"]} is {gap:.1f}" from {task["target"]}'
+
+
+@tasks.place_check("clear", "vlb-emplace", "fascine-emplace", "vlb-recover")
+def _beside_piece(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    if stand["x"] is None:
+        return f"{stand['id']} is off the table"
+    if adjacent(ctx, stand, task["target"]):
+        return None
+    gap, _ = gap_to_piece(ctx, stand, task["target"])
+    return f'{stand["id"]} is {gap:.1f}" from {task["target"]}, not beside it'
+
+
+@tasks.place_check("bridge-set")
+def _beside_span(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    from shapely.geometry import LineString
+
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    if stand["x"] is None:
+        return f"{stand['id']} is off the table"
+    line = LineString([task["detail"]["from"], task["detail"]["to"]])
+    gap = float(base_polygon(base_of(stand)).distance(line))
+    if within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+        return None
+    return f'{stand["id"]} is {gap:.1f}" from the span, not beside it'
 
 
 # --- obstacles (CD 4) -------------------------------------------------------------------------
@@ -533,7 +803,8 @@ def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         else ""
     )
     return {
-        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: {turns} turn(s)'
+        "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: '
+        f"{tasks.estimate_hours(ctx, task['hours_needed'])}"
         f"{later} ({'earthmover' if mover else order + ' order'}, {work.rule})",
         "turns": turns,
         "task": task["id"],
@@ -584,13 +855,14 @@ def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         if cargo.get("aboard"):
             raise RulesRefusal(f"{cargo['id']} is already aboard {cargo['aboard']}")
         max_class = str(charts.param("engineering", "boat-max-gun-class"))
-        gun_ok = kind.category == "gun" and weight_number(kind.weight_class) <= weight_number(
-            max_class
-        )
+        # CD 2.1: the stand's own class (scenario weight_class) first, then its kind's.
+        cargo_class = weight_class_of(ctx, cargo)
+        gun_ok = kind.category == "gun" and weight_number(cargo_class) <= weight_number(max_class)
         if kind.category != "personnel" and not gun_ok:
+            of_class = f" of class {cargo_class}" if cargo_class else ""
             raise RulesRefusal(
                 f"an assault boat carries a personnel stand or a class {max_class} "
-                f"towed weapon; {cargo['id']} is a {cargo['kind']} (CD 2.1)"
+                f"towed weapon; {cargo['id']} is a {cargo['kind']}{of_class} (CD 2.1)"
             )
         placed(cargo)
         gap = base_polygon(base_of(cargo)).distance(base_polygon(base_of(boat)))

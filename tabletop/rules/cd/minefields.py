@@ -126,7 +126,15 @@ def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
                     f"companies carry mines for {limit} (CD 3.1.2)"
                 )
             state.meta["mines_laid"][side] = laid + 1
-    elif not inputs.get("pregame"):
+    elif inputs.get("pregame"):
+        if not before_battle(ctx):
+            start = ctx.scenario.turn
+            raise RulesRefusal(
+                f"--pregame minefields are placed before the game begins (turn {start.number}, "
+                f"{start.phase} phase); it is turn {state.turn}, {state.phase} phase: in battle "
+                "an engineer lays them (--by ENGINEER, CD 3.1.1, 3.1.2)"
+            )
+    else:
         raise BadInput(
             "give --by ENGINEER for a field laid in battle, or --pregame for one the "
             "scenario or referee allows before the game (CD 3.1)"
@@ -143,6 +151,12 @@ def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "id": field["id"],
         "side": side,
     }
+
+
+def before_battle(ctx: Any) -> bool:
+    """Still at the scenario's opening turn and phase: pregame placement is open (CD 3.1.1)."""
+    start = ctx.scenario.turn
+    return bool(ctx.state.turn == start.number and ctx.state.phase == start.phase)
 
 
 def _check_layer(ctx: Any, stand: dict[str, Any], side: str, field: dict[str, Any]) -> None:
@@ -515,7 +529,8 @@ def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         )
         when = "this" if task["from_turn"] == state.turn else "next"
         return {
-            "verdict": f"{stand['id']} lifts the mines of {field['id']}: gone at the end of "
+            "verdict": f"{stand['id']} lifts the mines of {field['id']} in "
+            f"{tasks.estimate_hours(ctx, task['hours_needed'])}: gone at the end of "
             f"{when} turn (turn {task['from_turn']}) if it spends that turn beside the field, "
             "unpinned and unsuppressed, and does not fire (cautious advance order, CD 3.3.1)",
             "task": task["id"],
@@ -529,6 +544,24 @@ def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
                 f"{stand['id']} has no mine roller, plow or flail (scenario equipment; CD 3.3.2)"
             )
         require_fit(ctx, stand, "CD 3.3.2", stationary=False, unsuppressed=False)
+        require_phase(ctx, "movement", "a mine-clearing tank's advance", "CD 3.3.2")
+        # CD 3.3.2: the tank starts its move beside a template, then rolls forward.
+        if stand.get("moved_turn") == state.turn:
+            raise RulesRefusal(
+                f"{stand['id']} has already moved this turn: a mine-clearing tank starts its "
+                "move beside the minefield and then advances (CD 3.3.2)"
+            )
+        beside = [
+            f["id"]
+            for f in fields(state)
+            if (f["revealed"] or f["side"] == stand["side"])
+            and within(base.distance(square(f)), near)
+        ]
+        if not beside:
+            raise RulesRefusal(
+                f"{stand['id']} is not beside a detected minefield: a mine-clearing tank "
+                f'must start adjacent to one (within {near:g}", CD 3.3.2)'
+            )
         return _tank_clears(ctx, stand, kinds[0], inputs.get("heading"))
     if method == "line-charge":
         if "line-charge" not in equipment(ctx, stand):
@@ -536,12 +569,65 @@ def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         require_fit(ctx, stand, "CD 3.3.3", stationary=False)
         if field is None:
             raise BadInput("a line charge needs the minefield: give FIELD")
+        when = _line_charge_window(ctx, stand, field)
         state.rows.pop(MINEFIELD + field["id"], None)
+        fired = state.meta.setdefault("line_charges", {})
+        record = fired.get(stand["id"]) or {}
+        if record.get("turn") != state.turn:
+            record = {"turn": state.turn}
+        record[when] = field["id"]
+        fired[stand["id"]] = record
+        then = (
+            "it may now move; at the end of the opportunity fire phase it may clear one more "
+            "field beside it if still unsuppressed"
+            if when == "movement"
+            else "no more line charges this turn"
+        )
         return {
-            "verdict": f"{stand['id']}'s line charge clears {field['id']} (CD 3.3.3)",
+            "verdict": f"{stand['id']}'s line charge clears {field['id']}: {then} (CD 3.3.3)",
             "cleared": [field["id"]],
+            "window": when,
         }
     raise BadInput(f"--method {method!r}: accepted: hand, tank, line-charge")
+
+
+def _line_charge_window(ctx: Any, stand: dict[str, Any], field: dict[str, Any]) -> str:
+    """When a line charge may be fired this turn, or why not (CD 3.3.3).
+
+    Clear, then move: one field beside the vehicle as the movement phase begins (before it
+    moves), and one other field beside it at the end of the opportunity fire phase.
+    """
+    state = ctx.state
+    done = state.meta.get("line_charges", {}).get(stand["id"]) or {}
+    this_turn = done if done.get("turn") == state.turn else {}
+    if state.phase == "movement":
+        if "movement" in this_turn:
+            raise RulesRefusal(
+                f"{stand['id']} already cleared {this_turn['movement']} this movement phase: "
+                "one line charge as the phase begins (CD 3.3.3)"
+            )
+        if stand.get("moved_turn") == state.turn:
+            raise RulesRefusal(
+                f"{stand['id']} has moved this turn: a line charge clears the field the vehicle "
+                "begins the movement phase beside, and then it moves (CD 3.3.3)"
+            )
+        return "movement"
+    if state.phase == "opportunity-fire":
+        if "opportunity-fire" in this_turn:
+            raise RulesRefusal(
+                f"{stand['id']} already cleared {this_turn['opportunity-fire']} at the end of "
+                "this opportunity fire phase: one more field a turn (CD 3.3.3)"
+            )
+        if "movement" not in this_turn:
+            raise RulesRefusal(
+                f"{stand['id']} cleared no field as this movement phase began: the second line "
+                "charge of a turn is for another field beside it after that move (CD 3.3.3)"
+            )
+        return "opportunity-fire"
+    raise RulesRefusal(
+        "a line charge clears a field as the movement phase begins, or another at the end of "
+        f"the opportunity fire phase (CD 3.3.3); it is the {state.phase} phase now"
+    )
 
 
 def _tank_clears(
@@ -573,6 +659,20 @@ def _tank_clears(
         f"{', '.join(cleared) or 'no fields'} (cautious advance, CD 3.3.2)",
         "cleared": cleared,
     }
+
+
+@tasks.place_check("hand-lift")
+def _beside_field(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    field = ctx.state.rows.get(MINEFIELD + task["target"])
+    if field is None or stand["x"] is None:
+        return None if field is None else f"{stand['id']} is off the table"
+    gap = float(base_polygon(base_of(stand)).distance(square(field)))
+    if within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+        return None
+    return f'{stand["id"]} is {gap:.1f}" from {task["target"]}, not beside it'
 
 
 @tasks.completion("hand-lift")

@@ -92,13 +92,164 @@ def _earthmover(ctx: Any, stand: dict[str, Any]) -> bool:
     return is_earthmover(ctx, stand)
 
 
+POINT_WORKS = ("fortification", "tank-ramp", "crater")
+LINE_WORKS = ("ditch", "wire", "abatis", "av-obstacle")
+
+
+def parse_build(text: str) -> dict[str, Any]:
+    """``WORK@X,Y`` (fortification, tank-ramp, crater) or ``WORK@X1,Y1:X2,Y2`` (a line)."""
+    work, sep, where = text.partition("@")
+    work = work.strip()
+    if not sep or work not in POINT_WORKS + LINE_WORKS:
+        raise BadInput(
+            f"--build {text!r}: give WORK@X,Y for {', '.join(POINT_WORKS)} or "
+            f"WORK@X1,Y1:X2,Y2 for {', '.join(LINE_WORKS)}"
+        )
+    try:
+        points = [tuple(float(v) for v in p.split(",")) for p in where.split(":")]
+    except ValueError:
+        points = []
+    wanted = 1 if work in POINT_WORKS else 2
+    if len(points) != wanted or any(len(p) != 2 or not all(map(math.isfinite, p)) for p in points):
+        shape = "X,Y" if wanted == 1 else "X1,Y1:X2,Y2"
+        raise BadInput(f"--build {text!r}: {work} takes {work}@{shape}")
+    return {"work": work, "points": [list(p) for p in points]}
+
+
+def _footprint(ctx: Any, build: dict[str, Any]) -> tuple[Any, float]:
+    """The shape a work covers on the table, and its amount in the work's unit."""
+    from shapely.geometry import LineString, box
+
+    from tabletop.table import bearing, strip
+
+    param = ctx.charts.param
+    work, points = build["work"], build["points"]
+    if work in LINE_WORKS:
+        (x1, y1), (x2, y2) = points
+        length = math.dist((x1, y1), (x2, y2))
+        if length <= 0:
+            raise BadInput(f"--build {work}: the two ends are the same point")
+        width = float(param("engineering", "works-line-width"))
+        shape = LineString([(x1, y1), (x2, y2)]).buffer(width / 2, cap_style="flat")
+        return shape, length
+    ((x, y),) = points
+    if work == "tank-ramp":
+        width = float(param("engineering", "works-ramp-width"))
+        length = float(param("engineering", "works-ramp-length"))
+        return strip(x, y - length / 2, bearing(x, y - 1, x, y), width, length), 1.0
+    size = float(param("engineering", "works-fortification-size" if work == "fortification"
+                       else "works-crater-size"))  # fmt: skip
+    return box(x - size / 2, y - size / 2, x + size / 2, y + size / 2), 1.0
+
+
+def _check_site(ctx: Any, work: Any, shape: Any, side: str) -> None:
+    """Terrain a work may not go in, or must go in (CD 5.1, 5.2.1, 5.2.4); on the table."""
+    table = ctx.scenario.table
+    minx, miny, maxx, maxy = shape.bounds
+    if minx < 0 or miny < 0 or maxx > table.width or maxy > table.depth:
+        raise BadInput(
+            f"a {work.id} there would be off the {table.width:g} x {table.depth:g} table"
+        )
+    under = [
+        p for p in ctx.scenario.terrain
+        if ctx.table.geometry(p.id).intersection(shape).area > 1e-9
+    ]  # fmt: skip
+    barred = sorted({p.kind for p in under} & set(work.not_in))
+    if barred:
+        raise RulesRefusal(f"no {work.id} in {', '.join(barred)} ({work.rule})")
+    if work.only_in:
+        inside = any(
+            p.kind in work.only_in and ctx.table.geometry(p.id).contains(shape) for p in under
+        )
+        if not inside:
+            raise RulesRefusal(
+                f"{work.id} is built only in {', '.join(work.only_in)} ({work.rule})"
+            )
+
+
+def build_works(
+    ctx: Any, result: dict[str, Any], builds: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Put the side's pregame works on the table, within the time it had (CD 5).
+
+    Engineer-days and earthmover-days are shared out: each work first uses the earthmovers
+    that can help with it (they do more a day), then engineers; wire is limited by what the
+    engineer companies carry. Each work becomes a terrain row ``terrain:works-N`` (kind the
+    work's terrain kind, ``built: True``, ``polygon``, ``state``, ``side``) and a map template.
+    """
+    from tabletop.rules.cd.terrain_state import TERRAIN
+
+    charts, state = ctx.charts, ctx.state
+    works = charts.table("works")
+    engineer_days = float(result["engineer_days"])
+    mover_days = float(result["earthmover_days"])
+    wire_left = float(result["works"]["wire"].get("amount", 0) or 0)
+    made = []
+    for build in builds:
+        work = works[build["work"]]
+        entry = result["works"][work.id]
+        if not entry["possible"]:
+            raise RulesRefusal(
+                f"{work.id}: {entry.get('why_not', 'not possible in the time')} ({work.rule})"
+            )
+        shape, amount = _footprint(ctx, build)
+        _check_site(ctx, work, shape, result["side"])
+        if work.by == "companies":
+            if amount > wire_left + 1e-9:
+                raise RulesRefusal(
+                    f'{amount:g}" of wire is more than the {wire_left:g}" the engineer '
+                    f"companies have left ({work.rule})"
+                )
+            wire_left -= amount
+        else:
+            per_day = float(work.per_day or 0)
+            if work.earthmover and mover_days > 0:
+                by_mover = min(mover_days, amount / (per_day * work.earthmover))
+                mover_days -= by_mover
+                amount_left = amount - by_mover * per_day * work.earthmover
+            else:
+                amount_left = amount
+            need = amount_left / per_day if per_day else math.inf
+            if need > engineer_days + 1e-9:
+                raise RulesRefusal(
+                    f"not enough time for this {work.id}: it needs {need:g} more "
+                    f"engineer-day(s) and {engineer_days:g} are left ({work.rule})"
+                )
+            engineer_days -= need
+        serial = int(state.meta.get("works_serial", 0)) + 1
+        state.meta["works_serial"] = serial
+        work_id = f"works-{serial}"
+        polygon = [list(p) for p in shape.exterior.coords]
+        kind = "av-obstacle" if work.id == "av-obstacle" else work.id
+        row = {
+            "id": work_id, "kind": kind, "state": "intact", "wired": False, "damage": 0,
+            "recheck": False, "gaps": [], "built": True, "how": "pregame",
+            "polygon": polygon, "side": result["side"], "rule": work.rule,
+        }  # fmt: skip
+        state.rows[TERRAIN + work_id] = row
+        state.add_template(
+            {
+                "id": work_id,
+                "kind": kind,
+                "by": result["side"],
+                "turn": state.turn,
+                "lifetime": "game",
+                "polygon": polygon,
+            }
+        )
+        made.append({"id": work_id, "kind": kind, "rule": work.rule, "at": build["points"]})
+    return made, {"engineer_days": engineer_days, "earthmover_days": mover_days, "wire": wire_left}
+
+
 def pregame_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Accept a plan: troops dig in; the plan is kept for the referee (CD 5)."""
+    """Accept a plan: troops dig in and the works placed go on the table (CD 5)."""
     state = ctx.state
     result = plan(ctx, inputs["side"], float(inputs["hours"]))
     side = result["side"]
     if state.turn != ctx.scenario.turn.number or state.meta.get("pregame", {}).get(side):
         raise RulesRefusal("pregame works are accepted once, before the first turn is played")
+    builds = [parse_build(b) for b in inputs.get("builds") or []]
+    made, left = build_works(ctx, result, builds)
     dug = []
     works = result["works"]
     marker = (
@@ -119,6 +270,8 @@ def pregame_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         "hours": result["hours"],
         "engineer_days": result["engineer_days"],
         "earthmover_days": result["earthmover_days"],
+        "works": [m["id"] for m in made],
+        "left": left,
     }
     verdict = (
         f"{side}: {len(dug)} stand(s) {marker} (CD 5.1.1); "
@@ -127,4 +280,6 @@ def pregame_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         if marker
         else f"{side}: no time to dig in; {result['engineer_days']} engineer-day(s)"
     )
-    return {"verdict": verdict, "dug_in": dug, "plan": result}
+    if made:
+        verdict += "; built: " + ", ".join(f"{m['kind']} {m['id']} ({m['rule']})" for m in made)
+    return {"verdict": verdict, "dug_in": dug, "built": made, "left": left, "plan": result}

@@ -24,7 +24,7 @@ def occupants(ctx: Any, piece_id: str) -> list[dict[str, Any]]:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
-    shape = ctx.table.geometry(piece_id)
+    shape = structure_shape(ctx, piece_id)
     return [
         s
         for s in ctx.state.stands()
@@ -52,15 +52,21 @@ def apply_damage(
     """Damage (or destroy) a structure and apply what follows to it and its occupants."""
     from tabletop.rules.cd.direct import apply_effect
 
-    piece = ctx.scenario.piece(piece_id)
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
-    inside = occupants(ctx, piece_id)
     out: list[str] = []
-    if piece.kind == "bridge":
+    if row.get("built") and row["kind"] == "bridge":
+        # A bridge built in play (CD 2.4.3, 2.4.5): damaged is unusable until repaired.
         row["state"] = "destroyed" if destroy else "damaged"
         row["damage"] += 1
         return [f"{piece_id} {row['state']} (CD 6.2.3, 2.4.1)"]
-    if piece.kind == "fortification":
+    piece = ctx.scenario.piece(piece_id) if not row.get("built") else None
+    kind = piece.kind if piece is not None else str(row["kind"])
+    inside = occupants(ctx, piece_id)
+    if kind == "bridge":
+        row["state"] = "destroyed" if destroy else "damaged"
+        row["damage"] += 1
+        return [f"{piece_id} {row['state']} (CD 6.2.3, 2.4.1)"]
+    if kind == "fortification":
         row["damage"] += 1
         limit = int(ctx.charts.param("structures", "fortification-hits-to-destroy"))
         row["state"] = "destroyed" if destroy or row["damage"] >= limit else "damaged"
@@ -73,15 +79,15 @@ def apply_damage(
     else:
         row["state"] = "rubble"
         row["damage"] += 1
-        cover = "light" if piece.kind == "bua-flimsy" else "medium"
+        cover = "light" if kind == "bua-flimsy" else "medium"
         out.append(f"{piece_id} reduced to rubble: {cover} cover (CD 6.2.2)")
-        if piece.kind == "bua-flimsy" or flame:
+        if kind == "bua-flimsy" or flame:
             out.extend(set_alight(ctx, piece_id))
     for stand in inside:
         # CD 6.2.1, 6.2.2: occupants take one automatic hit.
         effect = automatic_hit(ctx, stand)
         out.append(f"{stand['id']} inside takes a hit: {effect}")
-    if piece.kind == "bua-flimsy":
+    if kind == "bua-flimsy":
         for stand in inside:
             if in_play(stand):
                 apply_effect(stand, "forced back")
@@ -152,8 +158,9 @@ def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     try:
         piece = ctx.scenario.piece(piece_id)
     except KeyError:
-        terrain_state.row(ctx.state, piece_id, ctx.scenario)
-        raise
+        raise terrain_state.not_a_scenario_piece(
+            ctx.state, piece_id, ctx.scenario, "'structure bomb' or 'structure fire' damage it"
+        ) from None
     if piece.kind not in terrain_state.STRUCTURES:
         raise BadInput(
             f"{piece_id} is {piece.kind}: only bridges, fortifications and BUA "
@@ -194,6 +201,168 @@ def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+AIRCRAFT = ("dive", "medium", "heavy", "fighter", "attack")
+LARGE_BOMBERS = ("dive", "medium", "heavy")
+
+
+def structure_shape(ctx: Any, piece_id: str) -> Any:
+    """A structure's area: the scenario's piece, or a built bridge's deck."""
+    from shapely.geometry import Polygon
+
+    row = ctx.state.rows.get(terrain_state.TERRAIN + piece_id) or {}
+    if row.get("built"):
+        return Polygon(row["polygon"])
+    return ctx.table.geometry(piece_id)
+
+
+def structures_in(ctx: Any, area: Any) -> list[tuple[str, str]]:
+    """(id, kind) of every structure still standing that ``area`` touches (CD 6.1)."""
+    found = []
+    for key, row in sorted(ctx.state.rows.items()):
+        if not key.startswith(terrain_state.TERRAIN) or row.get("kind") not in STRUCTURE_KINDS:
+            continue
+        if row["state"] == "destroyed":
+            continue
+        if row["state"] in ("rubble", "burning") and row["kind"] != "fortification":
+            continue  # already rubble: nothing more to bring down (CD 6.2.2)
+        shape = structure_shape(ctx, row["id"])
+        if shape.intersects(area) and shape.intersection(area).area > 1e-9:
+            found.append((row["id"], row["kind"]))
+    return found
+
+
+STRUCTURE_KINDS = terrain_state.STRUCTURES
+
+
+def bomb_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """A large aerial bomb's burst over structures: one die for all of them (CD 6.1.1).
+
+    A 1 damages every vulnerable structure in the burst, a 1 or 2 every flimsy BUA. The
+    burst's size is the referee's (the air rules give it): ``radius`` inches.
+    """
+    from shapely.geometry import Point
+
+    from tabletop.rules.cd.direct import check_phase
+
+    aircraft = inputs["aircraft"]
+    if aircraft not in AIRCRAFT:
+        raise BadInput(f"--aircraft {aircraft!r}: accepted: {', '.join(AIRCRAFT)}")
+    x, y = (float(v) for v in inputs["at"])
+    radius = float(inputs["radius"])
+    table = ctx.scenario.table
+    if not (0 <= x <= table.width and 0 <= y <= table.depth):
+        raise BadInput(f"{x:g},{y:g} is off the {table.width:g} x {table.depth:g} table")
+    if not radius > 0:
+        raise BadInput(f"--radius {radius:g}: give the burst's radius in inches, more than 0")
+    check_phase(ctx, "air", "an air strike")
+    if aircraft not in LARGE_BOMBERS:
+        raise RulesRefusal(
+            f"{aircraft} aircraft carry smaller bombs: only dive, medium and heavy bombers' "
+            "large bombs roll against structures (CD 6.1, 6.1.1 design note)"
+        )
+    hit = structures_in(ctx, Point(x, y).buffer(radius))
+    if not hit:
+        raise RulesRefusal(
+            f'no vulnerable structure within the {radius:g}" burst at {x:g},{y:g}: no '
+            "structure roll (CD 6.1.1)"
+        )
+    charts = ctx.charts
+    vulnerable = int(charts.param("structures", "vulnerable-damaged-up-to"))
+    flimsy = int(charts.param("structures", "flimsy-damaged-up-to"))
+    roll = ctx.dice.roll(
+        10,
+        f"large aerial bomb at {x:g},{y:g} on {', '.join(i for i, _ in hit)}: vulnerable "
+        f"damaged on {vulnerable} or less, flimsy BUA on {flimsy} or less",
+    )
+    results: dict[str, str] = {}
+    effects: list[str] = []
+    for piece_id, kind in hit:
+        damaged = roll <= (flimsy if kind == "bua-flimsy" else vulnerable)
+        results[piece_id] = "damaged" if damaged else "holds"
+        if damaged:
+            effects.extend(apply_damage(ctx, piece_id))
+    told = ", ".join(f"{i} {r}" for i, r in results.items())
+    return {
+        "verdict": f"bomb rolled {roll}: {told} (CD 6.1.1)",
+        "rolls": [roll],
+        "structures": results,
+        "effects": effects,
+    }
+
+
+def large_calibre_refusal(weapon: Any, band: str | None, ammo: str, charts: Any) -> str | None:
+    """Why a shot cannot damage a structure, or None: HE from a gun of 150 mm or more at close
+    or medium range (CD 6.1, 6.1.2)."""
+    least = float(charts.param("structures", "large-calibre-mm"))
+    bands = str(charts.param("structures", "large-calibre-bands")).split(",")
+    if (weapon.calibre_mm or 0) < least:
+        calibre = f"{weapon.calibre_mm:g} mm" if weapon.calibre_mm else "no calibre"
+        return f"{weapon.id} is {calibre}: only guns of {least:g} mm or more damage structures"
+    if band not in bands:
+        where = f"at {band} range" if band else "out of range"
+        return f"{weapon.id} is {where}: large guns damage structures at {' or '.join(bands)} range"
+    if ammo != "standard" or weapon.he is None or weapon.ap_only:
+        return f"{weapon.id} fires no HE here: structures are damaged by HE fire"
+    return None
+
+
+def direct_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """A large gun fires directly at a structure itself (empty or not): one die (CD 6.1.2)."""
+    from tabletop.data.board import base_of
+    from tabletop.rules.cd.ammo import note_fired
+    from tabletop.rules.cd.direct import check_phase, check_ready, choose_weapon
+    from tabletop.table import base_polygon
+
+    state, charts = ctx.state, ctx.charts
+    piece_id = inputs["target"]
+    row = terrain_state.row(state, piece_id, ctx.scenario)
+    if row["kind"] not in STRUCTURE_KINDS:
+        raise BadInput(
+            f"{piece_id} is {row['kind']}: only bridges, fortifications and BUA sectors take "
+            "damage (CD 6.1)"
+        )
+    shooter = state.stand(inputs["by"])
+    ctx.involve(shooter["id"])
+    weapon_id = choose_weapon(shooter, inputs.get("weapon"), charts)
+    check_phase(ctx, "direct-fire", "direct fire at a structure")
+    if shooter["status"] != "ok":
+        raise RulesRefusal(f"{shooter['id']} is {shooter['status']} and cannot fire")
+    if shooter["x"] is None:
+        raise BadInput(f"{shooter['id']} is not placed on the table")
+    weapon = charts.weapons[weapon_id]
+    if weapon.indirect_only:
+        raise RulesRefusal(f"{weapon.id} fires only indirect: no direct fire (CD 6.1.2)")
+    if row["state"] == "destroyed":
+        raise RulesRefusal(f"{piece_id} is already destroyed")
+    if row["state"] in ("rubble", "burning") and row["kind"] != "fortification":
+        raise RulesRefusal(f"{piece_id} is already {row['state']}")
+    distance = float(base_polygon(base_of(shooter)).distance(structure_shape(ctx, piece_id)))
+    band = weapon.band(distance)
+    refusal = large_calibre_refusal(weapon, band, "standard", charts)
+    if refusal is not None:
+        raise RulesRefusal(f'{refusal} ({distance:.1f}" to {piece_id}; CD 6.1.2)')
+    check_ready(state, shooter, weapon, "standard", charts, False)
+    roll, damaged = damage_roll(ctx, piece_id, row["kind"], f"{weapon.id} direct HE")
+    effects = apply_damage(ctx, piece_id) if damaged else []
+    note_fired(state, shooter, weapon, f"fire at {piece_id}")
+    shooter["fired"] = {
+        "turn": state.turn,
+        "phase": state.phase,
+        "weapon": weapon.id,
+        "x": shooter["x"],
+        "y": shooter["y"],
+    }
+    return {
+        "verdict": f"{shooter['id']} fires {weapon.id} at {piece_id} "
+        f'({distance:.1f}", {band}): '
+        f"{'damaged' if damaged else 'holds'} (rolled {roll}; CD 6.1.2)",
+        "damaged": damaged,
+        "rolls": [roll],
+        "band": band,
+        "effects": effects,
+    }
+
+
 def after_direct_fire(
     ctx: Any, weapon: Any, band: str | None, target: dict[str, Any], ammo: str
 ) -> list[str]:
@@ -212,11 +381,9 @@ def after_direct_fire(
         if weapon.flame is not None and piece.kind == "bua-flimsy":
             out.extend(apply_damage(ctx, piece.id, flame=True))
             continue
-        large = (weapon.calibre_mm or 0) >= float(
-            ctx.charts.param("structures", "large-calibre-mm")
-        )
-        bands = str(ctx.charts.param("structures", "large-calibre-bands")).split(",")
-        if large and band in bands and ammo == "standard" and row["state"] != "rubble":
+        if large_calibre_refusal(weapon, band, ammo, ctx.charts) is None and (
+            row["state"] != "rubble"
+        ):
             roll, damaged = damage_roll(ctx, piece.id, piece.kind, "large-calibre direct HE")
             out.append(
                 f"{piece.id}: structure roll {roll}: {'damaged' if damaged else 'holds'} (CD 6.1.2)"

@@ -3,9 +3,11 @@
 A task row ``task:<id>`` records who works, on what, since when, how much work it needs
 (in hours: a day turn gives its length, a night turn one hour, CD 9.1.7) and what must hold
 each turn. At the end of every turn each active task checks its workers: still in play,
-not pinned or suppressed, not fired this turn and not moved (except the first turn, when
-they come into position). If one fails, the task is interrupted and says why; otherwise it
-gains the turn's hours and completes when it has enough, running its completion.
+not pinned or suppressed, not fired this turn, not moved (except the first turn, when
+they come into position) and still at the work. If one fails, the task pauses, keeping the
+hours done, and resumes after a turn its workers spend in place and fit; otherwise it gains
+the turn's hours and completes when it has enough, running its completion. Estimates are
+told in turns of the light in force (night turns at night, CD 9.1.7) with the hours.
 
 Work that needs whole turns beside its object (clearing obstacles, CD 4: begin the movement
 phase beside it; hand lifting, CD 3.3.1: spend one turn beside the field) has no such first
@@ -15,6 +17,7 @@ a counted turn interrupts it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +26,27 @@ from tabletop.state.document import out_of_play
 
 TASK = "task:"
 COMPLETIONS: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
+# Where a worker must be for a kind of task to go on: a sentence why not, or None.
+PLACES: dict[str, Callable[[Any, dict[str, Any], dict[str, Any]], str | None]] = {}
+OPEN = ("active", "paused")
+
+
+def place_check(
+    *kinds: str,
+) -> Callable[
+    [Callable[[Any, dict[str, Any], dict[str, Any]], str | None]],
+    Callable[[Any, dict[str, Any], dict[str, Any]], str | None],
+]:
+    """Register where a worker of these kinds of task must be for the work to count."""
+
+    def register(
+        fn: Callable[[Any, dict[str, Any], dict[str, Any]], str | None],
+    ) -> Callable[[Any, dict[str, Any], dict[str, Any]], str | None]:
+        for kind in kinds:
+            PLACES[kind] = fn
+        return fn
+
+    return register
 
 
 def completion(
@@ -50,13 +74,36 @@ def day_turn_hours(ctx: Any) -> float:
     return float(ctx.charts.param("table", "turn-minutes")) / 60
 
 
-def work_left(ctx: Any, task: dict[str, Any]) -> str:
-    """What is left, in day turns (and hours, which count at night, CD 9.1.7)."""
+def turns_for(ctx: Any, hours: float) -> tuple[int, bool]:
+    """Turns of the light in force that ``hours`` of work take, and whether they are night
+    turns (CD 9.1.7: a night turn does an hour's work, and no task takes less than a turn)."""
+    from tabletop.rules.cd.weather import effects
+
+    night = bool(effects(ctx.state.conditions, ctx.charts).night)
+    if hours <= 1e-9:
+        return 0, night
+    return max(1, math.ceil(hours / turn_hours(ctx) - 1e-9)), night
+
+
+def estimate_hours(ctx: Any, hours: float) -> str:
+    """``hours`` of work told in the turns of the light in force, the hours beside them."""
+    turns, night = turns_for(ctx, hours)
+    kind = "night turn(s)" if night else "turn(s)"
+    rule = ", CD 9.1.7" if night else ""
+    return f"{turns} {kind} ({hours:g} h{rule})"
+
+
+def estimate(ctx: Any, task: dict[str, Any]) -> str:
+    """What a task still needs, in turns of the light in force and hours (CD 9.1.7)."""
     hours = max(task["hours_needed"] - task["hours_done"], 0.0)
-    turns = hours / day_turn_hours(ctx)
+    told = estimate_hours(ctx, hours)
     later = task.get("from_turn", 0) > ctx.state.turn
-    since = f"; from turn {task['from_turn']}" if later else ""
-    return f"{turns:g} turn(s) ({hours:g} h{since})"
+    return told + (f", from turn {task['from_turn']}" if later else "")
+
+
+def work_left(ctx: Any, task: dict[str, Any]) -> str:
+    """What is left, in turns of the light in force, with the hours (CD 9.1.7)."""
+    return estimate(ctx, task)
 
 
 def start(
@@ -77,11 +124,11 @@ def start(
     """
     state = ctx.state
     for worker in workers:
-        busy = [t for t in tasks(state) if worker in t["workers"] and t["status"] == "active"]
+        busy = [t for t in tasks(state) if worker in t["workers"] and t["status"] in OPEN]
         if busy:
             raise RulesRefusal(
                 f"{worker} is already working on {busy[0]['id']} "
-                f"({busy[0]['kind']}); cancel it first"
+                f"({busy[0]['kind']}, {busy[0]['status']}); cancel it first"
             )
     serial = int(state.meta.get("task_serial", 0)) + 1
     state.meta["task_serial"] = serial
@@ -125,7 +172,7 @@ def get(state: Any, task_id: str) -> dict[str, Any]:
 
 def cancel(ctx: Any, task_id: str) -> dict[str, Any]:
     task = get(ctx.state, task_id)
-    if task["status"] != "active":
+    if task["status"] not in OPEN:
         raise RulesRefusal(f"{task_id} is already {task['status']}")
     task["status"] = "cancelled"
     task["report"] = f"cancelled in turn {ctx.state.turn}"
@@ -151,58 +198,77 @@ def blocker(ctx: Any, task: dict[str, Any]) -> str | None:
             return f"{worker} fired"
         if not first_turn and stand.get("moved_turn") == state.turn:
             return f"{worker} moved"
+        where = PLACES.get(task["kind"])
+        problem = where(ctx, task, stand) if where is not None else None
+        if problem is not None:
+            return problem
+    return None
+
+
+def _gone(ctx: Any, task: dict[str, Any]) -> str | None:
+    """A worker that can never come back to the work: the task stops for good."""
+    for worker in task["workers"]:
+        if not ctx.state.has_stand(worker):
+            return f"{worker} is gone"
+        if out_of_play(ctx.state.stand(worker)):
+            return f"{worker} was eliminated"
     return None
 
 
 def advance(ctx: Any) -> list[dict[str, Any]]:
-    """End of turn: every active task works a turn, is interrupted, or completes."""
+    """End of turn: every open task works a turn, pauses, resumes, or completes.
+
+    A turn in which a worker is pinned, suppressed, fires (where the work forbids it),
+    moves, or is away from the work does not count: the task pauses and keeps the hours
+    already done. A paused task resumes, counting the turn, at the end of a turn its workers
+    spent in place and fit to work (CD 2.4, 3.3.1, 4: unpinned, unsuppressed, not firing,
+    beside the work). A worker eliminated ends it for good.
+    """
     happened = []
     hours = turn_hours(ctx)
     for task in tasks(ctx.state):
-        if task["status"] != "active":
+        if task["status"] not in OPEN:
             continue
+        name = f"{task['id']} ({task['kind']} {task['target']})"
+
+        def tell(result: str, task: dict[str, Any] = task) -> None:
+            happened.append({"what": "engineering", "stand": task["workers"][0], "result": result})
+
         if task.get("from_turn", ctx.state.turn) > ctx.state.turn:
-            happened.append(
-                {
-                    "what": "engineering",
-                    "stand": task["workers"][0],
-                    "result": f"{task['id']} ({task['kind']} {task['target']}): the work "
-                    f"counts from turn {task['from_turn']} (its workers moved up this turn)",
-                }
+            tell(
+                f"{name}: the work counts from turn {task['from_turn']} (its workers moved "
+                "up this turn)"
             )
+            continue
+        gone = _gone(ctx, task)
+        if gone is not None:
+            task["status"] = "stopped"
+            task["report"] = f"stopped in turn {ctx.state.turn}: {gone}"
+            tell(f"{name} stopped: {gone}; {task['hours_done']:g} h had been done")
             continue
         why = blocker(ctx, task)
         if why is not None:
-            task["status"] = "interrupted"
-            task["report"] = f"interrupted in turn {ctx.state.turn}: {why}"
-            happened.append(
-                {
-                    "what": "engineering",
-                    "stand": task["workers"][0],
-                    "result": f"{task['id']} ({task['kind']} {task['target']}) "
-                    f"interrupted: {why}; it does not complete",
-                }
-            )
+            kept = f"{task['hours_done']:g} h done are kept"
+            if task["status"] == "active":
+                task["status"] = "paused"
+                tell(
+                    f"{name} paused: {why}; {kept}; it resumes after a turn its workers "
+                    "spend in place, unpinned and unsuppressed"
+                )
+            else:
+                tell(f"{name} still paused: {why}; {kept}")
+            task["report"] = f"paused in turn {ctx.state.turn}: {why}"
             continue
+        resumed = task["status"] == "paused"
+        task["status"] = "active"
+        task["report"] = None
         task["hours_done"] = round(task["hours_done"] + hours, 6)
+        again = " resumed and" if resumed else ""
         if task["hours_done"] + 1e-9 >= task["hours_needed"]:
             task["status"] = "complete"
             done = COMPLETIONS[task["kind"]](ctx, task)
             task["report"] = f"completed in turn {ctx.state.turn}: {done}"
-            happened.append(
-                {
-                    "what": "engineering",
-                    "stand": task["workers"][0],
-                    "result": f"{task['id']} complete: {done}",
-                }
-            )
+            tell(f"{task['id']}{again} complete: {done}")
         else:
-            happened.append(
-                {
-                    "what": "engineering",
-                    "stand": task["workers"][0],
-                    "result": f"{task['id']} ({task['kind']} {task['target']}): "
-                    f"{work_left(ctx, task)} of work left",
-                }
-            )
+            tell(f"{name}{again}: {estimate(ctx, task)} of work left")
     return happened

@@ -59,9 +59,20 @@ def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
 
 
 def changed(state: Any) -> list[dict[str, Any]]:
-    """Terrain whose state is not as the scenario began it, for status."""
+    """Terrain whose state is not as the scenario began it, and bridges built in play
+    (rows with ``built: True``, CD 2.4.3, 2.4.5), for status and ``structure list``."""
     return [
         v
         for k, v in sorted(state.rows.items())
-        if k.startswith(TERRAIN) and (v["state"] != "intact" or v["gaps"] or v["recheck"])
+        if k.startswith(TERRAIN)
+        and (v["state"] != "intact" or v["gaps"] or v["recheck"] or v.get("built"))
     ]
+
+
+def not_a_scenario_piece(state: Any, piece_id: str, scenario: Any, what: str) -> BadInput:
+    """The error for a piece id that is not the scenario's: unknown, or built in play."""
+    found = row(state, piece_id, scenario)  # raises for an unknown id
+    return BadInput(
+        f"{piece_id} is a {found['kind']} built in play, not one of the scenario's pieces "
+        f"({what} expected)"
+    )
