@@ -122,6 +122,13 @@ class EngineeringParams:
     smoke_generator_dispersal: float  # CD 5.3
     night_hour_per_turn: float  # CD 9.1.7
     work_day_hours: float  # CD 5 (default)
+    works_fortification_size: float  # CD 5.1.2 (default)
+    works_ramp_width: float  # CD 5.1.2 (default)
+    works_ramp_length: float  # CD 5.1.2 (default)
+    works_crater_size: float  # CD 5.2.3 (default)
+    works_line_width: float  # CD 5.2 (default)
+    vlb_class: str  # CD 2.4.5 (default)
+    vlb_bank_overlap: float  # CD 2.4.5 (default)
 
 
 @dataclass(frozen=True, kw_only=True)

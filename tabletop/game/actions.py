@@ -46,7 +46,7 @@ ACTIONS: dict[str, str] = {
     "minefield-place": "tabletop.rules.cd.minefields:place_action",
     "minefield-cross": "tabletop.rules.cd.minefields:cross_action",
     "minefield-clear": "tabletop.rules.cd.minefields:clear_action",
-    "structure-damage": "tabletop.rules.cd.structures:damage_action",
+    "structure-damage": "tabletop.rules.cd.damage:structure_damage_action",
     "structure-bomb": "tabletop.rules.cd.structures:bomb_action",
     "structure-fire": "tabletop.rules.cd.structures:direct_fire_action",
     "airborne-drop": "tabletop.rules.cd.airborne:drop_action",

@@ -315,8 +315,8 @@ def roll_effect(ctx: Any, quality: str, purpose: str) -> str:
 
 def stand_effect(ctx: Any, stand: dict[str, Any], purpose: str) -> str:
     """A hit on a landing stand, rolled as if by fire (soft vehicles green, night lower)."""
-    from tabletop.rules.cd.direct import target_of
     from tabletop.rules.cd.fire import effect_quality
+    from tabletop.rules.cd.stands import target_of
     from tabletop.rules.cd.weather import effects
 
     target = target_of(stand, ctx, "none", None)
@@ -475,7 +475,7 @@ def check_flight_path(ctx: Any, side: str, heading: float) -> None:
 
 
 def check_phase(ctx: Any) -> None:
-    from tabletop.rules.cd.direct import check_phase as phase_allows
+    from tabletop.rules.cd.stands import check_phase as phase_allows
 
     phase_allows(ctx, "air", "an airborne landing")
 
@@ -610,12 +610,6 @@ def _apply_drop(
 
 
 HASTY = "hasty-advance"
-GUN_MARKERS = {
-    "no-crew": "its crew was lost in the drop",
-    "no-gun": "its gun was lost in the drop: the crew has no weapon to serve",
-    "crew-apart": "its crew landed apart and has not been assembled with it",
-    "ammo-apart": "its ammunition landed apart and has not been assembled with it",
-}
 
 
 def _crew_without_gun(parts: dict[str | None, dict[str, Any]]) -> bool:
@@ -641,20 +635,6 @@ def _crew_only(
         return how
     stand["markers"].append("no-gun")
     return f"{how}: its gun {weapon['outcome']}, the crew lands without it (CD 7.1)"
-
-
-def gun_fire_refusal(ctx: Any, stand: dict[str, Any]) -> str | None:
-    """Why a parachuted gun cannot fire yet, from the markers its drop set (CD 7.1, 7.2)."""
-    why = [text for marker, text in GUN_MARKERS.items() if marker in stand.get("markers", ())]
-    if not why:
-        return None
-    fix = (
-        f"; 'tabletop airborne assemble {stand['id']}' once they have joined it"
-        if any(m in stand["markers"] for m in ("crew-apart", "ammo-apart"))
-        and not any(m in stand["markers"] for m in ("no-crew", "no-gun"))
-        else ""
-    )
-    return f"{stand['id']} cannot fire: {'; '.join(why)} (CD 7.1, 7.2){fix}"
 
 
 def _settle(
@@ -1040,7 +1020,8 @@ def descent_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 def shoot(ctx: Any, prep: Any) -> dict[str, Any]:
     """Roll a prepared direct-fire plan and book it, as 'fire' does."""
     from tabletop.rules.cd.ammo import record_firing
-    from tabletop.rules.cd.direct import apply_effect, roll_plan, verdict
+    from tabletop.rules.cd.direct import roll_plan, verdict
+    from tabletop.rules.cd.stands import apply_effect
 
     plan, shooter, target = prep.plan, prep.shooter, prep.target
     ctx.involve(shooter["id"], target["id"])

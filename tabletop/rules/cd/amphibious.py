@@ -182,7 +182,7 @@ def lift_points(ctx: Any, stand: dict[str, Any]) -> int:
 
 
 def check_phase(ctx: Any, what: str) -> None:
-    from tabletop.rules.cd.direct import check_phase as allows
+    from tabletop.rules.cd.stands import check_phase as allows
 
     allows(ctx, "movement", what)
 
@@ -922,9 +922,9 @@ def bombard_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     from shapely import Polygon, box
 
     from tabletop.data.board import base_of
-    from tabletop.rules.cd.direct import apply_effect, target_of
     from tabletop.rules.cd.fire import Firer, hit_effect, plan_indirect
     from tabletop.rules.cd.sighting import target_cover
+    from tabletop.rules.cd.stands import apply_effect, target_of
     from tabletop.rules.cd.weather import effects
     from tabletop.table import base_polygon
 
@@ -1012,7 +1012,7 @@ def naval_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """A request for a ship's fire and, if it comes, an indirect HE burst (CD 8.4.2, 8.4.3)."""
     from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.barrage import barrage_action
-    from tabletop.rules.cd.direct import check_phase as allows
+    from tabletop.rules.cd.stands import check_phase as allows
 
     allows(ctx, "indirect-fire", "naval fire")
     ship = ctx.state.stand(inputs["ship"])

@@ -17,6 +17,7 @@ from typing import Any
 from tabletop.core.dice import allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.rules.cd.compass import wind_bearing
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,
@@ -44,13 +45,6 @@ class Barrage:
     plans: dict[str, FirePlan]
 
 
-def wind_bearing(conditions: dict[str, Any]) -> float:
-    """The bearing smoke drifts toward: opposite where the wind blows from (CD 10.1.1)."""
-    from tabletop.rules.cd.compass import point_bearing
-
-    return (point_bearing(conditions["wind"]["from"]) + 180) % 360
-
-
 def smoke_length(ctx: Any) -> float:
     from tabletop.rules.cd.weather import effects
 
@@ -73,8 +67,8 @@ def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
 def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
     from tabletop.data.board import base_of
     from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
-    from tabletop.rules.cd.direct import check_phase, choose_weapon, firer_of, target_of
     from tabletop.rules.cd.sighting import target_cover
+    from tabletop.rules.cd.stands import check_phase, choose_weapon, firer_of, target_of
     from tabletop.rules.cd.weather import effects
     from tabletop.table import coverage
 
@@ -139,7 +133,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
 
 def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.ammo import note_fired, record_firing
-    from tabletop.rules.cd.direct import apply_effect
+    from tabletop.rules.cd.stands import apply_effect
 
     b = prepare(ctx, inputs)
     state, charts = ctx.state, ctx.charts

@@ -6,6 +6,8 @@ chart, so its layout lives in one place.
 
 from __future__ import annotations
 
+from typing import Any
+
 POINT_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 STEP = 360 // len(POINT_NAMES)  # degrees between neighbouring points
 
@@ -20,3 +22,8 @@ def point_name(point: object) -> str:
     if isinstance(point, int) and 1 <= point <= len(POINT_NAMES):
         return POINT_NAMES[point - 1]
     return "?"
+
+
+def wind_bearing(conditions: dict[str, Any]) -> float:
+    """The bearing smoke drifts toward: opposite where the wind blows from (CD 10.1.1)."""
+    return (point_bearing(conditions["wind"]["from"]) + 180) % 360

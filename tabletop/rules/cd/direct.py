@@ -11,20 +11,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.rules.cd.airborne import gun_fire_refusal
 from tabletop.rules.cd.fire import (
-    ELIMINATED,
-    FORCED_BACK,
     SEVERITY,
     FirePlan,
-    Firer,
     Tally,
-    Target,
     fold,
     plan_direct,
     roll_effect,
     roll_to_hit,
 )  # fmt: skip
+from tabletop.rules.cd.stands import (
+    apply_effect,
+    check_phase,
+    check_ready,
+    choose_weapon,
+    firer_of,
+    gun_fire_refusal,
+    target_of,
+)
 from tabletop.state.document import out_of_play
 
 
@@ -35,43 +39,6 @@ class Prepared:
     target: dict[str, Any]
     sight: Any | None
     ammo: str
-
-
-def check_phase(ctx: Any, action: str, what: str) -> None:
-    phase = ctx.charts.phase(ctx.state.phase)
-    if action in phase.allows:
-        return
-    allowed = [p.id for p in ctx.charts.phases if action in p.allows]
-    raise RulesRefusal(
-        f"{what} is not allowed in the {phase.id} phase: it happens in the "
-        f"{' or '.join(allowed)} phase (turn chart); advance with 'tabletop phase next'"
-    )
-
-
-def choose_weapon(stand: dict[str, Any], requested: str | None, charts: Any) -> str:
-    carried = stand["weapons"]
-    if not carried:
-        raise RulesRefusal(f"{stand['id']} carries no weapons")
-    if requested is None:
-        return str(carried[0])
-    if requested not in carried:
-        unknown = "" if requested in charts.weapons else " (and no such weapon is charted)"
-        raise BadInput(
-            f"{stand['id']} does not carry {requested!r}{unknown}; it carries {', '.join(carried)}"
-        )
-    return requested
-
-
-def check_ready(
-    state: Any, stand: dict[str, Any], weapon: Any, ammo: str, charts: Any, look_ahead: bool
-) -> None:
-    """Refuse a weapon with nothing to fire (CD 1) or that has fired this turn; ``odds``
-    (``look_ahead``) asks about a shot still to come, so the allowance does not apply."""
-    from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
-
-    check_can_fire(stand, weapon, ammo, charts)
-    if not look_ahead:
-        check_fires_left(state, stand, weapon, charts)
 
 
 def _other_weapons(
@@ -88,28 +55,6 @@ def _other_weapons(
     if not can:
         return ""
     return f"; it can still fire {' or '.join(can)} (--weapon {can[0]})"
-
-
-def target_of(stand: dict[str, Any], ctx: Any, cover: str, source: str | None) -> Target:
-    spec = ctx.scenario.stand_spec(stand["id"])
-    kind = ctx.charts.stand_kinds[stand["kind"]]
-    return Target(
-        label=stand["id"],
-        kind=kind,
-        quality=stand["quality"],
-        cover=cover,
-        cover_source=source,
-        weight_class=spec.weight_class or kind.weight_class,
-    )
-
-
-def firer_of(stand: dict[str, Any], ctx: Any) -> Firer:
-    markers = list(stand["markers"])
-    if stand.get("landed_turn") == ctx.state.turn:
-        markers.append("landed")
-    return Firer(
-        stand["id"], ctx.charts.stand_kinds[stand["kind"]], stand["quality"], tuple(markers)
-    )
 
 
 def prepare(
@@ -227,26 +172,6 @@ def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list
         )
         tally = fold(tally, outcome)
     return tally, dice_out
-
-
-def apply_effect(stand: dict[str, Any], worst: str | None, state: Any = None) -> str | None:
-    """Put the worst hit result on the target; returns its new status word.
-
-    A carrier eliminated takes its passengers with it (CD 2.1 for assault boats).
-    """
-    if worst == ELIMINATED:
-        stand["status"] = "eliminated"
-        lost = list(stand.get("carrying") or [])
-        if state is not None:
-            for passenger in lost:
-                if state.has_stand(passenger):
-                    state.stand(passenger)["status"] = "eliminated"
-        return "eliminated" + (f", with {', '.join(lost)} aboard" if lost else "")
-    if worst == FORCED_BACK:
-        if "forced-back" not in stand["markers"]:
-            stand["markers"].append("forced-back")
-        return "forced back: move it back (hit effects chart)"
-    return None
 
 
 def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from tabletop.rules.cd.engineering import (
     require_phase,
 )  # fmt: skip
 from tabletop.rules.cd.hidden import MINEFIELD, fields
+from tabletop.rules.cd.stands import effect_plan
 from tabletop.state.document import out_of_play
 
 EPS = 1e-9  # inches along a path: the same point
@@ -425,8 +426,8 @@ def settle(
 
 def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
     """Opportunity fire phase: real minefields attack the stands that met them (CD 3.2)."""
-    from tabletop.rules.cd.direct import apply_effect
     from tabletop.rules.cd.fire import SEVERITY, hit_effect
+    from tabletop.rules.cd.stands import apply_effect
 
     happened = []
     queue = ctx.state.pending("mine-attacks")
@@ -443,7 +444,7 @@ def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
             )
             rolls.append(roll)
             if roll <= attack["hit_on"]:
-                plan = _effect_plan(ctx, stand)
+                plan = effect_plan(ctx, stand)
                 effect_roll = ctx.dice.roll(
                     10, f"hit effect on {stand['id']} ({plan.effect_quality})"
                 )
@@ -463,31 +464,6 @@ def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
         )
     queue.clear()
     return happened
-
-
-def _effect_plan(ctx: Any, stand: dict[str, Any]) -> Any:
-    """A minimal fire plan carrying the target's hit-effects bands (quality chart)."""
-    from tabletop.rules.cd.direct import target_of
-    from tabletop.rules.cd.fire import FirePlan, effect_quality
-    from tabletop.rules.cd.weather import effects
-
-    target = target_of(stand, ctx, "none", None)
-    quality = effect_quality(target, ctx.charts, effects(ctx.state.conditions, ctx.charts).night)
-    bands = ctx.charts.quality[quality]
-    return FirePlan(
-        weapon="minefield",
-        target=stand["id"],
-        ammo="mines",
-        range=None,
-        band=None,
-        row="mines",
-        base=0,
-        modifiers=(),
-        rof=1,
-        effect_quality=quality,
-        no_effect_up_to=bands.no_effect_up_to,
-        forced_back_up_to=bands.forced_back_up_to,
-    )
 
 
 # --- clearing (CD 3.3) -------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def template_length(ctx: Any) -> float:
 
 
 def start_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.barrage import wind_bearing
+    from tabletop.rules.cd.compass import wind_bearing
 
     state = ctx.state
     stand = state.stand(inputs["stand"])

@@ -50,7 +50,7 @@ def apply_damage(
     ctx: Any, piece_id: str, *, destroy: bool = False, flame: bool = False
 ) -> list[str]:
     """Damage (or destroy) a structure and apply what follows to it and its occupants."""
-    from tabletop.rules.cd.direct import apply_effect
+    from tabletop.rules.cd.stands import apply_effect
 
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
     out: list[str] = []
@@ -96,11 +96,10 @@ def apply_damage(
 
 
 def automatic_hit(ctx: Any, stand: dict[str, Any]) -> str:
-    from tabletop.rules.cd.direct import apply_effect
     from tabletop.rules.cd.fire import hit_effect
-    from tabletop.rules.cd.minefields import _effect_plan
+    from tabletop.rules.cd.stands import apply_effect, effect_plan
 
-    plan = _effect_plan(ctx, stand)
+    plan = effect_plan(ctx, stand)
     roll = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
     effect = hit_effect(roll, plan)
     apply_effect(stand, effect)
@@ -109,7 +108,7 @@ def automatic_hit(ctx: Any, stand: dict[str, Any]) -> str:
 
 
 def set_alight(ctx: Any, piece_id: str) -> list[str]:
-    from tabletop.rules.cd.barrage import wind_bearing
+    from tabletop.rules.cd.compass import wind_bearing
     from tabletop.table import strip
 
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
@@ -151,8 +150,8 @@ def fires_out(ctx: Any) -> list[dict[str, Any]]:
     return happened
 
 
-def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
-    piece_id, cause = inputs["target"], inputs["cause"]
+def damageable(ctx: Any, piece_id: str, cause: str) -> tuple[Any, dict[str, Any]]:
+    """The scenario piece and its state row, when ``cause`` may damage it (CD 6.1)."""
     if cause not in CAUSES:
         raise BadInput(f"--cause {cause!r}: accepted: {', '.join(CAUSES)}")
     try:
@@ -169,12 +168,14 @@ def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
     if row["state"] == "destroyed":
         raise RulesRefusal(f"{piece_id} is already destroyed")
-    if cause == "demolition":
-        from tabletop.rules.cd.engineering import demolish_action
+    return piece, row
 
-        if not inputs.get("by"):
-            raise BadInput("demolition needs the engineer: --by STAND")
-        return demolish_action(ctx, {"target": piece_id, "by": inputs["by"]})
+
+def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Damage by a bomb, a large gun or flame (a demolition is the engineers', through
+    ``rules/cd/damage.py``)."""
+    piece_id, cause = inputs["target"], inputs["cause"]
+    piece, row = damageable(ctx, piece_id, cause)
     if cause == "flame":
         if piece.kind != "bua-flimsy":
             raise RulesRefusal(
@@ -242,7 +243,7 @@ def bomb_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """
     from shapely.geometry import Point
 
-    from tabletop.rules.cd.direct import check_phase
+    from tabletop.rules.cd.stands import check_phase
 
     aircraft = inputs["aircraft"]
     if aircraft not in AIRCRAFT:
@@ -310,7 +311,7 @@ def direct_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     """A large gun fires directly at a structure itself (empty or not): one die (CD 6.1.2)."""
     from tabletop.data.board import base_of
     from tabletop.rules.cd.ammo import note_fired
-    from tabletop.rules.cd.direct import check_phase, check_ready, choose_weapon
+    from tabletop.rules.cd.stands import check_phase, check_ready, choose_weapon
     from tabletop.table import base_polygon
 
     state, charts = ctx.state, ctx.charts

@@ -35,7 +35,7 @@ def check_shot(ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: boo
     stand does not fire at itself, the phase allows fire (the game's turn sequence holds
     whatever the model; ``any_phase`` lets ``odds`` look ahead), both stands are in play and
     on opposite sides."""
-    from tabletop.rules.cd.direct import check_phase
+    from tabletop.rules.cd.stands import check_phase
     from tabletop.state.document import out_of_play
 
     model.check_can_fire()
