@@ -933,7 +933,8 @@ def test_line_charge_clear_then_move(eng: Run) -> None:
     )
     for at in ("13,15.2", "16,15.2"):  # US-INF walks up to reveal the other two
         eng("minefield", "cross", "US-INF", "--path", at, "--stop-at-edge")
-    eng("turn", "next", "--yes", "--dice", "10,10,10")  # the three opportunity attacks miss (CD 3.2)
+    # the three opportunity attacks miss (CD 3.2)
+    eng("turn", "next", "--yes", "--dice", "10,10,10")
     goto_phase(eng, "movement")
     early = eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", code=3)
     assert "must be beside" in early.output
