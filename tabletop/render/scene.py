@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tabletop.rules.views import LastSeen
 
 from tabletop.core.errors import BadInput
 from tabletop.render import REFEREE
@@ -55,20 +58,6 @@ class StandShape:
     status: str
     markers: list[str]
     depleted: list[str] = field(default_factory=list)
-
-
-@dataclass
-class LastSeenShape:
-    """Where a side last saw an enemy stand it cannot see now, and when."""
-
-    id: str
-    side: str
-    kind: str
-    x: float
-    y: float
-    turn: int
-    phase: str
-    gone: str | None = None  # eliminated or lost since
 
 
 @dataclass
@@ -139,7 +128,7 @@ class Scene:
     off_table: list[str] = field(default_factory=list)
     templates: list[TemplateShape] = field(default_factory=list)
     minefields: list[MinefieldShape] = field(default_factory=list)
-    last_seen: list[LastSeenShape] = field(default_factory=list)
+    last_seen: list[LastSeen] = field(default_factory=list)  # where the view last saw them
     sight: SightShape | None = None
     bands: BandsShape | None = None
 
@@ -245,10 +234,7 @@ def build_scene(
         known = knowledge(ctx, view)
     scene.terrain = _terrain(ctx, view)
     scene.stands, scene.off_table = _stands(state, view, known)
-    scene.last_seen = [
-        LastSeenShape(m.id, m.side, m.kind, m.x, m.y, m.turn, m.phase, m.gone)
-        for m in known.last_seen.values()
-    ]
+    scene.last_seen = list(known.last_seen.values())
     scene.templates = _templates(state, view, known)
     scene.minefields = _minefields(state, view)
     if los is not None:
