@@ -40,11 +40,9 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import RulesRefusal
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.chance import roll_chance, shown
-from tabletop.rules.models.mech_brigade.data import Profile, Tables
+from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
 from tabletop.rules.models.mech_brigade.fire import FIRE_OPTIONS, Attack, resolve
 from tabletop.rules.models.mech_brigade.formulas import kill_chance, killed_distribution, num
-
-TABLE_KEY = "_table"  # options from the table only: the game's turn, phase and kills so far
 
 
 class MechBrigade(Model):

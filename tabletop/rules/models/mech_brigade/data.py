@@ -18,6 +18,8 @@ from tabletop.data.schema import bounded
 
 CHART = "mech_brigade"
 SOURCE = f"charts/models/{CHART}.yaml"
+# Options from the table only (the game's turn, phase and kills so far), beside the shot's.
+TABLE_KEY = "_table"
 
 Kind = Literal[
     "helicopter",

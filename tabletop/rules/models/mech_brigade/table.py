@@ -24,14 +24,23 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from tabletop.rules.models.mech_brigade.data import Profile, Tables
+from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up
 from tabletop.rules.models.mech_brigade.sight import trace_line
 
-if TYPE_CHECKING:
-    from tabletop.rules.models.mech_brigade import MechBrigade
+
+class MechBrigade(Protocol):
+    """What the table's readings need of the model (its name and its charts); the model
+    itself (``__init__.py``) calls this module, so it is named here by what it offers."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tables(self) -> Tables: ...
+
 
 # Which terrain decides a square when pieces overlap.
 PRECEDENCE = ("town", "woods", "entrenchment", "broken", "clear")
@@ -41,8 +50,6 @@ FRONT_ARC = 45.0
 def situation(
     model: MechBrigade, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
 ) -> dict[str, Any]:
-    from tabletop.rules.models.mech_brigade import TABLE_KEY
-
     t = model.tables
     options: dict[str, Any] = {}
     cover = square_terrain(t, ctx, float(target["x"]), float(target["y"]))
