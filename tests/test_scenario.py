@@ -23,7 +23,7 @@ from tabletop.data.scenario import (
     parse_scenario,
     read_scenario,
 )
-from tabletop.rules.models import find_model
+from tabletop.rules.models import find_model, model_names, profile_lookup
 
 SOURCE = "battle.yaml"
 
@@ -76,6 +76,7 @@ def edit(*changes: tuple[str, str], text: str = MINIMAL) -> str:
 def problems_of(text: str, **kwargs: object) -> list[str]:
     """Every problem ``parse_scenario`` reports for ``text`` (it must report some)."""
     try:
+        kwargs.setdefault("profiles", profile_lookup)
         parse_scenario(text, SOURCE, **kwargs)  # type: ignore[arg-type]
     except ScenarioError as exc:
         assert str(exc).startswith(exc.problems[0] if len(exc.problems) == 1 else "")
@@ -1050,3 +1051,20 @@ def test_the_depth_guard_lets_64_levels_through() -> None:
     from tabletop.data.schema import _check_depth
 
     _check_depth(yaml.parse("name: " + "[" * 63 + "]" * 63, Loader=yaml.SafeLoader), "ok.yaml")
+
+
+def test_the_scenario_knows_the_models_the_registry_has() -> None:
+    # The data floor names the models a scenario may choose; rules/models registers them.
+    from tabletop.data.scenario import KNOWN_MODELS
+
+    assert sorted(KNOWN_MODELS) == sorted(model_names())
+
+
+def test_without_a_profile_lookup_profiles_are_not_checked_but_model_names_are() -> None:
+    text = MINIMAL.replace("weapons: [rifle]", "weapons: [rifle], profiles: {typhoon: nobody}", 1)
+    assert text != MINIMAL
+    parse_scenario(text, SOURCE)  # no lookup handed in: the profile id is not checked
+    assert problems_of(text) == [
+        f"{SOURCE}:13: sides[0].stands[0].profiles.typhoon: unknown typhoon profile 'nobody' "
+        "(known: " + ", ".join(sorted(TYPHOON_PROFILES)) + ")"
+    ]

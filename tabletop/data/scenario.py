@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -20,7 +20,6 @@ from typing import Any, Literal
 from tabletop.core.errors import BadInput, ChartError, ScenarioError
 from tabletop.data.charts import Charts, Level, Raw, Weapon, check_weapon, entry_id, overlay
 from tabletop.data.schema import Context, PathT, bounded, build, load_yaml
-from tabletop.rules.models import model_names
 
 LIGHTS = ("day", "twilight", "night-moonlit", "night-dark", "artificial-moonlight")
 WEATHERS = (
@@ -218,7 +217,13 @@ class LoadedScenario:
         return hashlib.sha256(self.text.encode()).hexdigest()
 
 
-KNOWN_MODELS = tuple(model_names())
+# The resolution models a scenario may name (SPEC 5); ``rules/models`` registers one for each
+# (a test keeps the two lists the same). The data floor knows the names, not the models.
+KNOWN_MODELS = ("cd", "mech-brigade", "typhoon", "squad-battles", "aggression")
+
+# An alternative model's profile ids from the charts, or None for a model without profiles:
+# handed in from above (``rules.models.profile_lookup``), as the models are a higher floor.
+ProfileLookup = Callable[[str, Charts], "Mapping[str, Any] | None"]
 
 
 def parse_scenario(
@@ -230,12 +235,15 @@ def parse_scenario(
     charts_raw: Raw | None = None,
     trusted: bool = False,
     data: dict[str, Any] | None = None,
+    profiles: ProfileLookup | None = None,
 ) -> LoadedScenario:
     """Validate scenario text; return it with the charts the game will use.
 
     ``charts_raw`` (from a game file) replaces chart loading from disk, so a stored game
     rebuilds exactly as it began. ``trusted`` (a game's own copy, validated when the game
-    began, with its charts) rebuilds both without checking them again.
+    began, with its charts) rebuilds both without checking them again. ``profiles`` looks
+    up each alternative model's profile ids, so a stand's ``profiles:`` are checked; without
+    it only the model names are.
     """
     if trusted and charts_raw is not None:
         return _rebuild(text, source, charts_raw, data)
@@ -252,7 +260,7 @@ def parse_scenario(
     charts, bad_weapons = _charts_for(scenario, ctx, base_dir, extra_overlays, charts_raw)
     # References to an item left out for its own problem are not reported again.
     skip = (_raw_ids(data) - _built_ids(scenario)) | bad_weapons
-    _cross_check(scenario, charts, ctx, skip)
+    _cross_check(scenario, charts, ctx, skip, profiles)
     if ctx.problems:
         raise ScenarioError(ctx.problems)
     return LoadedScenario(scenario, charts, text, source, data)
@@ -279,7 +287,9 @@ def scenario_data(text: str) -> dict[str, Any]:
     return data
 
 
-def read_scenario(path: Path, extra_overlays: tuple[Path, ...] = ()) -> LoadedScenario:
+def read_scenario(
+    path: Path, extra_overlays: tuple[Path, ...] = (), profiles: ProfileLookup | None = None
+) -> LoadedScenario:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -290,7 +300,9 @@ def read_scenario(path: Path, extra_overlays: tuple[Path, ...] = ()) -> LoadedSc
         raise BadInput(
             f"scenario {str(path)!r}: cannot be read ({exc.__class__.__name__})"
         ) from None
-    return parse_scenario(text, path.name, base_dir=path.parent, extra_overlays=extra_overlays)
+    return parse_scenario(
+        text, path.name, base_dir=path.parent, extra_overlays=extra_overlays, profiles=profiles
+    )
 
 
 def _not_a_mapping(data: Any, ctx: Context) -> str:
@@ -459,7 +471,9 @@ def _known(ctx: Context, path: PathT, value: str, known: Any, what: str) -> bool
     return False
 
 
-def _cross_check(sc: Scenario, charts: Charts, ctx: Context, skip: set[str]) -> None:
+def _cross_check(
+    sc: Scenario, charts: Charts, ctx: Context, skip: set[str], lookup: ProfileLookup | None
+) -> None:
     _check_ids(sc, ctx)
     if sc.model not in KNOWN_MODELS:
         _known(ctx, ("model",), sc.model, KNOWN_MODELS, "model")
@@ -501,7 +515,7 @@ def _cross_check(sc: Scenario, charts: Charts, ctx: Context, skip: set[str]) -> 
                     )
                 else:
                     _known(ctx, (*path, "craft"), stand.craft, crafts, "landing craft type")
-            _check_profiles(stand, charts, ctx, path, profiles)
+            _check_profiles(stand, charts, ctx, path, profiles, lookup)
             if stand.formation is not None and stand.formation not in own | skip:
                 if stand.formation in formations:
                     ctx.error(
@@ -521,19 +535,22 @@ def _cross_check(sc: Scenario, charts: Charts, ctx: Context, skip: set[str]) -> 
 
 
 def _check_profiles(
-    stand: StandSpec, charts: Charts, ctx: Context, path: PathT, known: dict[str, Any]
+    stand: StandSpec,
+    charts: Charts,
+    ctx: Context,
+    path: PathT,
+    known: dict[str, Any],
+    lookup: ProfileLookup | None,
 ) -> None:
     """Each ``profiles:`` entry names an alternative model and one of its chart's profiles,
     so a typo is caught when the game starts, not at the first shot."""
-    from tabletop.rules.models import find_model
-
     for name, profile in stand.profiles.items():
         where = (*path, "profiles", name)
         if name not in known:
-            try:
-                known[name] = find_model(name, charts).profiles()
-            except BadInput:
-                known[name] = None
+            if lookup is None:
+                known[name] = {} if name in KNOWN_MODELS and name != "cd" else None
+            else:
+                known[name] = lookup(name, charts)
         if known[name] is None:
             import difflib
 

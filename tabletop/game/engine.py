@@ -27,6 +27,7 @@ from tabletop.data.scenario import LoadedScenario, parse_scenario
 from tabletop.game.actions import procedure
 from tabletop.game.opening import opening_state
 from tabletop.rules.context import RulesContext
+from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
@@ -135,7 +136,9 @@ class Game:
             # An older game: its own numbers stand, and entries added since come from the
             # bundled charts (checked together, as they were never checked as one).
             raw = overlay(load_raw(), raw)
-            return parse_scenario(row.scenario_text, row.scenario_source, charts_raw=raw)
+            return parse_scenario(
+                row.scenario_text, row.scenario_source, charts_raw=raw, profiles=profile_lookup
+            )
         # Checked when the game began; rebuilding without checks keeps commands quick.
         data = None if row.scenario_json is None else json.loads(row.scenario_json)
         return parse_scenario(
@@ -508,7 +511,10 @@ class Game:
         row = self.info
         # Replay checks everything again, the stored scenario and charts included.
         loaded = parse_scenario(
-            row.scenario_text, row.scenario_source, charts_raw=self.loaded.charts.raw
+            row.scenario_text,
+            row.scenario_source,
+            charts_raw=self.loaded.charts.raw,
+            profiles=profile_lookup,
         )
         state = opening_state(loaded, row.seed)
         events = self.store.events()

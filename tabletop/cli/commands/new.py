@@ -46,6 +46,7 @@ def cli(
     from tabletop.data.resources import bundled_scenario
     from tabletop.data.scenario import read_scenario
     from tabletop.game.engine import Game
+    from tabletop.rules.models import profile_lookup
 
     path = Path(scenario)
     if not path.exists() and os.sep not in scenario and "/" not in scenario:
@@ -55,7 +56,7 @@ def cli(
             from tabletop.core.errors import BadInput
 
             raise BadInput(f"scenario {scenario!r}: no such file, and {exc}") from None
-    loaded = read_scenario(path, tuple(charts_dirs))
+    loaded = read_scenario(path, tuple(charts_dirs), profiles=profile_lookup)
     if seed is None:
         seed = int.from_bytes(os.urandom(6), "big")
     created = Game.create(game, loaded, seed, force=force)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.data.charts import Charts
 
 MODELS: dict[str, str] = {
     "mech-brigade": "tabletop.rules.models.mech_brigade:MechBrigade",
@@ -190,3 +191,13 @@ class Model(ABC):
                 f"--set {unknown[0]!r}: not an option of the {self.name} model "
                 f"(accepted: {accepted})"
             )
+
+
+def profile_lookup(name: str, charts: Charts) -> Mapping[str, Any] | None:
+    """An alternative model's profile ids from its chart, or None when ``name`` is no model
+    with profiles: what a scenario's ``profiles:`` are checked against (handed to
+    ``data.scenario`` by the game and ``new``, as the models sit a floor above it)."""
+    try:
+        return find_model(name, charts).profiles()
+    except BadInput:
+        return None
