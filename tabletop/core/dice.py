@@ -51,6 +51,13 @@ class DiceLike(Protocol):
     def roll(self, sides: int, purpose: str) -> int: ...
 
 
+class RecordingDice(DiceLike, Protocol):
+    """Dice that keep what they rolled, in order (the game's dice and the odds enumerator):
+    for a procedure that reads back the faces it threw (a barrage's to-hit dice)."""
+
+    rolls: list[Roll]
+
+
 def parse_dice(text: str) -> list[int]:
     """Parse ``3,10,1`` (spaces allowed) into die values; raise ``DiceError`` on junk."""
     values: list[int] = []

@@ -16,11 +16,12 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from tabletop.rules.views import LastSeen
-
 from tabletop.core.errors import BadInput
 from tabletop.render import REFEREE
+
+if TYPE_CHECKING:
+    from tabletop.rules.context import RulesContext
+    from tabletop.rules.views import LastSeen
 
 Point = tuple[float, float]
 Ring = list[Point]
@@ -182,7 +183,7 @@ def knows_wired(view: str, piece: Any) -> bool:
     return view == REFEREE or getattr(piece, "owner", None) == view
 
 
-def view_context(ctx: Any, view: str) -> Any:
+def view_context(ctx: RulesContext, view: str) -> Any:
     """A read-only rules context whose table holds only the terrain this view knows."""
     from tabletop.rules.views import view_context as rules_view_context
 
@@ -193,7 +194,7 @@ def view_context(ctx: Any, view: str) -> Any:
 
 
 def build_scene(
-    ctx: Any,
+    ctx: RulesContext,
     name: str,
     view: str = REFEREE,
     los: tuple[str, str] | None = None,
@@ -253,7 +254,7 @@ def _ring(points: Any) -> Ring:
     return [(float(p[0]), float(p[1])) for p in points]
 
 
-def _terrain(ctx: Any, view: str) -> list[TerrainShape]:
+def _terrain(ctx: RulesContext, view: str) -> list[TerrainShape]:
     rows = ctx.state.rows
     out = []
     for piece in ctx.scenario.terrain:
@@ -375,7 +376,7 @@ def _minefield(key: str, row: dict[str, Any]) -> MinefieldShape:
     )
 
 
-def end_for(ctx: Any, text: str) -> Any:
+def end_for(ctx: RulesContext, text: str) -> Any:
     """A stand id or a point ``X,Y``, as ``measure`` reads its ends."""
     from tabletop.rules.cd.sighting import end_for_point, end_for_stand
 
@@ -393,7 +394,7 @@ def end_for(ctx: Any, text: str) -> Any:
     return end_for_stand(ctx.state, text)
 
 
-def _sight(ctx: Any, los: tuple[str, str], known: Any = None) -> SightShape:
+def _sight(ctx: RulesContext, los: tuple[str, str], known: Any = None) -> SightShape:
     from tabletop.rules.cd.sighting import sight
     from tabletop.rules.views import stand_in_view
 
@@ -428,7 +429,7 @@ def _sight(ctx: Any, los: tuple[str, str], known: Any = None) -> SightShape:
 BAND_ORDER = ("close", "medium", "long")
 
 
-def _bands(ctx: Any, stand_id: str, weapon: str | None) -> BandsShape:
+def _bands(ctx: RulesContext, stand_id: str, weapon: str | None) -> BandsShape:
     """Rings at each range band's limit, measured as the game measures range.
 
     With ``measure: edge`` (the default) range runs from the edge of the base, so a ring is

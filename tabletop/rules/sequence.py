@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
+from tabletop.rules.context import RulesContext
 
 Happened = dict[str, Any]
 Hook = Callable[[Any], list[Happened]]
@@ -47,14 +48,14 @@ def hooks(boundary: str) -> list[Hook]:
     return [h for _, _, h in sorted(_HOOKS.get(boundary, []), key=lambda t: (t[0], t[1]))]
 
 
-def _run(boundary: str, ctx: Any) -> list[Happened]:
+def _run(boundary: str, ctx: RulesContext) -> list[Happened]:
     out: list[Happened] = []
     for hook in hooks(boundary):
         out.extend(hook(ctx))
     return out
 
 
-def boundaries_ahead(ctx: Any) -> list[tuple[str, str]]:
+def boundaries_ahead(ctx: RulesContext) -> list[tuple[str, str]]:
     """The boundaries ``phase next`` crosses now, as (boundary, phase or turn it concerns)."""
     state = ctx.state
     order = [p.id for p in ctx.charts.phases]
@@ -70,7 +71,7 @@ def boundaries_ahead(ctx: Any) -> list[tuple[str, str]]:
     return out
 
 
-def announce(ctx: Any) -> list[str]:
+def announce(ctx: RulesContext) -> list[str]:
     """What the next ``phase next`` will run, in order, each line naming its rule."""
     lines: list[str] = []
     for boundary, subject in boundaries_ahead(ctx):
@@ -84,7 +85,7 @@ def announce(ctx: Any) -> list[str]:
     return lines
 
 
-def phases_left(ctx: Any) -> list[str]:
+def phases_left(ctx: RulesContext) -> list[str]:
     """The phases of this turn after the current one (what ``turn next`` would skip)."""
     order = [p.id for p in ctx.charts.phases]
     current = ctx.state.phase
@@ -92,7 +93,7 @@ def phases_left(ctx: Any) -> list[str]:
     return order[index + 1 :]
 
 
-def advance_phase(ctx: Any) -> list[Happened]:
+def advance_phase(ctx: RulesContext) -> list[Happened]:
     """End the current phase, run its boundaries, and start the next (maybe a new turn)."""
     state = ctx.state
     order = [p.id for p in ctx.charts.phases]
@@ -112,7 +113,7 @@ def advance_phase(ctx: Any) -> list[Happened]:
     return happened
 
 
-def phase_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def phase_next_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     before = (ctx.state.turn, ctx.state.phase)
     runs = announce(ctx)
     happened = advance_phase(ctx)
@@ -126,7 +127,7 @@ def phase_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def skip_warning(ctx: Any) -> str | None:
+def skip_warning(ctx: RulesContext) -> str | None:
     """What ``turn next`` would pass over from here (None in the last phase)."""
     left = phases_left(ctx)
     if not left:
@@ -139,7 +140,7 @@ def skip_warning(ctx: Any) -> str | None:
     )
 
 
-def turn_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def turn_next_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Advance through the rest of the turn to the first phase of the next one.
 
     Outside the last phase it passes over whole phases: refused when ``skip`` is False (the
@@ -171,5 +172,5 @@ def turn_next_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _involve(ctx: Any, happened: list[Happened]) -> None:
+def _involve(ctx: RulesContext, happened: list[Happened]) -> None:
     ctx.involve(*(h["stand"] for h in happened if h.get("stand")))

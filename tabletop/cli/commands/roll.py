@@ -66,7 +66,7 @@ def cli(
         d = Dice(
             seed if seed is not None else int.from_bytes(os.urandom(6), "big"), **dice_inputs(dice)
         )
-        result = plain_roll(_Quick(d), inputs)
+        result = plain_roll(_Quick(d), inputs)  # type: ignore[arg-type]  # only its dice
         d.finish()
         rolls, event = [r.as_dict() for r in d.rolls], None
     if as_json:

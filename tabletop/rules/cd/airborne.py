@@ -22,6 +22,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import within
 from tabletop.rules.cd.compass import point_bearing
+from tabletop.rules.context import RulesContext
 
 PARTS = ("crew", "ammo", "weapon")  # CD 7.1, 7.2: a parachuted gun is three squares
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
@@ -167,7 +168,9 @@ def aa_weapon(stand: dict[str, Any], charts: Any) -> Any | None:
     return None
 
 
-def aa_dice(ctx: Any, stand: dict[str, Any], weapon: Any, night: bool) -> tuple[int, list[str]]:
+def aa_dice(
+    ctx: RulesContext, stand: dict[str, Any], weapon: Any, night: bool
+) -> tuple[int, list[str]]:
     """Half the printed ROF, rounded up (CD 7.2.2); one fewer at night without sound
     detection, a searchlight or radar (CD 9.1.6)."""
     divisor = float(param(ctx.charts, "aa-rof-divisor"))
@@ -180,7 +183,7 @@ def aa_dice(ctx: Any, stand: dict[str, Any], weapon: Any, night: bool) -> tuple[
     return max(dice, 0), why
 
 
-def aa_number(ctx: Any, quality: str) -> tuple[int, list[Line]]:
+def aa_number(ctx: RulesContext, quality: str) -> tuple[int, list[Line]]:
     base = int(param(ctx.charts, "aa-to-hit"))
     lines = [Line("AA at aircraft", base, ctx.charts.table("airborne")["aa-to-hit"].rule)]
     kind = crew_class(ctx.charts, quality)
@@ -190,7 +193,7 @@ def aa_number(ctx: Any, quality: str) -> tuple[int, list[Line]]:
     return int(sum(line.value for line in lines)), lines
 
 
-def aa_candidates(ctx: Any, side: str, zone: tuple[float, float]) -> list[dict[str, Any]]:
+def aa_candidates(ctx: RulesContext, side: str, zone: tuple[float, float]) -> list[dict[str, Any]]:
     """Every enemy stand with an AA weapon, and whether it may fire at this zone."""
     from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.weather import effects
@@ -227,7 +230,9 @@ def aa_candidates(ctx: Any, side: str, zone: tuple[float, float]) -> list[dict[s
     return out
 
 
-def choose_aa(ctx: Any, side: str, zone: tuple[float, float], inputs: dict[str, Any]) -> list[Any]:
+def choose_aa(
+    ctx: RulesContext, side: str, zone: tuple[float, float], inputs: dict[str, Any]
+) -> list[Any]:
     if inputs.get("no_aa"):
         return []
     found = {c["stand"]: c for c in aa_candidates(ctx, side, zone)}
@@ -249,7 +254,9 @@ def choose_aa(ctx: Any, side: str, zone: tuple[float, float], inputs: dict[str, 
     return chosen
 
 
-def aa_fire(ctx: Any, aircraft: list[Aircraft], guns: list[Any], glider: bool) -> list[Any]:
+def aa_fire(
+    ctx: RulesContext, aircraft: list[Aircraft], guns: list[Any], glider: bool
+) -> list[Any]:
     """Each gun's dice; each hit on a random aircraft still flying (CD 7.2.2, 7.3.1)."""
     from tabletop.rules.cd.ammo import record_firing
 
@@ -278,7 +285,9 @@ def aa_fire(ctx: Any, aircraft: list[Aircraft], guns: list[Any], glider: bool) -
     return shots
 
 
-def _hit_aircraft(ctx: Any, aircraft: list[Aircraft], glider: bool) -> dict[str, Any] | None:
+def _hit_aircraft(
+    ctx: RulesContext, aircraft: list[Aircraft], glider: bool
+) -> dict[str, Any] | None:
     flying = [a for a in aircraft if a.aborted is None]
     if not flying:
         return None
@@ -302,7 +311,7 @@ def _hit_aircraft(ctx: Any, aircraft: list[Aircraft], glider: bool) -> dict[str,
     return {"aircraft": target.label, "effect": effect, "aborted": target.aborted is not None}
 
 
-def roll_effect(ctx: Any, quality: str, purpose: str) -> str:
+def roll_effect(ctx: RulesContext, quality: str, purpose: str) -> str:
     """A roll on the hit effects chart for this quality (quality chart)."""
     bands = ctx.charts.quality[quality]
     roll = ctx.dice.roll(10, f"hit effect: {purpose} ({quality})")
@@ -313,7 +322,7 @@ def roll_effect(ctx: Any, quality: str, purpose: str) -> str:
     return ELIMINATED
 
 
-def stand_effect(ctx: Any, stand: dict[str, Any], purpose: str) -> str:
+def stand_effect(ctx: RulesContext, stand: dict[str, Any], purpose: str) -> str:
     """A hit on a landing stand, rolled as if by fire (soft vehicles green, night lower)."""
     from tabletop.rules.cd.fire import effect_quality
     from tabletop.rules.cd.stands import target_of
@@ -356,7 +365,7 @@ def drift(sigma: float, first: int, second: int) -> tuple[float, float, float, f
     return distance * math.sin(rad), distance * math.cos(rad), distance, bearing
 
 
-def site_of(ctx: Any, x: float, y: float) -> dict[str, Any]:
+def site_of(ctx: RulesContext, x: float, y: float) -> dict[str, Any]:
     """What lies at a landing point: off the table, deep water, the pieces under it."""
     if not ctx.table.on_table(x, y):
         return {"off_table": True, "water": None, "pieces": []}
@@ -374,7 +383,7 @@ def site_of(ctx: Any, x: float, y: float) -> dict[str, Any]:
 # --- sticks --------------------------------------------------------------------------------------
 
 
-def company_of(ctx: Any, formation: str | None) -> str | None:
+def company_of(ctx: RulesContext, formation: str | None) -> str | None:
     index = ctx.scenario.formation_index()
     current = formation
     while current is not None and current in index:
@@ -384,7 +393,7 @@ def company_of(ctx: Any, formation: str | None) -> str | None:
     return formation
 
 
-def may_come(ctx: Any, stand: dict[str, Any], how: str) -> str | None:
+def may_come(ctx: RulesContext, stand: dict[str, Any], how: str) -> str | None:
     """Why a stand may not come by parachute or glider, or None (CD 7.2, 7.3)."""
     kind = ctx.charts.stand_kinds[stand["kind"]]
     if how == "parachute":
@@ -404,7 +413,7 @@ def may_come(ctx: Any, stand: dict[str, Any], how: str) -> str | None:
     return None
 
 
-def stick_stands(ctx: Any, text: str, how: str) -> list[dict[str, Any]]:
+def stick_stands(ctx: RulesContext, text: str, how: str) -> list[dict[str, Any]]:
     """A company's stands (by formation id) or a comma list of stand ids: one company, one
     side, all able to come by air (CD 7.2, 7.3)."""
     state = ctx.state
@@ -437,7 +446,7 @@ def stick_stands(ctx: Any, text: str, how: str) -> list[dict[str, Any]]:
     return stands
 
 
-def aircrew(ctx: Any, stand: dict[str, Any], given: str | None) -> str:
+def aircrew(ctx: RulesContext, stand: dict[str, Any], given: str | None) -> str:
     crew = given or _spec(ctx, stand["id"], "aircrew", None)
     if crew is None:
         raise BadInput(
@@ -450,7 +459,7 @@ def aircrew(ctx: Any, stand: dict[str, Any], given: str | None) -> str:
     return str(crew)
 
 
-def check_zone(ctx: Any, zone: Any) -> tuple[float, float]:
+def check_zone(ctx: RulesContext, zone: Any) -> tuple[float, float]:
     x, y = float(zone[0]), float(zone[1])
     if not ctx.table.on_table(x, y):
         w, d = ctx.scenario.table.width, ctx.scenario.table.depth
@@ -458,7 +467,7 @@ def check_zone(ctx: Any, zone: Any) -> tuple[float, float]:
     return x, y
 
 
-def check_flight_path(ctx: Any, side: str, heading: float) -> None:
+def check_flight_path(ctx: RulesContext, side: str, heading: float) -> None:
     """All of a side's parachute transports fly the same path (CD 7.2)."""
     for stand in ctx.state.stands():
         drop = stand.get("drop") or {}
@@ -474,7 +483,7 @@ def check_flight_path(ctx: Any, side: str, heading: float) -> None:
             )
 
 
-def check_phase(ctx: Any) -> None:
+def check_phase(ctx: RulesContext) -> None:
     from tabletop.rules.cd.stands import check_phase as phase_allows
 
     phase_allows(ctx, "air", "an airborne landing")
@@ -483,7 +492,7 @@ def check_phase(ctx: Any) -> None:
 # --- parachute drop (CD 7.2) --------------------------------------------------------------------
 
 
-def drop_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.weather import effects
 
     check_phase(ctx)
@@ -540,7 +549,7 @@ def drop_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _orders(ctx: Any, stands: list[dict[str, Any]]) -> dict[str, str]:
+def _orders(ctx: RulesContext, stands: list[dict[str, Any]]) -> dict[str, str]:
     """The order each landed stand now has (CD 7.2.2, 7.3.2: hasty advance)."""
     return {
         s["id"]: s["order"]
@@ -549,7 +558,9 @@ def _orders(ctx: Any, stands: list[dict[str, Any]]) -> dict[str, str]:
     }
 
 
-def _fall(ctx: Any, plane: Aircraft, slot: tuple[float, float], height: float) -> dict[str, Any]:
+def _fall(
+    ctx: RulesContext, plane: Aircraft, slot: tuple[float, float], height: float
+) -> dict[str, Any]:
     """One square's fall: drift from two d100, side from a d10, and where it lands."""
     charts, dice = ctx.charts, ctx.dice
     sigma = scatter_sigma(height, charts)
@@ -583,7 +594,7 @@ def _fall(ctx: Any, plane: Aircraft, slot: tuple[float, float], height: float) -
 
 
 def _apply_drop(
-    ctx: Any,
+    ctx: RulesContext,
     stands: list[dict[str, Any]],
     squares: list[dict[str, Any]],
     zone: tuple[float, float],
@@ -618,7 +629,7 @@ def _crew_without_gun(parts: dict[str | None, dict[str, Any]]) -> bool:
 
 
 def _crew_only(
-    ctx: Any,
+    ctx: RulesContext,
     stand: dict[str, Any],
     parts: dict[str | None, dict[str, Any]],
     zone: tuple[float, float],
@@ -638,7 +649,7 @@ def _crew_only(
 
 
 def _settle(
-    ctx: Any,
+    ctx: RulesContext,
     stand: dict[str, Any],
     square: dict[str, Any],
     how: str,
@@ -678,7 +689,9 @@ def _take(stand: dict[str, Any], effect: str, rule: str) -> None:
         stand["markers"].append("forced-back")
 
 
-def _gun_parts(ctx: Any, stand: dict[str, Any], parts: dict[str | None, dict[str, Any]]) -> None:
+def _gun_parts(
+    ctx: RulesContext, stand: dict[str, Any], parts: dict[str | None, dict[str, Any]]
+) -> None:
     """Crew and ammunition squares away from, or lost apart from, their gun (CD 7.1)."""
     record = {}
     for part in ("crew", "ammo"):
@@ -702,7 +715,7 @@ def _gun_parts(ctx: Any, stand: dict[str, Any], parts: dict[str | None, dict[str
     stand["parts"] = record
 
 
-def _overlaps(ctx: Any, ids: Iterable[str]) -> list[list[str]]:
+def _overlaps(ctx: RulesContext, ids: Iterable[str]) -> list[list[str]]:
     from tabletop.data.board import base_of, overlapping
 
     placed = [ctx.state.stand(i) for i in ids]
@@ -718,7 +731,7 @@ def _overlaps(ctx: Any, ids: Iterable[str]) -> list[list[str]]:
     return out
 
 
-def assemble_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def assemble_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A parachuted gun's crew and ammunition have reached it (CD 7.1)."""
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
@@ -734,7 +747,7 @@ def assemble_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 # --- gliders (CD 7.3) -----------------------------------------------------------------------
 
 
-def glider_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def glider_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     check_phase(ctx)
     zone = check_zone(ctx, inputs["zone"])
     heading = float(inputs.get("heading") or 0.0) % 360
@@ -772,7 +785,7 @@ def glider_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _glide(
-    ctx: Any,
+    ctx: RulesContext,
     stand: dict[str, Any],
     plane: Aircraft,
     zone: tuple[float, float],
@@ -832,7 +845,7 @@ def _glide(
 
 
 def _glider_target(
-    ctx: Any,
+    ctx: RulesContext,
     stand_id: str,
     zone: tuple[float, float],
     heading: float,
@@ -872,7 +885,7 @@ def _glider_target(
 
 
 def _deviate(
-    ctx: Any, plane: Aircraft, aim: tuple[float, float], rolls: list[int]
+    ctx: RulesContext, plane: Aircraft, aim: tuple[float, float], rolls: list[int]
 ) -> tuple[tuple[float, float], dict[str, Any]]:
     """Direction on the wind direction chart, then a die of inches (CD 7.3.3, 10.1.1)."""
     charts, dice = ctx.charts, ctx.dice
@@ -905,7 +918,7 @@ def glider_footprint(x: float, y: float, heading: float, length: float, width: f
 
 
 def _glider_site(
-    ctx: Any, stand: dict[str, Any], at: tuple[float, float], heading: float
+    ctx: RulesContext, stand: dict[str, Any], at: tuple[float, float], heading: float
 ) -> tuple[str | None, list[str]]:
     """(why it is lost, or None; what it crashes into) for a deviated glider (CD 7.3.3-4)."""
     from tabletop.data.board import base_of
@@ -947,7 +960,9 @@ def _glider_site(
     return None, crash
 
 
-def _crash(ctx: Any, stand: dict[str, Any], number: int, rolls: list[int]) -> dict[str, Any]:
+def _crash(
+    ctx: RulesContext, stand: dict[str, Any], number: int, rolls: list[int]
+) -> dict[str, Any]:
     """One hit, a second landing check, a second hit if it fails (CD 7.3.4)."""
     effects = [stand_effect(ctx, stand, f"{stand['id']}'s glider crashes")]
     again = ctx.dice.roll(10, f"second landing check of {stand['id']}, needs {number} or less")
@@ -979,7 +994,7 @@ def _crash(ctx: Any, stand: dict[str, Any], number: int, rolls: list[int]) -> di
 # --- fire at descending paratroopers (CD 7.2.2) -------------------------------------------------
 
 
-def descent_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def descent_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.direct import prepare
     from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 
@@ -1017,7 +1032,7 @@ def descent_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     return {**shoot(ctx, prep), "zone": drop["zone"], "from_zone": round(gap, 3)}
 
 
-def shoot(ctx: Any, prep: Any) -> dict[str, Any]:
+def shoot(ctx: RulesContext, prep: Any) -> dict[str, Any]:
     """Roll a prepared direct-fire plan and book it, as 'fire' does."""
     from tabletop.rules.cd.ammo import record_firing
     from tabletop.rules.cd.direct import roll_plan, verdict
@@ -1053,14 +1068,14 @@ def shoot(ctx: Any, prep: Any) -> dict[str, Any]:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def _spec(ctx: Any, stand_id: str, field: str, default: Any) -> Any:
+def _spec(ctx: RulesContext, stand_id: str, field: str, default: Any) -> Any:
     try:
         return getattr(ctx.scenario.stand_spec(stand_id), field)
     except KeyError:
         return default
 
 
-def _gap(ctx: Any, stand: dict[str, Any], point: Any) -> float:
+def _gap(ctx: RulesContext, stand: dict[str, Any], point: Any) -> float:
     from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 
     here = End("zone", float(point[0]), float(point[1]))
@@ -1068,7 +1083,7 @@ def _gap(ctx: Any, stand: dict[str, Any], point: Any) -> float:
                                   ctx.scenario.measure))  # fmt: skip
 
 
-def aa_preview(ctx: Any, side: str, zone: tuple[float, float]) -> dict[str, Any]:
+def aa_preview(ctx: RulesContext, side: str, zone: tuple[float, float]) -> dict[str, Any]:
     """Which enemy AA may fire at aircraft over the zone, with dice and numbers (no rolls)."""
     side = resolve_side(side, ctx.scenario.side_names())
     zone = check_zone(ctx, zone)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
 
 if TYPE_CHECKING:  # status reads ammunition without loading the charts
@@ -401,7 +402,7 @@ def resupply_end_of_turn(
     return happened
 
 
-def supply_distance(ctx: Any, a: dict[str, Any], b: dict[str, Any]) -> float | None:
+def supply_distance(ctx: RulesContext, a: dict[str, Any], b: dict[str, Any]) -> float | None:
     """Inches between two stands' bases, or None when either is not on the table."""
     if a["x"] is None or b["x"] is None:
         return None
@@ -413,7 +414,7 @@ def supply_distance(ctx: Any, a: dict[str, Any], b: dict[str, Any]) -> float | N
     )
 
 
-def nearest_supply(ctx: Any, stand: dict[str, Any]) -> tuple[str, float | None] | None:
+def nearest_supply(ctx: RulesContext, stand: dict[str, Any]) -> tuple[str, float | None] | None:
     """The supply point that would serve ``stand`` and how far it is (None: not measured).
 
     Measured points come first, nearest first; None when no supply point of its own
@@ -429,7 +430,7 @@ def nearest_supply(ctx: Any, stand: dict[str, Any]) -> tuple[str, float | None] 
     return ranges[0][1], None
 
 
-def _serving_text(ctx: Any, stand: dict[str, Any]) -> str:
+def _serving_text(ctx: RulesContext, stand: dict[str, Any]) -> str:
     near = nearest_supply(ctx, stand)
     if near is None:
         return "no supply point of its battalion, regiment, brigade or division is in play"
@@ -439,7 +440,7 @@ def _serving_text(ctx: Any, stand: dict[str, Any]) -> str:
     return f'its nearest supply point is {point}, {gap:.1f}" away'
 
 
-def resupply_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def resupply_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """The referee resupplies a stand by hand (CD 1.4).
 
     The rule resupplies a stand that ends a turn within 6" of a supply point of its own
@@ -497,7 +498,9 @@ def resupply_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _check_resupply(ctx: Any, stand: dict[str, Any], point: dict[str, Any], radius: float) -> None:
+def _check_resupply(
+    ctx: RulesContext, stand: dict[str, Any], point: dict[str, Any], radius: float
+) -> None:
     """Refuse (exit 3, CD 1.4) a hand resupply the rules would not give."""
     state, charts = ctx.state, ctx.charts
     serving = [p["id"] for p in supply_points_for(state, stand, ctx.scenario, charts)]

@@ -22,6 +22,7 @@ from typing import Any
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import within
+from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, on
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
@@ -42,7 +43,7 @@ def names(charts: Any, key: str) -> list[str]:
     return [n.strip() for n in str(param(charts, key)).split(",") if n.strip()]
 
 
-def craft_type(ctx: Any, stand: dict[str, Any]) -> Any | None:
+def craft_type(ctx: RulesContext, stand: dict[str, Any]) -> Any | None:
     """The craft row of a stand (its scenario 'craft:'), or None for other stands."""
     name = _spec(ctx, stand["id"], "craft", None)
     if name is None:
@@ -76,7 +77,7 @@ def is_major(charts: Any, side: str) -> bool:
 # --- geometry of the shore ---------------------------------------------------------------------
 
 
-def sea(ctx: Any) -> Any:
+def sea(ctx: RulesContext) -> Any:
     """The open water, as one shape; refuses when the table has none."""
     from shapely import unary_union
 
@@ -90,7 +91,7 @@ def sea(ctx: Any) -> Any:
     return unary_union(shapes)
 
 
-def shoreline(ctx: Any) -> Any:
+def shoreline(ctx: RulesContext) -> Any:
     """The sea's edge, less the table's edges."""
     from shapely import box
 
@@ -102,7 +103,9 @@ def shoreline(ctx: Any) -> Any:
     return line
 
 
-def shore_frame(ctx: Any, x: float, y: float) -> tuple[tuple[float, float], tuple[float, float]]:
+def shore_frame(
+    ctx: RulesContext, x: float, y: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """The shore point nearest (x, y) and the unit vector from it out to sea."""
     from shapely import Point
     from shapely.ops import nearest_points
@@ -125,7 +128,7 @@ def shore_frame(ctx: Any, x: float, y: float) -> tuple[tuple[float, float], tupl
     return (shore.x, shore.y), (nx, ny)
 
 
-def in_sea(ctx: Any, x: float, y: float) -> bool:
+def in_sea(ctx: RulesContext, x: float, y: float) -> bool:
     from shapely import Point
 
     return bool(sea(ctx).covers(Point(x, y)))
@@ -138,14 +141,14 @@ def _bearing(vx: float, vy: float) -> float:
 # --- stands and craft ----------------------------------------------------------------------------
 
 
-def _spec(ctx: Any, stand_id: str, field: str, default: Any) -> Any:
+def _spec(ctx: RulesContext, stand_id: str, field: str, default: Any) -> Any:
     try:
         return getattr(ctx.scenario.stand_spec(stand_id), field)
     except KeyError:
         return default
 
 
-def craft_stand(ctx: Any, stand_id: str) -> tuple[dict[str, Any], Any]:
+def craft_stand(ctx: RulesContext, stand_id: str) -> tuple[dict[str, Any], Any]:
     stand = ctx.state.stand(stand_id)
     kind = craft_type(ctx, stand)
     if kind is None:
@@ -157,7 +160,7 @@ def craft_stand(ctx: Any, stand_id: str) -> tuple[dict[str, Any], Any]:
     return stand, kind
 
 
-def cargo_of(ctx: Any, craft: dict[str, Any]) -> list[str]:
+def cargo_of(ctx: RulesContext, craft: dict[str, Any]) -> list[str]:
     """What a craft carries; the scenario's 'carries' the first time it is asked."""
     if "cargo" not in craft:
         cargo = list(_spec(ctx, craft["id"], "carries", ()))
@@ -170,7 +173,7 @@ def cargo_of(ctx: Any, craft: dict[str, Any]) -> list[str]:
     return list(craft["cargo"])
 
 
-def lift_points(ctx: Any, stand: dict[str, Any]) -> int:
+def lift_points(ctx: RulesContext, stand: dict[str, Any]) -> int:
     """One for a personnel stand, the weight class for a vehicle or towed gun (CD 8.3.1)."""
     from tabletop.data.charts import weight_number
     from tabletop.rules.cd.conditions import weight_class_of
@@ -181,7 +184,7 @@ def lift_points(ctx: Any, stand: dict[str, Any]) -> int:
     return max(weight_number(weight_class_of(ctx, stand)), 1)
 
 
-def check_phase(ctx: Any, what: str) -> None:
+def check_phase(ctx: RulesContext, what: str) -> None:
     from tabletop.rules.cd.stands import check_phase as allows
 
     allows(ctx, "movement", what)
@@ -190,7 +193,7 @@ def check_phase(ctx: Any, what: str) -> None:
 # --- the approach (CD 8.1, 8.1.3, 8.2.3, 8.3) ---------------------------------------------------
 
 
-def approach_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     check_phase(ctx, "the approach of a landing wave")
     state, charts = ctx.state, ctx.charts
     wave = int(inputs.get("wave") or state.turn)
@@ -254,7 +257,7 @@ def approach_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _approaching(ctx: Any, ids: list[str], wave: Any) -> list[tuple[dict[str, Any], Any]]:
+def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[dict[str, Any], Any]]:
     state = ctx.state
     if not ids:
         if wave is None:
@@ -282,7 +285,7 @@ def _approaching(ctx: Any, ids: list[str], wave: Any) -> list[tuple[dict[str, An
     return out
 
 
-def _company(ctx: Any, craft: dict[str, Any]) -> str:
+def _company(ctx: RulesContext, craft: dict[str, Any]) -> str:
     from tabletop.rules.cd.airborne import company_of
 
     cargo = cargo_of(ctx, craft)
@@ -290,7 +293,9 @@ def _company(ctx: Any, craft: dict[str, Any]) -> str:
     return str(company_of(ctx, owner.get("formation")) or owner["id"])
 
 
-def _scatter(ctx: Any, crafts: list[tuple[dict[str, Any], Any]]) -> dict[str, dict[str, Any]]:
+def _scatter(
+    ctx: RulesContext, crafts: list[tuple[dict[str, Any], Any]]
+) -> dict[str, dict[str, Any]]:
     """One die per company: scattered on 5 or less, then left or right 2 x D10 (CD 8.1.3)."""
     charts, dice = ctx.charts, ctx.dice
     up_to = int(param(charts, "scatter-up-to"))
@@ -335,7 +340,7 @@ def available_lift(row: dict[str, Any], wave: int) -> int:
 
 
 def _use_lift(
-    ctx: Any, side: str, wave: int, crafts: list[tuple[dict[str, Any], Any]]
+    ctx: RulesContext, side: str, wave: int, crafts: list[tuple[dict[str, Any], Any]]
 ) -> dict[str, Any] | None:
     row = lift_row(ctx.state, side)
     if row is None:
@@ -355,7 +360,7 @@ def _use_lift(
             "wave": wave, "capacity": wave_capacity(row, wave)}  # fmt: skip
 
 
-def lift_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def lift_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     side = inputs["side"]
     side = resolve_side(side, ctx.scenario.side_names())
     row = lift_row(ctx.state, side) or {"lost": {}, "used": {}}
@@ -421,7 +426,7 @@ def describe_lift(status: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _lose_lift(ctx: Any, craft: dict[str, Any], cargo: list[str]) -> int:
+def _lose_lift(ctx: RulesContext, craft: dict[str, Any], cargo: list[str]) -> int:
     row = lift_row(ctx.state, craft["side"])
     points = sum(lift_points(ctx, ctx.state.stand(c)) for c in cargo)
     if row is None or not points:
@@ -434,7 +439,7 @@ def _lose_lift(ctx: Any, craft: dict[str, Any], cargo: list[str]) -> int:
 # --- landing (CD 8.1.1, 8.1.2, 8.1.5, 8.1.6) ----------------------------------------------------
 
 
-def land_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def land_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     check_phase(ctx, "landing")
     state = ctx.state
     out = []
@@ -452,7 +457,7 @@ def land_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     return {"verdict": f"{len(ashore)} of {len(out)} craft reached the beach", "craft": out}
 
 
-def _land_one(ctx: Any, craft: dict[str, Any], kind: Any) -> dict[str, Any]:
+def _land_one(ctx: RulesContext, craft: dict[str, Any], kind: Any) -> dict[str, Any]:
     from tabletop.rules.cd import minefields
 
     am = craft["amphib"]
@@ -492,11 +497,11 @@ def _land_one(ctx: Any, craft: dict[str, Any], kind: Any) -> dict[str, Any]:
     return report
 
 
-def _seaward(ctx: Any, point: tuple[float, float]) -> tuple[float, float]:
+def _seaward(ctx: RulesContext, point: tuple[float, float]) -> tuple[float, float]:
     return shore_frame(ctx, *point)[1]
 
 
-def _ashore_point(ctx: Any, stand: dict[str, Any]) -> tuple[float, float]:
+def _ashore_point(ctx: RulesContext, stand: dict[str, Any]) -> tuple[float, float]:
     beach = tuple(stand["amphib"]["beach"])
     out = _seaward(ctx, beach)
     return (round(beach[0] - out[0] * stand["depth"] / 2, 4),
@@ -510,7 +515,7 @@ def _path_band(start: tuple[float, float], end: tuple[float, float], width: floa
 
 
 def _hazards(
-    ctx: Any, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
+    ctx: RulesContext, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
 ) -> list[dict[str, Any]]:
     """Submerged real minefields and obstacles on a landing craft's run in, nearest first
     (CD 8.1.5, 8.1.6); dummies met on the way are revealed and taken away."""
@@ -550,12 +555,12 @@ def _hazards(
     return found
 
 
-def _cleared(ctx: Any, piece_id: str) -> bool:
+def _cleared(ctx: RulesContext, piece_id: str) -> bool:
     row = ctx.state.rows.get("terrain:" + piece_id) or {}
     return row.get("state") in ("destroyed",)
 
 
-def _through_gap(ctx: Any, piece_id: str, wet: Any) -> bool:
+def _through_gap(ctx: RulesContext, piece_id: str, wet: Any) -> bool:
     from shapely import Point
 
     row = ctx.state.rows.get("terrain:" + piece_id) or {}
@@ -567,7 +572,7 @@ def _through_gap(ctx: Any, piece_id: str, wet: Any) -> bool:
 
 
 def _barring_obstacle(
-    ctx: Any, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
+    ctx: RulesContext, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
 ) -> dict[str, Any] | None:
     """The first submerged obstacle that bars this vehicle, and where it stops before it."""
     from shapely import LineString, Point
@@ -607,7 +612,7 @@ def _coords(geom: Any) -> list[tuple[float, float]]:
 
 
 def _disembark(
-    ctx: Any, craft: dict[str, Any], shore: tuple[float, float], out: tuple[float, float]
+    ctx: RulesContext, craft: dict[str, Any], shore: tuple[float, float], out: tuple[float, float]
 ) -> list[str]:
     """The stands step onto the beach just ahead of the bow and stop (CD 8.1.1)."""
     cargo = cargo_of(ctx, craft)
@@ -637,7 +642,7 @@ def _disembark(
     return cargo
 
 
-def unload_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def unload_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Passengers leave an amphibious vehicle on the beach (CD 8.1.2)."""
     check_phase(ctx, "unloading")
     craft, kind = craft_stand(ctx, inputs["craft"])
@@ -661,7 +666,7 @@ def unload_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 # --- wading (CD 8.1.4) -------------------------------------------------------------------------
 
 
-def wade_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd import minefields
 
     check_phase(ctx, "wading")
@@ -711,7 +716,7 @@ def wade_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _short_of_bases(
-    ctx: Any, stand: dict[str, Any], here: tuple[float, float], end: tuple[float, float]
+    ctx: RulesContext, stand: dict[str, Any], here: tuple[float, float], end: tuple[float, float]
 ) -> tuple[tuple[float, float], str | None]:
     """Where a wade from ``here`` toward ``end`` stops: before its base would overlap another
     stand's (bases may touch, not overlap, as 'place' says), and which stand stopped it."""
@@ -740,7 +745,9 @@ def _short_of_bases(
     return (here[0] + (end[0] - here[0]) * f, here[1] + (end[1] - here[1]) * f), blocked
 
 
-def _check_commander(ctx: Any, chief: dict[str, Any], stands: list[dict[str, Any]]) -> None:
+def _check_commander(
+    ctx: RulesContext, chief: dict[str, Any], stands: list[dict[str, Any]]
+) -> None:
     """Only a command stand ashore within orders reach may order a hasty wade (CD 8.1.4)."""
     from tabletop.rules.cd.sighting import distance_between, end_for_stand
     from tabletop.rules.cd.weather import effects
@@ -772,14 +779,14 @@ def _check_commander(ctx: Any, chief: dict[str, Any], stands: list[dict[str, Any
 # --- hits on the landing wave (CD 8.2) ---------------------------------------------------------
 
 
-def _craft_effect(ctx: Any, craft: dict[str, Any], purpose: str) -> str:
+def _craft_effect(ctx: RulesContext, craft: dict[str, Any], purpose: str) -> str:
     from tabletop.rules.cd.airborne import stand_effect
 
     return stand_effect(ctx, craft, purpose)
 
 
 def apply_craft_result(
-    ctx: Any,
+    ctx: RulesContext,
     craft: dict[str, Any],
     effect: str,
     *,
@@ -819,7 +826,7 @@ def apply_craft_result(
 
 
 def _passenger(
-    ctx: Any, craft: dict[str, Any], stand: dict[str, Any], sunk_at: Any, afloat: bool
+    ctx: RulesContext, craft: dict[str, Any], stand: dict[str, Any], sunk_at: Any, afloat: bool
 ) -> str:
     """Vehicles and guns aboard go down; personnel take a hit (CD 8.2.5)."""
     from tabletop.rules.cd.airborne import stand_effect
@@ -847,7 +854,7 @@ def _passenger(
     return f"{effect}: wades ashore from {where} (CD 8.1.4)"
 
 
-def hit_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def hit_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A hit on a craft from any source: shore fire, aircraft, a mine, an obstacle (CD 8.2)."""
     craft, kind = craft_stand(ctx, inputs["stand"])
     stage = (craft.get("amphib") or {}).get("stage")
@@ -861,7 +868,7 @@ def hit_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
             **result}  # fmt: skip
 
 
-def into_water_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def into_water_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A stand forced back into the water (CD 8.2.4)."""
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
@@ -892,7 +899,7 @@ def into_water_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 @on("end-phase", order=30)
-def landing_wave_results(ctx: Any) -> list[Happened]:
+def landing_wave_results(ctx: RulesContext) -> list[Happened]:
     """Craft eliminated or forced back by 'fire' or 'barrage' meet CD 8.2.4 and 8.2.5."""
     out: list[Happened] = []
     opportunity = ctx.state.phase == "opportunity-fire"
@@ -917,7 +924,7 @@ def landing_wave_results(ctx: Any) -> list[Happened]:
 # --- naval gunfire (CD 8.4) ---------------------------------------------------------------
 
 
-def bombard_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """One to three D10 at every enemy stand in the area, before the battle (CD 8.4.1)."""
     from shapely import Polygon, box
 
@@ -991,7 +998,7 @@ def _bombard_dice(charts: Any, inputs: dict[str, Any]) -> int:
     return int(param(charts, key))
 
 
-def ship_weapon(ctx: Any, ship: dict[str, Any]) -> Any:
+def ship_weapon(ctx: RulesContext, ship: dict[str, Any]) -> Any:
     warships = names(ctx.charts, "warships")
     for weapon_id in ship["weapons"]:
         if weapon_id in warships:
@@ -1008,7 +1015,7 @@ def ship_weapon(ctx: Any, ship: dict[str, Any]) -> Any:
     )
 
 
-def naval_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A request for a ship's fire and, if it comes, an indirect HE burst (CD 8.4.2, 8.4.3)."""
     from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.barrage import barrage_action
@@ -1044,7 +1051,11 @@ def naval_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _request(
-    ctx: Any, ship: dict[str, Any], weapon: Any, observer: dict[str, Any], at: tuple[float, float]
+    ctx: RulesContext,
+    ship: dict[str, Any],
+    weapon: Any,
+    observer: dict[str, Any],
+    at: tuple[float, float],
 ) -> dict[str, Any]:
     """Who may observe, and the response roll (CD 8.4.3; numbers from SPEC 2)."""
     from tabletop.rules.cd.airborne import crew_class
@@ -1108,7 +1119,7 @@ def _request(
             "number": number, "working": working}  # fmt: skip
 
 
-def _observer_sees(ctx: Any, observer: dict[str, Any], at: tuple[float, float]) -> None:
+def _observer_sees(ctx: RulesContext, observer: dict[str, Any], at: tuple[float, float]) -> None:
     from tabletop.rules.cd.sighting import End, end_for_stand, sight
 
     seen = sight(ctx, end_for_stand(ctx.state, observer["id"]), End("target", *at))
@@ -1118,7 +1129,7 @@ def _observer_sees(ctx: Any, observer: dict[str, Any], at: tuple[float, float]) 
                            "observe naval fire there (CD 8.4.3)")  # fmt: skip
 
 
-def _seen_from_beach(ctx: Any, at: tuple[float, float]) -> list[float] | None:
+def _seen_from_beach(ctx: RulesContext, at: tuple[float, float]) -> list[float] | None:
     """A point along the beach that sees the target, or None (CD 8.4.3)."""
     from tabletop.rules.cd.sighting import End, sight
 
@@ -1152,7 +1163,7 @@ def ships(charts: Any) -> list[dict[str, Any]]:
     return out
 
 
-def water_speed(ctx: Any, stand: dict[str, Any], water: str | None) -> dict[str, Any]:
+def water_speed(ctx: RulesContext, stand: dict[str, Any], water: str | None) -> dict[str, Any]:
     """The fraction of base movement an amphibious vehicle has in water (CD 8.1.2)."""
     kind = craft_type(ctx, stand)
     if kind is None or kind.lands != "drives-ashore":

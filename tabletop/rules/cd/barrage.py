@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from tabletop.core.dice import allow_unused
+from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.rules.cd.compass import wind_bearing
@@ -30,6 +30,7 @@ from tabletop.rules.cd.fire import (
     roll_effect,
     roll_to_hit,
 )
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
 
 
@@ -45,7 +46,7 @@ class Barrage:
     plans: dict[str, FirePlan]
 
 
-def smoke_length(ctx: Any) -> float:
+def smoke_length(ctx: RulesContext) -> float:
     from tabletop.rules.cd.weather import effects
 
     length = float(ctx.charts.param("barrage", "smoke-length"))
@@ -53,7 +54,7 @@ def smoke_length(ctx: Any) -> float:
     return length if cap is None else min(length, cap)
 
 
-def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
+def template_for(ctx: RulesContext, weapon: Any, ammo: str, x: float, y: float) -> Any:
     from tabletop.table import circle, strip
 
     if ammo == "smoke":
@@ -64,7 +65,7 @@ def template_for(ctx: Any, weapon: Any, ammo: str, x: float, y: float) -> Any:
     return circle(x, y, weapon.burst)
 
 
-def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
+def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
     from tabletop.data.board import base_of
     from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
     from tabletop.rules.cd.sighting import target_cover
@@ -131,7 +132,7 @@ def prepare(ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False) -> Bar
     return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans)
 
 
-def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.ammo import note_fired, record_firing
     from tabletop.rules.cd.stands import apply_effect
 
@@ -193,24 +194,26 @@ def barrage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
         # effect die for each hit, in the same order.
         thrown = {}
         at: dict[str, int] = {}
+        # Every dice object a barrage is rolled with keeps its rolls (the game's, the odds').
+        thrown_dice = cast(RecordingDice, ctx.dice)
         for sid, _ in b.under:
             # CD 1.1: with several stands under one burst, only the marked die may deplete.
             counts = marked is None or sid == marked
-            at[sid] = len(ctx.dice.rolls)
+            at[sid] = len(thrown_dice.rolls)
             thrown[sid] = roll_to_hit(
                 b.plans[sid], ctx.dice, 1, counts_for_depletion=counts, trigger_face=face
             )
         for sid, _ in b.under:
             plan = b.plans[sid]
-            to_hit_roll = [ctx.dice.rolls[at[sid]].value]
-            before = len(ctx.dice.rolls)
+            to_hit_roll = [thrown_dice.rolls[at[sid]].value]
+            before = len(thrown_dice.rolls)
             die = roll_effect(plan, ctx.dice, thrown[sid])
             tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
             _suppress(stand)
             apply_effect(stand, tally.worst, state)
-            result["rolls"][sid] = to_hit_roll + [r.value for r in ctx.dice.rolls[before:]]
+            result["rolls"][sid] = to_hit_roll + [r.value for r in thrown_dice.rolls[before:]]
             result["hits"][sid] = tally.hits
             # The same words as 'odds barrage' (one procedure): a hit with no effect, like
             # a miss, leaves the stand suppressed under HE (SPEC 2).

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.rules.cd import ammo
+from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, on
 from tabletop.state.document import out_of_play
 
 
-def _says_depletion(ctx: Any) -> str | None:
+def _says_depletion(ctx: RulesContext) -> str | None:
     if not ctx.charts.phase(ctx.state.phase).depletion_rolls:
         return None
     n = len(ctx.state.rows.get("pending", {}).get("depletion", []))
@@ -18,7 +19,7 @@ def _says_depletion(ctx: Any) -> str | None:
     return f"{n} depletion {'die' if n == 1 else 'dice'} to roll (CD 1.2)"
 
 
-def _says_limited(ctx: Any) -> str | None:
+def _says_limited(ctx: RulesContext) -> str | None:
     firing = sum(
         1
         for s in ctx.state.stands()
@@ -29,7 +30,7 @@ def _says_limited(ctx: Any) -> str | None:
     return f"limited rounds fired this phase are spent ({firing}) (CD 1.3)" if firing else None
 
 
-def _says_resupply(ctx: Any) -> str | None:
+def _says_resupply(ctx: RulesContext) -> str | None:
     wanting = [
         s["id"]
         for s in ctx.state.stands()
@@ -44,19 +45,19 @@ def _says_resupply(ctx: Any) -> str | None:
     )
 
 
-def _says_clear(ctx: Any) -> str | None:
+def _says_clear(ctx: RulesContext) -> str | None:
     if ctx.state.templates() or any("suppressed" in s["markers"] for s in ctx.state.stands()):
         return "last turn's templates, smoke and suppression are removed (SPEC 2)"
     return None
 
 
-def _says_smoke(ctx: Any) -> str | None:
+def _says_smoke(ctx: RulesContext) -> str | None:
     if any(k.startswith("screen:") for k in ctx.state.rows):
         return "smoke screens grow downwind or thin from the upwind end (CD 5.3)"
     return None
 
 
-def _says_tasks(ctx: Any) -> str | None:
+def _says_tasks(ctx: RulesContext) -> str | None:
     from tabletop.rules.cd.tasks import tasks
 
     active = [t for t in tasks(ctx.state) if t["status"] == "active"]
@@ -66,7 +67,7 @@ def _says_tasks(ctx: Any) -> str | None:
 
 
 @on("end-phase", order=10, says=_says_depletion)
-def depletion_dice(ctx: Any) -> list[Happened]:
+def depletion_dice(ctx: RulesContext) -> list[Happened]:
     """CD 1.2: depletion dice are rolled at the end of the fire phase, after all else."""
     if not ctx.charts.phase(ctx.state.phase).depletion_rolls:
         return []
@@ -74,13 +75,13 @@ def depletion_dice(ctx: Any) -> list[Happened]:
 
 
 @on("end-phase", order=20, says=_says_limited)
-def limited_rounds(ctx: Any) -> list[Happened]:
+def limited_rounds(ctx: RulesContext) -> list[Happened]:
     """CD 1.3: limited-issue rounds are gone after the phase they were fired in."""
     return ammo.spend_limited_rounds(ctx.state)
 
 
 @on("end-turn", order=10, says=_says_resupply)
-def resupply(ctx: Any) -> list[Happened]:
+def resupply(ctx: RulesContext) -> list[Happened]:
     """CD 1.4: resupply at the end of the turn within reach of a supply point."""
     from tabletop.rules.cd.sighting import distance_between, end_for_stand
 
@@ -97,7 +98,7 @@ def resupply(ctx: Any) -> list[Happened]:
 
 
 @on("start-turn", order=10)
-def clear_turn_markers(ctx: Any) -> list[Happened]:
+def clear_turn_markers(ctx: RulesContext) -> list[Happened]:
     """Forced-back markers mark last turn's results; they go as a new turn starts."""
     out = []
     for stand in ctx.state.stands():
@@ -108,7 +109,7 @@ def clear_turn_markers(ctx: Any) -> list[Happened]:
 
 
 @on("start-phase:artillery", order=10, says=_says_clear)
-def clear_last_turn(ctx: Any) -> list[Happened]:
+def clear_last_turn(ctx: RulesContext) -> list[Happened]:
     """SPEC 2: the artillery phase first removes last turn's templates and suppression."""
     state = ctx.state
     lifetime = int(ctx.charts.param("barrage", "template-lifetime-turns"))
@@ -129,7 +130,7 @@ def clear_last_turn(ctx: Any) -> list[Happened]:
 
 
 @on("end-turn", order=20, says=_says_tasks)
-def engineering_tasks(ctx: Any) -> list[Happened]:
+def engineering_tasks(ctx: RulesContext) -> list[Happened]:
     """Engineering tasks work a turn, are interrupted, or complete (CD 2, 3.3.1, 4)."""
     from tabletop.rules.cd import engineering, minefields, tasks  # noqa: F401  (completions)
 
@@ -137,7 +138,7 @@ def engineering_tasks(ctx: Any) -> list[Happened]:
 
 
 @on("start-turn", order=15)
-def fires(ctx: Any) -> list[Happened]:
+def fires(ctx: RulesContext) -> list[Happened]:
     """Burning buildings may go out (CD 6.2.2)."""
     from tabletop.rules.cd.structures import fires_out
 
@@ -145,7 +146,7 @@ def fires(ctx: Any) -> list[Happened]:
 
 
 @on("start-turn", order=25, says=_says_smoke)
-def smoke_generators(ctx: Any) -> list[Happened]:
+def smoke_generators(ctx: RulesContext) -> list[Happened]:
     """Smoke screens grow or thin (CD 5.3)."""
     from tabletop.rules.cd.smokegen import each_turn
 
@@ -153,7 +154,7 @@ def smoke_generators(ctx: Any) -> list[Happened]:
 
 
 @on("start-turn", order=12)
-def flails_stop(ctx: Any) -> list[Happened]:
+def flails_stop(ctx: RulesContext) -> list[Happened]:
     """A flail tank may fire again once its clearing turn is over (CD 3.3.2)."""
     for stand in ctx.state.stands():
         if "flailing" in stand["markers"]:
@@ -162,7 +163,7 @@ def flails_stop(ctx: Any) -> list[Happened]:
 
 
 @on("start-phase:opportunity-fire", order=10)
-def mine_attacks(ctx: Any) -> list[Happened]:
+def mine_attacks(ctx: RulesContext) -> list[Happened]:
     """Real minefields attack the stands that moved into them (CD 3.2)."""
     from tabletop.rules.cd.minefields import resolve_attacks
 

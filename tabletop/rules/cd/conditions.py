@@ -9,6 +9,7 @@ from tabletop.core.dice import explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.rules.cd import ground
+from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, on
 from tabletop.state.document import out_of_play
 
@@ -38,7 +39,7 @@ def weather_changes(cond: dict[str, Any], inputs: dict[str, Any]) -> dict[str, A
     return {k: v for k, v in given.items() if k in now and now[k] != v}
 
 
-def weather_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def weather_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     cond = ctx.state.conditions
     if not weather_changes(cond, inputs):
         raise BadInput("conditions unchanged: they are already as given")
@@ -89,7 +90,7 @@ def snapshot(cond: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
-def roll_wind_direction(ctx: Any) -> tuple[int, list[int]]:
+def roll_wind_direction(ctx: RulesContext) -> tuple[int, list[int]]:
     """CD 10.1.1: a D10 on the wind direction chart, rolling again on 9 or 10."""
     above = int(ctx.charts.param("weather", "wind-reroll-above"))
     rolls = []
@@ -107,7 +108,7 @@ def _pick(table: tuple[tuple[int, str], ...], roll: int) -> str:
     return table[-1][1]
 
 
-def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def weather_roll_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     cond = ctx.state.conditions
     before = snapshot(cond)
     preset_id = inputs.get("preset")
@@ -142,13 +143,13 @@ def weather_roll_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 # --- at the start of each turn ---------------------------------------------------------------
 
 
-def _says_wind(ctx: Any) -> str | None:
+def _says_wind(ctx: RulesContext) -> str | None:
     if not ctx.state.conditions.get("variable_wind"):
         return None
     return "variable wind: a die for a change of direction and force (CD 10.1.3)"
 
 
-def _says_fog(ctx: Any) -> str | None:
+def _says_fog(ctx: RulesContext) -> str | None:
     cond = ctx.state.conditions
     if cond["weather"] in ("mist", "fog") or (
         cond["weather"] == "clear" and cond.get("fog_returns")
@@ -157,7 +158,7 @@ def _says_fog(ctx: Any) -> str | None:
     return None
 
 
-def _says_rain(ctx: Any) -> str | None:
+def _says_rain(ctx: RulesContext) -> str | None:
     cond = ctx.state.conditions
     kind = cond["weather"].partition("-")[0]
     if cond.get("precipitation_changes") and kind in ("rain", "snow"):
@@ -166,7 +167,7 @@ def _says_rain(ctx: Any) -> str | None:
 
 
 @on("start-turn", order=20, says=_says_wind)
-def variable_wind(ctx: Any) -> list[Happened]:
+def variable_wind(ctx: RulesContext) -> list[Happened]:
     """CD 10.1.3: when the scenario asks, the wind may shift each turn."""
     cond = ctx.state.conditions
     if not cond.get("variable_wind"):
@@ -191,7 +192,7 @@ def variable_wind(ctx: Any) -> list[Happened]:
 
 
 @on("start-turn", order=30, says=_says_fog)
-def mist_and_fog(ctx: Any) -> list[Happened]:
+def mist_and_fog(ctx: RulesContext) -> list[Happened]:
     """CD 10.2.3: in mist or fog, a roll each turn to see whether it changes, and how."""
     cond = ctx.state.conditions
     weather = cond["weather"]
@@ -219,7 +220,7 @@ def mist_and_fog(ctx: Any) -> list[Happened]:
 
 
 @on("start-turn", order=40, says=_says_rain)
-def precipitation(ctx: Any) -> list[Happened]:
+def precipitation(ctx: RulesContext) -> list[Happened]:
     """CD 10.3.3: variable rain or snow when the scenario asks for it."""
     cond = ctx.state.conditions
     kind, _, level = cond["weather"].partition("-")
@@ -240,7 +241,7 @@ def precipitation(ctx: Any) -> list[Happened]:
 # --- miring ----------------------------------------------------------------------------------
 
 
-def weight_class_of(ctx: Any, stand: dict[str, Any]) -> str | None:
+def weight_class_of(ctx: RulesContext, stand: dict[str, Any]) -> str | None:
     try:
         spec = ctx.scenario.stand_spec(stand["id"])
         own = spec.weight_class
@@ -249,7 +250,7 @@ def weight_class_of(ctx: Any, stand: dict[str, Any]) -> str | None:
     return own or ctx.charts.stand_kinds[stand["kind"]].weight_class
 
 
-def where_is(ctx: Any, stand: dict[str, Any], given: str | None) -> str:
+def where_is(ctx: RulesContext, stand: dict[str, Any], given: str | None) -> str:
     if given is not None:
         return given
     if stand["x"] is None:
@@ -262,7 +263,7 @@ def where_is(ctx: Any, stand: dict[str, Any], given: str | None) -> str:
     return "open"
 
 
-def _check_movement_phase(ctx: Any, what: str, rule: str) -> None:
+def _check_movement_phase(ctx: RulesContext, what: str, rule: str) -> None:
     phase = ctx.charts.phase(ctx.state.phase)
     if "movement" not in phase.allows:
         raise RulesRefusal(
@@ -278,7 +279,9 @@ WHERE_WORDS = {
 }
 
 
-def mire_check_basis(ctx: Any, stand: dict[str, Any], given: str | None) -> tuple[str, str, str]:
+def mire_check_basis(
+    ctx: RulesContext, stand: dict[str, Any], given: str | None
+) -> tuple[str, str, str]:
     """Where and on what ground the miring check is made, and what says so (CD 11.1.4).
 
     A move recorded by ``move`` (``last_move``) gives the worst ground it crossed: what
@@ -293,7 +296,7 @@ def mire_check_basis(ctx: Any, stand: dict[str, Any], given: str | None) -> tupl
     return where_is(ctx, stand, given), ctx.state.conditions["ground"], basis
 
 
-def _check_once_per_move(ctx: Any, stand: dict[str, Any]) -> None:
+def _check_once_per_move(ctx: RulesContext, stand: dict[str, Any]) -> None:
     """CD 11.1.4: one miring roll at the end of the movement phase, for a vehicle that moved."""
     turn = ctx.state.turn
     last = stand.get("last_move")
@@ -320,7 +323,7 @@ def _check_once_per_move(ctx: Any, stand: dict[str, Any]) -> None:
         )
 
 
-def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def mire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     kind = ctx.charts.stand_kinds[stand["kind"]]
@@ -366,7 +369,7 @@ def mire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_in_contact(ctx: Any, helper: dict[str, Any], stand: dict[str, Any]) -> None:
+def check_in_contact(ctx: RulesContext, helper: dict[str, Any], stand: dict[str, Any]) -> None:
     """CD 11.1.5: the helper pushes or tows the mired vehicle, so it must be a friendly
     vehicle in contact with it (the charted 'adjacent' distance, bases nearly touching)."""
     if helper["side"] != stand["side"]:
@@ -389,7 +392,7 @@ def check_in_contact(ctx: Any, helper: dict[str, Any], stand: dict[str, Any]) ->
 
 
 def _inch_for_assist(
-    ctx: Any, stand: dict[str, Any], helper: dict[str, Any], how: str
+    ctx: RulesContext, stand: dict[str, Any], helper: dict[str, Any], how: str
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Where both stands end after the inch of CD 11.1.5, or None off the table's positions.
 
@@ -441,7 +444,7 @@ def _inch_for_assist(
     return new_stand, new_helper
 
 
-def unmire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def unmire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     stand = state.stand(inputs["stand"])
     ctx.involve(stand["id"])

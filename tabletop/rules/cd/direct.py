@@ -29,6 +29,7 @@ from tabletop.rules.cd.stands import (
     gun_fire_refusal,
     target_of,
 )
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
 
@@ -58,7 +59,7 @@ def _other_weapons(
 
 
 def prepare(
-    ctx: Any, inputs: dict[str, Any], *, any_phase: bool = False, look_ahead: bool = False
+    ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = False, look_ahead: bool = False
 ) -> Prepared:
     """Everything checked before a shot.
 
@@ -174,7 +175,7 @@ def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list
     return tally, dice_out
 
 
-def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.ammo import record_firing
 
     prep = prepare(ctx, inputs)
@@ -235,7 +236,7 @@ def fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _structure_states(ctx: Any) -> dict[str, str]:
+def _structure_states(ctx: RulesContext) -> dict[str, str]:
     from tabletop.rules.cd import terrain_state
 
     return {

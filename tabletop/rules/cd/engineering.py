@@ -15,6 +15,7 @@ from tabletop.core.units import within
 from tabletop.data.charts import WEIGHT_LEVELS, weight_number
 from tabletop.rules.cd import tasks, terrain_state
 from tabletop.rules.cd.conditions import weight_class_of
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
 CONFIGS = ("nominal", "lower", "higher")
@@ -23,18 +24,18 @@ CONFIGS = ("nominal", "lower", "higher")
 # --- who may work ------------------------------------------------------------------------------
 
 
-def kind_of(ctx: Any, stand: dict[str, Any]) -> Any:
+def kind_of(ctx: RulesContext, stand: dict[str, Any]) -> Any:
     return ctx.charts.stand_kinds[stand["kind"]]
 
 
-def equipment(ctx: Any, stand: dict[str, Any]) -> tuple[str, ...]:
+def equipment(ctx: RulesContext, stand: dict[str, Any]) -> tuple[str, ...]:
     try:
         return tuple(ctx.scenario.stand_spec(stand["id"]).equipment)
     except KeyError:
         return ()
 
 
-def is_earthmover(ctx: Any, stand: dict[str, Any]) -> bool:
+def is_earthmover(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     try:
         own = ctx.scenario.stand_spec(stand["id"]).earthmover
     except KeyError:
@@ -43,7 +44,7 @@ def is_earthmover(ctx: Any, stand: dict[str, Any]) -> bool:
 
 
 def require_engineer(
-    ctx: Any, stand: dict[str, Any], rule: str, *, earthmover_ok: bool = False
+    ctx: RulesContext, stand: dict[str, Any], rule: str, *, earthmover_ok: bool = False
 ) -> None:
     kind = kind_of(ctx, stand)
     if kind.engineer or (earthmover_ok and is_earthmover(ctx, stand)):
@@ -53,7 +54,7 @@ def require_engineer(
 
 
 def require_fit(
-    ctx: Any,
+    ctx: RulesContext,
     stand: dict[str, Any],
     rule: str,
     *,
@@ -71,7 +72,7 @@ def require_fit(
         raise RulesRefusal(f"{stand['id']} moved this turn; it must be stationary ({rule})")
 
 
-def require_phase(ctx: Any, phase: str, what: str, rule: str) -> None:
+def require_phase(ctx: RulesContext, phase: str, what: str, rule: str) -> None:
     if ctx.state.phase != phase:
         raise RulesRefusal(
             f"{what} happens at the end of the {phase} phase ({rule}); it is the "
@@ -87,7 +88,7 @@ def placed(stand: dict[str, Any]) -> None:
         )
 
 
-def gap_to_piece(ctx: Any, stand: dict[str, Any], piece_id: str) -> tuple[float, bool]:
+def gap_to_piece(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> tuple[float, bool]:
     """Inches from the stand's base to the piece, and whether the base is on it."""
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
@@ -99,12 +100,12 @@ def gap_to_piece(ctx: Any, stand: dict[str, Any], piece_id: str) -> tuple[float,
     return float(base.distance(shape)), on
 
 
-def adjacent(ctx: Any, stand: dict[str, Any], piece_id: str) -> bool:
+def adjacent(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> bool:
     gap, _ = gap_to_piece(ctx, stand, piece_id)
     return within(gap, float(ctx.charts.param("engineering", "adjacent")))
 
 
-def piece_spec(ctx: Any, piece_id: str, kinds: tuple[str, ...], what: str) -> Any:
+def piece_spec(ctx: RulesContext, piece_id: str, kinds: tuple[str, ...], what: str) -> Any:
     try:
         piece = ctx.scenario.piece(piece_id)
     except KeyError:
@@ -117,7 +118,7 @@ def piece_spec(ctx: Any, piece_id: str, kinds: tuple[str, ...], what: str) -> An
 # --- demolition (CD 2.4.1, 6.1.3) ------------------------------------------------------------
 
 
-def owner_of(ctx: Any, piece: Any) -> tuple[str, str]:
+def owner_of(ctx: RulesContext, piece: Any) -> tuple[str, str]:
     """The side whose charges wire ``piece``, and how that is known (CD 2.4.1, 6.1.3).
 
     The scenario's ``owner:`` when given; otherwise the side that holds the piece at the
@@ -152,7 +153,7 @@ def demolition_result(roll: int, weight: int, always: int) -> str:
     return "failed"
 
 
-def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     piece = piece_spec(ctx, inputs["target"], terrain_state.STRUCTURES, "a bridge or structure")
     row = terrain_state.row(state, piece.id, ctx.scenario)
@@ -238,7 +239,7 @@ def demolish_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def recheck_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def recheck_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """CD 2.4.1: after charges fail, a friendly engineer spends a whole movement phase on the
     bridge (it does not move in it), unpinned and unsuppressed; only then may charges be
     fired again, from a stationary turn off the bridge.
@@ -287,7 +288,7 @@ def repair_turns(weight: int, stands: int, saving: int) -> int:
     return max(1, weight - (saving if stands >= 2 else 0))
 
 
-def repair_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def repair_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     state = ctx.state
     piece = piece_spec(ctx, inputs["target"], ("bridge",), "a bridge")
     row = terrain_state.row(state, piece.id, ctx.scenario)
@@ -318,14 +319,14 @@ def repair_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 @tasks.completion("repair")
-def _repaired(ctx: Any, task: dict[str, Any]) -> str:
+def _repaired(ctx: RulesContext, task: dict[str, Any]) -> str:
     row = terrain_state.row(ctx.state, task["target"], ctx.scenario)
     row["state"] = "intact"
     return f"{task['target']} repaired and usable again"
 
 
 def _workers(
-    ctx: Any, ids: list[str], rule: str, *, earthmover_ok: bool = False
+    ctx: RulesContext, ids: list[str], rule: str, *, earthmover_ok: bool = False
 ) -> list[dict[str, Any]]:
     if not ids:
         raise BadInput("name the working stands with --by")
@@ -404,7 +405,7 @@ def bridge_set_plan(
 WATER_GAPS = ("river", "stream")
 
 
-def gap_spanned(ctx: Any, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
+def gap_spanned(ctx: RulesContext, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
     """The rivers and streams the span from ``a`` to ``b`` crosses bank to bank (CD 2.4.3).
 
     Both ends must stand on land (a bank: outside the water, its edge allowed) and the span
@@ -434,7 +435,7 @@ def gap_spanned(ctx: Any, a: tuple[float, float], b: tuple[float, float]) -> lis
     return crossed
 
 
-def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def bridge_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from shapely.geometry import LineString
 
     from tabletop.data.board import base_of
@@ -486,7 +487,7 @@ def bridge_set_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 @tasks.completion("bridge-set")
-def _bridge_built(ctx: Any, task: dict[str, Any]) -> str:
+def _bridge_built(ctx: RulesContext, task: dict[str, Any]) -> str:
     row = add_built_bridge(
         ctx,
         side=task["detail"].get("side") or ctx.state.stand(task["workers"][0])["side"],
@@ -504,7 +505,7 @@ BUILT = "built-bridge-"
 
 
 def add_built_bridge(
-    ctx: Any,
+    ctx: RulesContext,
     *,
     side: str,
     weight_class: str,
@@ -579,7 +580,7 @@ LAUNCHED_SPANS = ("stream", "ditch", "crater")
 FASCINE_FILLS = ("ditch", "crater")
 
 
-def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def launch_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["by"])
     kit = equipment(ctx, stand)
     what = "fascine" if "fascine" in kit else "vlb" if "vlb" in kit else None
@@ -641,7 +642,7 @@ def launch_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 @tasks.completion("vlb-emplace")
 @tasks.completion("fascine-emplace")
-def _emplaced(ctx: Any, task: dict[str, Any]) -> str:
+def _emplaced(ctx: RulesContext, task: dict[str, Any]) -> str:
     what = task["kind"].split("-")[0]
     row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
     if row is not None:
@@ -666,7 +667,7 @@ def _emplaced(ctx: Any, task: dict[str, Any]) -> str:
 
 
 def _launch_span(
-    ctx: Any, vehicle: dict[str, Any], piece_id: str
+    ctx: RulesContext, vehicle: dict[str, Any], piece_id: str
 ) -> tuple[list[float], list[float]]:
     """From the bank by the vehicle straight across the obstacle, a little onto each side."""
     from shapely.geometry import LineString, Point
@@ -698,7 +699,7 @@ def _launch_span(
 
 
 @tasks.completion("vlb-recover")
-def _recovered(ctx: Any, task: dict[str, Any]) -> str:
+def _recovered(ctx: RulesContext, task: dict[str, Any]) -> str:
     row = ctx.state.rows.get(terrain_state.TERRAIN + task["target"])
     if row is not None:
         row["gaps"] = [g for g in row["gaps"] if g.get("by") != "vlb"]
@@ -714,7 +715,7 @@ def _recovered(ctx: Any, task: dict[str, Any]) -> str:
 
 
 @tasks.place_check("repair")
-def _at_bridge(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _at_bridge(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
     gap, on = gap_to_piece(ctx, stand, task["target"])
     if on or adjacent(ctx, stand, task["target"]):
         return None
@@ -722,7 +723,7 @@ def _at_bridge(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | N
 
 
 @tasks.place_check("clear", "vlb-emplace", "fascine-emplace", "vlb-recover")
-def _beside_piece(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _beside_piece(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
     if stand["x"] is None:
         return f"{stand['id']} is off the table"
     if adjacent(ctx, stand, task["target"]):
@@ -732,7 +733,7 @@ def _beside_piece(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str 
 
 
 @tasks.place_check("bridge-set")
-def _beside_span(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _beside_span(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
     from shapely.geometry import LineString
 
     from tabletop.data.board import base_of
@@ -759,7 +760,7 @@ def clearing_turns(
     return turns * (hold_factor if order == "hold" else 1)
 
 
-def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def clear_obstacle_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     charts = ctx.charts
     table = charts.table("obstacles")
     piece = piece_spec(ctx, inputs["target"], tuple(table), "an obstacle")
@@ -812,7 +813,7 @@ def clear_obstacle_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 @tasks.completion("clear")
-def _cleared(ctx: Any, task: dict[str, Any]) -> str:
+def _cleared(ctx: RulesContext, task: dict[str, Any]) -> str:
     row = terrain_state.row(ctx.state, task["target"], ctx.scenario)
     row["gaps"].append(
         {"at": task["detail"]["at"], "width": task["detail"]["width"], "by": "cleared"}
@@ -823,7 +824,7 @@ def _cleared(ctx: Any, task: dict[str, Any]) -> str:
 # --- assault boats (CD 2.1) -------------------------------------------------------------------
 
 
-def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
@@ -895,7 +896,7 @@ def boat_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _landing_spot(
-    ctx: Any,
+    ctx: RulesContext,
     boat: dict[str, Any],
     cargo: dict[str, Any],
     at: list[float] | None,
@@ -952,7 +953,7 @@ def _landing_spot(
     )
 
 
-def cancel_task_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def cancel_task_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     task = tasks.cancel(ctx, inputs["task"])
     return {
         "verdict": f"{task['id']} ({task['kind']} {task['target']}) cancelled",

@@ -13,6 +13,7 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.data.charts import WEIGHT_LEVELS, weight_number
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
 
 ICE_ORDER = ("0", *WEIGHT_LEVELS)
@@ -31,7 +32,7 @@ def ice_class(piece: Any) -> str | None:
     return None
 
 
-def ice_under(ctx: Any, x: float, y: float) -> list[Any]:
+def ice_under(ctx: RulesContext, x: float, y: float) -> list[Any]:
     """The ice under a point: a hidden patch there stands for the ice around it."""
     found = [
         p
@@ -48,7 +49,7 @@ def _point(x: float, y: float) -> Any:
     return Point(x, y)
 
 
-def needs(ctx: Any, stand: dict[str, Any]) -> str:
+def needs(ctx: RulesContext, stand: dict[str, Any]) -> str:
     """The ice class a stand needs: personnel a charted class, others their weight class."""
     from tabletop.rules.cd.conditions import weight_class_of
 
@@ -58,7 +59,9 @@ def needs(ctx: Any, stand: dict[str, Any]) -> str:
     return weight_class_of(ctx, stand) or "I"
 
 
-def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | None) -> list[str]:
+def check_ice(
+    ctx: RulesContext, stand: dict[str, Any], came_from: tuple[float, float] | None
+) -> list[str]:
     """After a stand is placed: break through thin ice (CD 11.3); note hidden lakes."""
     from tabletop.rules.cd.structures import automatic_hit
 
@@ -89,7 +92,7 @@ def check_ice(ctx: Any, stand: dict[str, Any], came_from: tuple[float, float] | 
     return notes
 
 
-def referee_note(ctx: Any, stand: dict[str, Any], piece: Any, cls: str) -> str:
+def referee_note(ctx: RulesContext, stand: dict[str, Any], piece: Any, cls: str) -> str:
     """What the referee is told when a stand ends on hidden ice (CD 11.3). Only snow hides a
     whole lake; on a bare table the hidden thing is a patch of different ice."""
     if ctx.state.conditions["ground"] in ("snow", "snow-deep") and piece.ice is not None:
@@ -103,7 +106,7 @@ def referee_note(ctx: Any, stand: dict[str, Any], piece: Any, cls: str) -> str:
     )
 
 
-def searchlight_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def searchlight_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A searchlight beam 2" wide and 40" long, stopped by what blocks sight (CD 9.2.2)."""
     from tabletop.rules.cd.weather import effects
     from tabletop.table import beam

@@ -31,6 +31,7 @@ from tabletop.rules.cd.engineering import (
 )  # fmt: skip
 from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.rules.cd.stands import effect_plan
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
 EPS = 1e-9  # inches along a path: the same point
@@ -53,7 +54,7 @@ def square(field: dict[str, Any]) -> Any:
 # --- laying (CD 3.1) ---------------------------------------------------------------------------
 
 
-def engineer_companies(ctx: Any, side: str) -> int:
+def engineer_companies(ctx: RulesContext, side: str) -> int:
     """Companies of a side with engineer stands in play (CD 3.1.2)."""
     formations = ctx.scenario.formation_index()
     companies = set()
@@ -73,7 +74,7 @@ def engineer_companies(ctx: Any, side: str) -> int:
     return len(companies)
 
 
-def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def place_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     side = inputs["side"]
     side = resolve_side(side, ctx.scenario.side_names())
@@ -154,13 +155,15 @@ def place_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def before_battle(ctx: Any) -> bool:
+def before_battle(ctx: RulesContext) -> bool:
     """Still at the scenario's opening turn and phase: pregame placement is open (CD 3.1.1)."""
     start = ctx.scenario.turn
     return bool(ctx.state.turn == start.number and ctx.state.phase == start.phase)
 
 
-def _check_layer(ctx: Any, stand: dict[str, Any], side: str, field: dict[str, Any]) -> None:
+def _check_layer(
+    ctx: RulesContext, stand: dict[str, Any], side: str, field: dict[str, Any]
+) -> None:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
@@ -178,7 +181,7 @@ def _check_layer(ctx: Any, stand: dict[str, Any], side: str, field: dict[str, An
         raise RulesRefusal(f'the field must go next to {stand["id"]} ({gap:.1f}" away; CD 3.1.2)')
 
 
-def _pieces_under(ctx: Any, shape: Any) -> list[Any]:
+def _pieces_under(ctx: RulesContext, shape: Any) -> list[Any]:
     return [
         p
         for p in ctx.table.pieces
@@ -190,7 +193,7 @@ def _pieces_under(ctx: Any, shape: Any) -> list[Any]:
 # --- crossing (CD 3.2) -------------------------------------------------------------------------
 
 
-def attack_number(ctx: Any, stand: dict[str, Any]) -> int:
+def attack_number(ctx: RulesContext, stand: dict[str, Any]) -> int:
     """Dismounted personnel are hit on 1-3; guns, mounted troops and vehicles on 1-5."""
     kind = kind_of(ctx, stand)
     personnel = kind.category == "personnel" and kind.mobility == "foot"
@@ -276,7 +279,7 @@ def tidy_stop(stand: dict[str, Any], x: float, y: float, squares: list[Any]) -> 
     return round(x, 6), round(y, 6)
 
 
-def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """``minefield cross``: the minefield step of a move alone (CD 3.2), through the same
     ``meetings`` and ``settle`` that 'tabletop move' uses, for moves the referee prices
     himself or other rules move (an amphibious vehicle driving ashore, CD 8.1.5)."""
@@ -341,7 +344,7 @@ def cross_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def meetings(
-    ctx: Any, stand: dict[str, Any], points: list[tuple[float, float]]
+    ctx: RulesContext, stand: dict[str, Any], points: list[tuple[float, float]]
 ) -> list[tuple[Meeting, dict[str, Any]]]:
     """The enemy fields the stand's base meets along the path, in the order it meets them.
 
@@ -367,7 +370,7 @@ def meetings(
 
 
 def settle(
-    ctx: Any, stand: dict[str, Any], met: list[tuple[Meeting, dict[str, Any]]], stop: float
+    ctx: RulesContext, stand: dict[str, Any], met: list[tuple[Meeting, dict[str, Any]]], stop: float
 ) -> dict[str, Any]:
     """At the end of a move that stopped ``stop`` inches along (the stand already there):
     reveal the fields met, take away dummies, schedule the attacks of real ones (CD 3.2)."""
@@ -424,7 +427,7 @@ def settle(
     return {"attacks": attacks, "revealed": out_revealed, "events": events}
 
 
-def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
+def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
     """Opportunity fire phase: real minefields attack the stands that met them (CD 3.2)."""
     from tabletop.rules.cd.fire import SEVERITY, hit_effect
     from tabletop.rules.cd.stands import apply_effect
@@ -469,7 +472,7 @@ def resolve_attacks(ctx: Any) -> list[dict[str, Any]]:
 # --- clearing (CD 3.3) -------------------------------------------------------------------------
 
 
-def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def clear_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
@@ -567,7 +570,7 @@ def clear_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
     raise BadInput(f"--method {method!r}: accepted: hand, tank, line-charge")
 
 
-def _line_charge_window(ctx: Any, stand: dict[str, Any], field: dict[str, Any]) -> str:
+def _line_charge_window(ctx: RulesContext, stand: dict[str, Any], field: dict[str, Any]) -> str:
     """When a line charge may be fired this turn, or why not (CD 3.3.3).
 
     Clear, then move: one field beside the vehicle as the movement phase begins (before it
@@ -607,7 +610,7 @@ def _line_charge_window(ctx: Any, stand: dict[str, Any], field: dict[str, Any]) 
 
 
 def _tank_clears(
-    ctx: Any, stand: dict[str, Any], kit: str, heading: float | None
+    ctx: RulesContext, stand: dict[str, Any], kit: str, heading: float | None
 ) -> dict[str, Any]:
     from tabletop.table import strip
 
@@ -638,7 +641,7 @@ def _tank_clears(
 
 
 @tasks.place_check("hand-lift")
-def _beside_field(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _beside_field(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
@@ -652,6 +655,6 @@ def _beside_field(ctx: Any, task: dict[str, Any], stand: dict[str, Any]) -> str 
 
 
 @tasks.completion("hand-lift")
-def _lifted(ctx: Any, task: dict[str, Any]) -> str:
+def _lifted(ctx: RulesContext, task: dict[str, Any]) -> str:
     ctx.state.rows.pop(MINEFIELD + task["target"], None)
     return f"minefield {task['target']} lifted"

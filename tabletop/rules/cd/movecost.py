@@ -7,11 +7,14 @@ from typing import Any
 from tabletop.core.errors import BadInput
 from tabletop.core.units import within
 from tabletop.rules.cd.ground import move_cost
+from tabletop.rules.context import RulesContext
 
 ROAD_KINDS = {"road-hard": "hard", "road-paved": "paved", "road-dirt": "dirt"}
 
 
-def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None) -> dict[str, Any]:
+def move_cost_for(
+    ctx: RulesContext, stand_id: str, terrain: str | None, road: str | None
+) -> dict[str, Any]:
     stand = ctx.state.stand(stand_id)
     charts = ctx.charts
     kind = charts.stand_kinds[stand["kind"]]
@@ -63,7 +66,7 @@ def move_cost_for(ctx: Any, stand_id: str, terrain: str | None, road: str | None
     }
 
 
-def _near_flood(ctx: Any, stand: dict[str, Any]) -> bool:
+def _near_flood(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     from shapely import Point
 
     margin = float(ctx.charts.param("weather", "flooded-mud-margin"))

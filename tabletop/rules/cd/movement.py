@@ -1170,7 +1170,7 @@ def parse_dice_spec(text: str) -> tuple[int, int]:
     return count, sides
 
 
-def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def plain_roll(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     count, sides = parse_dice_spec(inputs["dice"])
     purpose = inputs.get("purpose") or "referee roll"
     if len(purpose) > MAX_PURPOSE:
@@ -1188,7 +1188,7 @@ def plain_roll(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entrenched")
 
 
-def marker_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def marker_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """The referee puts or takes markers the program does not decide itself (morale results,
     a vehicle left burning, works dug in play)."""
     stand = ctx.state.stand(inputs["stand"])

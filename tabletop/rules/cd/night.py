@@ -7,9 +7,10 @@ from typing import Any
 
 from tabletop.core.units import within
 from tabletop.rules.cd.weather import Effects
+from tabletop.rules.context import RulesContext
 
 
-def _noisy_near(ctx: Any, x: float, y: float, radius: float) -> str | None:
+def _noisy_near(ctx: RulesContext, x: float, y: float, radius: float) -> str | None:
     """A stand firing or fired on this turn within ``radius`` of (x, y) (CD 9.3)."""
     turn = ctx.state.turn
     for s in ctx.state.stands():
@@ -23,7 +24,11 @@ def _noisy_near(ctx: Any, x: float, y: float, radius: float) -> str | None:
 
 
 def sound_detects(
-    ctx: Any, listener: dict[str, Any], target: dict[str, Any], distance: float, now: Effects
+    ctx: RulesContext,
+    listener: dict[str, Any],
+    target: dict[str, Any],
+    distance: float,
+    now: Effects,
 ) -> tuple[bool, str]:
     """Whether a stationary, silent stand hears a moving enemy (CD 9.3)."""
     state, charts = ctx.state, ctx.charts
@@ -54,7 +59,7 @@ def sound_detects(
     )
 
 
-def lit_by_fire(ctx: Any, shape: Any) -> str | None:
+def lit_by_fire(ctx: RulesContext, shape: Any) -> str | None:
     """A burning vehicle within 1" or a burning building within 3" lights a stand's base or a
     point (CD 9.2); distances are measured base to base, as ranges are."""
     from tabletop.data.board import base_of

@@ -13,10 +13,11 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
 
 
-def plan(ctx: Any, side: str, hours: float) -> dict[str, Any]:
+def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
     charts, state = ctx.charts, ctx.state
     side = resolve_side(side, ctx.scenario.side_names())
     if not math.isfinite(hours) or hours <= 0:
@@ -86,7 +87,7 @@ def plan(ctx: Any, side: str, hours: float) -> dict[str, Any]:
     }
 
 
-def _earthmover(ctx: Any, stand: dict[str, Any]) -> bool:
+def _earthmover(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     from tabletop.rules.cd.engineering import is_earthmover
 
     return is_earthmover(ctx, stand)
@@ -116,7 +117,7 @@ def parse_build(text: str) -> dict[str, Any]:
     return {"work": work, "points": [list(p) for p in points]}
 
 
-def _footprint(ctx: Any, build: dict[str, Any]) -> tuple[Any, float]:
+def _footprint(ctx: RulesContext, build: dict[str, Any]) -> tuple[Any, float]:
     """The shape a work covers on the table, and its amount in the work's unit."""
     from shapely.geometry import LineString, box
 
@@ -142,7 +143,7 @@ def _footprint(ctx: Any, build: dict[str, Any]) -> tuple[Any, float]:
     return box(x - size / 2, y - size / 2, x + size / 2, y + size / 2), 1.0
 
 
-def _check_site(ctx: Any, work: Any, shape: Any, side: str) -> None:
+def _check_site(ctx: RulesContext, work: Any, shape: Any, side: str) -> None:
     """Terrain a work may not go in, or must go in (CD 5.1, 5.2.1, 5.2.4); on the table."""
     table = ctx.scenario.table
     minx, miny, maxx, maxy = shape.bounds
@@ -168,7 +169,7 @@ def _check_site(ctx: Any, work: Any, shape: Any, side: str) -> None:
 
 
 def build_works(
-    ctx: Any, result: dict[str, Any], builds: list[dict[str, Any]]
+    ctx: RulesContext, result: dict[str, Any], builds: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """Put the side's pregame works on the table, within the time it had (CD 5).
 
@@ -241,7 +242,7 @@ def build_works(
     return made, {"engineer_days": engineer_days, "earthmover_days": mover_days, "wire": wire_left}
 
 
-def pregame_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def pregame_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Accept a plan: troops dig in and the works placed go on the table (CD 5)."""
     state = ctx.state
     result = plan(ctx, inputs["side"], float(inputs["hours"]))

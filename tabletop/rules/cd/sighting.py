@@ -16,6 +16,7 @@ from tabletop.core.errors import BadInput
 from tabletop.core.units import within
 from tabletop.data.board import base_of, smoke_blockers
 from tabletop.rules.cd.weather import Effects, effects
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
 
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
@@ -111,12 +112,12 @@ DUG_IN = {"foxholes": "medium", "entrenched": "hard"}
 
 
 def target_cover(
-    ctx: Any, x: float, y: float, stand: dict[str, Any] | None = None
+    ctx: RulesContext, x: float, y: float, stand: dict[str, Any] | None = None
 ) -> tuple[str, str | None]:
     """The best cover at a point (terrain as it is now, and the stand's own works)."""
     best, source = "none", None
     for piece in ctx.table.pieces_at(x, y):
-        cover = ctx.charts.terrain[piece.kind].cover
+        cover: str = ctx.charts.terrain[piece.kind].cover
         row = ctx.state.rows.get("terrain:" + piece.id)
         if row is not None:
             cover = DAMAGED_COVER.get((piece.kind, row["state"]), cover)
@@ -155,7 +156,7 @@ def fired_recently(stand: dict[str, Any], state: Any) -> bool:
     )
 
 
-def illuminated(ctx: Any, b: End, reach: float | None = None) -> str | None:
+def illuminated(ctx: RulesContext, b: End, reach: float | None = None) -> str | None:
     """What lights this stand or point at night, if anything (CD 9.2).
 
     A stand is lit when any part of its base lies in an illumination round's or a
@@ -184,7 +185,7 @@ def illuminated(ctx: Any, b: End, reach: float | None = None) -> str | None:
     return lit_by_fire(ctx, shape)
 
 
-def _searchlight_origin(ctx: Any, template: dict[str, Any]) -> tuple[float, float] | None:
+def _searchlight_origin(ctx: RulesContext, template: dict[str, Any]) -> tuple[float, float] | None:
     if template.get("origin"):
         x, y = template["origin"]
         return float(x), float(y)
@@ -201,7 +202,7 @@ def lifts_light_limits(conditions: dict[str, Any], charts: Any) -> bool:
     return charts.conditions[conditions["light"]].visibility is not None
 
 
-def sight(ctx: Any, a: End, b: End) -> Sight:
+def sight(ctx: RulesContext, a: End, b: End) -> Sight:
     from tabletop.table import bearing, line_of_sight
 
     table = ctx.table
@@ -242,7 +243,9 @@ def sight(ctx: Any, a: End, b: End) -> Sight:
     return result
 
 
-def _spot(ctx: Any, result: Sight, b: End, now: Effects, seeing: Effects, lit: str | None) -> None:
+def _spot(
+    ctx: RulesContext, result: Sight, b: End, now: Effects, seeing: Effects, lit: str | None
+) -> None:
     assert b.stand is not None
     cover, source = target_cover(ctx, b.x, b.y, b.stand)
     doing = activity(b.stand, ctx.state)
@@ -313,7 +316,7 @@ def _crossing(c: Any) -> dict[str, Any]:
     }
 
 
-def all_pairs(ctx: Any) -> dict[str, Any]:
+def all_pairs(ctx: RulesContext) -> dict[str, Any]:
     """Line of sight between every pair of placed stands, at once (vectorised geometry)."""
     from tabletop.table import sight_matrix
 

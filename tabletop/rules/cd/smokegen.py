@@ -14,12 +14,13 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
 SCREEN = "screen:"
 
 
-def template_length(ctx: Any) -> float:
+def template_length(ctx: RulesContext) -> float:
     from tabletop.rules.cd.weather import effects
 
     length = float(ctx.charts.param("engineering", "smoke-generator-length"))
@@ -27,7 +28,7 @@ def template_length(ctx: Any) -> float:
     return length if cap is None else min(length, cap)
 
 
-def start_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def start_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     from tabletop.rules.cd.compass import wind_bearing
 
     state = ctx.state
@@ -80,7 +81,7 @@ def _upwind_reach(stand: dict[str, Any], bearing: float) -> float:
     return float(stand["depth"]) / 2 * along + float(stand["width"]) / 2 * across
 
 
-def _lay(ctx: Any, screen: dict[str, Any]) -> str | None:
+def _lay(ctx: RulesContext, screen: dict[str, Any]) -> str | None:
     """Add a template at the downwind end; why not, if the screen cannot grow.
 
     Every template is as long as the wind allows (CD 5.3, 10.1.2), the screen no longer
@@ -136,7 +137,7 @@ def _on_table(
     return (low, high) if high - low > 1e-6 else None
 
 
-def each_turn(ctx: Any) -> list[dict[str, Any]]:
+def each_turn(ctx: RulesContext) -> list[dict[str, Any]]:
     """Start of turn: running screens grow; stopped ones thin from the upwind end."""
     state = ctx.state
     happened = []

@@ -22,9 +22,10 @@ from tabletop.rules.cd.fire import (
     effect_quality,
 )
 from tabletop.rules.cd.weather import effects
+from tabletop.rules.context import RulesContext
 
 
-def check_phase(ctx: Any, action: str, what: str) -> None:
+def check_phase(ctx: RulesContext, action: str, what: str) -> None:
     phase = ctx.charts.phase(ctx.state.phase)
     if action in phase.allows:
         return
@@ -59,7 +60,7 @@ def check_ready(
         check_fires_left(state, stand, weapon, charts)
 
 
-def target_of(stand: dict[str, Any], ctx: Any, cover: str, source: str | None) -> Target:
+def target_of(stand: dict[str, Any], ctx: RulesContext, cover: str, source: str | None) -> Target:
     spec = ctx.scenario.stand_spec(stand["id"])
     kind = ctx.charts.stand_kinds[stand["kind"]]
     return Target(
@@ -72,7 +73,7 @@ def target_of(stand: dict[str, Any], ctx: Any, cover: str, source: str | None) -
     )
 
 
-def firer_of(stand: dict[str, Any], ctx: Any) -> Firer:
+def firer_of(stand: dict[str, Any], ctx: RulesContext) -> Firer:
     markers = list(stand["markers"])
     if stand.get("landed_turn") == ctx.state.turn:
         markers.append("landed")
@@ -109,7 +110,7 @@ GUN_MARKERS = {
 }
 
 
-def gun_fire_refusal(ctx: Any, stand: dict[str, Any]) -> str | None:
+def gun_fire_refusal(ctx: RulesContext, stand: dict[str, Any]) -> str | None:
     """Why a parachuted gun cannot fire yet, from the markers its drop set (CD 7.1, 7.2)."""
     why = [text for marker, text in GUN_MARKERS.items() if marker in stand.get("markers", ())]
     if not why:
@@ -123,7 +124,7 @@ def gun_fire_refusal(ctx: Any, stand: dict[str, Any]) -> str | None:
     return f"{stand['id']} cannot fire: {'; '.join(why)} (CD 7.1, 7.2){fix}"
 
 
-def effect_plan(ctx: Any, stand: dict[str, Any]) -> Any:
+def effect_plan(ctx: RulesContext, stand: dict[str, Any]) -> Any:
     """A minimal fire plan carrying the target's hit-effects bands (quality chart)."""
     target = target_of(stand, ctx, "none", None)
     quality = effect_quality(target, ctx.charts, effects(ctx.state.conditions, ctx.charts).night)

@@ -15,12 +15,13 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.cd import terrain_state
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
 
 CAUSES = ("bomb", "direct-he", "demolition", "flame")
 
 
-def occupants(ctx: Any, piece_id: str) -> list[dict[str, Any]]:
+def occupants(ctx: RulesContext, piece_id: str) -> list[dict[str, Any]]:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
@@ -35,7 +36,7 @@ def occupants(ctx: Any, piece_id: str) -> list[dict[str, Any]]:
     ]
 
 
-def damage_roll(ctx: Any, piece_id: str, kind: str, why: str) -> tuple[int, bool]:
+def damage_roll(ctx: RulesContext, piece_id: str, kind: str, why: str) -> tuple[int, bool]:
     """CD 6.1.1 / 6.1.2: one die for the structure, in addition to any to-hit dice."""
     charts = ctx.charts
     flimsy = kind == "bua-flimsy"
@@ -47,7 +48,7 @@ def damage_roll(ctx: Any, piece_id: str, kind: str, why: str) -> tuple[int, bool
 
 
 def apply_damage(
-    ctx: Any, piece_id: str, *, destroy: bool = False, flame: bool = False
+    ctx: RulesContext, piece_id: str, *, destroy: bool = False, flame: bool = False
 ) -> list[str]:
     """Damage (or destroy) a structure and apply what follows to it and its occupants."""
     from tabletop.rules.cd.stands import apply_effect
@@ -95,7 +96,7 @@ def apply_damage(
     return out
 
 
-def automatic_hit(ctx: Any, stand: dict[str, Any]) -> str:
+def automatic_hit(ctx: RulesContext, stand: dict[str, Any]) -> str:
     from tabletop.rules.cd.fire import hit_effect
     from tabletop.rules.cd.stands import apply_effect, effect_plan
 
@@ -107,7 +108,7 @@ def automatic_hit(ctx: Any, stand: dict[str, Any]) -> str:
     return f"{effect} (rolled {roll})"
 
 
-def set_alight(ctx: Any, piece_id: str) -> list[str]:
+def set_alight(ctx: RulesContext, piece_id: str) -> list[str]:
     from tabletop.rules.cd.compass import wind_bearing
     from tabletop.table import strip
 
@@ -132,7 +133,7 @@ def set_alight(ctx: Any, piece_id: str) -> list[str]:
     return [f"{piece_id} burns: no stand may enter it; smoke drifts downwind (CD 6.2.2)"]
 
 
-def fires_out(ctx: Any) -> list[dict[str, Any]]:
+def fires_out(ctx: RulesContext) -> list[dict[str, Any]]:
     """Start of turn: each burning BUA goes out on a 1-3 (CD 6.2.2)."""
     happened = []
     up_to = int(ctx.charts.param("structures", "fire-out-up-to"))
@@ -150,7 +151,7 @@ def fires_out(ctx: Any) -> list[dict[str, Any]]:
     return happened
 
 
-def damageable(ctx: Any, piece_id: str, cause: str) -> tuple[Any, dict[str, Any]]:
+def damageable(ctx: RulesContext, piece_id: str, cause: str) -> tuple[Any, dict[str, Any]]:
     """The scenario piece and its state row, when ``cause`` may damage it (CD 6.1)."""
     if cause not in CAUSES:
         raise BadInput(f"--cause {cause!r}: accepted: {', '.join(CAUSES)}")
@@ -171,7 +172,7 @@ def damageable(ctx: Any, piece_id: str, cause: str) -> tuple[Any, dict[str, Any]
     return piece, row
 
 
-def damage_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def damage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Damage by a bomb, a large gun or flame (a demolition is the engineers', through
     ``rules/cd/damage.py``)."""
     piece_id, cause = inputs["target"], inputs["cause"]
@@ -206,7 +207,7 @@ AIRCRAFT = ("dive", "medium", "heavy", "fighter", "attack")
 LARGE_BOMBERS = ("dive", "medium", "heavy")
 
 
-def structure_shape(ctx: Any, piece_id: str) -> Any:
+def structure_shape(ctx: RulesContext, piece_id: str) -> Any:
     """A structure's area: the scenario's piece, or a built bridge's deck."""
     from shapely.geometry import Polygon
 
@@ -216,7 +217,7 @@ def structure_shape(ctx: Any, piece_id: str) -> Any:
     return ctx.table.geometry(piece_id)
 
 
-def structures_in(ctx: Any, area: Any) -> list[tuple[str, str]]:
+def structures_in(ctx: RulesContext, area: Any) -> list[tuple[str, str]]:
     """(id, kind) of every structure still standing that ``area`` touches (CD 6.1)."""
     found = []
     for key, row in sorted(ctx.state.rows.items()):
@@ -235,7 +236,7 @@ def structures_in(ctx: Any, area: Any) -> list[tuple[str, str]]:
 STRUCTURE_KINDS = terrain_state.STRUCTURES
 
 
-def bomb_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def bomb_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A large aerial bomb's burst over structures: one die for all of them (CD 6.1.1).
 
     A 1 damages every vulnerable structure in the burst, a 1 or 2 every flimsy BUA. The
@@ -307,7 +308,7 @@ def large_calibre_refusal(weapon: Any, band: str | None, ammo: str, charts: Any)
     return None
 
 
-def direct_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def direct_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A large gun fires directly at a structure itself (empty or not): one die (CD 6.1.2)."""
     from tabletop.data.board import base_of
     from tabletop.rules.cd.ammo import note_fired
@@ -365,7 +366,7 @@ def direct_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def after_direct_fire(
-    ctx: Any, weapon: Any, band: str | None, target: dict[str, Any], ammo: str
+    ctx: RulesContext, weapon: Any, band: str | None, target: dict[str, Any], ammo: str
 ) -> list[str]:
     """Structure consequences of a direct shot at a stand in a structure (CD 6.1.2, 6.1.4)."""
     if target["x"] is None:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
 TASK = "task:"
@@ -61,7 +62,7 @@ def completion(
     return register
 
 
-def turn_hours(ctx: Any) -> float:
+def turn_hours(ctx: RulesContext) -> float:
     from tabletop.rules.cd.weather import effects
 
     now = effects(ctx.state.conditions, ctx.charts)
@@ -70,11 +71,11 @@ def turn_hours(ctx: Any) -> float:
     return now.turn_minutes / 60
 
 
-def day_turn_hours(ctx: Any) -> float:
+def day_turn_hours(ctx: RulesContext) -> float:
     return float(ctx.charts.param("table", "turn-minutes")) / 60
 
 
-def turns_for(ctx: Any, hours: float) -> tuple[int, bool]:
+def turns_for(ctx: RulesContext, hours: float) -> tuple[int, bool]:
     """Turns of the light in force that ``hours`` of work take, and whether they are night
     turns (CD 9.1.7: a night turn does an hour's work, and no task takes less than a turn)."""
     from tabletop.rules.cd.weather import effects
@@ -85,7 +86,7 @@ def turns_for(ctx: Any, hours: float) -> tuple[int, bool]:
     return max(1, math.ceil(hours / turn_hours(ctx) - 1e-9)), night
 
 
-def estimate_hours(ctx: Any, hours: float) -> str:
+def estimate_hours(ctx: RulesContext, hours: float) -> str:
     """``hours`` of work told in the turns of the light in force, the hours beside them."""
     turns, night = turns_for(ctx, hours)
     kind = "night turn(s)" if night else "turn(s)"
@@ -93,7 +94,7 @@ def estimate_hours(ctx: Any, hours: float) -> str:
     return f"{turns} {kind} ({hours:g} h{rule})"
 
 
-def estimate(ctx: Any, task: dict[str, Any]) -> str:
+def estimate(ctx: RulesContext, task: dict[str, Any]) -> str:
     """What a task still needs, in turns of the light in force and hours (CD 9.1.7)."""
     hours = max(task["hours_needed"] - task["hours_done"], 0.0)
     told = estimate_hours(ctx, hours)
@@ -101,13 +102,13 @@ def estimate(ctx: Any, task: dict[str, Any]) -> str:
     return told + (f", from turn {task['from_turn']}" if later else "")
 
 
-def work_left(ctx: Any, task: dict[str, Any]) -> str:
+def work_left(ctx: RulesContext, task: dict[str, Any]) -> str:
     """What is left, in turns of the light in force, with the hours (CD 9.1.7)."""
     return estimate(ctx, task)
 
 
 def start(
-    ctx: Any,
+    ctx: RulesContext,
     kind: str,
     workers: list[str],
     target: str,
@@ -170,7 +171,7 @@ def get(state: Any, task_id: str) -> dict[str, Any]:
     return found  # type: ignore[no-any-return,unused-ignore]
 
 
-def cancel(ctx: Any, task_id: str) -> dict[str, Any]:
+def cancel(ctx: RulesContext, task_id: str) -> dict[str, Any]:
     task = get(ctx.state, task_id)
     if task["status"] not in OPEN:
         raise RulesRefusal(f"{task_id} is already {task['status']}")
@@ -180,7 +181,7 @@ def cancel(ctx: Any, task_id: str) -> dict[str, Any]:
     return task
 
 
-def blocker(ctx: Any, task: dict[str, Any]) -> str | None:
+def blocker(ctx: RulesContext, task: dict[str, Any]) -> str | None:
     """Why a worker broke the task's conditions this turn, or None."""
     state = ctx.state
     # Work counted from a turn spent wholly in place has no turn for coming into position.
@@ -205,7 +206,7 @@ def blocker(ctx: Any, task: dict[str, Any]) -> str | None:
     return None
 
 
-def _gone(ctx: Any, task: dict[str, Any]) -> str | None:
+def _gone(ctx: RulesContext, task: dict[str, Any]) -> str | None:
     """A worker that can never come back to the work: the task stops for good."""
     for worker in task["workers"]:
         if not ctx.state.has_stand(worker):
@@ -215,7 +216,7 @@ def _gone(ctx: Any, task: dict[str, Any]) -> str | None:
     return None
 
 
-def advance(ctx: Any) -> list[dict[str, Any]]:
+def advance(ctx: RulesContext) -> list[dict[str, Any]]:
     """End of turn: every open task works a turn, pauses, resumes, or completes.
 
     A turn in which a worker is pinned, suppressed, fires (where the work forbids it),

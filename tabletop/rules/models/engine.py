@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Shot, find_model
 
 
-def missing_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> list[str]:
+def missing_profiles(ctx: RulesContext, model: Model, stand_ids: list[str]) -> list[str]:
     return [s for s in stand_ids if model.name not in ctx.scenario.stand_spec(s).profiles]
 
 
-def require_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> None:
+def require_profiles(ctx: RulesContext, model: Model, stand_ids: list[str]) -> None:
     missing = missing_profiles(ctx, model, stand_ids)
     if missing:
         raise BadInput(
@@ -29,7 +30,9 @@ def require_profiles(ctx: Any, model: Model, stand_ids: list[str]) -> None:
             )
 
 
-def check_shot(ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: bool = False) -> None:
+def check_shot(
+    ctx: RulesContext, model: Model, inputs: dict[str, Any], *, any_phase: bool = False
+) -> None:
     """What every model's table-mode fire must pass before its own rules are read, as CD's
     direct fire checks it (``tabletop.rules.cd.direct.prepare``): the model fires at all, a
     stand does not fire at itself, the phase allows fire (the game's turn sequence holds
@@ -62,7 +65,7 @@ def fire_record(model: Model, stand: dict[str, Any]) -> dict[str, Any]:
     return dict(record.get("fire") or {})
 
 
-def check_not_fired(ctx: Any, model: Model, shooter: dict[str, Any]) -> None:
+def check_not_fired(ctx: RulesContext, model: Model, shooter: dict[str, Any]) -> None:
     """One fire action a stand a phase (each phase is one of the model's pulses): the model's
     rate of fire decides how many shots that action holds, never a second action."""
     last = fire_record(model, shooter)
@@ -76,7 +79,7 @@ def check_not_fired(ctx: Any, model: Model, shooter: dict[str, Any]) -> None:
         )
 
 
-def streak(ctx: Any, model: Model, shooter: dict[str, Any], target_id: str) -> int:
+def streak(ctx: RulesContext, model: Model, shooter: dict[str, Any], target_id: str) -> int:
     """Pulses in a row the stand fires at ``target_id``, this one included: its last fire was
     at the same target in this turn or the last one (our reading of a pulse's continuity on a
     table of phases; another target, or a whole turn without firing, starts again at 1)."""
@@ -87,7 +90,7 @@ def streak(ctx: Any, model: Model, shooter: dict[str, Any], target_id: str) -> i
 
 
 def shot_from_table(
-    ctx: Any, model: Model, inputs: dict[str, Any], *, any_phase: bool = False
+    ctx: RulesContext, model: Model, inputs: dict[str, Any], *, any_phase: bool = False
 ) -> tuple[Shot, Any]:
     from tabletop.rules.cd.sighting import end_for_stand, sight
 
@@ -137,7 +140,7 @@ def table_range(model: Model, inputs: dict[str, Any]) -> float | None:
     return None if inches is None else float(inches)
 
 
-def table_count(ctx: Any, model: Model, shooter: dict[str, Any], given: int | None) -> int:
+def table_count(ctx: RulesContext, model: Model, shooter: dict[str, Any], given: int | None) -> int:
     """How many fire: ``--count``, else what the firing stand has left (for models that
     count it), else one."""
     left = model.table_count(ctx, shooter)
@@ -150,7 +153,7 @@ def table_count(ctx: Any, model: Model, shooter: dict[str, Any], given: int | No
     return int(given)
 
 
-def model_fire_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def model_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     model = find_model(inputs["model"], ctx.charts)
     shot, _ = shot_from_table(ctx, model, inputs)
     ctx.involve(shot.shooter_stand or "", shot.target_stand or "")
@@ -205,7 +208,7 @@ def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -
     return procedure.run(options, dice)
 
 
-def model_run_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def model_run_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A model procedure run inside a game, so its dice are logged and replayed. Stands given
     (``STAND`` arguments, or ``--set unit=STAND``) are read in and the result recorded on
     them (``tabletop.rules.models.stands``)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.aggression.chart import CHART, AggressionChart
 
@@ -69,7 +70,7 @@ class Aggression(Model):
         return build(lambda: self.table)
 
 
-def assault_action(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def assault_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Close combat between stands in contact (the ``assault`` action)."""
     from tabletop.rules.models.aggression.battle import assault
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
@@ -64,7 +65,7 @@ class Fighter:
         return rules.Enemy(self.id, self.profile.type, self.leader)
 
 
-def assault(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def assault(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """The ``assault`` action: validate, fight the rounds, write the stands back."""
     battle = Battle.open(ctx, inputs)
     battle.fight()
@@ -72,7 +73,9 @@ def assault(ctx: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 class Battle:
-    def __init__(self, ctx: Any, chart: AggressionChart, fighters: list[Fighter], limit: int):
+    def __init__(
+        self, ctx: RulesContext, chart: AggressionChart, fighters: list[Fighter], limit: int
+    ):
         self.ctx = ctx
         self.chart = chart
         self.fighters = fighters
@@ -91,7 +94,7 @@ class Battle:
     # --- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, ctx: Any, inputs: dict[str, Any]) -> Battle:
+    def open(cls, ctx: RulesContext, inputs: dict[str, Any]) -> Battle:
         model_name = inputs.get("model") or MODEL
         if model_name != MODEL:
             raise BadInput(
@@ -675,7 +678,7 @@ def _check_sides(
 
 
 def _check_contact(
-    ctx: Any,
+    ctx: RulesContext,
     chart: AggressionChart,
     rows: dict[str, dict[str, Any]],
     attackers: list[str],
@@ -710,7 +713,7 @@ def _rounds(value: Any, chart: AggressionChart) -> int:
 
 
 def _fighter(
-    ctx: Any,
+    ctx: RulesContext,
     chart: AggressionChart,
     row: dict[str, Any],
     attacker: bool,
@@ -854,7 +857,7 @@ def _works(
     return "fortified", room.fits
 
 
-def profile_id(ctx: Any, chart: AggressionChart, row: dict[str, Any], ordered: Any) -> str:
+def profile_id(ctx: RulesContext, chart: AggressionChart, row: dict[str, Any], ordered: Any) -> str:
     """The stand's aggression profile: a ``profile.STAND`` order, else the one it fought with,
     else the scenario's ``profiles: {aggression: ID}``, else its CD kind's (chart 'kinds')."""
     sid = row["id"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from tabletop.data.board import base_of
 from tabletop.rules.cd.ground import TERRAIN_COLUMN
+from tabletop.rules.context import RulesContext
 from tabletop.table import Base, bearing
 from tabletop.table.measure import heading
 
@@ -39,7 +40,7 @@ def moved(base: Base, bearing_deg: float, inches: float) -> Base:
 class Ground:
     """What a retreating (or pursuing) stand must keep clear of on the table."""
 
-    ctx: Any
+    ctx: RulesContext
     stand: dict[str, Any]
     fought: Sequence[dict[str, Any]]  # the enemy stands it fights: never back toward them
     enemies: Sequence[dict[str, Any]]  # every enemy stand on the table: never into them
@@ -121,7 +122,7 @@ class Ground:
         return []
 
 
-def impassable_at(ctx: Any, column: str, x: float, y: float) -> str | None:
+def impassable_at(ctx: RulesContext, column: str, x: float, y: float) -> str | None:
     """The piece at (x, y) a stand moving by ``column`` cannot enter; roads and bridges carry
     it over anything beneath them."""
     if not ctx.table.on_table(x, y):
@@ -137,7 +138,7 @@ def impassable_at(ctx: Any, column: str, x: float, y: float) -> str | None:
     return None
 
 
-def near_route(ctx: Any, stand: dict[str, Any]) -> bool:
+def near_route(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     """Whether a stand's base touches a road, railway, river or stream (AGG Ambush)."""
     from tabletop.table import base_polygon
 

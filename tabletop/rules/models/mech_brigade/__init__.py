@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import RulesRefusal
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
@@ -191,14 +192,14 @@ class MechBrigade(Model):
             return "indirect-fire", "a bombardment (indirect fire)"
         return super().fire_kind(options)
 
-    def table_count(self, ctx: Any, stand: dict[str, Any]) -> int:
+    def table_count(self, ctx: RulesContext, stand: dict[str, Any]) -> int:
         # MB 7.3 (5), 7.4: every weapon the unit has left fires, one per vehicle or man.
         from tabletop.rules.models.mech_brigade.table import strength
 
         return strength(self, ctx, stand)
 
     def situation_from_table(
-        self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
     ) -> dict[str, Any]:
         from tabletop.rules.models.mech_brigade.table import situation
 

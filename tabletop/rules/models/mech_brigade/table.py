@@ -26,6 +26,7 @@ import math
 from fractions import Fraction
 from typing import Any, Protocol
 
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up
 from tabletop.rules.models.mech_brigade.sight import trace_line
@@ -48,7 +49,11 @@ FRONT_ARC = 45.0
 
 
 def situation(
-    model: MechBrigade, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    model: MechBrigade,
+    ctx: RulesContext,
+    shooter: dict[str, Any],
+    target: dict[str, Any],
+    sight: Any,
 ) -> dict[str, Any]:
     t = model.tables
     options: dict[str, Any] = {}
@@ -90,7 +95,7 @@ def situation(
     return options
 
 
-def strength(model: MechBrigade, ctx: Any, stand: dict[str, Any]) -> int:
+def strength(model: MechBrigade, ctx: RulesContext, stand: dict[str, Any]) -> int:
     """The vehicles or men a stand has left (see the module's docstring)."""
     record = (stand.get("models") or {}).get(model.name) or {}
     if record.get("left") is not None:
@@ -109,18 +114,18 @@ def default_strength(t: Tables, profile: Profile) -> int:
     return t.whole("strength-other")
 
 
-def square_terrain(t: Tables, ctx: Any, x: float, y: float) -> str:
+def square_terrain(t: Tables, ctx: RulesContext, x: float, y: float) -> str:
     kinds = {p.kind for p in ctx.table.pieces_at(x, y)}
     found = {row.id for row in t.terrain.values() if kinds & set(row.table_kinds)}
     return next((k for k in PRECEDENCE if k in found), "clear")
 
 
-def _pieces_at(ctx: Any, stand: dict[str, Any]) -> set[str]:
+def _pieces_at(ctx: RulesContext, stand: dict[str, Any]) -> set[str]:
     return {p.id for p in ctx.table.pieces_at(float(stand["x"]), float(stand["y"]))}
 
 
 def line_of_fire(
-    t: Tables, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    t: Tables, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
 ) -> dict[str, Any]:
     """MB 8.0 over the squares between the stands, read from the table (``trace_line``), with
     a one-line ``summary`` of the squares for the fire's working."""
@@ -144,7 +149,7 @@ _LETTER = {"woods": "w", "broken": "b", "town": "t", "entrenchment": "e"}
 
 
 def squares_between(
-    t: Tables, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    t: Tables, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
 ) -> list[tuple[int, str]]:
     """The squares between the stands as MB 8.0 reads them: (level, terrain), from the firer."""
     size = float(t.scale.inches)
@@ -184,7 +189,7 @@ def _along(point: Any, ax: float, ay: float, bx: float, by: float) -> float:
     return ((float(point[0]) - ax) * dx + (float(point[1]) - ay) * dy) / (dx * dx + dy * dy)
 
 
-def smoke_levels(t: Tables, ctx: Any, sight: Any) -> int:
+def smoke_levels(t: Tables, ctx: RulesContext, sight: Any) -> int:
     """Smoke levels along the line of fire, the end squares' included (MB 7.3 (7))."""
     levels = {tpl["id"]: tpl.get("level") for tpl in ctx.state.templates()}
     smoke = 0

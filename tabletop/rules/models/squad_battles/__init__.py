@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.squad_battles.fire import fire_opts, shooting
 from tabletop.rules.models.squad_battles.opts import describe, parse
@@ -87,7 +88,7 @@ class SquadBattles(Model):
         return odds(self.tables, sh)
 
     def situation_from_table(
-        self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
     ) -> dict[str, Any]:
         from tabletop.rules.models.squad_battles.table import situation
 

@@ -8,18 +8,24 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models.squad_battles.tables import Profile, Tables
 
 NEAR_HEXES = 10  # stands further from the target than this are never under a blast
 
 
-def profile_of(ctx: Any, tables: Tables, name: str, stand_id: str) -> Profile | None:
+def profile_of(ctx: RulesContext, tables: Tables, name: str, stand_id: str) -> Profile | None:
     key = ctx.scenario.stand_spec(stand_id).profiles.get(name)
     return tables.profiles.get(key) if key else None
 
 
 def situation(
-    ctx: Any, tables: Tables, name: str, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    ctx: RulesContext,
+    tables: Tables,
+    name: str,
+    shooter: dict[str, Any],
+    target: dict[str, Any],
+    sight: Any,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     _recorded(out, shooter, target, name)
@@ -50,7 +56,7 @@ def situation(
     return out
 
 
-def scenario_men(ctx: Any, tables: Tables, name: str, stand: dict[str, Any]) -> int | None:
+def scenario_men(ctx: RulesContext, tables: Tables, name: str, stand: dict[str, Any]) -> int | None:
     """A team's men at the start: the scenario's ``strength``; None for the profile's men.
     A leader is one man and a vehicle one vehicle, so it applies to teams only."""
     spec = ctx.scenario.stand_spec(stand["id"])
@@ -83,7 +89,7 @@ def _recorded(
             out[option] = theirs[key]
 
 
-def _terrain(ctx: Any, tables: Tables, target: dict[str, Any]) -> dict[str, Any]:
+def _terrain(ctx: RulesContext, tables: Tables, target: dict[str, Any]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     best, best_p, height = "open", -1.0, 0.0
     terrain = tables.by_table["terrain"]
@@ -109,7 +115,7 @@ def _terrain(ctx: Any, tables: Tables, target: dict[str, Any]) -> dict[str, Any]
 
 
 def _concealed(
-    ctx: Any, tables: Tables, target: dict[str, Any], height: float, out: dict[str, Any]
+    ctx: RulesContext, tables: Tables, target: dict[str, Any], height: float, out: dict[str, Any]
 ) -> bool:
     """SB Concealment: idle infantry in terrain 2 m tall, or 1 m tall when on the ground."""
     from tabletop.rules.cd.sighting import activity
@@ -133,7 +139,7 @@ def aspect(bearing_to_target: float, facing: float) -> str:
     return "rear"
 
 
-def _with_vehicle(ctx: Any, tables: Tables, name: str, target: dict[str, Any]) -> bool:
+def _with_vehicle(ctx: RulesContext, tables: Tables, name: str, target: dict[str, Any]) -> bool:
     from tabletop.data.board import base_of
     from tabletop.table import distance
 
@@ -151,7 +157,7 @@ def _with_vehicle(ctx: Any, tables: Tables, name: str, target: dict[str, Any]) -
     return False
 
 
-def _in_smoke(ctx: Any, stand: dict[str, Any]) -> bool:
+def _in_smoke(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     from shapely import Point, Polygon
 
     if stand["x"] is None:
@@ -180,7 +186,7 @@ def _hexside(tables: Tables, sight: Any, target: dict[str, Any]) -> str | None:
 
 
 def near_stands(
-    ctx: Any, tables: Tables, shooter: dict[str, Any], target: dict[str, Any]
+    ctx: RulesContext, tables: Tables, shooter: dict[str, Any], target: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """Stands near the target: hexes from it, and hexes along the strike direction (the
     line from the shooter through the target) when within half a hex of that line."""

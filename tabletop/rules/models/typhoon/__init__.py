@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.typhoon.catalog import PROCEDURES
 from tabletop.rules.models.typhoon.fire import Firing, resolve
@@ -255,7 +256,7 @@ class Typhoon(Model):
     # --- table mode -----------------------------------------------------------------------
 
     def situation_from_table(
-        self, ctx: Any, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
         mine = (target.get("models") or {}).get(NAME) or {}
@@ -295,7 +296,7 @@ class Typhoon(Model):
             out.update(self._from_sight(ctx, target, sight, out))
         return out
 
-    def _men(self, ctx: Any, stand: dict[str, Any], record: dict[str, Any]) -> int | None:
+    def _men(self, ctx: RulesContext, stand: dict[str, Any], record: dict[str, Any]) -> int | None:
         """The men a stand has left: its record, else the scenario's ``strength`` for an
         infantry unit (a vehicle or gun is one, with its profile's crew), else None (the
         profile's men)."""
@@ -313,7 +314,7 @@ class Typhoon(Model):
         return int(spec.strength)
 
     def _from_sight(
-        self, ctx: Any, target: dict[str, Any], sight: Any, out: dict[str, Any]
+        self, ctx: RulesContext, target: dict[str, Any], sight: Any, out: dict[str, Any]
     ) -> dict[str, Any]:
         found: dict[str, Any] = {}
         above = float(sight.level_a) - float(sight.level_b)
