@@ -666,3 +666,15 @@ def test_sweep_agrees_with_shapely_at_the_stretch_ends(path, facing) -> None:
         assert p is not None
         moved = shapely.affinity.translate(start, p.x - path[0][0], p.y - path[0][1])
         assert moved.intersection(square).area > 0
+
+
+def test_overlapping_lists_bases_sharing_more_than_the_tolerance() -> None:
+    from tabletop.table import overlapping
+
+    me = Base("A", 10, 10, 1, 1)
+    touching = Base("T", 11, 10, 1, 1)  # side by side: a shared edge, no area
+    sliver = Base("S", 10, 10.99, 1, 1)  # 0.01 sq in shared: under the tolerance
+    over = Base("O", 10.5, 10, 1, 1)  # half its area shared
+    turned = Base("R", 10, 10.9, 1, 1, 45)  # its corner reaches 0.31" in: 0.096 sq in
+    assert overlapping(me, [touching, sliver, over, turned], 0.05) == ["O", "R"]
+    assert overlapping(me, [], 0.05) == []

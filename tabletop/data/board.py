@@ -6,12 +6,11 @@ Builds the ``Table`` from the scenario's terrain and the terrain chart, turns st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from tabletop.data.charts import Charts
 from tabletop.data.scenario import Scenario
-from tabletop.table import Base, Piece, Table, base_polygon
+from tabletop.table import Base, Piece, Table
 from tabletop.table import build_table as _build
 
 
@@ -55,17 +54,6 @@ def base_of(stand: dict[str, Any]) -> Base:
 
 def is_placed(stand: dict[str, Any]) -> bool:
     return stand.get("x") is not None
-
-
-def overlapping(base: Base, others: Sequence[Base], tolerance: float) -> list[str]:
-    """Ids of bases whose overlap with ``base`` has more than a sliver of area."""
-    mine = base_polygon(base)
-    out = []
-    for other in others:
-        theirs = base_polygon(other)
-        if mine.intersects(theirs) and mine.intersection(theirs).area > max(tolerance, 1e-6):
-            out.append(other.id)
-    return out
 
 
 def smoke_blockers(templates: list[dict[str, Any]]) -> list[tuple[str, list[tuple[float, float]]]]:

@@ -5,7 +5,14 @@ inches, origin at the table's south-west corner, x east, y north; bearings are d
 clockwise from north in [0, 360).
 """
 
-from tabletop.table.measure import base_polygon, bearing, distance, point_distance, within
+from tabletop.table.measure import (
+    base_polygon,
+    bearing,
+    distance,
+    overlapping,
+    point_distance,
+    within,
+)
 from tabletop.table.model import Base, Crossing, Piece, SightLine
 from tabletop.table.sight import line_of_sight, sight_matrix
 from tabletop.table.templates import beam, circle, coverage, strip
@@ -25,6 +32,7 @@ __all__ = [
     "coverage",
     "distance",
     "line_of_sight",
+    "overlapping",
     "point_distance",
     "sight_matrix",
     "strip",

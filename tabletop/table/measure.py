@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import shapely
 from shapely.geometry import Polygon
@@ -34,6 +35,21 @@ def base_polygon(base: Base) -> Polygon:
         for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))
     ]
     return Polygon(corners)
+
+
+def overlapping(base: Base, others: Sequence[Base], tolerance: float) -> list[str]:
+    """Ids of the bases in ``others`` that overlap ``base``: share more than ``tolerance``
+    square inches (bases may touch; a sliver from measuring by hand is not an overlap).
+
+    The one overlap test, for every rule that sets a base down (placing, moving, unloading,
+    towing, landing, retreating), all against the table chart's one tolerance.
+    """
+    if not others:
+        return []
+    mine = base_polygon(base)
+    shared = shapely.area(shapely.intersection(mine, [base_polygon(o) for o in others]))
+    limit = max(tolerance, 1e-6)
+    return [o.id for o, area in zip(others, shared, strict=True) if area > limit]
 
 
 def distance(a: Base, b: Base, measure: str = "edge") -> float:

@@ -716,15 +716,18 @@ def _gun_parts(
 
 
 def _overlaps(ctx: RulesContext, ids: Iterable[str]) -> list[list[str]]:
-    from tabletop.data.board import base_of, overlapping
+    from tabletop.data.board import base_of
+    from tabletop.table import overlapping
 
     placed = [ctx.state.stand(i) for i in ids]
     placed = [s for s in placed if s["x"] is not None]
     others = [s for s in ctx.state.stands() if s["x"] is not None and s["status"] == "ok"]
+    # The same test as placing a stand: bases may touch, a sliver is no overlap.
+    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
     out = []
     for stand in placed:
         rest = [base_of(o) for o in others if o["id"] != stand["id"]]
-        for other in overlapping(base_of(stand), rest, 0.0):
+        for other in overlapping(base_of(stand), rest, tolerance):
             pair = sorted([stand["id"], other])
             if pair not in out:
                 out.append(pair)

@@ -413,8 +413,9 @@ def _inch_for_assist(
     new_stand = (round(sx + ux, 6), round(sy + uy, 6))
     new_helper = (round(hx + ux, 6), round(hy + uy, 6))
     width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
-    from tabletop.data.board import base_of, overlapping
+    from tabletop.data.board import base_of
     from tabletop.state.document import in_play
+    from tabletop.table import overlapping
 
     moved = [
         {**stand, "x": new_stand[0], "y": new_stand[1]},

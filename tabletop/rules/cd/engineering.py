@@ -907,8 +907,8 @@ def _landing_spot(
     ``at`` if given (it must be such a place); otherwise the first free place of: ahead of
     the bow, to port, to starboard, astern.
     """
-    from tabletop.data.board import base_of, overlapping
-    from tabletop.table import base_polygon
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon, overlapping
 
     hull = base_polygon(base_of(boat))
     others = [

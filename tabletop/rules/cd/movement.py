@@ -590,8 +590,8 @@ def plan_move(
     ctx: RulesContext, stand: dict[str, Any], points: list[Any], facing: float | None
 ) -> MovePlan:
     """Price the path and find what it meets, changing nothing and rolling nothing."""
-    from tabletop.data.board import base_of, overlapping
-    from tabletop.table import bearing
+    from tabletop.data.board import base_of
+    from tabletop.table import bearing, overlapping
 
     pricer = Pricer(ctx, stand)
     if facing is None:
@@ -1053,8 +1053,9 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     Outside setting up a place is the referee's override: it is logged as one, with what
     ``move`` would have refused, and not refused for it.
     """
-    from tabletop.data.board import base_of, overlapping
+    from tabletop.data.board import base_of
     from tabletop.rules.cd.ice import check_ice
+    from tabletop.table import overlapping
 
     state, scenario = ctx.state, ctx.scenario
     stand = state.stand(inputs["stand"])

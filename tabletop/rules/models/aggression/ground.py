@@ -100,7 +100,7 @@ class Ground:
         return hits
 
     def _onto_friends(self, end: Base) -> list[str]:
-        from tabletop.data.board import overlapping
+        from tabletop.table import overlapping
 
         others = [base_of(f) for f in self.friends if f["id"] != self.stand["id"]]
         return [f"onto friendly {s}" for s in overlapping(end, others, self._tolerance())]
