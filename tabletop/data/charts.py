@@ -784,7 +784,8 @@ class Charts:
         return tuple(self._tables["turn"].values())
 
     def phase(self, phase_id: str) -> Phase:
-        return self._tables["turn"][phase_id]
+        phase: Phase = self._tables["turn"][phase_id]
+        return phase
 
     def param(self, chart: str, key: str) -> Any:
         return self._tables[chart][key].value
@@ -799,7 +800,8 @@ class Charts:
         return result
 
     def modifier(self, key: str) -> Modifier:
-        return self._tables["modifiers"][key]
+        modifier: Modifier = self._tables["modifiers"][key]
+        return modifier
 
     def quality_order(self) -> list[str]:
         return [q.id for q in sorted(self.quality.values(), key=lambda q: q.rank)]

@@ -282,7 +282,7 @@ def scenario_data(text: str) -> dict[str, Any]:
     """The scenario's YAML as data, weapon rules filled in (as the game stores it)."""
     import yaml
 
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    data: dict[str, Any] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     _prefill_weapon_rules(data)
     return data
 

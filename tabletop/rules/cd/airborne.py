@@ -352,7 +352,7 @@ def scatter_sigma(height: float, charts: Any) -> float:
     """Standard deviation of the drift per axis from this height (our model, charted)."""
     per = float(param(charts, "scatter-sd-per-inch"))
     power = float(param(charts, "scatter-height-exponent"))
-    return per * height**power
+    return float(per * height**power)
 
 
 def drift(sigma: float, first: int, second: int) -> tuple[float, float, float, float]:
@@ -663,7 +663,7 @@ def _settle(
     if outcome in ("aborted", "lost"):
         stand["status"] = outcome
         stand["regroup"] = outcome == "lost" and square.get("regroup", True)
-        return outcome
+        return str(outcome)
     stand["x"], stand["y"] = square["at"]
     stand["facing"] = heading
     stand["landed_turn"] = state.turn

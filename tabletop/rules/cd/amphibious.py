@@ -522,17 +522,18 @@ def _hazards(
     from shapely import LineString, Point
 
     from tabletop.rules.cd import minefields
+    from tabletop.rules.cd.hidden import MINEFIELD, fields
 
     band = _path_band(start, end, craft["width"])
     line = LineString([start, end])
     water = sea(ctx)
     found = []
-    for field in minefields.fields(ctx.state):
+    for field in fields(ctx.state):
         square = minefields.square(field)
         if not square.intersects(band) or not water.covers(Point(field["x"], field["y"])):
             continue
         if not field["real"]:
-            ctx.state.rows.pop(minefields.MINEFIELD + field["id"], None)
+            ctx.state.rows.pop(MINEFIELD + field["id"], None)
             continue
         field["revealed"] = True
         found.append({"what": f"minefield {field['id']}", "kind": "minefield",

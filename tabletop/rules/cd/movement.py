@@ -288,7 +288,8 @@ class Pricer:
         move = self.ctx.charts.terrain[terrain_kind].move
         if move is None:
             return 1.0
-        return getattr(move, self.column)
+        cost: float | None = getattr(move, self.column)
+        return cost
 
     def price(
         self, stretch: Stretch, points: list[tuple[float, float]], events: list[Event]

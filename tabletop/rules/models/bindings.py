@@ -58,7 +58,9 @@ TOS_NO_ASSAULT = {
 } | {"heavily-suppressed": "ToS II.A Heavy suppression: it cannot move or fire"}
 
 
-def tos_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]) -> dict:
+def tos_unit(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]
+) -> dict[str, Any]:
     mine = record(model, stand)
     return {
         "unit": need_profile(ctx, model, stand),
@@ -75,18 +77,24 @@ def tos_men(ctx: RulesContext, model: Model, stand: Stand) -> int | None:
     return ctx.scenario.stand_spec(stand["id"]).strength
 
 
-def tos_state(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def tos_state(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     out: dict[str, Any] = {"state": result["state"]}
     if result.get("pulses") is not None:
         out["heavy_pulses"] = result["pulses"]
     return out
 
 
-def tos_suppression(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def tos_suppression(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"suppression": result["points"], "state": result["state"]}
 
 
-def tos_rally_hq(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]) -> dict:
+def tos_rally_hq(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]
+) -> dict[str, Any]:
     state = record(model, stand).get("state") or "positioned"
     out: dict[str, Any] = {"hq": need_profile(ctx, model, stand)}
     if state == "good":
@@ -98,19 +106,27 @@ def tos_rally_hq(ctx: RulesContext, model: Model, stand: Stand, found: dict[str,
     return out
 
 
-def tos_rally(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def tos_rally(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"suppression": result["points"]} if result.get("rallied") else {}
 
 
-def tos_command_hq(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def tos_command_hq(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     return {"distance": squares_between(model, stand, found["unit"])} if "unit" in found else {}
 
 
-def tos_in_command(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def tos_in_command(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"in_command": result["in_command"]}
 
 
-def tos_assaulter(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def tos_assaulter(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     mine = record(model, stand)
     return {
         "assaulter": need_profile(ctx, model, stand),
@@ -119,7 +135,9 @@ def tos_assaulter(ctx: RulesContext, model: Model, stand: Stand, found: dict) ->
     }
 
 
-def tos_assault_target(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def tos_assault_target(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     if "assaulter" in found:
         squares = squares_between(model, found["assaulter"], stand)
         reach = float(model.t.p("adjacent-within"))  # type: ignore[attr-defined]
@@ -140,7 +158,9 @@ def tos_assault_target(ctx: RulesContext, model: Model, stand: Stand, found: dic
     }
 
 
-def tos_assaulted(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def tos_assaulted(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     if result.get("result") == "destroyed":
         return {"state": "destroyed", STATUS: "eliminated"}
     if result.get("result") == "immobilized":
@@ -148,33 +168,45 @@ def tos_assaulted(ctx: RulesContext, model: Model, stand: Stand, result: dict) -
     return {}
 
 
-def tos_assaulting(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def tos_assaulting(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"last_assault": result.get("result")}
 
 
 # --- Mech Brigade ---------------------------------------------------------------------------------
 
 
-def mb_suppression(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def mb_suppression(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     return {"suppression": int(record(model, stand).get("suppression") or 0)}
 
 
-def mb_searches(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def mb_searches(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"searches": result["searches"]}
 
 
-def mb_hq_distance(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def mb_hq_distance(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     if "unit" not in found:
         return {}
     squares = squares_between(model, stand, found["unit"])
     return {} if squares is None else {"distance": round(squares)}
 
 
-def mb_linked(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def mb_linked(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"linked": result["linked"]}
 
 
-def mb_sighted(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def mb_sighted(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     from tabletop.rules.models.mech_brigade.table import square_terrain
 
     tables = model.tables  # type: ignore[attr-defined]
@@ -189,11 +221,13 @@ def mb_sighted(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> di
     return out
 
 
-def mb_spotted(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def mb_spotted(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {} if result.get("spotted") is None else {"spotted": result["spotted"]}
 
 
-def mb_line(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def mb_line(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]) -> dict[str, Any]:
     """MB 8.0 traced over the table's squares from this stand to the ``target`` stand."""
     if "target" not in found or stand.get("x") is None or found["target"].get("x") is None:
         return {}
@@ -216,19 +250,23 @@ def mb_line(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
     }
 
 
-def mb_line_target(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def mb_line_target(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     return {}
 
 
-def mb_los(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def mb_los(ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]) -> dict[str, Any]:
     return {"line_of_sight": "clear" if result["los"] else "blocked"}
 
 
-def mb_smoke(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def mb_smoke(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"smoke": result["level"]}
 
 
-def nothing(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def nothing(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
@@ -245,7 +283,7 @@ SB_QUALITY = {
 }
 
 
-def sb_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def sb_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]) -> dict[str, Any]:
     tables = model.tables  # type: ignore[attr-defined]
     profile = tables.profiles.get(need_profile(ctx, model, stand))
     mine = record(model, stand)
@@ -259,33 +297,45 @@ def sb_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
     }
 
 
-def sb_state(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def sb_state(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     out = {"state": result["state"]}
     if "ground" in result:
         out["ground"] = result["ground"]
     return out
 
 
-def sb_rally(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def sb_rally(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"state": result["state"]} if result.get("rallied") else {}
 
 
-def sb_command(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def sb_command(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"command_test": "passed" if result["passed"] else "failed"}
 
 
-def sb_effectiveness(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def sb_effectiveness(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"effectiveness": result["effectiveness"]}
 
 
-def sb_morale(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def sb_morale(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"morale": result["morale"]}
 
 
 # --- aggression (play-by-mail) -------------------------------------------------------------------
 
 
-def agg_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict:
+def agg_unit(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
     from tabletop.rules.models.aggression.battle import profile_id, start_strength
     from tabletop.rules.models.aggression.chart import AggressionChart
 
@@ -304,7 +354,9 @@ def agg_unit(ctx: RulesContext, model: Model, stand: Stand, found: dict) -> dict
     }
 
 
-def agg_retreat(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def agg_retreat(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     if not result.get("retreated"):
         return {}
     from tabletop.rules.models.aggression.chart import AggressionChart
@@ -313,7 +365,9 @@ def agg_retreat(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> 
     return {"af": af, "retreated_turn": ctx.state.turn}
 
 
-def agg_surrender(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def agg_surrender(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     if not result.get("surrendered"):
         return {}
     if "surrendered" not in stand["markers"]:
@@ -321,7 +375,9 @@ def agg_surrender(ctx: RulesContext, model: Model, stand: Stand, result: dict) -
     return {"surrendered": True, STATUS: "eliminated"}
 
 
-def agg_pursuit(ctx: RulesContext, model: Model, stand: Stand, result: dict) -> dict:
+def agg_pursuit(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
     return {"pursue": result["pursues"]}
 
 

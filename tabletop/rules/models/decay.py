@@ -222,7 +222,7 @@ def _good_state(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> bool:
     if unit is None:
         return False
     points = int((((stand.get("models") or {}).get(TOS) or {}).get("suppression")) or 0)
-    return points < unit.morale
+    return bool(points < unit.morale)
 
 
 def sighted(ctx: RulesContext, stand: dict[str, Any]) -> bool:

@@ -186,11 +186,13 @@ class Tables:
 
     @property
     def profiles(self) -> Mapping[str, Profile]:
-        return self.tables["profile"]
+        profiles: Mapping[str, Profile] = self.tables["profile"]
+        return profiles
 
     @property
     def terrain(self) -> Mapping[str, Terrain]:
-        return self.tables["terrain"]
+        terrain: Mapping[str, Terrain] = self.tables["terrain"]
+        return terrain
 
     def profile(self, ident: str, what: str = "profile") -> Profile:
         """A profile by id (case does not matter), or BadInput naming the close ones."""

@@ -33,7 +33,7 @@ def skill_check(t: Tables, dice: DiceLike, skill: int, purpose: str) -> tuple[bo
 
 def first_shot_rating(rating: float, crew_lost: int) -> float:
     # ToS II.B.3: each crewman lost halves a vehicle's first-shot rating.
-    return rating / 2**crew_lost
+    return float(rating / 2**crew_lost)
 
 
 def first_shot_passes(t: Tables, rating: float, roll: int) -> bool:

@@ -483,11 +483,13 @@ class Tables:
 
     @property
     def units(self) -> Mapping[str, Unit]:
-        return self.tables["unit"]
+        units: Mapping[str, Unit] = self.tables["unit"]
+        return units
 
     @property
     def weapons(self) -> Mapping[str, Weapon]:
-        return self.tables["weapon"]
+        weapons: Mapping[str, Weapon] = self.tables["weapon"]
+        return weapons
 
     # --- the two random-number conventions (ToS V Notation) ------------------------------------
 
