@@ -401,13 +401,10 @@ def pregame(
         --build crater@5,5
     """
     from tabletop.core.errors import BadInput
-    from tabletop.rules.cd.pregame import plan
+    from tabletop.rules.cd.pregame import plan, work_hours
 
-    if (hours is None) == (days is None):
-        raise BadInput("give either --hours or --days")
     g = open_game(game)
-    day = float(g.loaded.charts.param("engineering", "work-day-hours"))
-    total = hours if hours is not None else (days or 0.0) * day
+    total = work_hours(g.loaded.charts, hours, days)
     if builds and not accept:
         raise BadInput("--build puts works on the table: use it with --accept")
     if accept:

@@ -198,62 +198,6 @@ def fire_inputs(
     }
 
 
-def quick_plan(
-    weapon: str | None,
-    range_: float | None,
-    target_kind: str | None,
-    quality: str | None,
-    shooter_kind: str | None,
-    cover: str | None,
-    ammo: str,
-    mods: tuple[Any, ...],
-    charts: Any,
-) -> Any:
-    """A shot described entirely on the command line (no game, no stands)."""
-    from tabletop.core.errors import BadInput
-    from tabletop.rules.cd.fire import Firer, Target, plan_direct
-
-    missing = [
-        n
-        for n, v in (("--weapon", weapon), ("--range", range_), ("--target-kind", target_kind))
-        if v is None
-    ]
-    if missing:
-        raise BadInput(
-            f"quick mode needs {', '.join(missing)} (or give SHOOTER and TARGET stands of a game)"
-        )
-    assert weapon is not None and target_kind is not None and range_ is not None
-    _known(weapon, charts.weapons, "--weapon", "weapon")
-    _known(target_kind, charts.stand_kinds, "--target-kind", "stand kind")
-    if shooter_kind is not None:
-        _known(shooter_kind, charts.stand_kinds, "--shooter-kind", "stand kind")
-    quality = quality or "regular"
-    _known(quality, charts.quality, "--quality", "quality")
-    kind = charts.stand_kinds[target_kind]
-    target = Target(
-        label=target_kind,
-        kind=kind,
-        quality=quality,
-        cover=cover or "none",
-        weight_class=kind.weight_class,
-    )
-    firer = Firer(None, charts.stand_kinds.get(shooter_kind) if shooter_kind else None)
-    return plan_direct(
-        charts.weapons[weapon], firer, target, range_, charts, ammo=ammo, requested=tuple(mods)
-    )
-
-
-def _known(value: str, table: Any, option: str, what: str) -> None:
-    import difflib
-
-    from tabletop.core.errors import BadInput
-
-    if value not in table:
-        close = difflib.get_close_matches(value, list(table), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise BadInput(f"{option} {value!r}: unknown {what}{hint} (see 'tabletop charts show')")
-
-
 @click.command("fire")
 @odds_option
 @fire_options
@@ -390,7 +334,7 @@ def _quick_fire(
 
     from tabletop.core.dice import Dice
     from tabletop.data.charts import Charts
-    from tabletop.rules.cd.direct import roll_plan, verdict
+    from tabletop.rules.cd.quick import quick_fire, quick_plan
 
     charts = Charts.load(tuple(charts_dirs))
     plan = quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods, charts)
@@ -401,26 +345,9 @@ def _quick_fire(
         rest=inputs["rest"],
         ask=inputs["ask"],
     )
-    tally, dice_out = roll_plan(plan, d, int(charts.param("ammo", "trigger-face")))
+    result = quick_fire(plan, d, charts)
     d.finish()
-    notes = []
-    if tally.triggers and plan.depletion == "roll":
-        notes.append(
-            f"{tally.triggers} depletion check(s) due at the end of the fire phase: "
-            f"depleted on {plan.depletion_threshold} or less (CD 1.2)"
-        )
-    return {
-        "event": None,
-        "verdict": verdict(tally, plan, plan.target),
-        **plan.working(),
-        "rolls": [x["to_hit"] for x in dice_out],
-        "dice": dice_out,
-        "hits": tally.hits,
-        "effects": [x["effect"] for x in dice_out if x["hit"]],
-        "depletion_checks": tally.triggers if plan.depletion == "roll" else 0,
-        "ammunition": notes,
-        "physical": [r.source == "physical" for r in d.rolls],
-    }
+    return {**result, "physical": [r.source == "physical" for r in d.rolls]}
 
 
 def refuse_charts_in_a_game(charts_dirs: tuple[Path, ...], shooter: str | None) -> None:

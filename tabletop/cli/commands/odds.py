@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from tabletop.cli.commands.barrage import barrage_inputs, barrage_options
-from tabletop.cli.commands.fire import fire_inputs, fire_options, quick_plan
+from tabletop.cli.commands.fire import fire_inputs, fire_options
 from tabletop.cli.core import (
     ODDS_KEY,
     charts_option,
@@ -122,6 +122,7 @@ def odds_fire(
         return
     if shooter is None or target is None:
         from tabletop.data.charts import Charts
+        from tabletop.rules.cd.quick import quick_plan
 
         charts = Charts.load(tuple(charts_dirs))
         plan = quick_plan(
@@ -167,29 +168,13 @@ def odds_barrage(
     Example:
       tabletop odds barrage US-5 --at 22,27
     """
-    from fractions import Fraction
-
     from tabletop.cli.core import open_game
     from tabletop.rules.cd.barrage import prepare
-    from tabletop.rules.cd.odds import barrage_odds
+    from tabletop.rules.cd.odds import template_odds
 
     ctx = open_game(game).context()
     b = prepare(ctx, barrage_inputs(shooter, at, weapon, ammo, hni, mods), any_phase=True)
-    if b.hni:
-        lands = Fraction(int(ctx.charts.param("barrage", "hni-lands-up-to")), 10)
-        odds: dict[str, Any] = {
-            "stands": {
-                sid: {"outcomes": {"suppressed": lands, "untouched": 1 - lands}}
-                for sid, _ in b.under
-            },
-            "outcomes": {"lands": lands, "astray": 1 - lands},
-            "expected": {"stands suppressed": lands * len(b.under)},
-        }
-    elif b.ammo != "he":
-        odds = {"stands": {}, "outcomes": {"template placed": Fraction(1)}, "expected": {}}
-    else:
-        marked = b.under[0][0] if len(b.under) > 1 else None
-        odds = barrage_odds(b.plans, marked, ctx.charts)
+    odds = template_odds(b, ctx.charts)
     show(
         {"weapon": b.weapon.id, "at": list(b.point), "under_template": [s for s, _ in b.under]},
         odds,

@@ -137,3 +137,23 @@ def exact(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): exact(v) for k, v in value.items()}
     return value
+
+
+def template_odds(b: Any, charts: Any) -> dict[str, Any]:
+    """The odds of a prepared barrage (``barrage.prepare``): H&I lands on the charted number
+    or less and suppresses what it lands on (CD 1.1, SPEC 2); smoke and illumination are
+    placed, not rolled; HE rolls per stand under the template (``barrage_odds``)."""
+    if b.hni:
+        lands = Fraction(int(charts.param("barrage", "hni-lands-up-to")), 10)
+        return {
+            "stands": {
+                sid: {"outcomes": {"suppressed": lands, "untouched": 1 - lands}}
+                for sid, _ in b.under
+            },
+            "outcomes": {"lands": lands, "astray": 1 - lands},
+            "expected": {"stands suppressed": lands * len(b.under)},
+        }
+    if b.ammo != "he":
+        return {"stands": {}, "outcomes": {"template placed": Fraction(1)}, "expected": {}}
+    marked = b.under[0][0] if len(b.under) > 1 else None
+    return barrage_odds(b.plans, marked, charts)

@@ -17,6 +17,16 @@ from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
 
 
+def work_hours(charts: Any, hours: float | None, days: float | None) -> float:
+    """The time before the battle in hours, given in hours or in work days (CD 5; the work
+    day's length is charted)."""
+    if (hours is None) == (days is None):
+        raise BadInput("give either --hours or --days")
+    if hours is not None:
+        return hours
+    return float(days or 0.0) * float(charts.param("engineering", "work-day-hours"))
+
+
 def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
     charts, state = ctx.charts, ctx.state
     side = resolve_side(side, ctx.scenario.side_names())
