@@ -274,7 +274,7 @@ def cli(
         cd_given(weapon, ammo, cover, mods, spotted, target_kind, quality, shooter_kind),
         seed=seed is not None,
     )
-    if chosen != "cd":
+    if not own_commands(chosen):
         result = model_fire(request, chosen, dice, seed, charts_dirs, game)
         if as_json:
             emit_json(result)
@@ -287,6 +287,7 @@ def cli(
 
             raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
         result = _quick_fire(
+            chosen,
             weapon,
             range_,
             target_kind,
@@ -318,6 +319,7 @@ def cli(
 
 
 def _quick_fire(
+    chosen: str,
     weapon: str | None,
     range_: float | None,
     target_kind: str | None,
@@ -334,10 +336,11 @@ def _quick_fire(
 
     from tabletop.core.dice import Dice
     from tabletop.data.charts import Charts
-    from tabletop.rules.cd.quick import quick_fire, quick_plan
+    from tabletop.rules.models import find_model
 
-    charts = Charts.load(tuple(charts_dirs))
-    plan = quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods, charts)
+    # Command Decision's adapter (rules/models/cd.py) delegates to rules.cd.quick.
+    model: Any = find_model(chosen, Charts.load(tuple(charts_dirs)))
+    plan = model.quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods)
     inputs = dice_inputs(dice)
     d = Dice(
         seed if seed is not None else int.from_bytes(os.urandom(6), "big"),
@@ -345,9 +348,19 @@ def _quick_fire(
         rest=inputs["rest"],
         ask=inputs["ask"],
     )
-    result = quick_fire(plan, d, charts)
+    result = model.quick_fire(plan, d)
     d.finish()
     return {**result, "physical": [r.source == "physical" for r in d.rolls]}
+
+
+def own_commands(name: str) -> bool:
+    """Whether the registered model ``name`` fires with the program's own options (Command
+    Decision's weapons chart), not a ``Shot`` of profiles; an unknown name is taken for an
+    alternative model, whose lookup then says it is unsupported."""
+    from tabletop.rules.models import model_class
+
+    cls = model_class(name)
+    return cls is not None and cls.own_commands
 
 
 def refuse_charts_in_a_game(charts_dirs: tuple[Path, ...], shooter: str | None) -> None:
@@ -424,13 +437,13 @@ class ModelRequest:
 
     def model_name(self, game: Path) -> str:
         """--model, else the game's scenario model (when stands are named), else cd."""
-        if self.model is not None:
-            from tabletop.rules.models import canonical_name
+        from tabletop.rules.models import CD, canonical_name
 
+        if self.model is not None:
             return canonical_name(self.model)
         if self.shooter is not None and game.exists():
             return str(self.game(game).loaded.scenario.model)
-        return "cd"
+        return CD
 
     def game(self, path: Path) -> Any:
         """The game, opened once for the whole command."""
@@ -465,7 +478,7 @@ class ModelRequest:
             for option, why in QUICK_ONLY.items():
                 if given.get(option):
                     raise BadInput(f"{option} is for quick mode, without SHOOTER and TARGET: {why}")
-        if chosen == "cd":
+        if own_commands(chosen):
             unused = [o for o in MODEL_ONLY if given.get(o)]
             if unused:
                 raise BadInput(
@@ -537,13 +550,13 @@ def model_fire(
     import os
 
     from tabletop.core.errors import BadInput
-    from tabletop.rules.models import find_model
+    from tabletop.rules.models import find_alternative
 
     if request.quick():
         from tabletop.core.dice import Dice
         from tabletop.data.charts import Charts
 
-        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        model = find_alternative(name, Charts.load(tuple(charts_dirs)))
         shot = model_shot(request, model)
         inputs = dice_inputs(dice)
         d = Dice(

@@ -64,16 +64,10 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     from tabletop.rules.models import MODELS, find_model
 
     charts = Charts.load(tuple(charts_dirs))
-    rows = [{"model": "cd", "scale": cd_scale(charts), "procedures": []}]
+    rows = []
     for name in MODELS:
         model = find_model(name, charts)
-        rows.append(
-            {
-                "model": name,
-                "scale": f"1 {model.unit_name} = {model.inches_per_unit:g} inches",
-                "procedures": list(model.procedures()),
-            }
-        )
+        rows.append({"model": name, "scale": model.scale(), "procedures": list(model.procedures())})
     if as_json:
         emit_json({"models": rows})
         return
@@ -98,17 +92,16 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
       tabletop model show typhoon
     """
     from tabletop.data.charts import Charts
-    from tabletop.rules.models import CD, canonical_name, find_model
+    from tabletop.rules.models import find_model
     from tabletop.rules.models.bindings import stand_procedures
 
-    charts = Charts.load(tuple(charts_dirs))
-    if canonical_name(name) == CD:
-        show_cd(charts, as_json)
+    model = find_model(name, Charts.load(tuple(charts_dirs)))
+    if model.own_commands:
+        show_own_commands(model, as_json)
         return
-    model = find_model(name, charts)
     data: dict[str, Any] = {
         "model": model.name,
-        "chart": f"charts/models/{model.chart}.yaml",
+        "chart": model.chart_path,
         "inches_per_unit": model.inches_per_unit,
         "fire_options": dict(model.options),
         "procedures": {
@@ -146,32 +139,23 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
         click.echo("profiles: " + ", ".join(data["profiles"]))
 
 
-def cd_scale(charts: Any) -> str:
-    yards = 1 / float(charts.param("table", "inches-per-yard"))
-    return f"1 inch = {yards:g} yards"
-
-
-CD_FIRE = ("fire", "barrage", "odds fire", "odds barrage")
-
-
-def show_cd(charts: Any, as_json: bool) -> None:
-    """Command Decision is no ``Model``: its fire and procedures are the program's commands."""
+def show_own_commands(model: Any, as_json: bool) -> None:
+    """Command Decision's fire and procedures are the program's own commands, not
+    ``--set`` options and ``model run`` procedures: it shows where they are."""
     data: dict[str, Any] = {
-        "model": "cd",
-        "chart": "charts/*.yaml",
-        "scale": cd_scale(charts),
-        "inches_per_unit": 1.0,
-        "fire_options": {},
-        "procedures": {},
-        "profiles": [],
-        "commands": [f"tabletop {c}" for c in CD_FIRE],
+        "model": model.name,
+        "chart": model.chart_path,
+        "scale": model.scale(),
+        "inches_per_unit": model.inches_per_unit,
+        "fire_options": dict(model.options),
+        "procedures": dict(model.procedures()),
+        "profiles": sorted(model.profiles()),
+        "commands": [f"tabletop {c}" for c in model.commands],
     }
     if as_json:
         emit_json(data)
         return
-    click.echo(
-        headline(f"cd: Command Decision, the default model: {data['scale']} (charts/*.yaml)")
-    )
+    click.echo(headline(f"{model.name}: {model.description}: {data['scale']} ({data['chart']})"))
     click.echo(
         "fire: " + ", ".join(f"'{c}'" for c in data["commands"]) + " with their own options "
         "(--weapon, --mod, --cover...), not --set"
@@ -241,7 +225,7 @@ def run_model(
         from tabletop.core.dice import Dice
         from tabletop.core.errors import BadInput
         from tabletop.data.charts import Charts
-        from tabletop.rules.models import find_model
+        from tabletop.rules.models import find_alternative
         from tabletop.rules.models.engine import run_procedure
 
         charts = Charts.load(tuple(charts_dirs))
@@ -257,7 +241,7 @@ def run_model(
             rest=inputs["rest"],
             ask=inputs["ask"],
         )
-        model = find_model(name, charts)
+        model = find_alternative(name, charts)
         result = {
             "event": None,
             "model": model.name,

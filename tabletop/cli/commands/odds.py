@@ -97,8 +97,13 @@ def odds_fire(
       tabletop odds fire G-4 US-4
       tabletop odds fire --weapon kwk-20 --range 8 --target-kind infantry
     """
-    from tabletop.cli.commands.fire import ModelRequest, cd_given, refuse_charts_in_a_game
-    from tabletop.rules.cd.odds import fire_odds
+    from tabletop.cli.commands.fire import (
+        ModelRequest,
+        cd_given,
+        own_commands,
+        refuse_charts_in_a_game,
+    )
+    from tabletop.rules.models import find_model
 
     refuse_charts_in_a_game(charts_dirs, shooter)
     request = ModelRequest(
@@ -117,32 +122,26 @@ def odds_fire(
     request.refuse_unused(
         chosen, cd_given(weapon, ammo, cover, mods, spotted, target_kind, quality, shooter_kind)
     )
-    if chosen != "cd":
+    if not own_commands(chosen):
         model_odds(request, chosen, charts_dirs, game, as_json)
         return
+    # Command Decision's adapter (rules/models/cd.py) delegates to rules.cd.quick,
+    # rules.cd.direct and rules.cd.odds.
+    cd: Any
     if shooter is None or target is None:
         from tabletop.data.charts import Charts
-        from tabletop.rules.cd.quick import quick_plan
 
-        charts = Charts.load(tuple(charts_dirs))
-        plan = quick_plan(
-            weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods, charts
-        )
+        cd = find_model(chosen, Charts.load(tuple(charts_dirs)))
+        plan = cd.quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods)
     else:
         from tabletop.cli.core import open_game
-        from tabletop.rules.cd.direct import prepare
 
-        g = open_game(game)
-        ctx = g.context()
-        charts = ctx.charts
-        plan = prepare(
-            ctx,
-            fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted),
-            any_phase=True,
-            look_ahead=True,
-        ).plan
-    odds = fire_odds(plan, charts)
-    show(plan.working(), odds, as_json)
+        ctx = open_game(game).context()
+        cd = find_model(chosen, ctx.charts)
+        plan = cd.table_plan(
+            ctx, fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted)
+        )
+    show(plan.working(), cd.plan_odds(plan), as_json)
 
 
 @cli.command("barrage")
@@ -186,19 +185,19 @@ def model_odds(
     request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path, as_json: bool
 ) -> None:
     from tabletop.cli.commands.fire import model_shot
-    from tabletop.rules.models import find_model
+    from tabletop.rules.models import find_alternative
 
     if request.quick():
         from tabletop.data.charts import Charts
 
-        model = find_model(name, Charts.load(tuple(charts_dirs)))
+        model = find_alternative(name, Charts.load(tuple(charts_dirs)))
         shot = model_shot(request, model)
     else:
         from tabletop.cli.core import open_game
         from tabletop.rules.models.engine import shot_from_table
 
         ctx = open_game(game).context()
-        model = find_model(name, ctx.charts)
+        model = find_alternative(name, ctx.charts)
         shot, _ = shot_from_table(ctx, model, request.table_inputs(name), any_phase=True)
     show(
         {"weapon": f"{name}: {shot.shooter} at {shot.target}", "model": name},

@@ -4,6 +4,11 @@ A model resolves fire (and, for some, close combat) on the same table, dice, sta
 as Command Decision, with its own chart ``charts/models/<chart>.yaml``. Each is a subclass of
 ``Model`` registered in ``MODELS``; the CLI only ever calls ``find_model(name)`` and the
 ``Model`` methods, so adding a model means adding a module, a chart and one line here.
+
+Command Decision itself is registered too (``cd``, the default, ``models/cd.py``): an
+adapter whose ``own_commands`` says its fire and procedures are the program's own commands
+(``tabletop fire`` with the weapons chart), not a ``Shot`` of chart profiles nor
+``tabletop model run``.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from tabletop.data.charts import Charts
 from tabletop.rules.context import RulesContext
 
 MODELS: dict[str, str] = {
+    "cd": "tabletop.rules.models.cd:CommandDecision",
     "mech-brigade": "tabletop.rules.models.mech_brigade:MechBrigade",
     "typhoon": "tabletop.rules.models.typhoon:Typhoon",
     "squad-battles": "tabletop.rules.models.squad_battles:SquadBattles",
@@ -39,7 +45,7 @@ ALIASES: dict[str, str] = {
 
 
 def model_names() -> list[str]:
-    return [CD, *MODELS]
+    return list(MODELS)
 
 
 def canonical_name(name: str) -> str:
@@ -49,24 +55,34 @@ def canonical_name(name: str) -> str:
     return ALIASES.get(key, key)
 
 
+def model_class(name: str) -> type[Model] | None:
+    """The class of the model called ``name`` (any case, or an alias), or None if unknown;
+    what a command asks before it has charts (does this model fire with CD's options?)."""
+    target = MODELS.get(canonical_name(name))
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    cls: type[Model] = getattr(importlib.import_module(module_name), attr)
+    return cls
+
+
 def find_model(name: str, charts: Any) -> Model:
     """The model called ``name``, bound to the game's charts; BadInput if unknown."""
-    given, name = name, canonical_name(name)
-    if name == CD:
-        raise BadInput(
-            "cd (Command Decision, the default model) has no model procedures: its fire and "
-            "procedures are the program's own commands ('tabletop model show cd'); the "
-            f"alternative models are {', '.join(MODELS)}"
-        )
-    target = MODELS.get(name)
-    if target is None:
+    cls = model_class(name)
+    if cls is None:
         aliases = ", ".join(f"{a} = {m}" for a, m in ALIASES.items())
         raise BadInput(
-            f"unsupported model: {given!r} (models: {', '.join(model_names())}; also {aliases})"
+            f"unsupported model: {name!r} (models: {', '.join(model_names())}; also {aliases})"
         )
-    module_name, _, attr = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), attr)
-    model: Model = cls(charts)
+    return cls(charts)
+
+
+def find_alternative(name: str, charts: Any) -> Model:
+    """``find_model`` for what only the alternative models have (model fire on a ``Shot``,
+    ``model run``, profiles): Command Decision is refused with where its own commands are."""
+    model = find_model(name, charts)
+    if model.own_commands:
+        raise model.no_model_procedures()
     return model
 
 
@@ -114,6 +130,11 @@ class Procedure:
 class Model(ABC):
     name: ClassVar[str]
     chart: ClassVar[str]
+    description: ClassVar[str] = ""
+    # True for Command Decision only: its fire reads the weapons chart with the program's
+    # own options (--weapon, --mod, --cover...) and its procedures are the program's own
+    # commands; an alternative model fires on a ``Shot`` of profiles and runs ``procedures``.
+    own_commands: ClassVar[bool] = False
     # What ``--set KEY=VALUE`` accepts for fire, with a one-line description each.
     options: ClassVar[Mapping[str, str]] = {}
 
@@ -131,6 +152,18 @@ class Model(ABC):
 
     def to_units(self, inches: float) -> float:
         return inches / self.inches_per_unit
+
+    @property
+    def chart_path(self) -> str:
+        return f"charts/models/{self.chart}.yaml"
+
+    def scale(self) -> str:
+        """The model's scale as ``model list`` shows it."""
+        return f"1 {self.unit_name} = {self.inches_per_unit:g} inches"
+
+    def no_model_procedures(self) -> BadInput:
+        """Why this model refuses ``model run`` and model fire (only CD does)."""
+        return BadInput(f"the {self.name} model has no model procedures")
 
     def profiles(self) -> Mapping[str, Any]:
         """Unit data by profile id (for checks and shell completion)."""
@@ -199,6 +232,6 @@ def profile_lookup(name: str, charts: Charts) -> Mapping[str, Any] | None:
     with profiles: what a scenario's ``profiles:`` are checked against (handed to
     ``data.scenario`` by the game and ``new``, as the models sit a floor above it)."""
     try:
-        return find_model(name, charts).profiles()
+        return find_alternative(name, charts).profiles()
     except BadInput:
         return None

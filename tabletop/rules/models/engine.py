@@ -6,7 +6,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.context import RulesContext
-from tabletop.rules.models import Model, Shot, find_model
+from tabletop.rules.models import Model, Shot, find_alternative
 
 
 def missing_profiles(ctx: RulesContext, model: Model, stand_ids: list[str]) -> list[str]:
@@ -154,7 +154,7 @@ def table_count(ctx: RulesContext, model: Model, shooter: dict[str, Any], given:
 
 
 def model_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    model = find_model(inputs["model"], ctx.charts)
+    model = find_alternative(inputs["model"], ctx.charts)
     shot, _ = shot_from_table(ctx, model, inputs)
     ctx.involve(shot.shooter_stand or "", shot.target_stand or "")
     shooter = ctx.state.stand(inputs["shooter"])
@@ -215,7 +215,7 @@ def model_run_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any
     from tabletop.rules.models.bindings import bind
     from tabletop.rules.models.stands import apply
 
-    model = find_model(inputs["model"], ctx.charts)
+    model = find_alternative(inputs["model"], ctx.charts)
     name = inputs["procedure"]
     procedures = model.procedures()
     if name not in procedures:
