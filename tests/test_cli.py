@@ -653,6 +653,25 @@ def test_model_list_and_show_agree_about_cd(runner: CliRunner) -> None:
     assert "unsupported" not in run_cd.output and "'tabletop model show cd'" in run_cd.output
 
 
+def test_cd_is_a_registered_model_and_the_only_one_with_its_own_commands(
+    runner: CliRunner,
+) -> None:
+    from tabletop.core.errors import BadInput
+    from tabletop.data.charts import Charts
+    from tabletop.rules.models import MODELS, find_alternative, find_model
+
+    charts = Charts.load(())
+    listed = json.loads(runner.invoke(cli, ["model", "list", "--json"]).output)["models"]
+    assert [row["model"] for row in listed] == list(MODELS) == MODELS_NAMED
+    assert [n for n in MODELS if find_model(n, charts).own_commands] == ["cd"]
+    assert find_model("Command Decision", charts).scale() == "1 inch = 50 yards"
+    with pytest.raises(BadInput, match=r"no model procedures.*'tabletop model show cd'"):
+        find_alternative("cd", charts)
+
+
+MODELS_NAMED = ["cd", "mech-brigade", "typhoon", "squad-battles", "aggression"]
+
+
 def completions(args: list[str], incomplete: str) -> list[str]:
     from click.shell_completion import ShellComplete
 
