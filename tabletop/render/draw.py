@@ -99,20 +99,21 @@ def write(scene: Scene, out: IO[bytes], fmt: str, progress: Progress | None = No
 
 
 def _save_png(fig: Any, out: IO[bytes], title: str) -> None:
-    """Agg's PNG, reduced to a 256-colour palette: a map has few colours, and the file
-    comes out about a third of the size with no visible change."""
-    import io
-
+    """Agg's pixels, reduced to a 256-colour palette and written once: a map has few
+    colours, and the file comes out about a third of the size with no visible change.
+    (Taking the pixels straight from the canvas, rather than letting matplotlib write a
+    full-colour PNG and reading it back, saves encoding and decoding the picture twice.)"""
     from PIL import Image
     from PIL.PngImagePlugin import PngInfo
 
-    raw = io.BytesIO()
-    fig.savefig(raw, format="png", dpi=PNG_DPI)
-    raw.seek(0)
-    with Image.open(raw) as image:
-        palette = image.convert("RGB").quantize(
-            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-        )
+    fig.set_dpi(PNG_DPI)
+    canvas = fig.canvas
+    canvas.draw()
+    width, height = canvas.get_width_height(physical=True)
+    rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    palette = rgba.convert("RGB").quantize(
+        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     info = PngInfo()
     info.add_text("Title", title)
     info.add_text("Software", "tabletop (matplotlib)")
