@@ -41,6 +41,10 @@ RC: Any = {  # the rcParams this drawing needs (typed loosely: matplotlib lists 
     "path.simplify": True,
 }
 
+# Glyphs drawn as the font shapes them, without FreeType's hinting pass: a fifth of the
+# time the PNG's text takes, and at 130 dpi the labels read the same (a shade softer).
+PNG_RC: Any = {"text.hinting": "no_hinting"}
+
 STATUS_CODES = {"eliminated": "elim", "forced back": "fb", "forced-back": "fb"}
 MARKER_CODES = {"suppressed": "sup", "forced-back": "fb", "forced back": "fb", "pinned": "pin"}
 
@@ -103,12 +107,14 @@ def _save_png(fig: Any, out: IO[bytes], title: str) -> None:
     colours, and the file comes out about a third of the size with no visible change.
     (Taking the pixels straight from the canvas, rather than letting matplotlib write a
     full-colour PNG and reading it back, saves encoding and decoding the picture twice.)"""
+    import matplotlib
     from PIL import Image
     from PIL.PngImagePlugin import PngInfo
 
     fig.set_dpi(PNG_DPI)
     canvas = fig.canvas
-    canvas.draw()
+    with matplotlib.rc_context(PNG_RC):
+        canvas.draw()
     width, height = canvas.get_width_height(physical=True)
     rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     palette = rgba.convert("RGB").quantize(
