@@ -573,18 +573,23 @@ class _Painter:
             bases.set_gid("stands")
             self.ax.add_collection(bases, autolim=False)
         if dead:
-            gone = PolyCollection(
-                [s.corners for s in dead],
-                closed=True,
-                facecolors="white",
-                edgecolors=[self._side_colours(s)[0] for s in dead],
-                hatch="xxxx",
-                alpha=0.9,
-                linewidths=0.7,
-                zorder=st.Z_STANDS,
-            )
-            gone.set_gid("stands-eliminated")
-            self.ax.add_collection(gone, autolim=False)
+            # One collection a side: a collection's hatch takes a single colour.
+            by_colour: dict[str, list[StandShape]] = {}
+            for s in dead:
+                by_colour.setdefault(self._side_colours(s)[0], []).append(s)
+            for n, (colour, group) in enumerate(by_colour.items()):
+                gone = PolyCollection(
+                    [s.corners for s in group],
+                    closed=True,
+                    facecolors="white",
+                    edgecolors=colour,
+                    hatch="xxxx",
+                    alpha=0.9,
+                    linewidths=0.7,
+                    zorder=st.Z_STANDS,
+                )
+                gone.set_gid("stands-eliminated" + (f"-{n}" if n else ""))
+                self.ax.add_collection(gone, autolim=False)
             look = st.Look("eliminated", "white", "#555555", linewidth=0.7)
             self._key("eliminated", look, G_STANDS, hatch="xxxx")
         if self.scene.stands:
