@@ -50,7 +50,7 @@ class Line:
         return {"name": self.name, "value": self.value, "rule": self.rule}
 
 
-# --- drop height (CD 7.2.1) --------------------------------------------------------------------
+# --- night and weather (CD 7.2.1, 7.3.1) -----------------------------------------------------
 
 
 def is_overcast_night(conditions: dict[str, Any], overcast: bool | None) -> bool:
@@ -69,7 +69,7 @@ def is_bad_weather(conditions: dict[str, Any], charts: Any, bad: bool | None) ->
     return weather in names(charts, "bad-flying-weather")
 
 
-# --- AA fire at the aircraft (CD 7.2.2, 7.3.1, 9.1.6) -------------------------------------------
+# --- aircraft and effect rolls (CD 7.2.2, 7.3.1) ---------------------------------------------
 
 
 @dataclass

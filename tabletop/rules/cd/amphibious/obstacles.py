@@ -1,6 +1,6 @@
-"""Beach mines and obstacles (CD 8.1.5, 8.1.6): the hazards under water on a craft's path to
-the shore, cleared pieces and gaps through them, and the obstacle that bars an amphibious
-vehicle.
+"""Beach mines and obstacles (CD 8.1.5, 8.1.6): the submerged minefields and obstacles on a
+landing craft's run in, cleared pieces and gaps through them, and the first obstacle that
+stops an amphibious vehicle.
 """
 
 from __future__ import annotations

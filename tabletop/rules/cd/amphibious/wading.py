@@ -1,5 +1,6 @@
-"""Wading ashore (CD 8.1.4): troops put down short of the beach move to the shore, with their
-commander, before they fight.
+"""Wading ashore (CD 8.1.4): wading stands move toward the beach at a cautious advance each
+turn, or a hasty one when a command stand ashore orders it, stopping short of other bases and
+crossing any minefield on the way.
 """
 
 from __future__ import annotations
