@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.data.charts import Charts
-from tabletop.rules.cd import airborne
+from tabletop.rules.cd.airborne import drop as airborne
 from tests.conftest import Run, as_json, file_digest
 
 SCENARIO = str(Path(__file__).parent / "data" / "airborne.yaml")

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 # Imported for the steps they register with the sequence (CD 1, 3, 5, 8, 9, 10, 11).
-from tabletop.rules.cd import amphibious, boundaries, conditions, morale  # noqa: F401
+from tabletop.rules.cd import boundaries, conditions, morale  # noqa: F401
+from tabletop.rules.cd.amphibious import attacks  # noqa: F401
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import decay  # noqa: F401  (MB 7.6, ToS V)
 from tabletop.rules.sequence import (

@@ -297,7 +297,7 @@ def aa(zone: tuple[float, float], side: str, game: Path, as_json: bool) -> None:
     Example:
       tabletop airborne aa --zone 30,20 --side Germany
     """
-    from tabletop.rules.cd.airborne import aa_preview
+    from tabletop.rules.cd.airborne.aa import aa_preview
 
     r = aa_preview(open_game(game).context(), side, zone)
     if as_json:

@@ -292,7 +292,7 @@ def lift(side: str, odd: int | None, even: int | None, game: Path, as_json: bool
     g = open_game(game)
     if odd is None and even is None:
         from tabletop.core.sides import resolve_side
-        from tabletop.rules.cd.amphibious import describe_lift, lift_status
+        from tabletop.rules.cd.amphibious.lift import describe_lift, lift_status
 
         side = resolve_side(side, g.loaded.scenario.side_names())
         r = lift_status(g.context().state, side)
@@ -416,7 +416,7 @@ def ships(game: Path, as_json: bool) -> None:
       tabletop amphibious ships
     """
     from tabletop.data.charts import Charts
-    from tabletop.rules.cd.amphibious import ships as ratings
+    from tabletop.rules.cd.amphibious.naval import ships as ratings
 
     # The ratings need no game: without one, the bundled charts answer.
     rows = ratings(open_game(game).loaded.charts if game.exists() else Charts.load())
@@ -441,7 +441,7 @@ def speed(stand: str, water: str | None, game: Path, as_json: bool) -> None:
     Example:
       tabletop amphibious speed DUKW-1 --in sea
     """
-    from tabletop.rules.cd.amphibious import water_speed
+    from tabletop.rules.cd.amphibious.landing import water_speed
 
     ctx = open_game(game).context()
     r = water_speed(ctx, ctx.state.stand(stand), water)

@@ -1,0 +1,190 @@
+"""AA fire at the transports and gliders (CD 7.2.2, 7.3.1, 9.1.6): which AA stands reach the
+zone, their dice and numbers, the choice of AA, and the forced-back and eliminated results on
+the aircraft; the preview the 'airborne' command shows before a drop.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tabletop.core.errors import RulesRefusal
+from tabletop.core.sides import resolve_side
+from tabletop.core.units import within
+from tabletop.rules.cd.airborne.common import (
+    ELIMINATED,
+    FORCED_BACK,
+    Aircraft,
+    Line,
+    _gap,
+    _spec,
+    crew_class,
+    param,
+    roll_effect,
+)
+from tabletop.rules.cd.airborne.stick import check_zone
+from tabletop.rules.context import RulesContext
+
+
+def aa_weapon(stand: dict[str, Any], charts: Any) -> Any | None:
+    for weapon_id in stand["weapons"]:
+        weapon = charts.weapons[weapon_id]
+        if weapon.aa and stand["ammo"][weapon_id]["state"] != "depleted":
+            return weapon
+    return None
+
+
+def aa_dice(
+    ctx: RulesContext, stand: dict[str, Any], weapon: Any, night: bool
+) -> tuple[int, list[str]]:
+    """Half the printed ROF, rounded up (CD 7.2.2); one fewer at night without sound
+    detection, a searchlight or radar (CD 9.1.6)."""
+    divisor = float(param(ctx.charts, "aa-rof-divisor"))
+    dice = math.ceil(weapon.rof / divisor)
+    why = [f"ROF {weapon.rof} / {divisor:g}, rounded up: {dice} (CD 7.2.2)"]
+    if night and not _spec(ctx, stand["id"], "aa_detection", False):
+        change = int(ctx.charts.param("weather", "night-aa-dice"))
+        dice += change
+        why.append(f"night, no sound detection, searchlight or radar: {change:+d} (CD 9.1.6)")
+    return max(dice, 0), why
+
+
+def aa_number(ctx: RulesContext, quality: str) -> tuple[int, list[Line]]:
+    base = int(param(ctx.charts, "aa-to-hit"))
+    lines = [Line("AA at aircraft", base, ctx.charts.table("airborne")["aa-to-hit"].rule)]
+    kind = crew_class(ctx.charts, quality)
+    if kind in ("plus", "minus"):
+        mod = ctx.charts.modifier("aa-veteran" if kind == "plus" else "aa-green")
+        lines.append(Line(mod.label, mod.value, mod.rule))
+    return int(sum(line.value for line in lines)), lines
+
+
+def aa_candidates(ctx: RulesContext, side: str, zone: tuple[float, float]) -> list[dict[str, Any]]:
+    """Every enemy stand with an AA weapon, and whether it may fire at this zone."""
+    from tabletop.rules.cd.ammo import check_fires_left
+    from tabletop.rules.cd.weather import effects
+
+    reach = float(param(ctx.charts, "aa-range"))
+    night = effects(ctx.state.conditions, ctx.charts).night
+    out = []
+    for stand in ctx.state.stands():
+        weapon = aa_weapon(stand, ctx.charts)
+        if stand["side"] == side or weapon is None or stand["status"] != "ok":
+            continue
+        entry: dict[str, Any] = {"stand": stand["id"], "weapon": weapon.id, "why_not": None}
+        if stand["x"] is None:
+            entry["why_not"] = "not on the table"
+        else:
+            gap = _gap(ctx, stand, zone)
+            entry["range"] = round(gap, 3)
+            if not within(gap, reach):
+                entry["why_not"] = f'{gap:.1f}" from the zone, beyond {reach:g}" (CD 7.2.2)'
+            elif stand.get("moved_turn") == ctx.state.turn:
+                entry["why_not"] = "moved this turn: only stationary AA fires (CD 7.2.2)"
+            else:
+                try:  # AA fire counts against the weapon's fire for the turn
+                    check_fires_left(ctx.state, stand, weapon, ctx.charts)
+                except RulesRefusal as refusal:
+                    entry["why_not"] = str(refusal)
+        dice, why = aa_dice(ctx, stand, weapon, night)
+        number, lines = aa_number(ctx, stand["quality"])
+        entry.update(dice=dice, dice_working=why, to_hit=number)
+        entry["modifiers"] = [line.as_json() for line in lines[1:]]
+        if entry["why_not"] is None and dice <= 0:
+            entry["why_not"] = "no dice left at night (CD 9.1.6)"
+        out.append(entry)
+    return out
+
+
+def choose_aa(
+    ctx: RulesContext, side: str, zone: tuple[float, float], inputs: dict[str, Any]
+) -> list[Any]:
+    if inputs.get("no_aa"):
+        return []
+    found = {c["stand"]: c for c in aa_candidates(ctx, side, zone)}
+    asked = inputs.get("aa")
+    if not asked:
+        return [c for c in found.values() if c["why_not"] is None]
+    chosen = []
+    for stand_id in asked:
+        ctx.state.stand(stand_id)
+        entry = found.get(stand_id)
+        if entry is None:
+            raise RulesRefusal(
+                f"{stand_id} cannot fire at the aircraft: it is not an enemy AA stand with "
+                "ammunition (an 'aa' weapon, CD 7.2.2)"
+            )
+        if entry["why_not"] is not None:
+            raise RulesRefusal(f"{stand_id} cannot fire at the aircraft: {entry['why_not']}")
+        chosen.append(entry)
+    return chosen
+
+
+def aa_fire(
+    ctx: RulesContext, aircraft: list[Aircraft], guns: list[Any], glider: bool
+) -> list[Any]:
+    """Each gun's dice; each hit on a random aircraft still flying (CD 7.2.2, 7.3.1)."""
+    from tabletop.rules.cd.ammo import record_firing
+
+    charts, dice, state = ctx.charts, ctx.dice, ctx.state
+    face = int(charts.param("ammo", "trigger-face"))
+    shots = []
+    for gun in guns:
+        stand = state.stand(gun["stand"])
+        ctx.involve(stand["id"])
+        rolls, hits = [], []
+        for index in range(1, gun["dice"] + 1):
+            roll = dice.roll(10, f"AA {stand['id']} die {index} of {gun['dice']}, "
+                             f"needs {gun['to_hit']} or less")  # fmt: skip
+            rolls.append(roll)
+            if roll <= gun["to_hit"] or roll == 1:
+                hits.append(_hit_aircraft(ctx, aircraft, glider))
+        weapon = charts.weapons[gun["weapon"]]
+        kind = charts.stand_kinds[stand["kind"]]
+        ones = sum(1 for r in rolls if r == face)
+        booked = record_firing(state, stand, weapon, kind, "standard", ones, charts,
+                               f"AA {stand['id']}", ones)  # fmt: skip
+        stand["fired"] = {"turn": state.turn, "phase": state.phase, "weapon": weapon.id,
+                          "x": stand["x"], "y": stand["y"]}  # fmt: skip
+        shots.append({**gun, "rolls": rolls, "hits": [h for h in hits if h is not None],
+                      "ammunition": booked["notes"]})  # fmt: skip
+    return shots
+
+
+def _hit_aircraft(
+    ctx: RulesContext, aircraft: list[Aircraft], glider: bool
+) -> dict[str, Any] | None:
+    flying = [a for a in aircraft if a.aborted is None]
+    if not flying:
+        return None
+    pick = 0
+    if len(flying) > 1:
+        pick = ctx.dice.roll(len(flying), f"which of {len(flying)} aircraft is hit") - 1
+    target = flying[pick]
+    abort = int(param(ctx.charts, "abort-hits"))
+    if glider and param(ctx.charts, "glider-aa-hits") == "direct":
+        target.hits += 1
+        effect = "hit"
+    else:
+        effect = roll_effect(ctx, target.crew, f"AA hit on {target.label}'s aircraft")
+        if effect == ELIMINATED:
+            target.aborted = "eliminated by AA: returns to base (CD 7.2.2)"
+        elif effect == FORCED_BACK:
+            target.forced_back += 1
+            target.hits += 1
+    if target.aborted is None and max(target.forced_back, target.hits) >= abort:
+        target.aborted = f"{abort} AA hits: aborted (CD 7.2.1, 7.3.1)"
+    return {"aircraft": target.label, "effect": effect, "aborted": target.aborted is not None}
+
+
+def aa_preview(ctx: RulesContext, side: str, zone: tuple[float, float]) -> dict[str, Any]:
+    """Which enemy AA may fire at aircraft over the zone, with dice and numbers (no rolls)."""
+    side = resolve_side(side, ctx.scenario.side_names())
+    zone = check_zone(ctx, zone)
+    found = aa_candidates(ctx, side, zone)
+    return {
+        "zone": list(zone),
+        "side": side,
+        "aa": found,
+        "firing": [c["stand"] for c in found if c["why_not"] is None],
+    }
