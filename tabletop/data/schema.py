@@ -18,6 +18,7 @@ import dataclasses
 import datetime
 import difflib
 import functools
+import inspect
 import itertools
 import math
 import types
@@ -342,8 +343,25 @@ def _fits(tp: Any, value: Any) -> bool:
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    # Resolving type hints is slow; charts build hundreds of entries of a few classes.
-    return typing.get_type_hints(cls)
+    # Resolving type hints is slow; charts build hundreds of entries of a few classes. Hints
+    # that are objects already (a module without postponed annotations) are taken as they
+    # are, as ``typing.get_type_hints`` would give them; text is resolved by it.
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        for name, tp in inspect.get_annotations(base).items():
+            if isinstance(tp, str | typing.ForwardRef) or _has_text(tp):
+                return typing.get_type_hints(cls)
+            hints[name] = type(None) if tp is None else tp
+    return hints
+
+
+def _has_text(tp: Any) -> bool:
+    """Whether a hint holds a forward reference (text) anywhere inside."""
+    return any(
+        isinstance(a, str | typing.ForwardRef) or _has_text(a)
+        for a in get_args(tp)
+        if get_origin(tp) is not Literal
+    )
 
 
 @functools.cache
