@@ -11,8 +11,8 @@ entry and field. A game keeps the raw charts it started with (``raw``), so repla
 later gives the same result even if the files on disk change.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: the dataclasses' hints are then objects, which
+# opening a game resolves without compiling each one from text (docs/performance.md).
 import dataclasses
 import difflib
 import pickle
@@ -692,7 +692,7 @@ class Charts:
             raise ChartError(problems)
 
     @classmethod
-    def load(cls, overlays: tuple[Path, ...] = ()) -> Charts:
+    def load(cls, overlays: tuple[Path, ...] = ()) -> "Charts":
         # Problems reading the files and problems in their values are reported together.
         problems: list[str] = []
         raw, origins = read_charts(overlays, problems)

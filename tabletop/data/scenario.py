@@ -8,8 +8,8 @@ items are malformed, the checks across the file still run on the rest, so one ru
 every problem.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: the dataclasses' hints are then objects, which
+# opening a game resolves without compiling each one from text (docs/performance.md).
 import hashlib
 import typing
 from collections.abc import Callable, Mapping

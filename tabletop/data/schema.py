@@ -18,6 +18,7 @@ import dataclasses
 import datetime
 import difflib
 import functools
+import inspect
 import itertools
 import math
 import types
@@ -215,44 +216,109 @@ def build_trusted(cls: type[C], data: Any) -> C:
 
     No checks, only the conversions validation would have made (numbers to float, lists to
     tuples, nested dataclasses), so opening a game does not pay for validating it again.
+    The conversion for each type is worked out once per process (``_converter``).
     """
     return typing.cast(C, _trusted(cls, data))
 
 
 def _trusted(tp: Any, value: Any) -> Any:
-    if value is None:
-        return None
+    convert = _converter(tp)
+    return value if convert is None else convert(value)
+
+
+Convert = typing.Callable[[Any], Any]
+
+
+_CONVERTERS: dict[int, tuple[Any, Convert | None]] = {}  # by the type object, as ``_ARGS``
+
+
+def _converter(tp: Any) -> Convert | None:
+    known = _CONVERTERS.get(id(tp))
+    if known is not None and known[0] is tp:
+        return known[1]
+    convert = _make_converter(tp)
+    _CONVERTERS[id(tp)] = (tp, convert)
+    return convert
+
+
+def _make_converter(tp: Any) -> Convert | None:
+    """The function rebuilding a trusted value of type ``tp``; None where it is kept as is.
+
+    Every converter gives None for None. Unions take the first arm the value fits (as
+    validation did), tuples and dicts convert their items, ints become floats where a float
+    is wanted, and a non-text value becomes text where text is wanted.
+    """
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        fields = _fields(tp)
-        return tp(
-            **{
-                f.name: _trusted(hints[f.name], value[key])
-                for key, f in fields.items()
-                if key in value
-            }
-        )
+        return _dataclass_converter(tp)
     origin = _origin(tp)
     if origin in (Union, types.UnionType):
-        for arg in _args(tp):
-            if arg is type(None):
-                continue
-            if _fits(arg, value):
-                return _trusted(arg, value)
-        return value
+        return _union_converter(tp)
     if origin is tuple:
         args = _args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_trusted(args[0], v) for v in value)
-        return tuple(_trusted(a, v) for a, v in zip(args, value, strict=False))
+            each = _converter(args[0])
+            if each is None:
+                return lambda v: None if v is None else tuple(v)
+            one: Convert = each
+            return lambda v: None if v is None else tuple(one(x) for x in v)
+        items = [_converter(a) or _same for a in args]
+        return lambda v: None if v is None else tuple(c(x) for c, x in zip(items, v, strict=False))
     if origin is dict:
-        value_tp = _args(tp)[1]
-        return {k: _trusted(value_tp, v) for k, v in value.items()}
-    if tp is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if tp is str and not isinstance(value, str):
-        return str(value)
+        item = _converter(_args(tp)[1]) or _same
+        return lambda v: None if v is None else {k: item(x) for k, x in v.items()}
+    if tp is float:
+        return _to_float
+    if tp is str:
+        return _to_str
+    return None
+
+
+def _same(value: Any) -> Any:
     return value
+
+
+def _to_float(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _to_str(value: Any) -> Any:
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def _dataclass_converter(cls: type) -> Convert:
+    # Worked out on first use, so a dataclass may refer to itself.
+    plan: list[tuple[str, str, Convert | None]] = []
+
+    def convert(value: Any) -> Any:
+        if value is None:
+            return None
+        if not plan:
+            hints = _hints(cls)
+            plan.extend((key, f.name, _converter(hints[f.name])) for key, f in _fields(cls).items())
+        kwargs: dict[str, Any] = {}
+        for key, name, item in plan:
+            if key in value:
+                given = value[key]
+                kwargs[name] = given if item is None else item(given)
+        return cls(**kwargs)
+
+    return convert
+
+
+def _union_converter(tp: Any) -> Convert:
+    arms = [(arm, _converter(arm)) for arm in _args(tp) if arm is not type(None)]
+
+    def convert(value: Any) -> Any:
+        if value is None:
+            return None
+        for arm, item in arms:
+            if _fits(arm, value):
+                return value if item is None else item(value)
+        return value
+
+    return convert
 
 
 def _fits(tp: Any, value: Any) -> bool:
@@ -277,8 +343,25 @@ def _fits(tp: Any, value: Any) -> bool:
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    # Resolving type hints is slow; charts build hundreds of entries of a few classes.
-    return typing.get_type_hints(cls)
+    # Resolving type hints is slow; charts build hundreds of entries of a few classes. Hints
+    # that are objects already (a module without postponed annotations) are taken as they
+    # are, as ``typing.get_type_hints`` would give them; text is resolved by it.
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        for name, tp in inspect.get_annotations(base).items():
+            if isinstance(tp, str | typing.ForwardRef) or _has_text(tp):
+                return typing.get_type_hints(cls)
+            hints[name] = type(None) if tp is None else tp
+    return hints
+
+
+def _has_text(tp: Any) -> bool:
+    """Whether a hint holds a forward reference (text) anywhere inside."""
+    return any(
+        isinstance(a, str | typing.ForwardRef) or _has_text(a)
+        for a in get_args(tp)
+        if get_origin(tp) is not Literal
+    )
 
 
 @functools.cache
@@ -319,9 +402,19 @@ def _origin(tp: Any) -> Any:
     return get_origin(tp)
 
 
-@functools.cache
+# Keyed by the object, not by equality: Literal["a", "b"] == Literal["b", "a"], and the order
+# of a Literal's values is the order a problem lists them in. The type is kept, so its id
+# stays its own.
+_ARGS: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+
+
 def _args(tp: Any) -> tuple[Any, ...]:
-    return get_args(tp)
+    known = _ARGS.get(id(tp))
+    if known is not None and known[0] is tp:
+        return known[1]
+    args = get_args(tp)
+    _ARGS[id(tp)] = (tp, args)
+    return args
 
 
 def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
