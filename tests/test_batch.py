@@ -53,3 +53,29 @@ def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: P
 def test_nothing_to_place_is_a_usage_error(game: Run) -> None:
     out = game("place", code=2)
     assert out.output.startswith("Error: give STAND X Y, or --file with one 'STAND X Y' a line")
+
+
+def test_several_moves_in_one_event_each_refereed(game: Run) -> None:
+    out = game("move", "US-1", "18,9", "--and", "US-2 11,8", "--and", "us-3 40,10 --facing 90")
+    assert out.output.splitlines() == [
+        "3 stands moved (event 2)",
+        '  US-1 moves 3.00" to 18.00,9.00 for 3.00" of its 6"',
+        '  US-2 moves 3.00" to 11.00,8.00 for 3.00" of its 6"',
+        '  US-3 moves 6.00" to 40.00,10.00 for 6.00" of its 12"',
+    ]
+    assert positions(game, "US-1", "US-2", "US-3") == [(18, 9), (11, 8), (40, 10)]
+    preview = game("undo", "--dry-run").output.splitlines()
+    assert preview[1] == (
+        "  #2 batch move of 3: US-1, US-2, us-3 (turn 1, movement): move: 3 stands, all applied"
+    )
+
+
+def test_one_refused_move_moves_none(game: Run) -> None:
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("move", "US-1", "18,9", "--and", "US-3 40,30", code=3)
+    assert out.output.strip() == (
+        'Error: move item 2 of 2 (US-3): US-3 needs 25.67" of movement but has 12" (tank '
+        "allowance (CD core (default))): it runs out at 40.00,16.00 (movement costs, CD 10.2.2, "
+        "10.3.2, 11); nothing was applied"
+    )
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]

@@ -96,9 +96,13 @@ def _show_plan(plan: Any, as_json: bool) -> None:
 
 def describe(ev: Any) -> str:
     """``#12 fire shooter=G-4 target=US-4 (turn 2, fire): 1 hit ...``"""
-    args = " ".join(
-        f"{k}={v}" for k, v in (ev.inputs or {}).items() if v not in (None, [], False, {})
-    )
+    inputs = ev.inputs or {}
+    if ev.command == "batch" and isinstance(inputs.get("items"), list):
+        # A batch of moves or placings: the stands, not the raw list of their inputs.
+        stands = [str(i.get("stand")) for i in inputs["items"] if isinstance(i, dict)]
+        args = f"{inputs.get('command')} of {len(stands)}: {', '.join(stands)}"
+    else:
+        args = " ".join(f"{k}={v}" for k, v in inputs.items() if v not in (None, [], False, {}))
     verdict = ev.result.get("verdict") if isinstance(ev.result, dict) else None
     text = f"#{ev.seq} {ev.command}" + (f" {args}" if args else "")
     text += f" (turn {ev.turn}, {ev.phase})"
