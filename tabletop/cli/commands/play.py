@@ -219,8 +219,8 @@ def dispatch(words: list[str], game: Path) -> int:
     return 0
 
 
-def takes_option(words: list[str], option: str) -> bool:
-    """Whether the command WORDS names (a group's subcommand too) has ``option``."""
+def command_for(words: list[str]) -> tuple[Any, click.Context, Any]:
+    """The command (or group) the leading WORDS name, walking into groups, with the root."""
     from tabletop.cli import cli as root
 
     ctx = click.Context(root)
@@ -232,6 +232,12 @@ def takes_option(words: list[str], option: str) -> bool:
         if nxt is None:
             break
         found = nxt
+    return found, ctx, root
+
+
+def takes_option(words: list[str], option: str) -> bool:
+    """Whether the command WORDS names (a group's subcommand too) has ``option``."""
+    found, _, _ = command_for(words)
     return isinstance(found, click.Command) and any(
         option in p.opts for p in found.params if isinstance(p, click.Option)
     )
@@ -240,17 +246,7 @@ def takes_option(words: list[str], option: str) -> bool:
 def candidates(session: Session, done: list[str]) -> list[str]:
     """What may follow the words ``done``: commands and subcommands, then stand ids and
     the command's options, or the game's weapons after ``--weapon``."""
-    from tabletop.cli import cli as root
-
-    ctx = click.Context(root)
-    found: Any = root
-    for word in done:
-        if not isinstance(found, click.Group):
-            break
-        nxt = found.get_command(ctx, word)
-        if nxt is None:
-            break
-        found = nxt
+    found, ctx, root = command_for(done)
     if isinstance(found, click.Group):
         names = [n for n in found.list_commands(ctx) if n not in NOT_INSIDE]
         return [*names, "quit", "view"] if found is root else names

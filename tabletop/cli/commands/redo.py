@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tabletop.cli.commands.undo import describe, event_summary
+from tabletop.cli.commands.undo import describe, event_summary, report_done
 from tabletop.cli.core import command, emit_json, game_option, json_option, open_game
 
 
@@ -39,21 +39,4 @@ def cli(every: bool, dry_run: bool, game: Path, as_json: bool) -> None:
             click.echo(f"  {describe(action)}")
         click.echo("Nothing was changed.")
         return
-    done = g.redo(every)
-    if as_json:
-        first = done.actions[0]
-        emit_json(
-            {
-                "event": done.events[-1],
-                "redid": first.seq,
-                "command": first.command,
-                "turn": done.turn,
-                "phase": done.phase,
-                "redone": [event_summary(ev) for ev in done.actions],
-                "events": done.events,
-            }
-        )
-        return
-    for seq, ev in zip(done.events, done.actions, strict=True):
-        click.echo(f"Redid {describe(ev)} (event {seq}).")
-    click.echo(f"Now turn {done.turn}, {done.phase} phase.")
+    report_done(g.redo(every), "redid", "redone", as_json)

@@ -55,23 +55,29 @@ def cli(to: int | None, dry_run: bool, yes: bool, game: Path, as_json: bool) -> 
         if not yes:
             raise click.Abort()
     done = g.undo(to, cross_turns=yes)
+    report_done(done, "undid", "undone", as_json, "'tabletop redo' puts it back.")
+
+
+def report_done(done: Any, verb: str, listed: str, as_json: bool, after: str = "") -> None:
+    """What an undo or a redo did: each command it took back or put back, then where the
+    game now stands (text), or the same as one JSON object (``undid``/``redid`` keys)."""
     if as_json:
         first = done.actions[0]
         emit_json(
             {
                 "event": done.events[-1],
-                "undid": first.seq,
+                verb: first.seq,
                 "command": first.command,
                 "turn": done.turn,
                 "phase": done.phase,
-                "undone": [event_summary(ev) for ev in done.actions],
+                listed: [event_summary(ev) for ev in done.actions],
                 "events": done.events,
             }
         )
         return
     for seq, ev in zip(done.events, done.actions, strict=True):
-        click.echo(f"Undid {describe(ev)} (event {seq}).")
-    click.echo(f"Now turn {done.turn}, {done.phase} phase. 'tabletop redo' puts it back.")
+        click.echo(f"{verb.capitalize()} {describe(ev)} (event {seq}).")
+    click.echo(f"Now turn {done.turn}, {done.phase} phase." + (f" {after}" if after else ""))
 
 
 def _show_plan(plan: Any, as_json: bool) -> None:

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import TOLERANCE, within
@@ -427,6 +428,15 @@ def settle(
     return {"attacks": attacks, "revealed": out_revealed, "events": events}
 
 
+def attack_roll(dice: DiceLike, attack: dict[str, Any], n: int, stand_id: str) -> int:
+    """The die of a minefield's ``n``-th attack on a stand: a hit on ``hit_on`` or less
+    (CD 3.2); rolled here and in a move's ``--check`` odds alike."""
+    return dice.roll(
+        10,
+        f"minefield {attack['field']} attack {n} on {stand_id}: hit on {attack['hit_on']} or less",
+    )
+
+
 def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
     """Opportunity fire phase: real minefields attack the stands that met them (CD 3.2)."""
     from tabletop.rules.cd.fire import SEVERITY, hit_effect
@@ -440,11 +450,7 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
             continue
         rolls, effects = [], []
         for n in range(1, attack["attacks"] + 1):
-            roll = ctx.dice.roll(
-                10,
-                f"minefield {attack['field']} attack {n} on {stand['id']}: "
-                f"hit on {attack['hit_on']} or less",
-            )
+            roll = attack_roll(ctx.dice, attack, n, stand["id"])
             rolls.append(roll)
             if roll <= attack["hit_on"]:
                 plan = effect_plan(ctx, stand)

@@ -27,7 +27,7 @@ from tabletop.core.dice import explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import distribution
 from tabletop.data.charts import StandKind, weight_number
-from tabletop.rules.cd import ground
+from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.ground import refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, ice_class, needs, referee_note
@@ -657,9 +657,8 @@ def plan_move(
 
 
 def _mines_met(ctx: RulesContext, stand: dict[str, Any], plan: MovePlan) -> None:
-    from tabletop.rules.cd.minefields import meetings
 
-    for m, f in meetings(ctx, stand, plan.points):
+    for m, f in minefields.meetings(ctx, stand, plan.points):
         point = point_along(plan.points, m.contact)
         plan.events.append(
             Event(
@@ -704,7 +703,6 @@ def _ground_rank(ground_id: str, charts: Any) -> tuple[int, float]:
 
 def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
     """Carry out a plan that passed: mines and ice may stop it short, then miring."""
-    from tabletop.rules.cd import minefields
     from tabletop.rules.cd.structures import automatic_hit
 
     state, charts = ctx.state, ctx.charts
@@ -1004,7 +1002,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     )
     out["opportunity"] = opportunity(ctx, stand, points, first["moved"])
     for attack in _attacks_of(sample, first):
-        none = distribution(_mine_hits(attack["attacks"], attack["hit_on"])).get(0, Fraction(0))
+        none = distribution(_mine_hits(attack)).get(0, Fraction(0))
         out["odds"][f"referee: {attack['field']} hits at least once"] = _frac(1 - none)
     out["verdict"] = (
         f'{stand["id"]} can move for {plan.cost:.2f}" of its {plan.allowance:g}" (dry run, '
@@ -1013,11 +1011,15 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _mine_hits(attacks: int, hit_on: int) -> Any:
-    """The attacks of one field, as 'resolve_attacks' rolls them (CD 3.2): hits scored."""
+def _mine_hits(attack: dict[str, Any]) -> Any:
+    """The attacks of one field, with the die 'resolve_attacks' rolls (CD 3.2): hits."""
 
     def run(dice: Any) -> int:
-        return sum(dice.roll(10, "minefield attack") <= hit_on for _ in range(attacks))
+        rolls = (
+            minefields.attack_roll(dice, attack, n, attack["stand"])
+            for n in range(1, attack["attacks"] + 1)
+        )
+        return sum(roll <= attack["hit_on"] for roll in rolls)
 
     return run
 
