@@ -32,7 +32,7 @@ from tabletop.rules.models.mech_brigade.formulas import half_up
 from tabletop.rules.models.mech_brigade.sight import trace_line
 
 
-class MechBrigade(Protocol):
+class ModelCharts(Protocol):
     """What the table's readings need of the model (its name and its charts); the model
     itself (``__init__.py``) calls this module, so it is named here by what it offers."""
 
@@ -49,7 +49,7 @@ FRONT_ARC = 45.0
 
 
 def situation(
-    model: MechBrigade,
+    model: ModelCharts,
     ctx: RulesContext,
     shooter: dict[str, Any],
     target: dict[str, Any],
@@ -95,7 +95,7 @@ def situation(
     return options
 
 
-def strength(model: MechBrigade, ctx: RulesContext, stand: dict[str, Any]) -> int:
+def strength(model: ModelCharts, ctx: RulesContext, stand: dict[str, Any]) -> int:
     """The vehicles or men a stand has left (see the module's docstring)."""
     record = (stand.get("models") or {}).get(model.name) or {}
     if record.get("left") is not None:
