@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tabletop.rules import sequence
 from tests.conftest import Run, as_json, goto_phase
 
@@ -56,22 +58,59 @@ def test_artillery_phase_clears_last_turns_templates_and_suppression(game: Run) 
     assert as_json(game("status", "--json"))["templates"] == []
 
 
-def test_registry_orders_hooks_and_new_modules_plug_in() -> None:
-    calls: list[str] = []
+def test_every_turn_chart_step_has_one_procedure_and_every_procedure_a_step() -> None:
+    import tabletop.game.turns  # noqa: F401  (registers the rule areas' steps)
+    from tabletop.data.charts import Charts
 
-    @sequence.on("end-phase:test-phase", order=20)
-    def second(ctx):
-        calls.append("second")
-        return [{"what": "b", "result": "2"}]
+    charts = Charts.load()
+    in_chart = [p.id for p in charts.steps_at("start-turn")]
+    assert in_chart == [
+        "clear-turn-markers",
+        "flails-stop",
+        "fires-out",
+        "variable-wind",
+        "smoke-generators",
+        "mist-and-fog",
+        "precipitation",
+    ]
+    steps = [e.id for e in charts._tables["turn"].values() if e.at is not None]
+    assert sorted(steps) == sorted(sequence.registered_steps())
+    registered = sequence.registered_steps()
+    assert sequence.hooks("end-phase", charts) == [
+        registered[s]
+        for s in (
+            "depletion-dice",
+            "limited-rounds",
+            "landing-wave-results",
+            "mech-brigade-pulse",
+            "typhoon-heavy-suppression",
+        )
+    ]
 
-    @sequence.on("end-phase:test-phase", order=10)
-    def first(ctx):
-        calls.append("first")
-        return [{"what": "a", "result": "1"}]
 
-    hooks = sequence.hooks("end-phase:test-phase")
-    assert hooks[:2] == [first, second]
-    sequence._HOOKS.pop("end-phase:test-phase")
+def test_turn_chart_steps_are_not_phases() -> None:
+    from tabletop.data.charts import Charts
+
+    phases = [p.id for p in Charts.load().phases]
+    assert phases == ["command", "artillery", "movement", "opportunity-fire", "fire", "morale"]
+
+
+def test_a_step_at_an_unknown_boundary_is_a_chart_problem(tmp_path) -> None:
+    from tabletop.core.errors import ChartError
+    from tabletop.data.charts import Charts
+
+    (tmp_path / "turn.yaml").write_text(
+        "entries:\n  - {id: resupply, at: end-of-lunch}\n", encoding="utf-8"
+    )
+    with pytest.raises(ChartError) as caught:
+        Charts.load((tmp_path,))
+    assert [p for p in caught.value.problems if "end-of-lunch" in p] == [
+        "turn.yaml: entry 'resupply': 'at' 'end-of-lunch' is not a boundary of the turn "
+        "(accepted: start-turn, end-turn, end-phase, start-phase:command, end-phase:command, "
+        "start-phase:artillery, end-phase:artillery, start-phase:movement, end-phase:movement, "
+        "start-phase:opportunity-fire, end-phase:opportunity-fire, start-phase:fire, "
+        "end-phase:fire, start-phase:morale, end-phase:morale)"
+    ]
 
 
 def test_phase_next_is_undone_exactly(game: Run) -> None:

@@ -33,7 +33,7 @@ Raw = dict[str, list[dict[str, Any]]]
 # The edition of the bundled charts' structure. Raise it when a release adds chart files or
 # entries that the code needs; games started under an older edition then take the new
 # entries from the bundled charts (their own numbers still stand).
-CHARTS_FORMAT = 5
+CHARTS_FORMAT = 6  # 6: the turn chart names the boundary steps (issue 17)
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
@@ -219,7 +219,17 @@ class Modifier(Entry):
 
 @dataclass(frozen=True, kw_only=True)
 class Phase(Entry):
+    """An entry of the turn chart: a phase, or (with ``at``) a step run at a boundary.
+
+    Steps are named here, in the order they run at their boundary, so the order of the
+    turn's bookkeeping is read from the chart rather than from numbers in the code. ``at``
+    is ``start-turn``, ``end-turn``, ``end-phase`` (as any phase ends),
+    ``start-phase:<phase>`` or ``end-phase:<phase>``; the procedure is the one a rule area
+    registers under the step's id (``rules/sequence.py``).
+    """
+
     label: str
+    at: str | None = None
     allows: tuple[str, ...] = ()
     depletion_rolls: bool = False
 
@@ -781,7 +791,12 @@ class Charts:
 
     @cached_property
     def phases(self) -> tuple[Phase, ...]:
-        return tuple(self._tables["turn"].values())
+        """The turn's phases in order (the turn chart's entries without ``at``)."""
+        return tuple(p for p in self._tables["turn"].values() if p.at is None)
+
+    def steps_at(self, boundary: str) -> tuple[Phase, ...]:
+        """The steps the turn chart runs at ``boundary``, in its order."""
+        return tuple(p for p in self._tables["turn"].values() if p.at == boundary)
 
     def phase(self, phase_id: str) -> Phase:
         phase: Phase = self._tables["turn"][phase_id]
@@ -830,6 +845,19 @@ class Charts:
             problems.extend(ctx.problems)
         if not self.phases:
             problems.append("turn.yaml: the turn needs at least one phase")
+        self._check_steps(problems)
+
+    def _check_steps(self, problems: list[str]) -> None:
+        """A step's ``at`` must name a boundary the turn has (turn chart)."""
+        ids = [p.id for p in self.phases]
+        known = ["start-turn", "end-turn", "end-phase"]
+        known += [f"{edge}-phase:{p}" for p in ids for edge in ("start", "end")]
+        for step in self._tables["turn"].values():
+            if step.at is not None and step.at not in known:
+                problems.append(
+                    f"turn.yaml: entry {step.id!r}: 'at' {step.at!r} is not a boundary of the "
+                    f"turn (accepted: {', '.join(known)})"
+                )
 
     def _build_table(
         self,

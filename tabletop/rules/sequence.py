@@ -1,16 +1,19 @@
 """The turn sequence and the procedures the rules attach to its boundaries.
 
-Phases come from the turn chart. Rule modules register boundary procedures with ``@on``:
+Phases come from the turn chart, and so do the steps run at their boundaries: each step is
+an entry of ``charts/turn.yaml`` with ``at`` naming its boundary, listed in the order it
+runs there:
 
 - ``"end-phase"`` runs as any phase ends (the procedure reads which phase it is);
 - ``"start-phase:<id>"`` / ``"end-phase:<id>"`` for one named phase;
 - ``"end-turn"`` and ``"start-turn"`` around the turn change.
 
-Each procedure is ``f(ctx) -> list[happened]`` where a happened entry is a dict with
-``what`` and ``result`` (and ``stand``, ``rolls`` when they apply). Registration order within
-a boundary is the ``order`` number, then module order. The sequence does not know the rule
-areas (they are a floor above it): ``tabletop/game/turns.py`` imports the ones that register
-steps before a phase advances, so a new rule area adds one line there.
+Rule modules register the procedure of a step with ``@step("<id>")``. Each procedure is
+``f(ctx) -> list[happened]`` where a happened entry is a dict with ``what`` and ``result``
+(and ``stand``, ``rolls`` when they apply). The sequence does not know the rule areas (they
+are a floor above it): ``tabletop/game/turns.py`` imports the ones that register steps
+before a phase advances, so a new rule area adds one line there, and its step a line in the
+turn chart.
 
 A procedure may also say beforehand what it will do (``says``: ``f(ctx) -> str | None``,
 None when it has nothing to do now): ``phase next`` and ``turn next`` announce it, so the
@@ -23,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
+from tabletop.data.charts import Charts
 from tabletop.rules.context import RulesContext
 
 Happened = dict[str, Any]
@@ -30,13 +34,17 @@ Hook = Callable[[Any], list[Happened]]
 
 Says = Callable[[Any], "str | None"]
 
-_HOOKS: dict[str, list[tuple[int, int, Hook]]] = {}
+_STEPS: dict[str, Hook] = {}
 _SAYS: dict[Hook, Says] = {}
 
 
-def on(boundary: str, order: int = 50, says: Says | None = None) -> Callable[[Hook], Hook]:
+def step(step_id: str, says: Says | None = None) -> Callable[[Hook], Hook]:
+    """Register the procedure of the turn chart's step ``step_id``."""
+
     def register(hook: Hook) -> Hook:
-        _HOOKS.setdefault(boundary, []).append((order, len(_HOOKS.get(boundary, [])), hook))
+        if step_id in _STEPS and _STEPS[step_id] is not hook:
+            raise ValueError(f"two procedures registered for the turn step {step_id!r}")
+        _STEPS[step_id] = hook
         if says is not None:
             _SAYS[hook] = says
         return hook
@@ -44,13 +52,29 @@ def on(boundary: str, order: int = 50, says: Says | None = None) -> Callable[[Ho
     return register
 
 
-def hooks(boundary: str) -> list[Hook]:
-    return [h for _, _, h in sorted(_HOOKS.get(boundary, []), key=lambda t: (t[0], t[1]))]
+def registered_steps() -> dict[str, Hook]:
+    """Every step procedure registered so far, by step id."""
+    return dict(_STEPS)
+
+
+def hooks(boundary: str, charts: Charts) -> list[Hook]:
+    """The procedures run at ``boundary``, in the turn chart's order. A chart step whose
+    procedure is not registered is a chart problem the bundled chart's test rules out."""
+    out = []
+    for entry in charts.steps_at(boundary):
+        hook = _STEPS.get(entry.id)
+        if hook is None:
+            raise RulesRefusal(
+                f"the turn chart's step {entry.id!r} ({entry.at}) has no procedure in this "
+                "program (turn chart)"
+            )
+        out.append(hook)
+    return out
 
 
 def _run(boundary: str, ctx: RulesContext) -> list[Happened]:
     out: list[Happened] = []
-    for hook in hooks(boundary):
+    for hook in hooks(boundary, ctx.charts):
         out.extend(hook(ctx))
     return out
 
@@ -75,7 +99,7 @@ def announce(ctx: RulesContext) -> list[str]:
     """What the next ``phase next`` will run, in order, each line naming its rule."""
     lines: list[str] = []
     for boundary, subject in boundaries_ahead(ctx):
-        for hook in hooks(boundary):
+        for hook in hooks(boundary, ctx.charts):
             says = _SAYS.get(hook)
             text = says(ctx) if says is not None else None
             if text:

@@ -6,7 +6,7 @@ from typing import Any
 
 from tabletop.rules.cd import ammo
 from tabletop.rules.context import RulesContext
-from tabletop.rules.sequence import Happened, on
+from tabletop.rules.sequence import Happened, step
 from tabletop.state.document import out_of_play
 
 
@@ -66,7 +66,7 @@ def _says_tasks(ctx: RulesContext) -> str | None:
     return f"{len(active)} engineering task(s) work a turn or complete (CD 2-5, 9.1.7)"
 
 
-@on("end-phase", order=10, says=_says_depletion)
+@step("depletion-dice", says=_says_depletion)
 def depletion_dice(ctx: RulesContext) -> list[Happened]:
     """CD 1.2: depletion dice are rolled at the end of the fire phase, after all else."""
     if not ctx.charts.phase(ctx.state.phase).depletion_rolls:
@@ -74,13 +74,13 @@ def depletion_dice(ctx: RulesContext) -> list[Happened]:
     return ammo.roll_pending_depletion(ctx.state, ctx.dice, ctx.charts)
 
 
-@on("end-phase", order=20, says=_says_limited)
+@step("limited-rounds", says=_says_limited)
 def limited_rounds(ctx: RulesContext) -> list[Happened]:
     """CD 1.3: limited-issue rounds are gone after the phase they were fired in."""
     return ammo.spend_limited_rounds(ctx.state)
 
 
-@on("end-turn", order=10, says=_says_resupply)
+@step("resupply", says=_says_resupply)
 def resupply(ctx: RulesContext) -> list[Happened]:
     """CD 1.4: resupply at the end of the turn within reach of a supply point."""
     from tabletop.rules.cd.sighting import distance_between, end_for_stand
@@ -97,7 +97,7 @@ def resupply(ctx: RulesContext) -> list[Happened]:
     return ammo.resupply_end_of_turn(state, ctx.scenario, ctx.charts, distance)
 
 
-@on("start-turn", order=10)
+@step("clear-turn-markers")
 def clear_turn_markers(ctx: RulesContext) -> list[Happened]:
     """Forced-back markers mark last turn's results; they go as a new turn starts."""
     out = []
@@ -108,7 +108,7 @@ def clear_turn_markers(ctx: RulesContext) -> list[Happened]:
     return out
 
 
-@on("start-phase:artillery", order=10, says=_says_clear)
+@step("clear-last-turn", says=_says_clear)
 def clear_last_turn(ctx: RulesContext) -> list[Happened]:
     """SPEC 2: the artillery phase first removes last turn's templates and suppression."""
     state = ctx.state
@@ -129,7 +129,7 @@ def clear_last_turn(ctx: RulesContext) -> list[Happened]:
     return out
 
 
-@on("end-turn", order=20, says=_says_tasks)
+@step("engineering-tasks", says=_says_tasks)
 def engineering_tasks(ctx: RulesContext) -> list[Happened]:
     """Engineering tasks work a turn, are interrupted, or complete (CD 2, 3.3.1, 4)."""
     from tabletop.rules.cd import engineering, minefields, tasks  # noqa: F401  (completions)
@@ -137,7 +137,7 @@ def engineering_tasks(ctx: RulesContext) -> list[Happened]:
     return tasks.advance(ctx)
 
 
-@on("start-turn", order=15)
+@step("fires-out")
 def fires(ctx: RulesContext) -> list[Happened]:
     """Burning buildings may go out (CD 6.2.2)."""
     from tabletop.rules.cd.structures import fires_out
@@ -145,7 +145,7 @@ def fires(ctx: RulesContext) -> list[Happened]:
     return fires_out(ctx)
 
 
-@on("start-turn", order=25, says=_says_smoke)
+@step("smoke-generators", says=_says_smoke)
 def smoke_generators(ctx: RulesContext) -> list[Happened]:
     """Smoke screens grow or thin (CD 5.3)."""
     from tabletop.rules.cd.smokegen import each_turn
@@ -153,7 +153,7 @@ def smoke_generators(ctx: RulesContext) -> list[Happened]:
     return each_turn(ctx)
 
 
-@on("start-turn", order=12)
+@step("flails-stop")
 def flails_stop(ctx: RulesContext) -> list[Happened]:
     """A flail tank may fire again once its clearing turn is over (CD 3.3.2)."""
     for stand in ctx.state.stands():
@@ -162,7 +162,7 @@ def flails_stop(ctx: RulesContext) -> list[Happened]:
     return []
 
 
-@on("start-phase:opportunity-fire", order=10)
+@step("mine-attacks")
 def mine_attacks(ctx: RulesContext) -> list[Happened]:
     """Real minefields attack the stands that moved into them (CD 3.2)."""
     from tabletop.rules.cd.minefields import resolve_attacks

@@ -10,7 +10,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.rules.cd import ground
 from tabletop.rules.context import RulesContext
-from tabletop.rules.sequence import Happened, on
+from tabletop.rules.sequence import Happened, step
 from tabletop.state.document import out_of_play
 
 FORCES = ("light", "moderate", "high")
@@ -166,7 +166,7 @@ def _says_rain(ctx: RulesContext) -> str | None:
     return None
 
 
-@on("start-turn", order=20, says=_says_wind)
+@step("variable-wind", says=_says_wind)
 def variable_wind(ctx: RulesContext) -> list[Happened]:
     """CD 10.1.3: when the scenario asks, the wind may shift each turn."""
     cond = ctx.state.conditions
@@ -191,7 +191,7 @@ def variable_wind(ctx: RulesContext) -> list[Happened]:
     return [{"what": "variable wind", "rolls": [roll], "result": f"{text} ({row.rule})"}]
 
 
-@on("start-turn", order=30, says=_says_fog)
+@step("mist-and-fog", says=_says_fog)
 def mist_and_fog(ctx: RulesContext) -> list[Happened]:
     """CD 10.2.3: in mist or fog, a roll each turn to see whether it changes, and how."""
     cond = ctx.state.conditions
@@ -219,7 +219,7 @@ def mist_and_fog(ctx: RulesContext) -> list[Happened]:
     ]
 
 
-@on("start-turn", order=40, says=_says_rain)
+@step("precipitation", says=_says_rain)
 def precipitation(ctx: RulesContext) -> list[Happened]:
     """CD 10.3.3: variable rain or snow when the scenario asks for it."""
     cond = ctx.state.conditions

@@ -19,7 +19,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.rules.sequence import Happened, on
+from tabletop.rules.sequence import Happened, step
 from tabletop.state.document import out_of_play
 
 NIGHT_PIN_RULE = "CD 9.1.4"
@@ -135,7 +135,7 @@ def _says_due(ctx: RulesContext) -> str | None:
     return f"{n} morale test{'s' if n != 1 else ''} due (CD 9.1.3, 9.1.4)"
 
 
-@on("start-phase:morale", order=10, says=_says_due)
+@step("morale-due", says=_says_due)
 def list_due(ctx: RulesContext) -> list[Happened]:
     """The morale phase opens with every test due, and at night the orders limits."""
     out: list[Happened] = [
@@ -158,7 +158,7 @@ def list_due(ctx: RulesContext) -> list[Happened]:
     return out
 
 
-@on("end-phase:morale", order=10)
+@step("morale-unrecorded")
 def unrecorded(ctx: RulesContext) -> list[Happened]:
     """Tests left unrecorded as the morale phase ends are named, not dropped silently."""
     return [

@@ -24,7 +24,7 @@ from typing import Any
 
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import find_model
-from tabletop.rules.sequence import Happened, on
+from tabletop.rules.sequence import Happened, step
 from tabletop.state.document import in_play
 
 MB = "mech-brigade"
@@ -41,7 +41,7 @@ def record(stand: dict[str, Any], model: str) -> dict[str, Any]:
     return mine
 
 
-@on("end-phase", order=60)
+@step("mech-brigade-pulse")
 def mech_brigade_pulse(ctx: RulesContext) -> list[Happened]:
     """MB 7.6: every unit's suppression halves as a pulse (a phase of the turn) ends."""
     carrying = [
@@ -76,7 +76,7 @@ def mb_pinned(ctx: RulesContext, level: int) -> bool:
     return bool(level > tables.whole("pinned-above"))
 
 
-@on("end-phase", order=61)
+@step("typhoon-heavy-suppression")
 def typhoon_heavy_suppression(ctx: RulesContext) -> list[Happened]:
     """ToS II.A: heavy suppression lasts the pulses rolled for it; each phase is a pulse.
     When it runs out the unit is Pinned again if its points still reach its morale, else in
@@ -105,7 +105,7 @@ def typhoon_heavy_suppression(ctx: RulesContext) -> list[Happened]:
     return out
 
 
-@on("end-turn", order=60)
+@step("typhoon-suppression-table")
 def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
     """ToS V: the suppression point table's once-a-turn rows for every typhoon stand."""
     # Typhoon stands in play: every one in a typhoon game, else those the model has touched.

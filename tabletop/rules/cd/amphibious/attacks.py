@@ -21,7 +21,7 @@ from tabletop.rules.cd.amphibious.common import (
 )
 from tabletop.rules.cd.amphibious.lift import _lose_lift
 from tabletop.rules.context import RulesContext
-from tabletop.rules.sequence import Happened, on
+from tabletop.rules.sequence import Happened, step
 
 AFLOAT = ("approach", "afloat", "beached")
 
@@ -148,7 +148,7 @@ def into_water_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
     return {"verdict": f"{stand['id']} {result}", "stand": stand["id"], "result": result}
 
 
-@on("end-phase", order=30)
+@step("landing-wave-results")
 def landing_wave_results(ctx: RulesContext) -> list[Happened]:
     """Craft eliminated or forced back by 'fire' or 'barrage' meet CD 8.2.4 and 8.2.5."""
     out: list[Happened] = []
