@@ -795,7 +795,10 @@ class Charts:
         (classes in ``tabletop.data.chart_params``). Built and checked once per Charts."""
         built = self._params.get(cls)
         if built is None:
-            built = self._params[cls] = build_params(cls, self._tables[cls.CHART])
+            table = self._tables[cls.CHART]
+            if CHART_SCHEMAS[cls.CHART] is not Param:  # a chart of mixed rows (CD 7, 8)
+                table = {k: e for k, e in table.items() if e.table == "param"}
+            built = self._params[cls] = build_params(cls, table)
         result: P = built
         return result
 
