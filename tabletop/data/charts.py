@@ -787,9 +787,6 @@ class Charts:
         phase: Phase = self._tables["turn"][phase_id]
         return phase
 
-    def param(self, chart: str, key: str) -> Any:
-        return self._tables[chart][key].value
-
     def params(self, cls: type[P]) -> P:
         """One chart's parameters, typed: ``charts.params(EngineeringParams).adjacent``
         (classes in ``tabletop.data.chart_params``). Built and checked once per Charts."""
