@@ -126,3 +126,18 @@ def test_an_overlay_with_a_word_for_a_param_row_number_is_a_chart_error(tmp_path
     assert caught.value.problems == [
         "airborne.yaml: entry 'abort-hits': value must be a whole number, got 'many'"
     ]
+
+
+def test_a_word_for_an_aggression_model_number_is_a_chart_error(charts: Charts) -> None:
+    from tabletop.rules.models.aggression.chart import SCHEMAS, AggressionChart
+
+    tables = dict(charts.model_tables("aggression", SCHEMAS))
+    params = dict(tables["params"])
+    params["max-rounds"] = dataclasses.replace(params["max-rounds"], value="many")
+    chart = AggressionChart({**tables, "params": params})
+    with pytest.raises(ChartError) as caught:
+        _ = chart.params
+    assert caught.value.problems == [
+        "models/aggression.yaml: entry 'max-rounds': value must be a whole number, got 'many'"
+    ]
+    assert AggressionChart.of(charts).params.max_rounds == 6  # AGG Combat (our default)
