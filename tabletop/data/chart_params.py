@@ -111,7 +111,7 @@ class EngineeringParams:
     boat_speed: float  # CD 2.1
     boat_load_turns: float  # CD 2.1
     boat_max_gun_class: str  # CD 2.1
-    hold_order_factor: float  # CD 4
+    hold_order_factor: int  # CD 4
     earthmover_turns: int  # CD 4
     earthmover_wire_inches: float  # CD 4.1
     gap_width: float  # CD 4
@@ -120,7 +120,7 @@ class EngineeringParams:
     smoke_generator_width: float  # CD 5.3
     smoke_generator_length: float  # CD 5.3
     smoke_generator_max: float  # CD 5.3
-    smoke_generator_dispersal: float  # CD 5.3
+    smoke_generator_dispersal: int  # CD 5.3
     night_hour_per_turn: float  # CD 9.1.7
     work_day_hours: float  # CD 5 (default)
     works_fortification_size: float  # CD 5.1.2 (default)

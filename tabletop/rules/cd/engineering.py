@@ -780,7 +780,7 @@ def clear_obstacle_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str
         work.turns,
         order,
         mover,
-        int(charts.params(EngineeringParams).hold_order_factor),
+        charts.params(EngineeringParams).hold_order_factor,
         charts.params(EngineeringParams).earthmover_turns,
     )
     width = (

@@ -167,7 +167,7 @@ def each_turn(ctx: RulesContext) -> list[dict[str, Any]]:
                 }
             )
             continue
-        drop = int(ctx.charts.params(EngineeringParams).smoke_generator_dispersal)
+        drop = ctx.charts.params(EngineeringParams).smoke_generator_dispersal
         for _ in range(drop):
             if screen["removed"] >= screen["segments"]:
                 break
