@@ -94,3 +94,50 @@ def test_an_overlay_with_the_wrong_kind_of_value_is_a_chart_error(tmp_path: Path
         "engineering.yaml: entry 'vlb-turns': value must be a whole number, got 1.5",
         "engineering.yaml: entry 'adjacent': value must be a number, got 'far'",
     ]
+
+
+def test_every_param_row_of_a_mixed_chart_has_a_typed_field(charts: Charts) -> None:
+    for cls in chart_params.ROWS:
+        fields = {f.name.replace("_", "-") for f in dataclasses.fields(cls)}
+        rows = {k for k, row in charts.table(cls.CHART).items() if row.table == "param"}
+        assert fields == rows, cls.__name__
+
+
+def test_typed_parameters_of_the_mixed_charts_carry_their_param_rows(charts: Charts) -> None:
+    airborne = charts.params(chart_params.AirborneParams)
+    assert airborne.marked_down_above == 5  # CD 7.2.2: above 5 on a d10, marked side down
+    assert airborne.deviation_plus_factor == 0.5  # CD 7.3.3
+    assert airborne.glider_aa_hits == "direct"  # CD 7.3.1 (default)
+    amphibious = charts.params(chart_params.AmphibiousParams)
+    assert amphibious.response_suppressed == -2  # artillery response (SPEC 2)
+    assert amphibious.bombard_weapon == "light-cruiser"  # CD 8.4.1 (default)
+    assert charts.params(chart_params.MoraleParams).night_pins_test is True  # CD 9.1.4
+
+
+def test_an_overlay_with_a_word_for_a_param_row_number_is_a_chart_error(tmp_path: Path) -> None:
+    folder = tmp_path / "house"
+    folder.mkdir()
+    (folder / "airborne.yaml").write_text(
+        "entries:\n  - {id: abort-hits, table: param, value: many, rule: x}\n"
+    )
+    charts = Charts.load((folder,))
+    with pytest.raises(ChartError) as caught:
+        charts.params(chart_params.AirborneParams)
+    assert caught.value.problems == [
+        "airborne.yaml: entry 'abort-hits': value must be a whole number, got 'many'"
+    ]
+
+
+def test_a_word_for_an_aggression_model_number_is_a_chart_error(charts: Charts) -> None:
+    from tabletop.rules.models.aggression.chart import SCHEMAS, AggressionChart
+
+    tables = dict(charts.model_tables("aggression", SCHEMAS))
+    params = dict(tables["params"])
+    params["max-rounds"] = dataclasses.replace(params["max-rounds"], value="many")
+    chart = AggressionChart({**tables, "params": params})
+    with pytest.raises(ChartError) as caught:
+        _ = chart.params
+    assert caught.value.problems == [
+        "models/aggression.yaml: entry 'max-rounds': value must be a whole number, got 'many'"
+    ]
+    assert AggressionChart.of(charts).params.max_rounds == 6  # AGG Combat (our default)

@@ -1,12 +1,13 @@
-"""Typed parameters: one frozen dataclass per chart of single values (``Param`` entries).
+"""Typed parameters: one frozen dataclass per chart of single values (``Param`` entries, or
+the ``table: param`` rows of the airborne and amphibious charts).
 
-``charts.param("engineering", "adjacent")`` gives ``Any``; ``charts.params(EngineeringParams)
-.adjacent`` gives a ``float``, checked when first asked for (a chart overlay with a word
-where a number belongs is a ChartError naming the entry, not a crash later). A field is the
-entry whose id is the field's name with ``-`` for ``_``; counts, dice faces and turns are
-``int`` (an overlay must give a whole number), distances and fractions ``float``. Entries a
-class does not name are left to ``param()``. Loaded only when asked for, so the commands
-that do not use them do not pay for defining them.
+``charts.params(EngineeringParams).adjacent`` gives a ``float``, checked when first asked for
+(a chart overlay with a word where a number belongs is a ChartError naming the entry, not a
+crash later). A field is the entry whose id is the field's name with ``-`` for ``_``;
+counts, dice faces and turns are ``int`` (an overlay must give a whole number), distances
+and fractions ``float``. Entries an overlay adds beyond the fields are read from the chart's
+table by the few procedures that look a key up by name (a morale level by quality, naval
+bombardment dice by year).
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ class EngineeringParams:
     boat_speed: float  # CD 2.1
     boat_load_turns: float  # CD 2.1
     boat_max_gun_class: str  # CD 2.1
-    hold_order_factor: float  # CD 4
+    hold_order_factor: int  # CD 4
     earthmover_turns: int  # CD 4
     earthmover_wire_inches: float  # CD 4.1
     gap_width: float  # CD 4
@@ -119,7 +120,7 @@ class EngineeringParams:
     smoke_generator_width: float  # CD 5.3
     smoke_generator_length: float  # CD 5.3
     smoke_generator_max: float  # CD 5.3
-    smoke_generator_dispersal: float  # CD 5.3
+    smoke_generator_dispersal: int  # CD 5.3
     night_hour_per_turn: float  # CD 9.1.7
     work_day_hours: float  # CD 5 (default)
     works_fortification_size: float  # CD 5.1.2 (default)
@@ -164,6 +165,99 @@ class StructuresParams:
     fortification_hits_to_destroy: int  # CD 6.2.1
 
 
+@dataclass(frozen=True, kw_only=True)
+class MoraleParams:
+    """charts/morale.yaml: morale tests (CD core, our defaults; CD 9.1.3-9.1.5 at night).
+
+    The levels are also read by quality name (``level-<quality>``), so an overlay may add a
+    level for a quality of its own; the fields are the bundled ones."""
+
+    CHART: ClassVar[str] = "morale"
+
+    die: int  # CD core (default)
+    level_green: int  # CD core (default)
+    level_trained: int  # CD core (default)
+    level_regular: int  # CD core (default)
+    level_experienced: int  # CD core (default)
+    level_veteran: int  # CD core (default)
+    level_elite: int  # CD core (default)
+    level_none: int  # CD core (default)
+    night_pins_test: bool  # CD 9.1.4
+    results: str  # CD core (default); CD 9.1.5
+
+
+# --- charts of mixed rows: the parameters are the rows with ``table: param`` ------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class AirborneParams:
+    """charts/airborne.yaml, its ``table: param`` rows: drops, gliders, AA fire (CD 7)."""
+
+    CHART: ClassVar[str] = "airborne"
+
+    aa_range: float  # CD 7.2.2
+    aa_to_hit: int  # CD 7.2.2
+    aa_rof_divisor: float  # CD 7.2.2
+    abort_hits: int  # CD 7.2.1, 7.2.2, 7.3.1
+    raise_per_aa_hit: float  # CD 7.2.1, 7.2.2
+    bad_flying_weather: str  # CD 7.2.1 (default)
+    glider_aa_hits: str  # CD 7.3.1 (default)
+    square_size: float  # CD 7.2
+    parachute_kinds: str  # CD 7.2 (default)
+    scatter_sd_per_inch: float  # CD 7.2 (default)
+    scatter_height_exponent: float  # CD 7.2 (default)
+    marked_down_above: int  # CD 7.2.2
+    down_hit_in: str  # CD 7.2.2
+    descent_fire_range: float  # CD 7.2.2
+    glider_zone_radius: float  # CD 7.3
+    glider_length: float  # CD 7.3 (default)
+    glider_width: float  # CD 7.3 (default)
+    glider_destroyed_on: int  # CD 7.3.3
+    landing_crew_plus: int  # CD 7.3.1
+    landing_crew_minus: int  # CD 7.3.1
+    deviation_plus_factor: float  # CD 7.3.3
+    deviation_minus_factor: float  # CD 7.3.3
+    glider_crash_kinds: str  # CD 7.3.3
+    glider_prohibited_kinds: str  # CD 7.3.4 (default)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AmphibiousParams:
+    """charts/amphibious.yaml, its ``table: param`` rows: landings, lift, naval fire (CD 8).
+
+    ``bombard-dice-<year>`` is also read by year, so an overlay may add a year of its own."""
+
+    CHART: ClassVar[str] = "amphibious"
+
+    approach_distance: float  # CD 8.1
+    sea_kinds: str  # CD 8.1 (default)
+    inland_water_kinds: str  # CD 8.1.2
+    scatter_up_to: int  # CD 8.1.3
+    scatter_left_on: str  # CD 8.1.3
+    scatter_multiplier: float  # CD 8.1.3
+    wade_cautious: float  # CD 8.1.4
+    wade_hasty: float  # CD 8.1.4 (default)
+    disembark_gap: float  # CD 8.1.1 (default)
+    submerged_obstacle_kinds: str  # CD 8.1.6
+    major_sides: str  # CD 8.2.3
+    lift_personnel: int  # CD 8.3.1
+    bombard_dice_max: int  # CD 8.4.1
+    bombard_dice_1943: int  # CD 8.3 design note (default)
+    bombard_dice_1944: int  # CD 8.3 design note (default)
+    bombard_dice_1945: int  # CD 8.3 design note (default)
+    bombard_weapon: str  # CD 8.4.1 (default)
+    warships: str  # CD 8.4.2
+    self_observing: str  # CD 8.4.3
+    beach_sight_step: float  # CD 8.4.3 (default)
+    response_base: int  # CD artillery response (SPEC 2)
+    response_dedicated: int  # CD 8.4.3; artillery response (SPEC 2)
+    response_nonartillery: int  # CD 8.4.3 (default)
+    response_quality_plus: int  # CD artillery response (SPEC 2)
+    response_quality_minus: int  # CD artillery response (SPEC 2)
+    response_suppressed: int  # CD artillery response (SPEC 2)
+
+
+# The charts made only of parameters: each entry is a field.
 ALL: tuple[type[ParamSet], ...] = (
     AmmoParams,
     BarrageParams,
@@ -172,4 +266,8 @@ ALL: tuple[type[ParamSet], ...] = (
     EngineeringParams,
     MinesParams,
     StructuresParams,
+    MoraleParams,
 )
+
+# The charts of mixed rows: each ``table: param`` row is a field.
+ROWS: tuple[type[ParamSet], ...] = (AirborneParams, AmphibiousParams)

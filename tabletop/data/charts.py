@@ -802,15 +802,15 @@ class Charts:
         phase: Phase = self._tables["turn"][phase_id]
         return phase
 
-    def param(self, chart: str, key: str) -> Any:
-        return self._tables[chart][key].value
-
     def params(self, cls: type[P]) -> P:
         """One chart's parameters, typed: ``charts.params(EngineeringParams).adjacent``
         (classes in ``tabletop.data.chart_params``). Built and checked once per Charts."""
         built = self._params.get(cls)
         if built is None:
-            built = self._params[cls] = build_params(cls, self._tables[cls.CHART])
+            table = self._tables[cls.CHART]
+            if CHART_SCHEMAS[cls.CHART] is not Param:  # a chart of mixed rows (CD 7, 8)
+                table = {k: e for k, e in table.items() if e.table == "param"}
+            built = self._params[cls] = build_params(cls, table)
         result: P = built
         return result
 

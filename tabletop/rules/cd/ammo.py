@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
 
@@ -27,9 +28,14 @@ AMMO_KINDS = ("standard", "limited", "smoke", "illum")
 def fresh_ammo(weapon: Weapon, charts: Charts) -> dict[str, Any]:
     ammo: dict[str, Any] = {"state": "ok", "depleted_turn": None}
     if weapon.flame is not None:
-        ammo["uses_left"] = int(charts.param("ammo", f"flame-uses-{weapon.flame}"))
+        params = charts.params(AmmoParams)
+        ammo["uses_left"] = {
+            "man-pack": params.flame_uses_man_pack,
+            "vehicle": params.flame_uses_vehicle,
+            "trailer": params.flame_uses_trailer,
+        }[weapon.flame]
     if weapon.rocket:
-        ammo["resupplies_left"] = int(charts.param("ammo", "rocket-resupplies"))
+        ammo["resupplies_left"] = charts.params(AmmoParams).rocket_resupplies
     if weapon.limited:
         ammo["limited"] = "available"
     if weapon.smoke and weapon.indirect:
@@ -43,7 +49,7 @@ def depletes_by_roll(weapon: Weapon, charts: Charts) -> bool:
     """Whether a to-hit die showing 1 can deplete this weapon (CD 1, 1.1, 1.3)."""
     if weapon.flame is not None or weapon.rocket:
         return False  # fixed quantities instead (CD 1.3.1, 1.3.3)
-    return (weapon.calibre_mm or 0) >= float(charts.param("ammo", "min-calibre-mm"))
+    return (weapon.calibre_mm or 0) >= charts.params(AmmoParams).min_calibre_mm
 
 
 def depletion_threshold(weapon: Weapon, kind: StandKind) -> int:
@@ -79,7 +85,7 @@ class Recovery:
 def check_can_fire(stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts: Charts) -> None:
     """Refuse (exit 3, naming the rule) a weapon that has nothing to fire."""
     ammo = stand["ammo"][weapon.id]
-    radius = charts.param("ammo", "resupply-radius")
+    radius = charts.params(AmmoParams).resupply_radius
     who = f"{stand['id']} cannot fire its {weapon.id}"
     if ammo_kind not in AMMO_KINDS:
         raise BadInput(f"--ammo {ammo_kind!r}: accepted: {', '.join(AMMO_KINDS)}")
@@ -117,7 +123,7 @@ def check_fires_left(state: Any, stand: dict[str, Any], weapon: Weapon, charts: 
     count; each weapon of a stand (each gun of a multi-gun vehicle) has its own allowance.
     """
     fired = stand["ammo"][weapon.id].get("fired")
-    allowed = int(charts.param("ammo", "fires-per-turn"))
+    allowed = charts.params(AmmoParams).fires_per_turn
     if not fired or fired["turn"] != state.turn or fired["count"] < allowed:
         return
     times = "once" if allowed == 1 else f"{allowed} times"
@@ -207,7 +213,7 @@ def record_firing(
     elif ones:
         out["notes"].append(
             f"a 1 was rolled but {weapon.id} is under "
-            f"{charts.param('ammo', 'min-calibre-mm'):g} mm: never depletes (CD 1)"
+            f"{charts.params(AmmoParams).min_calibre_mm:g} mm: never depletes (CD 1)"
         )
     return out
 
@@ -227,7 +233,7 @@ def roll_pending_depletion(state: Any, dice: DiceLike, charts: Charts) -> list[d
     """End of a fire phase: roll every queued depletion die (CD 1.2)."""
     happened: list[dict[str, Any]] = []
     queue = state.pending("depletion")
-    sides = int(charts.param("ammo", "depletion-die"))
+    sides = charts.params(AmmoParams).depletion_die
     for check in list(queue):
         stand = state.stand(check["stand"])
         ammo = stand["ammo"][check["weapon"]]
@@ -298,7 +304,7 @@ def supply_points_for(
     state: Any, stand: dict[str, Any], scenario: Any, charts: Charts
 ) -> list[dict[str, Any]]:
     """Supply points of the stand's own battalion, regiment, brigade or division (CD 1.4)."""
-    levels = set(str(charts.param("ammo", "resupply-levels")).split(","))
+    levels = set(charts.params(AmmoParams).resupply_levels.split(","))
     formations = scenario.formation_index()
     serving: set[str] = set()
     current = stand.get("formation")
@@ -357,7 +363,7 @@ def resupply_end_of_turn(
     ``distance(stand_a, stand_b)`` gives inches between bases, or None when either stand
     has no position on the table (then the referee resupplies by hand).
     """
-    radius = float(charts.param("ammo", "resupply-radius"))
+    radius = charts.params(AmmoParams).resupply_radius
     happened: list[dict[str, Any]] = []
     for stand in state.stands():
         if out_of_play(stand) or not needs_resupply(stand, charts):
@@ -464,7 +470,7 @@ def resupply_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
         raise RulesRefusal(f"{stand['id']} is out of play: nothing to resupply")
     if not needs_resupply(stand, charts):
         raise RulesRefusal(f"{stand['id']} has nothing resupply can restore (CD 1.4)")
-    radius = float(charts.param("ammo", "resupply-radius"))
+    radius = charts.params(AmmoParams).resupply_radius
     gap: float | None = None
     if point is None and not override:
         near = nearest_supply(ctx, stand)

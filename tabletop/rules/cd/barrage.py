@@ -17,6 +17,7 @@ from typing import Any, cast
 from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.rules.cd.compass import wind_bearing
 from tabletop.rules.cd.fire import (
     ELIMINATED,
@@ -49,7 +50,7 @@ class Barrage:
 def smoke_length(ctx: RulesContext) -> float:
     from tabletop.rules.cd.weather import effects
 
-    length = float(ctx.charts.param("barrage", "smoke-length"))
+    length = ctx.charts.params(BarrageParams).smoke_length
     cap = effects(ctx.state.conditions, ctx.charts).smoke_max_length
     return length if cap is None else min(length, cap)
 
@@ -60,7 +61,7 @@ def template_for(ctx: RulesContext, weapon: Any, ammo: str, x: float, y: float) 
     if ammo == "smoke":
         return strip(x, y, wind_bearing(ctx.state.conditions), weapon.burst, smoke_length(ctx))
     if ammo == "illum":
-        factor = float(ctx.charts.param("barrage", "illum-area-factor"))
+        factor = ctx.charts.params(BarrageParams).illum_area_factor
         return circle(x, y, weapon.burst * math.sqrt(factor))  # area x factor (CD 9.2.1)
     return circle(x, y, weapon.burst)
 
@@ -107,7 +108,7 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
                 f'of {weapon.ranges.long:g}" (weapons chart)'
             )
     polygon = template_for(ctx, weapon, ammo, x, y)
-    threshold = float(charts.param("barrage", "min-fraction-under"))
+    threshold = charts.params(BarrageParams).min_fraction_under
     placed = [s for s in state.stands() if s["x"] is not None and in_play(s)]
     under = [
         (sid, f) for sid, f in coverage(polygon, [base_of(s) for s in placed]) if f > threshold
@@ -140,7 +141,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     state, charts = ctx.state, ctx.charts
     shooter = b.shooter
     ctx.involve(shooter["id"], *(sid for sid, _ in b.under))
-    face = int(charts.param("ammo", "trigger-face"))
+    face = charts.params(AmmoParams).trigger_face
     result: dict[str, Any] = {
         "shooter": shooter["id"],
         "weapon": b.weapon.id,
@@ -163,7 +164,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "turn": state.turn,
         "lifetime": "turn",
         # removed as this turn's artillery phase starts (SPEC 2; clear_last_turn)
-        "expires_turn": state.turn + int(charts.param("barrage", "template-lifetime-turns")),
+        "expires_turn": state.turn + charts.params(BarrageParams).template_lifetime_turns,
         "polygon": [list(p) for p in b.polygon.exterior.coords],
         "centre": list(b.point),
     }
@@ -171,7 +172,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     if b.hni:
         # H&I books no ammunition (CD 1.1) but is the weapon's fire for the turn.
         note_fired(state, shooter, b.weapon, f"H&I by {shooter['id']}")
-        lands_on = int(charts.param("barrage", "hni-lands-up-to"))
+        lands_on = charts.params(BarrageParams).hni_lands_up_to
         roll = ctx.dice.roll(10, f"H&I by {shooter['id']} lands on {lands_on} or less")
         landed = roll <= lands_on
         result["landing_roll"] = roll

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.rules.cd import ammo
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
@@ -36,7 +37,7 @@ def _says_resupply(ctx: RulesContext) -> str | None:
         for s in ctx.state.stands()
         if not out_of_play(s) and ammo.needs_resupply(s, ctx.charts)
     ]
-    radius = ctx.charts.param("ammo", "resupply-radius")
+    radius = ctx.charts.params(AmmoParams).resupply_radius
     if not wanting:
         return "resupply: no stand has depleted ammunition (CD 1.4)"
     return (
@@ -112,7 +113,7 @@ def clear_turn_markers(ctx: RulesContext) -> list[Happened]:
 def clear_last_turn(ctx: RulesContext) -> list[Happened]:
     """SPEC 2: the artillery phase first removes last turn's templates and suppression."""
     state = ctx.state
-    lifetime = int(ctx.charts.param("barrage", "template-lifetime-turns"))
+    lifetime = ctx.charts.params(BarrageParams).template_lifetime_turns
     out: list[Happened] = []
     for template in state.templates():
         if template.get("lifetime") == "turn" and state.turn - int(template["turn"]) >= lifetime:

@@ -8,6 +8,7 @@ from typing import Any
 from tabletop.core.dice import explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.rules.cd import ground
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
@@ -92,7 +93,7 @@ def snapshot(cond: dict[str, Any]) -> dict[str, Any]:
 
 def roll_wind_direction(ctx: RulesContext) -> tuple[int, list[int]]:
     """CD 10.1.1: a D10 on the wind direction chart, rolling again on 9 or 10."""
-    above = int(ctx.charts.param("weather", "wind-reroll-above"))
+    above = ctx.charts.params(WeatherParams).wind_reroll_above
     rolls = []
     while True:
         roll = ctx.dice.roll(10, f"wind direction (again on {above + 1}+)")
@@ -199,11 +200,11 @@ def mist_and_fog(ctx: RulesContext) -> list[Happened]:
     returning = weather == "clear" and cond.get("fog_returns")
     if weather not in ("mist", "fog") and not returning:
         return []
-    change_on = int(ctx.charts.param("weather", "fog-change-up-to"))
+    change_on = ctx.charts.params(WeatherParams).fog_change_up_to
     roll = ctx.dice.roll(10, f"mist and fog: changes on {change_on} or less")
     if roll > change_on:
         return [{"what": "mist and fog", "rolls": [roll], "result": f"{weather} holds"}]
-    thin_on = int(ctx.charts.param("weather", "fog-thins-up-to"))
+    thin_on = ctx.charts.params(WeatherParams).fog_thins_up_to
     effect = ctx.dice.roll(10, f"mist and fog: thins on {thin_on} or less, else thickens")
     step = -1 if effect <= thin_on else 1
     new = FOG_SCALE[min(max(FOG_SCALE.index(weather) + step, 0), 2)]
@@ -226,11 +227,11 @@ def precipitation(ctx: RulesContext) -> list[Happened]:
     kind, _, level = cond["weather"].partition("-")
     if not cond.get("precipitation_changes") or kind not in ("rain", "snow"):
         return []
-    change_on = int(ctx.charts.param("weather", "precipitation-change-up-to"))
+    change_on = ctx.charts.params(WeatherParams).precipitation_change_up_to
     roll = ctx.dice.roll(10, f"{kind}: changes on {change_on} or less")
     if roll > change_on:
         return [{"what": kind, "rolls": [roll], "result": f"{cond['weather']} holds"}]
-    lighter_on = int(ctx.charts.param("weather", "precipitation-lightens-up-to"))
+    lighter_on = ctx.charts.params(WeatherParams).precipitation_lightens_up_to
     effect = ctx.dice.roll(10, f"{kind}: lightens on {lighter_on} or less, else heavier")
     index = PRECIPITATION.index(level) + (-1 if effect <= lighter_on else 1)
     new = "clear" if index < 0 else f"{kind}-{PRECIPITATION[min(index, 2)]}"
@@ -383,7 +384,7 @@ def check_in_contact(ctx: RulesContext, helper: dict[str, Any], stand: dict[str,
     from tabletop.table import distance
 
     gap = float(distance(base_of(helper), base_of(stand), "edge"))
-    reach = float(ctx.charts.param("engineering", "adjacent"))
+    reach = ctx.charts.params(EngineeringParams).adjacent
     if not within(gap, reach):
         raise RulesRefusal(
             f'{helper["id"]} is {gap:.1f}" from {stand["id"]}: it must be in contact '
@@ -408,7 +409,7 @@ def _inch_for_assist(
     length = math.hypot(dx, dy)
     if length < 1e-9:
         raise RulesRefusal(f"{helper['id']} and {stand['id']} stand on one spot: no way to tow")
-    step = float(ctx.charts.param("engineering", "unmire-distance"))
+    step = ctx.charts.params(EngineeringParams).unmire_distance
     ux, uy = dx / length * step, dy / length * step
     new_stand = (round(sx + ux, 6), round(sy + uy, 6))
     new_helper = (round(hx + ux, 6), round(hy + uy, 6))
@@ -434,7 +435,7 @@ def _inch_for_assist(
         for s in ctx.state.stands()
         if s["id"] not in (stand["id"], helper["id"]) and s["x"] is not None and in_play(s)
     ]
-    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    tolerance = ctx.charts.params(TableParams).base_overlap_tolerance
     for m in moved:
         clash = overlapping(base_of(m), [base_of(o) for o in others], tolerance)
         if clash:
@@ -524,7 +525,7 @@ def unmire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         if stand["x"] is not None:
             # CD 11.1.5: freed, it moves one inch the way it was ordered (its facing).
             rad = math.radians(stand["facing"])
-            step = float(charts.param("engineering", "unmire-distance"))
+            step = charts.params(EngineeringParams).unmire_distance
             stand["x"] = round(stand["x"] + step * math.sin(rad), 6)
             stand["y"] = round(stand["y"] + step * math.cos(rad), 6)
             moved_to = [stand["x"], stand["y"]]

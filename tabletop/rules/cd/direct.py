@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
@@ -181,7 +182,7 @@ def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     prep = prepare(ctx, inputs)
     plan, shooter, target = prep.plan, prep.shooter, prep.target
     ctx.involve(shooter["id"], target["id"])
-    face = int(ctx.charts.param("ammo", "trigger-face"))
+    face = ctx.charts.params(AmmoParams).trigger_face
     tally, dice_out = roll_plan(plan, ctx.dice, face)
     weapon = ctx.charts.weapons[plan.weapon]
     kind = ctx.charts.stand_kinds[shooter["kind"]]

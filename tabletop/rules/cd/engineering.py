@@ -12,7 +12,8 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
-from tabletop.data.charts import WEIGHT_LEVELS, weight_number
+from tabletop.data.chart_params import EngineeringParams, TableParams
+from tabletop.data.charts import WEIGHT_LEVELS, Charts, weight_number
 from tabletop.rules.cd import tasks, terrain_state
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.context import RulesContext
@@ -102,7 +103,7 @@ def gap_to_piece(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> tup
 
 def adjacent(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> bool:
     gap, _ = gap_to_piece(ctx, stand, piece_id)
-    return within(gap, float(ctx.charts.param("engineering", "adjacent")))
+    return within(gap, ctx.charts.params(EngineeringParams).adjacent)
 
 
 def piece_spec(ctx: RulesContext, piece_id: str, kinds: tuple[str, ...], what: str) -> Any:
@@ -185,7 +186,7 @@ def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     require_fit(ctx, stand, rule, unsuppressed=False)
     require_phase(ctx, "movement", "demolition", rule)
     gap, on = gap_to_piece(ctx, stand, piece.id)
-    reach = float(charts.param("engineering", "demolition-range"))
+    reach = charts.params(EngineeringParams).demolition_range
     if on:
         raise RulesRefusal(f"{stand['id']} is on {piece.id}: it must detonate from off it ({rule})")
     checked = row.get("rechecked")
@@ -212,9 +213,9 @@ def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     weight = weight_number(piece.weight_class)
     if not weight:
         raise BadInput(f"{piece.id} has no weight_class in the scenario (needed by {rule})")
-    always = int(charts.param("engineering", "demolition-always-destroys"))
+    always = charts.params(EngineeringParams).demolition_always_destroys
     roll = ctx.dice.roll(
-        int(charts.param("engineering", "demolition-die")),
+        charts.params(EngineeringParams).demolition_die,
         f"demolition of {piece.id} (class {piece.weight_class})",
     )
     result = demolition_result(roll, weight, always)
@@ -307,7 +308,7 @@ def repair_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
                 "on or beside the bridge (CD 2.4.2)"
             )
     weight = weight_number(piece.weight_class)
-    saving = int(ctx.charts.param("engineering", "repair-two-stands-saving"))
+    saving = ctx.charts.params(EngineeringParams).repair_two_stands_saving
     turns = repair_turns(weight, len(workers), saving)
     task = tasks.start(ctx, "repair", [s["id"] for s in workers], piece.id, turns, {})
     return {
@@ -343,11 +344,11 @@ def _workers(
 # --- portable and permanent bridges (CD 2.4.3, 2.4.4) ---------------------------------------
 
 
-def bridge_configurations(set_class: str, charts: Any) -> list[dict[str, Any]]:
+def bridge_configurations(set_class: str, charts: Charts) -> list[dict[str, Any]]:
     """What one bridge set of a class can become (CD 2.4.3)."""
     n = WEIGHT_LEVELS.index(set_class)
-    span = float(charts.param("engineering", "bridge-set-span"))
-    short = float(charts.param("engineering", "bridge-set-short-span"))
+    span = charts.params(EngineeringParams).bridge_set_span
+    short = charts.params(EngineeringParams).bridge_set_short_span
     out = [{"config": "nominal", "bridges": 1, "span": span, "class": set_class}]
     if n > 0:
         out.append({"config": "lower", "bridges": 2, "span": span, "class": WEIGHT_LEVELS[n - 1]})
@@ -363,7 +364,7 @@ def bridge_set_plan(
     stands: int,
     both_banks: bool,
     banks_ready: bool,
-    charts: Any,
+    charts: Charts,
 ) -> dict[str, Any]:
     """Sets, stands and turns to bridge ``span`` inches with sets of ``set_class``."""
     options = {c["config"]: c for c in bridge_configurations(set_class, charts)}
@@ -373,7 +374,7 @@ def bridge_set_plan(
             f"(possible: {', '.join(options)}; CD 2.4.3)"
         )
     chosen = options[config]
-    cap = float(charts.param("engineering", "bridge-max-span"))
+    cap = charts.params(EngineeringParams).bridge_max_span
     if span <= 0:
         raise BadInput("the gap to bridge must be more than 0 inches")
     if span > cap + 1e-9:
@@ -389,7 +390,7 @@ def bridge_set_plan(
         )
     crews = 2 if both_banks and stands >= 2 * per_set and sets > 1 else 1
     rounds = math.ceil(sets / crews)
-    bank_turns = 0 if banks_ready else int(charts.param("engineering", "bank-preparation-turns"))
+    bank_turns = 0 if banks_ready else charts.params(EngineeringParams).bank_preparation_turns
     return {
         "class": chosen["class"],
         "span": span,
@@ -444,13 +445,13 @@ def bridge_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
     workers = _workers(ctx, inputs["by"], "CD 2.4.3")
     (x1, y1), (x2, y2) = inputs["span"]
     span = math.dist((x1, y1), (x2, y2))
-    cap = float(ctx.charts.param("engineering", "bridge-max-span"))
+    cap = ctx.charts.params(EngineeringParams).bridge_max_span
     if span > cap + 1e-9:
         raise RulesRefusal(
             f'{span:g}" is more than the {cap:g}" portable bridging can span (CD 2.4.3)'
         )
     crossed = gap_spanned(ctx, (x1, y1), (x2, y2)) if span > 0 else []
-    near = float(ctx.charts.param("engineering", "adjacent"))
+    near = ctx.charts.params(EngineeringParams).adjacent
     line = LineString([(x1, y1), (x2, y2)])
     for stand in workers:
         gap = float(base_polygon(base_of(stand)).distance(line))
@@ -611,7 +612,7 @@ def launch_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     piece = piece_spec(ctx, target, spans, "a ditch, crater or narrow water")
     if not adjacent(ctx, stand, piece.id):
         raise RulesRefusal(f"{stand['id']} must spend the turn beside {piece.id} (CD 2.4.5)")
-    turns = float(ctx.charts.param("engineering", "vlb-turns"))
+    turns = float(ctx.charts.params(EngineeringParams).vlb_turns)
     kind = f"{what}-{'recover' if recover else 'emplace'}"
     # "One complete turn adjacent" (CD 2.4.5): a vehicle that moved up this turn counts
     # from the next, as hand lifting and obstacle clearing do.
@@ -655,7 +656,7 @@ def _emplaced(ctx: RulesContext, task: dict[str, Any]) -> str:
     bridge = add_built_bridge(
         ctx,
         side=vehicle["side"],
-        weight_class=str(ctx.charts.param("engineering", "vlb-class")),
+        weight_class=ctx.charts.params(EngineeringParams).vlb_class,
         start=start,
         end=end,
         by=vehicle["id"],
@@ -691,7 +692,7 @@ def _launch_span(
     first = min(parts, key=lambda g: here.distance(g))
     coords = list(first.coords)
     (ax, ay), (bx, by) = coords[0], coords[-1]
-    margin = float(ctx.charts.param("engineering", "vlb-bank-overlap"))
+    margin = ctx.charts.params(EngineeringParams).vlb_bank_overlap
     return (
         [round(ax - ux * margin, 4), round(ay - uy * margin, 4)],
         [round(bx + ux * margin, 4), round(by + uy * margin, 4)],
@@ -743,7 +744,7 @@ def _beside_span(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any])
         return f"{stand['id']} is off the table"
     line = LineString([task["detail"]["from"], task["detail"]["to"]])
     gap = float(base_polygon(base_of(stand)).distance(line))
-    if within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+    if within(gap, ctx.charts.params(EngineeringParams).adjacent):
         return None
     return f'{stand["id"]} is {gap:.1f}" from the span, not beside it'
 
@@ -779,13 +780,13 @@ def clear_obstacle_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str
         work.turns,
         order,
         mover,
-        int(charts.param("engineering", "hold-order-factor")),
-        int(charts.param("engineering", "earthmover-turns")),
+        charts.params(EngineeringParams).hold_order_factor,
+        charts.params(EngineeringParams).earthmover_turns,
     )
     width = (
-        float(charts.param("engineering", "earthmover-wire-inches"))
+        charts.params(EngineeringParams).earthmover_wire_inches
         if mover and piece.kind == "wire"
-        else float(charts.param("engineering", "gap-width"))
+        else charts.params(EngineeringParams).gap_width
     )
     # CD 4: the work begins with a movement phase begun beside the obstacle; a stand that
     # moved up this turn starts next turn.
@@ -837,7 +838,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         raise RulesRefusal(f"{boat['id']} is {boat['status']}")
     placed(boat)
     carrying = boat.setdefault("carrying", [])
-    near = float(charts.param("engineering", "adjacent"))
+    near = charts.params(EngineeringParams).adjacent
     if inputs["load"]:
         cargo = state.stand(inputs["stand"])
         ctx.involve(cargo["id"])
@@ -855,7 +856,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             raise RulesRefusal(f"{cargo['id']} is {cargo['status']}")
         if cargo.get("aboard"):
             raise RulesRefusal(f"{cargo['id']} is already aboard {cargo['aboard']}")
-        max_class = str(charts.param("engineering", "boat-max-gun-class"))
+        max_class = charts.params(EngineeringParams).boat_max_gun_class
         # CD 2.1: the stand's own class (scenario weight_class) first, then its kind's.
         cargo_class = weight_class_of(ctx, cargo)
         gun_ok = kind.category == "gun" and weight_number(cargo_class) <= weight_number(max_class)
@@ -888,7 +889,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         cargo.update(x=x, y=y, facing=boat["facing"])
         cargo["moved_turn"] = state.turn
         verb = f"{cargo['id']} unloads from {boat['id']} to {x:g},{y:g}"
-    half = charts.param("engineering", "boat-load-turns")
+    half = charts.params(EngineeringParams).boat_load_turns
     return {
         "verdict": f"{verb}: half a turn's work ({half:g} turn, CD 2.1)",
         "carrying": list(carrying),
@@ -916,7 +917,7 @@ def _landing_spot(
         for s in ctx.state.stands()
         if s["id"] not in (boat["id"], cargo["id"]) and s["x"] is not None and not out_of_play(s)
     ]
-    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    tolerance = ctx.charts.params(TableParams).base_overlap_tolerance
     table = ctx.scenario.table
 
     def why_not(x: float, y: float) -> str | None:

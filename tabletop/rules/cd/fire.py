@@ -16,6 +16,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import BarrageParams
 from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
 
 MISSED = "missed"
@@ -446,7 +447,7 @@ def plan_indirect(
         effect_quality=quality,
         no_effect_up_to=bands.no_effect_up_to,
         forced_back_up_to=bands.forced_back_up_to,
-        miss_effect=SUPPRESSED if charts.param("barrage", "he-suppresses") else None,
+        miss_effect=SUPPRESSED if charts.params(BarrageParams).he_suppresses else None,
         depletion=depletion,
         depletion_threshold=threshold,
         notes=(

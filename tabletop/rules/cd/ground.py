@@ -16,6 +16,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import Charts, StandKind, weight_number
 
 # How each kind of mobility pays terrain costs (terrain chart columns).
@@ -91,7 +92,7 @@ def ground_here(ground_id: str, near_flood: bool, charts: Charts) -> tuple[str, 
     worse already (CD 10.3.4): it costs as deep mud and mires as deep mud (CD 11.1.4).
     """
     if near_flood and ground_id in ("dry", "mud-light", "mud-moderate"):
-        margin = charts.param("weather", "flooded-mud-margin")
+        margin = charts.params(WeatherParams).flooded_mud_margin
         return "mud-deep", f'within {margin:g}" of impassable flooding: deep mud (CD 10.3.4)'
     return ground_id, None
 

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
+from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import WEIGHT_LEVELS, weight_number
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
@@ -55,7 +56,7 @@ def needs(ctx: RulesContext, stand: dict[str, Any]) -> str:
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
     if kind.category == "personnel":
-        return str(ctx.charts.param("weather", "personnel-ice-class"))
+        return ctx.charts.params(WeatherParams).personnel_ice_class
     return weight_class_of(ctx, stand) or "I"
 
 
@@ -123,8 +124,8 @@ def searchlight_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, A
         return {"verdict": f"{stand['id']} puts out its searchlight"}
     if stand["x"] is None:
         raise RulesRefusal(f"{stand['id']} is not placed on the table")
-    width = float(ctx.charts.param("weather", "searchlight-width"))
-    length = float(ctx.charts.param("weather", "searchlight-length"))
+    width = ctx.charts.params(WeatherParams).searchlight_width
+    length = ctx.charts.params(WeatherParams).searchlight_length
     # CD 9.2.2: the beam follows sight, so fog, rain, snow and dust shorten it like any
     # other sight line (CD 10.2.1, 10.3.1); darkness does not (it is what the light is for).
     weather = effects({**state.conditions, "light": "day"}, ctx.charts)

@@ -21,6 +21,8 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import TOLERANCE, within
+from tabletop.data.chart_params import EngineeringParams, MinesParams
+from tabletop.data.charts import Charts
 from tabletop.rules.cd import tasks
 from tabletop.rules.cd.engineering import (
     equipment,
@@ -81,7 +83,7 @@ def place_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     side = resolve_side(side, ctx.scenario.side_names())
     real = not inputs.get("dummy")
     x, y = inputs["at"]
-    size = float(charts.param("mines", "template-size"))
+    size = charts.params(MinesParams).template_size
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
     if not (size / 2 <= x <= w - size / 2 and size / 2 <= y <= d - size / 2):
         raise BadInput(f"a minefield at {x:g},{y:g} would be off the {w:g} x {d:g} table")
@@ -96,10 +98,10 @@ def place_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "laid": {"turn": state.turn, "by": inputs.get("by")},
     }
     kinds = {p.kind for p in _pieces_under(ctx, square(field))}
-    banned = set(str(charts.param("mines", "no-mines-in")).split(","))
+    banned = set(charts.params(MinesParams).no_mines_in.split(","))
     if kinds & banned:
         raise RulesRefusal(f"no minefields in {', '.join(sorted(kinds & banned))} (CD 3.1.1)")
-    if not real and kinds & set(str(charts.param("mines", "no-dummies-on")).split(",")):
+    if not real and kinds & set(charts.params(MinesParams).no_dummies_on.split(",")):
         raise RulesRefusal(
             "dummy minefields may not be placed on paved roads or streets (CD 3.1.1)"
         )
@@ -120,7 +122,7 @@ def place_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             )
         if real:
             limit = engineer_companies(ctx, side) * int(
-                charts.param("mines", "real-per-engineer-company")
+                charts.params(MinesParams).real_per_engineer_company
             )
             laid = int(state.meta.setdefault("mines_laid", {}).get(side, 0))
             if laid >= limit:
@@ -178,7 +180,7 @@ def _check_layer(
     require_phase(ctx, "movement", "laying a minefield", "CD 3.1.2")
     placed(stand)
     gap = base_polygon(base_of(stand)).distance(square(field))
-    if not within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+    if not within(gap, ctx.charts.params(EngineeringParams).adjacent):
         raise RulesRefusal(f'the field must go next to {stand["id"]} ({gap:.1f}" away; CD 3.1.2)')
 
 
@@ -198,7 +200,8 @@ def attack_number(ctx: RulesContext, stand: dict[str, Any]) -> int:
     """Dismounted personnel are hit on 1-3; guns, mounted troops and vehicles on 1-5."""
     kind = kind_of(ctx, stand)
     personnel = kind.category == "personnel" and kind.mobility == "foot"
-    return int(ctx.charts.param("mines", "hit-personnel" if personnel else "hit-other"))
+    params = ctx.charts.params(MinesParams)
+    return params.hit_personnel if personnel else params.hit_other
 
 
 @dataclass(frozen=True)
@@ -237,19 +240,19 @@ def meeting(swept: Any) -> Meeting | None:
     return None
 
 
-def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Any) -> tuple[int, str]:
+def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Charts) -> tuple[int, str]:
     """Attacks by a real field met on a move that ended ``stop`` inches along (CD 3.2).
 
     Through it (the base came clear on the far side): twice. Stopped at its edge, or on it
     without getting across: once. A dismounted engineer stopping at the edge: none.
     """
     if m.crossed is not None and m.crossed <= stop + EPS:
-        return int(charts.param("mines", "attacks-through")), "moved through"
+        return charts.params(MinesParams).attacks_through, "moved through"
     if m.entered is not None and m.entered < stop - EPS:
-        return int(charts.param("mines", "attacks-at-edge")), "stopped on"
+        return charts.params(MinesParams).attacks_at_edge, "stopped on"
     if engineer:
         return 0, "stopped at the edge of"
-    return int(charts.param("mines", "attacks-at-edge")), "stopped at the edge of"
+    return charts.params(MinesParams).attacks_at_edge, "stopped at the edge of"
 
 
 def tidy_stop(stand: dict[str, Any], x: float, y: float, squares: list[Any]) -> tuple[float, float]:
@@ -386,7 +389,7 @@ def settle(
     ]
     if engineer:
         # CD 3.2: a dismounted engineer that moves up beside a field and stops reveals it.
-        near = float(charts.param("engineering", "adjacent"))
+        near = charts.params(EngineeringParams).adjacent
         here = base_polygon(base_of(stand))
         seen = {f["id"] for _, f in revealed}
         for field in fields(state):
@@ -493,7 +496,7 @@ def clear_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             f"{field['id']} has not been detected: only a revealed field can be cleared (CD 3.3)"
         )
     base = base_polygon(base_of(stand))
-    near = float(ctx.charts.param("engineering", "adjacent"))
+    near = ctx.charts.params(EngineeringParams).adjacent
     if field is not None and not within(base.distance(square(field)), near):
         raise RulesRefusal(f"{stand['id']} must be beside {field['id']} (CD 3.3)")
     if method == "hand":
@@ -622,7 +625,7 @@ def _tank_clears(
 
     state = ctx.state
     bearing = float(stand["facing"] if heading is None else heading)
-    distance = float(ctx.charts.param("mines", "clearing-tank-distance"))
+    distance = ctx.charts.params(MinesParams).clearing_tank_distance
     rad = math.radians(bearing)
     front_x = stand["x"] + math.sin(rad) * stand["depth"] / 2
     front_y = stand["y"] + math.cos(rad) * stand["depth"] / 2
@@ -655,7 +658,7 @@ def _beside_field(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]
     if field is None or stand["x"] is None:
         return None if field is None else f"{stand['id']} is off the table"
     gap = float(base_polygon(base_of(stand)).distance(square(field)))
-    if within(gap, float(ctx.charts.param("engineering", "adjacent"))):
+    if within(gap, ctx.charts.params(EngineeringParams).adjacent):
         return None
     return f'{stand["id"]} is {gap:.1f}" from {task["target"]}, not beside it'
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.chart_params import MoraleParams, WeatherParams
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
@@ -62,7 +63,7 @@ def is_night(ctx: RulesContext) -> bool:
 
 
 def results(ctx: RulesContext) -> tuple[str, ...]:
-    return tuple(str(ctx.charts.param("morale", "results")).split(","))
+    return tuple(ctx.charts.params(MoraleParams).results.split(","))
 
 
 def morale_level(ctx: RulesContext, stand: dict[str, Any]) -> int:
@@ -77,16 +78,15 @@ def modifiers_in_force(ctx: RulesContext) -> tuple[MoraleModifier, ...]:
     """CD 9.1.3: every morale level is two lower in a night turn."""
     if not is_night(ctx):
         return ()
-    value = int(ctx.charts.param("weather", "night-morale"))
+    value = ctx.charts.params(WeatherParams).night_morale
     return (MoraleModifier("night", value, "CD 9.1.3"),)
 
 
 def orders_in_force(ctx: RulesContext) -> dict[str, Any]:
     """The orders radius and whether rally orders may be given now (CD 9.1.5)."""
     night = is_night(ctx)
-    radius = float(
-        ctx.charts.param("weather", "orders-radius-night" if night else "orders-radius-day")
-    )
+    params = ctx.charts.params(WeatherParams)
+    radius = params.orders_radius_night if night else params.orders_radius_day
     return {"radius": radius, "rally": not night, "rule": "CD 9.1.5"}
 
 
@@ -103,7 +103,7 @@ def _tests_of(ctx: RulesContext, stand: dict[str, Any]) -> list[tuple[str, str, 
     ]
     pinned_at_night = (
         "pinned" in stand["markers"]
-        and bool(ctx.charts.param("morale", "night-pins-test"))
+        and ctx.charts.params(MoraleParams).night_pins_test
         and is_night(ctx)
         and stand.get("morale_pin_tested") != ctx.state.turn
     )

@@ -6,6 +6,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput
 from tabletop.core.units import within
+from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.ground import move_cost
 from tabletop.rules.context import RulesContext
 
@@ -69,7 +70,7 @@ def move_cost_for(
 def _near_flood(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     from shapely import Point
 
-    margin = float(ctx.charts.param("weather", "flooded-mud-margin"))
+    margin = ctx.charts.params(WeatherParams).flooded_mud_margin
     here = Point(stand["x"], stand["y"])
     for spec in ctx.scenario.terrain:
         if (

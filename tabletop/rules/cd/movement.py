@@ -26,6 +26,7 @@ from typing import Any
 from tabletop.core.dice import explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import distribution
+from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.conditions import weight_class_of
@@ -234,7 +235,7 @@ def _extras(ctx: RulesContext) -> tuple[list[Any], list[Extra]]:
 
     shapes: list[Any] = []
     extras: list[Extra] = []
-    margin = float(ctx.charts.param("weather", "flooded-mud-margin"))
+    margin = ctx.charts.params(WeatherParams).flooded_mud_margin
     for piece in ctx.scenario.terrain:
         if piece.kind == "flooded" and piece.ground is None:
             shape = ctx.table.geometry(piece.id)
@@ -244,8 +245,8 @@ def _extras(ctx: RulesContext) -> tuple[list[Any], list[Extra]]:
         if template.get("kind") == "bridge" and template.get("polygon"):
             shapes.append(Polygon(template["polygon"]))
             extras.append(Extra("built-bridge", template["id"], template.get("weight_class")))
-    gap_width = float(ctx.charts.param("engineering", "gap-width"))
-    adjacent = float(ctx.charts.param("engineering", "adjacent"))
+    gap_width = ctx.charts.params(EngineeringParams).gap_width
+    adjacent = ctx.charts.params(EngineeringParams).adjacent
     for key, row in ctx.state.rows.items():
         if not key.startswith("terrain:"):
             continue
@@ -643,7 +644,7 @@ def plan_move(
         for s in ctx.state.stands()
         if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
     ]
-    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    tolerance = ctx.charts.params(TableParams).base_overlap_tolerance
     clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
     if clash:
         plan.refused = (
@@ -1079,7 +1080,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     others = [
         s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
     ]
-    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    tolerance = ctx.charts.params(TableParams).base_overlap_tolerance
     clash = overlapping(base_of(candidate), [base_of(s) for s in others], tolerance)
     if clash:
         raise RulesRefusal(

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from tabletop.core.units import within
+from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.weather import Effects
 from tabletop.rules.context import RulesContext
 
@@ -42,17 +43,18 @@ def sound_detects(
     ):
         return False, f"{listener['id']} is not stationary and silent"
     vehicle = charts.stand_kinds[target["kind"]].category == "vehicle"
-    reach = float(charts.param("weather", "sound-vehicle" if vehicle else "sound-personnel"))
+    params = charts.params(WeatherParams)
+    reach = params.sound_vehicle if vehicle else params.sound_personnel
     if not within(distance, reach):
         return False, f'beyond {reach:g}" for moving {"vehicles" if vehicle else "personnel"}'
     if now.sound_deadened:
         return False, f"sound deadened by {now.sound_deadened}"
-    radius = float(charts.param("weather", "sound-noise-radius"))
+    radius = charts.params(WeatherParams).sound_noise_radius
     for x, y in ((listener["x"], listener["y"]), (target["x"], target["y"])):
         noise = _noisy_near(ctx, x, y, radius)
         if noise:
             return False, f"too noisy: {noise} (CD 9.3)"
-    factor = float(charts.param("weather", "sound-distance-factor"))
+    factor = charts.params(WeatherParams).sound_distance_factor
     return True, (
         f'heard moving within {reach:g}": counts as {distance * factor:g}" away '
         "for spotting (CD 9.3)"
@@ -65,8 +67,8 @@ def lit_by_fire(ctx: RulesContext, shape: Any) -> str | None:
     from tabletop.data.board import base_of
     from tabletop.table import base_polygon
 
-    small = float(ctx.charts.param("weather", "fire-light-radius"))
-    large = float(ctx.charts.param("weather", "large-fire-light-radius"))
+    small = ctx.charts.params(WeatherParams).fire_light_radius
+    large = ctx.charts.params(WeatherParams).large_fire_light_radius
     for s in ctx.state.stands():
         if "burning" not in s["markers"] or s["x"] is None:
             continue

@@ -11,6 +11,8 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.odds import convolve, distribution
+from tabletop.data.chart_params import AmmoParams, BarrageParams
+from tabletop.data.charts import Charts
 from tabletop.rules.cd.ammo import roll_depletion
 from tabletop.rules.cd.fire import (
     ELIMINATED,
@@ -46,9 +48,9 @@ def tallies(
     return convolve(Tally(), step, plan.rof if dice is None else dice, fold)
 
 
-def fire_odds(plan: FirePlan, charts: Any) -> dict[str, Any]:
-    face = int(charts.param("ammo", "trigger-face"))
-    sides = int(charts.param("ammo", "depletion-die"))
+def fire_odds(plan: FirePlan, charts: Charts) -> dict[str, Any]:
+    face = charts.params(AmmoParams).trigger_face
+    sides = charts.params(AmmoParams).depletion_die
     dist = tallies(plan, face)
     p_one = (
         depletion_chance(plan.depletion_threshold, sides)
@@ -91,10 +93,10 @@ def _ammo_after(plan: FirePlan, depleted: Fraction) -> dict[str, Fraction]:
     return {"ok": 1 - depleted, "depleted": depleted}
 
 
-def barrage_odds(plans: dict[str, FirePlan], marked: str | None, charts: Any) -> dict[str, Any]:
+def barrage_odds(plans: dict[str, FirePlan], marked: str | None, charts: Charts) -> dict[str, Any]:
     """Per stand under an HE template, and the chance the marked die depletes (CD 1.1)."""
-    face = int(charts.param("ammo", "trigger-face"))
-    sides = int(charts.param("ammo", "depletion-die"))
+    face = charts.params(AmmoParams).trigger_face
+    sides = charts.params(AmmoParams).depletion_die
     stands: dict[str, Any] = {}
     depleted = Fraction(0)
     hits = Fraction(0)
@@ -139,12 +141,12 @@ def exact(value: Any) -> Any:
     return value
 
 
-def template_odds(b: Any, charts: Any) -> dict[str, Any]:
+def template_odds(b: Any, charts: Charts) -> dict[str, Any]:
     """The odds of a prepared barrage (``barrage.prepare``): H&I lands on the charted number
     or less and suppresses what it lands on (CD 1.1, SPEC 2); smoke and illumination are
     placed, not rolled; HE rolls per stand under the template (``barrage_odds``)."""
     if b.hni:
-        lands = Fraction(int(charts.param("barrage", "hni-lands-up-to")), 10)
+        lands = Fraction(charts.params(BarrageParams).hni_lands_up_to, 10)
         return {
             "stands": {
                 sid: {"outcomes": {"suppressed": lands, "untouched": 1 - lands}}

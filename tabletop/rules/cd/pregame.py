@@ -13,18 +13,20 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.data.chart_params import EngineeringParams
+from tabletop.data.charts import Charts
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
 
 
-def work_hours(charts: Any, hours: float | None, days: float | None) -> float:
+def work_hours(charts: Charts, hours: float | None, days: float | None) -> float:
     """The time before the battle in hours, given in hours or in work days (CD 5; the work
     day's length is charted)."""
     if (hours is None) == (days is None):
         raise BadInput("give either --hours or --days")
     if hours is not None:
         return hours
-    return float(days or 0.0) * float(charts.param("engineering", "work-day-hours"))
+    return float(days or 0.0) * charts.params(EngineeringParams).work_day_hours
 
 
 def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
@@ -32,7 +34,7 @@ def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
     side = resolve_side(side, ctx.scenario.side_names())
     if not math.isfinite(hours) or hours <= 0:
         raise BadInput("give a positive number of --hours or --days")
-    day = float(charts.param("engineering", "work-day-hours"))
+    day = charts.params(EngineeringParams).work_day_hours
     days = math.floor(hours / day + 1e-9)
     stands = [s for s in state.stands() if s["side"] == side and in_play(s)]
     kinds = {s["id"]: charts.stand_kinds[s["kind"]] for s in stands}
@@ -133,23 +135,22 @@ def _footprint(ctx: RulesContext, build: dict[str, Any]) -> tuple[Any, float]:
 
     from tabletop.table import bearing, strip
 
-    param = ctx.charts.param
+    params = ctx.charts.params(EngineeringParams)
     work, points = build["work"], build["points"]
     if work in LINE_WORKS:
         (x1, y1), (x2, y2) = points
         length = math.dist((x1, y1), (x2, y2))
         if length <= 0:
             raise BadInput(f"--build {work}: the two ends are the same point")
-        width = float(param("engineering", "works-line-width"))
+        width = params.works_line_width
         shape = LineString([(x1, y1), (x2, y2)]).buffer(width / 2, cap_style="flat")
         return shape, length
     ((x, y),) = points
     if work == "tank-ramp":
-        width = float(param("engineering", "works-ramp-width"))
-        length = float(param("engineering", "works-ramp-length"))
+        width = params.works_ramp_width
+        length = params.works_ramp_length
         return strip(x, y - length / 2, bearing(x, y - 1, x, y), width, length), 1.0
-    size = float(param("engineering", "works-fortification-size" if work == "fortification"
-                       else "works-crater-size"))  # fmt: skip
+    size = params.works_fortification_size if work == "fortification" else params.works_crater_size
     return box(x - size / 2, y - size / 2, x + size / 2, y + size / 2), 1.0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.data.chart_params import AmmoParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd.direct import roll_plan, verdict
 from tabletop.rules.cd.fire import FirePlan, Firer, Target, plan_direct
@@ -68,7 +69,7 @@ def quick_plan(
 def quick_fire(plan: FirePlan, dice: DiceLike, charts: Charts) -> dict[str, Any]:
     """Roll the quick shot: to-hit dice, then effect dice (CD hit effects), and say the
     depletion checks its 1s make due at the end of the fire phase (CD 1.2)."""
-    tally, dice_out = roll_plan(plan, dice, int(charts.param("ammo", "trigger-face")))
+    tally, dice_out = roll_plan(plan, dice, charts.params(AmmoParams).trigger_face)
     notes = []
     if tally.triggers and plan.depletion == "roll":
         notes.append(

@@ -15,6 +15,7 @@ from typing import Any
 from tabletop.core.errors import BadInput
 from tabletop.core.units import within
 from tabletop.data.board import base_of, smoke_blockers
+from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
@@ -279,7 +280,7 @@ def _spot(
 
         heard, why = sound_detects(ctx, result.a_stand, b.stand, result.range, now)
         if heard:
-            effective = result.range * float(ctx.charts.param("weather", "sound-distance-factor"))
+            effective = result.range * ctx.charts.params(WeatherParams).sound_distance_factor
             reasons.append(why)
         elif b.stand.get("moved_turn") == ctx.state.turn:
             # A moving stand could have been heard: say why it was not.

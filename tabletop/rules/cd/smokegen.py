@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
+from tabletop.data.chart_params import EngineeringParams
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
@@ -23,7 +24,7 @@ SCREEN = "screen:"
 def template_length(ctx: RulesContext) -> float:
     from tabletop.rules.cd.weather import effects
 
-    length = float(ctx.charts.param("engineering", "smoke-generator-length"))
+    length = ctx.charts.params(EngineeringParams).smoke_generator_length
     cap = effects(ctx.state.conditions, ctx.charts).smoke_max_length
     return length if cap is None else min(length, cap)
 
@@ -91,7 +92,7 @@ def _lay(ctx: RulesContext, screen: dict[str, Any]) -> str | None:
     from tabletop.table import strip
 
     length = template_length(ctx)
-    cap = float(ctx.charts.param("engineering", "smoke-generator-max"))
+    cap = ctx.charts.params(EngineeringParams).smoke_generator_max
     # Screens begun before templates were measured one by one: all of one length, the
     # first starting at the generator.
     laid = float(screen.get("laid", screen["segments"] * length))
@@ -104,7 +105,7 @@ def _lay(ctx: RulesContext, screen: dict[str, Any]) -> str | None:
     on = _on_table((x0, y0), (ux, uy), length, table.width, table.depth)
     if on is None:
         return "it has reached the table edge"
-    width = float(ctx.charts.param("engineering", "smoke-generator-width"))
+    width = ctx.charts.params(EngineeringParams).smoke_generator_width
     shape = strip(x0 + ux * on[0], y0 + uy * on[0], screen["bearing"], width, on[1] - on[0])
     ctx.state.add_template(
         {
@@ -166,7 +167,7 @@ def each_turn(ctx: RulesContext) -> list[dict[str, Any]]:
                 }
             )
             continue
-        drop = int(ctx.charts.param("engineering", "smoke-generator-dispersal"))
+        drop = ctx.charts.params(EngineeringParams).smoke_generator_dispersal
         for _ in range(drop):
             if screen["removed"] >= screen["segments"]:
                 break

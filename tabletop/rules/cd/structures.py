@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import StructuresParams
+from tabletop.data.charts import Charts
 from tabletop.rules.cd import terrain_state
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
@@ -40,9 +42,8 @@ def damage_roll(ctx: RulesContext, piece_id: str, kind: str, why: str) -> tuple[
     """CD 6.1.1 / 6.1.2: one die for the structure, in addition to any to-hit dice."""
     charts = ctx.charts
     flimsy = kind == "bua-flimsy"
-    up_to = int(
-        charts.param("structures", "flimsy-damaged-up-to" if flimsy else "vulnerable-damaged-up-to")
-    )
+    params = charts.params(StructuresParams)
+    up_to = params.flimsy_damaged_up_to if flimsy else params.vulnerable_damaged_up_to
     roll = ctx.dice.roll(10, f"structure damage to {piece_id} ({why}): damaged on {up_to} or less")
     return roll, roll <= up_to
 
@@ -69,7 +70,7 @@ def apply_damage(
         return [f"{piece_id} {row['state']} (CD 6.2.3, 2.4.1)"]
     if kind == "fortification":
         row["damage"] += 1
-        limit = int(ctx.charts.param("structures", "fortification-hits-to-destroy"))
+        limit = ctx.charts.params(StructuresParams).fortification_hits_to_destroy
         row["state"] = "destroyed" if destroy or row["damage"] >= limit else "damaged"
         now = (
             "destroyed"
@@ -116,8 +117,8 @@ def set_alight(ctx: RulesContext, piece_id: str) -> list[str]:
     row["state"] = "burning"
     shape = ctx.table.geometry(piece_id)
     centre = shape.representative_point()
-    length = float(ctx.charts.param("structures", "fire-smoke-length"))
-    width = float(ctx.charts.param("structures", "fire-smoke-width"))
+    length = ctx.charts.params(StructuresParams).fire_smoke_length
+    width = ctx.charts.params(StructuresParams).fire_smoke_width
     smoke = strip(centre.x, centre.y, wind_bearing(ctx.state.conditions), width, length)
     ctx.state.add_template(
         {
@@ -136,7 +137,7 @@ def set_alight(ctx: RulesContext, piece_id: str) -> list[str]:
 def fires_out(ctx: RulesContext) -> list[dict[str, Any]]:
     """Start of turn: each burning BUA goes out on a 1-3 (CD 6.2.2)."""
     happened = []
-    up_to = int(ctx.charts.param("structures", "fire-out-up-to"))
+    up_to = ctx.charts.params(StructuresParams).fire_out_up_to
     for row in [v for k, v in sorted(ctx.state.rows.items()) if k.startswith("terrain:")]:
         if row["state"] != "burning":
             continue
@@ -269,8 +270,8 @@ def bomb_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             "structure roll (CD 6.1.1)"
         )
     charts = ctx.charts
-    vulnerable = int(charts.param("structures", "vulnerable-damaged-up-to"))
-    flimsy = int(charts.param("structures", "flimsy-damaged-up-to"))
+    vulnerable = charts.params(StructuresParams).vulnerable_damaged_up_to
+    flimsy = charts.params(StructuresParams).flimsy_damaged_up_to
     roll = ctx.dice.roll(
         10,
         f"large aerial bomb at {x:g},{y:g} on {', '.join(i for i, _ in hit)}: vulnerable "
@@ -292,11 +293,11 @@ def bomb_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def large_calibre_refusal(weapon: Any, band: str | None, ammo: str, charts: Any) -> str | None:
+def large_calibre_refusal(weapon: Any, band: str | None, ammo: str, charts: Charts) -> str | None:
     """Why a shot cannot damage a structure, or None: HE from a gun of 150 mm or more at close
     or medium range (CD 6.1, 6.1.2)."""
-    least = float(charts.param("structures", "large-calibre-mm"))
-    bands = str(charts.param("structures", "large-calibre-bands")).split(",")
+    least = charts.params(StructuresParams).large_calibre_mm
+    bands = charts.params(StructuresParams).large_calibre_bands.split(",")
     if (weapon.calibre_mm or 0) < least:
         calibre = f"{weapon.calibre_mm:g} mm" if weapon.calibre_mm else "no calibre"
         return f"{weapon.id} is {calibre}: only guns of {least:g} mm or more damage structures"

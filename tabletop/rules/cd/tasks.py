@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
@@ -67,12 +68,12 @@ def turn_hours(ctx: RulesContext) -> float:
 
     now = effects(ctx.state.conditions, ctx.charts)
     if now.night:
-        return float(ctx.charts.param("engineering", "night-hour-per-turn"))
+        return ctx.charts.params(EngineeringParams).night_hour_per_turn
     return now.turn_minutes / 60
 
 
 def day_turn_hours(ctx: RulesContext) -> float:
-    return float(ctx.charts.param("table", "turn-minutes")) / 60
+    return float(ctx.charts.params(TableParams).turn_minutes) / 60
 
 
 def turns_for(ctx: RulesContext, hours: float) -> tuple[int, bool]:

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletop.data.chart_params import BarrageParams, TableParams, WeatherParams
 from tabletop.data.charts import Charts, Condition
 
 PRECIPITATION_LEVELS = ("light", "steady", "heavy")
@@ -93,7 +94,12 @@ def effects(conditions: dict[str, Any], charts: Charts) -> Effects:
         because.append(f"{force} wind on dusty ground counts as {dust.id} (CD 10.1.2)")
     limits = [c.visibility for c in seeing if c.visibility is not None]
     worst = max(seeing, key=lambda c: (c.severity, -(c.visibility or math.inf)))
-    smoke_cap = charts.param("barrage", f"smoke-max-length-{force}")
+    barrage = charts.params(BarrageParams)
+    smoke_cap = {
+        "light": barrage.smoke_max_length_light,
+        "moderate": barrage.smoke_max_length_moderate,
+        "high": barrage.smoke_max_length_high,
+    }[force]
     night = conditions["light"] in ("night-moonlit", "night-dark")
     return Effects(
         visibility=min(limits) if limits else None,
@@ -102,8 +108,8 @@ def effects(conditions: dict[str, Any], charts: Charts) -> Effects:
         contact_up_to=worst.contact_up_to,
         vehicle_move=weather.vehicle_move,
         personnel_move=weather.personnel_move,
-        smoke_max_length=None if smoke_cap in (None, 0, "none") else float(smoke_cap),
-        turn_minutes=int(light.turn_minutes or charts.param("table", "turn-minutes")),
+        smoke_max_length=None if smoke_cap == 0 else smoke_cap,
+        turn_minutes=int(light.turn_minutes or charts.params(TableParams).turn_minutes),
         night=night,
         because=tuple(because),
         night_rules=night_rules(charts) if night else {},
@@ -115,19 +121,19 @@ def night_rules(charts: Charts) -> dict[str, Any]:
     """What else changes in a night turn (CD 9.1.3 to 9.1.6)."""
     return {
         "quality": "one level lower; green stays green (CD 9.1.3)",
-        "morale": int(charts.param("weather", "night-morale")),
+        "morale": charts.params(WeatherParams).night_morale,
         "pins": "no automatic recovery; test morale each morale phase (CD 9.1.4)",
-        "orders_radius": float(charts.param("weather", "orders-radius-night")),
+        "orders_radius": charts.params(WeatherParams).orders_radius_night,
         "rally_orders": False,
         "aircraft": "grounded, except airborne missions (CD 9.1.6)",
-        "aa_dice": int(charts.param("weather", "night-aa-dice")),
+        "aa_dice": charts.params(WeatherParams).night_aa_dice,
         "engineering": "a night turn per hour of work, at least one (CD 9.1.7)",
     }
 
 
 def _deadened(conditions: dict[str, Any], weather_id: str, charts: Charts) -> str | None:
     """Why sound detection is impossible now, if it is (CD 9.3, 10.1.2)."""
-    deadening = set(str(charts.param("weather", "sound-deadened-by")).split(","))
+    deadening = set(charts.params(WeatherParams).sound_deadened_by.split(","))
     force = conditions["wind"]["force"]
     if force in deadening:
         return f"{force} wind (CD 9.3, 10.1.2)"

@@ -346,7 +346,7 @@ def agg_unit(
     start = start_strength(profile, spec.strength)
     strength = int(mine.get("strength") or start)
     return {
-        "af": int(mine.get("af") or spec.aggression or chart.whole("default-af")),
+        "af": int(mine.get("af") or spec.aggression or chart.params.default_af),
         "training": profile.training or chart.training_for_quality(str(stand.get("quality"))),
         "strength": strength,
         "casualties": max(0, start - strength) or None,
@@ -361,7 +361,7 @@ def agg_retreat(
         return {}
     from tabletop.rules.models.aggression.chart import AggressionChart
 
-    af = AggressionChart.of(ctx.charts).whole("af-after-retreat")
+    af = AggressionChart.of(ctx.charts).params.af_after_retreat
     return {"af": af, "retreated_turn": ctx.state.turn}
 
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.direct import prepare
 from tabletop.rules.cd.fire import FirePlan
 from tabletop.rules.cd.odds import fire_odds
@@ -44,7 +45,7 @@ class CommandDecision(Model):
         return "charts/*.yaml"
 
     def scale(self) -> str:
-        yards = 1 / float(self.charts.param("table", "inches-per-yard"))
+        yards = 1 / self.charts.params(TableParams).inches_per_yard
         return f"1 inch = {yards:g} yards"
 
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:

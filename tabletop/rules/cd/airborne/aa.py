@@ -11,6 +11,7 @@ from typing import Any
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import within
+from tabletop.data.chart_params import AirborneParams, AmmoParams, WeatherParams
 from tabletop.rules.cd.airborne.common import (
     ELIMINATED,
     FORCED_BACK,
@@ -19,7 +20,6 @@ from tabletop.rules.cd.airborne.common import (
     _gap,
     _spec,
     crew_class,
-    param,
     roll_effect,
 )
 from tabletop.rules.cd.airborne.stick import check_zone
@@ -39,18 +39,18 @@ def aa_dice(
 ) -> tuple[int, list[str]]:
     """Half the printed ROF, rounded up (CD 7.2.2); one fewer at night without sound
     detection, a searchlight or radar (CD 9.1.6)."""
-    divisor = float(param(ctx.charts, "aa-rof-divisor"))
+    divisor = ctx.charts.params(AirborneParams).aa_rof_divisor
     dice = math.ceil(weapon.rof / divisor)
     why = [f"ROF {weapon.rof} / {divisor:g}, rounded up: {dice} (CD 7.2.2)"]
     if night and not _spec(ctx, stand["id"], "aa_detection", False):
-        change = int(ctx.charts.param("weather", "night-aa-dice"))
+        change = ctx.charts.params(WeatherParams).night_aa_dice
         dice += change
         why.append(f"night, no sound detection, searchlight or radar: {change:+d} (CD 9.1.6)")
     return max(dice, 0), why
 
 
 def aa_number(ctx: RulesContext, quality: str) -> tuple[int, list[Line]]:
-    base = int(param(ctx.charts, "aa-to-hit"))
+    base = ctx.charts.params(AirborneParams).aa_to_hit
     lines = [Line("AA at aircraft", base, ctx.charts.table("airborne")["aa-to-hit"].rule)]
     kind = crew_class(ctx.charts, quality)
     if kind in ("plus", "minus"):
@@ -64,7 +64,7 @@ def aa_candidates(ctx: RulesContext, side: str, zone: tuple[float, float]) -> li
     from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.weather import effects
 
-    reach = float(param(ctx.charts, "aa-range"))
+    reach = ctx.charts.params(AirborneParams).aa_range
     night = effects(ctx.state.conditions, ctx.charts).night
     out = []
     for stand in ctx.state.stands():
@@ -127,7 +127,7 @@ def aa_fire(
     from tabletop.rules.cd.ammo import record_firing
 
     charts, dice, state = ctx.charts, ctx.dice, ctx.state
-    face = int(charts.param("ammo", "trigger-face"))
+    face = charts.params(AmmoParams).trigger_face
     shots = []
     for gun in guns:
         stand = state.stand(gun["stand"])
@@ -161,8 +161,8 @@ def _hit_aircraft(
     if len(flying) > 1:
         pick = ctx.dice.roll(len(flying), f"which of {len(flying)} aircraft is hit") - 1
     target = flying[pick]
-    abort = int(param(ctx.charts, "abort-hits"))
-    if glider and param(ctx.charts, "glider-aa-hits") == "direct":
+    abort = ctx.charts.params(AirborneParams).abort_hits
+    if glider and ctx.charts.params(AirborneParams).glider_aa_hits == "direct":
         target.hits += 1
         effect = "hit"
     else:

@@ -17,12 +17,8 @@ SEVERITY = {NO_EFFECT: 0, FORCED_BACK: 1, ELIMINATED: 2}
 # --- charts ------------------------------------------------------------------------------------
 
 
-def param(charts: Any, key: str) -> Any:
-    return charts.table("airborne")[key].value
-
-
 def names(charts: Any, key: str) -> set[str]:
-    return {n.strip() for n in str(param(charts, key)).split(",") if n.strip()}
+    return {n.strip() for n in str(charts.table("airborne")[key].value).split(",") if n.strip()}
 
 
 def keyed(charts: Any, table: str, key: str) -> Any | None:

@@ -8,7 +8,8 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
-from tabletop.rules.cd.airborne.common import _gap, param
+from tabletop.data.chart_params import AirborneParams, AmmoParams
+from tabletop.rules.cd.airborne.common import _gap
 from tabletop.rules.context import RulesContext
 
 # --- fire at descending paratroopers (CD 7.2.2) -------------------------------------------------
@@ -36,7 +37,7 @@ def descent_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, 
     if shooter.get("moved_turn") == state.turn or shooter.get("landed_turn") == state.turn:
         raise RulesRefusal(f"{shooter['id']} moved this turn: only stationary stands fire at "
                            "descending paratroopers (CD 7.2.2)")  # fmt: skip
-    reach = float(param(ctx.charts, "descent-fire-range"))
+    reach = ctx.charts.params(AirborneParams).descent_fire_range
     gap = _gap(ctx, shooter, tuple(drop["zone"]))
     if not within(gap, reach):
         raise RulesRefusal(
@@ -60,7 +61,7 @@ def shoot(ctx: RulesContext, prep: Any) -> dict[str, Any]:
 
     plan, shooter, target = prep.plan, prep.shooter, prep.target
     ctx.involve(shooter["id"], target["id"])
-    face = int(ctx.charts.param("ammo", "trigger-face"))
+    face = ctx.charts.params(AmmoParams).trigger_face
     tally, dice_out = roll_plan(plan, ctx.dice, face)
     weapon = ctx.charts.weapons[plan.weapon]
     kind = ctx.charts.stand_kinds[shooter["kind"]]

@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import AirborneParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
 from tabletop.rules.cd.airborne.common import (
     ELIMINATED,
@@ -19,7 +20,6 @@ from tabletop.rules.cd.airborne.common import (
     is_overcast_night,
     keyed,
     names,
-    param,
     site_of,
     stand_effect,
 )
@@ -68,7 +68,7 @@ def drop_height(
     if forced_back:
         per = charts.table("airborne")["raise-per-aa-hit"]
         lines.append(Line(f"{forced_back} AA hit(s)", float(per.value) * forced_back, per.rule))
-    if forced_back >= int(param(charts, "abort-hits")):
+    if forced_back >= charts.params(AirborneParams).abort_hits:
         return None, lines
     return sum(line.value for line in lines), lines
 
@@ -90,8 +90,8 @@ def ruler_slots(
 
 def scatter_sigma(height: float, charts: Any) -> float:
     """Standard deviation of the drift per axis from this height (our model, charted)."""
-    per = float(param(charts, "scatter-sd-per-inch"))
-    power = float(param(charts, "scatter-height-exponent"))
+    per = charts.params(AirborneParams).scatter_sd_per_inch
+    power = charts.params(AirborneParams).scatter_height_exponent
     return float(per * height**power)
 
 
@@ -146,7 +146,7 @@ def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     raised = condition_raise(charts, state.conditions, inputs.get("overcast"),
                              inputs.get("bad_weather"))  # fmt: skip
     flying = [a for a in aircraft if a.aborted is None]
-    size = float(param(charts, "square-size"))
+    size = charts.params(AirborneParams).square_size
     slots = dict(zip((a.label for a in flying), ruler_slots(len(flying), zone, heading, size),
                      strict=True))  # fmt: skip
     squares = []
@@ -189,11 +189,12 @@ def _fall(
     sigma = scatter_sigma(height, charts)
     first = dice.roll(100, f"drift of {plane.label} (Box-Muller u)")
     second = dice.roll(100, f"drift of {plane.label} (bearing)")
+    # The roll's purpose keeps the logged spelling of the face ("above 5.0").
     side_roll = dice.roll(10, f"{plane.label} lands marked side down above "
-                          f"{param(charts, 'marked-down-above')}")  # fmt: skip
+                          f"{float(charts.params(AirborneParams).marked_down_above)}")  # fmt: skip
     dx, dy, distance, bearing = drift(sigma, first, second)
     x, y = slot[0] + dx, slot[1] + dy
-    down = side_roll > int(param(charts, "marked-down-above"))
+    down = side_roll > charts.params(AirborneParams).marked_down_above
     site = site_of(ctx, x, y)
     out: dict[str, Any] = {
         "slot": [round(slot[0], 4), round(slot[1], 4)],

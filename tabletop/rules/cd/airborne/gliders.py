@@ -10,6 +10,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.chart_params import AirborneParams, WeatherParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
 from tabletop.rules.cd.airborne.common import (
     ELIMINATED,
@@ -21,7 +22,6 @@ from tabletop.rules.cd.airborne.common import (
     is_overcast_night,
     keyed,
     names,
-    param,
     site_of,
     stand_effect,
 )
@@ -126,7 +126,7 @@ def _glide(
     entry["target"] = [round(aim[0], 4), round(aim[1], 4)]
     roll = dice.roll(10, f"glider landing of {stand['id']}, needs {number} or less")
     entry["rolls"] = [roll]
-    destroyed_on = int(param(charts, "glider-destroyed-on"))
+    destroyed_on = charts.params(AirborneParams).glider_destroyed_on
     if roll == destroyed_on:
         entry.update(outcome="lost", why=f"rolled {roll}: destroyed or lost en route (CD 7.3.3)")
         _settle(ctx, stand, {"outcome": "lost", "regroup": False}, "glider", zone, heading)
@@ -153,12 +153,12 @@ def _glide(
             entry["outcome"] = "crashed"
     if outcome == "landed":
         landed.append(at)
-    elif within(math.dist(at, zone), float(param(charts, "glider-zone-radius"))):
+    elif within(math.dist(at, zone), charts.params(AirborneParams).glider_zone_radius):
         landed.append(at)  # a glider off its mark may still anchor others (CD 7.3)
     state.rows[GLIDER + stand["id"]] = {
         "id": stand["id"], "x": entry["at"][0], "y": entry["at"][1], "heading": heading,
-        "length": float(param(charts, "glider-length")),
-        "width": float(param(charts, "glider-width")), "turn": state.turn,
+        "length": charts.params(AirborneParams).glider_length,
+        "width": charts.params(AirborneParams).glider_width, "turn": state.turn,
     }  # fmt: skip
     return entry
 
@@ -173,7 +173,7 @@ def _glider_target(
     used: set[int],
 ) -> tuple[float, float]:
     """Within 2" of the zone, or of a glider of the stick down within 2" of it (CD 7.3)."""
-    radius = float(param(ctx.charts, "glider-zone-radius"))
+    radius = ctx.charts.params(AirborneParams).glider_zone_radius
     anchors = [zone, *(p for p in landed if within(math.dist(p, zone), radius))]
 
     def legal(point: tuple[float, float]) -> bool:
@@ -186,8 +186,8 @@ def _glider_target(
                 f'the zone or of a glider of the stick down within {radius:g}" of it (CD 7.3)'
             )
         return target
-    length = float(param(ctx.charts, "glider-length"))
-    width = float(param(ctx.charts, "glider-width"))
+    length = ctx.charts.params(AirborneParams).glider_length
+    width = ctx.charts.params(AirborneParams).glider_width
     ux, uy = math.sin(math.radians(heading)), math.cos(math.radians(heading))
     for index, (along, across) in enumerate(SLOTS):
         if index in used:
@@ -208,7 +208,7 @@ def _deviate(
 ) -> tuple[tuple[float, float], dict[str, Any]]:
     """Direction on the wind direction chart, then a die of inches (CD 7.3.3, 10.1.1)."""
     charts, dice = ctx.charts, ctx.dice
-    above = int(charts.param("weather", "wind-reroll-above"))
+    above = charts.params(WeatherParams).wind_reroll_above
     while True:
         point = dice.roll(10, f"deviation of {plane.label} (wind chart, again on {above + 1}+)")
         rolls.append(point)
@@ -219,7 +219,8 @@ def _deviate(
     factor = 1.0
     kind = crew_class(charts, plane.crew)
     if kind in ("plus", "minus"):
-        factor = float(param(charts, f"deviation-{kind}-factor"))
+        params = charts.params(AirborneParams)
+        factor = params.deviation_plus_factor if kind == "plus" else params.deviation_minus_factor
     distance = pips * factor
     bearing = float(point_bearing(point))
     rad = math.radians(bearing)
@@ -256,7 +257,10 @@ def _glider_site(
         if piece.kind in prohibited or burning or spec.state == "burning":
             why = "burning" if burning or spec.state == "burning" else piece.kind
             return f"deviated into {piece.id} ({why}): lost en route (CD 7.3.4)", []
-    length, width = float(param(charts, "glider-length")), float(param(charts, "glider-width"))
+    length, width = (
+        charts.params(AirborneParams).glider_length,
+        charts.params(AirborneParams).glider_width,
+    )
     shape = glider_footprint(at[0], at[1], heading, length, width)
     crash = []
     crash_kinds = names(charts, "glider-crash-kinds")

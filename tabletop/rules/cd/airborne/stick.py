@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.airborne.common import ELIMINATED, FORCED_BACK, _spec, names, stand_effect
 from tabletop.rules.context import RulesContext
 
@@ -166,7 +167,7 @@ def _overlaps(ctx: RulesContext, ids: Iterable[str]) -> list[list[str]]:
     placed = [s for s in placed if s["x"] is not None]
     others = [s for s in ctx.state.stands() if s["x"] is not None and s["status"] == "ok"]
     # The same test as placing a stand: bases may touch, a sliver is no overlap.
-    tolerance = float(ctx.charts.param("table", "base-overlap-tolerance"))
+    tolerance = ctx.charts.params(TableParams).base_overlap_tolerance
     out = []
     for stand in placed:
         rest = [base_of(o) for o in others if o["id"] != stand["id"]]

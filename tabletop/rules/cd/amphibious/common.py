@@ -29,12 +29,8 @@ NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
 # --- charts ------------------------------------------------------------------------------------
 
 
-def param(charts: Any, key: str) -> Any:
-    return charts.table("amphibious")[key].value
-
-
 def names(charts: Any, key: str) -> list[str]:
-    return [n.strip() for n in str(param(charts, key)).split(",") if n.strip()]
+    return [n.strip() for n in str(charts.table("amphibious")[key].value).split(",") if n.strip()]
 
 
 def craft_type(ctx: RulesContext, stand: dict[str, Any]) -> Any | None:

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_params import AmphibiousParams
 from tabletop.rules.cd.amphibious.attacks import _craft_effect, apply_craft_result
 from tabletop.rules.cd.amphibious.common import (
     NO_EFFECT,
@@ -18,7 +19,6 @@ from tabletop.rules.cd.amphibious.common import (
     craft_stand,
     craft_type,
     names,
-    param,
     shore_frame,
 )
 from tabletop.rules.cd.amphibious.lift import _use_lift
@@ -79,7 +79,7 @@ def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
         offsets.append(run + width / 2)
         run += width
     scatter = _scatter(ctx, crafts) if inputs.get("scatter") else {}
-    distance = float(param(charts, "approach-distance"))
+    distance = charts.params(AmphibiousParams).approach_distance
     placed = []
     for (craft, kind), offset in zip(crafts, offsets, strict=True):
         company = _company(ctx, craft)
@@ -157,8 +157,8 @@ def _scatter(
 ) -> dict[str, dict[str, Any]]:
     """One die per company: scattered on 5 or less, then left or right 2 x D10 (CD 8.1.3)."""
     charts, dice = ctx.charts, ctx.dice
-    up_to = int(param(charts, "scatter-up-to"))
-    left_on = str(param(charts, "scatter-left-on"))
+    up_to = charts.params(AmphibiousParams).scatter_up_to
+    left_on = charts.params(AmphibiousParams).scatter_left_on
     out: dict[str, dict[str, Any]] = {}
     for craft, _ in crafts:
         company = _company(ctx, craft)
@@ -170,7 +170,7 @@ def _scatter(
             way = dice.roll(10, f"scatter direction of {company} ({left_on} left)")
             pips = dice.roll(10, f"scatter distance of {company}")
             left = (way % 2 == 0) == (left_on == "even")
-            inches = pips * float(param(charts, "scatter-multiplier"))
+            inches = pips * charts.params(AmphibiousParams).scatter_multiplier
             entry.update(rolls=[roll, way, pips], direction="left" if left else "right",
                          inches=-inches if left else inches)  # fmt: skip
         out[company] = entry
@@ -257,7 +257,7 @@ def _disembark(
     if not cargo:
         craft["amphib"]["stage"] = "disembarked"
         return []
-    gap = float(param(ctx.charts, "disembark-gap"))
+    gap = ctx.charts.params(AmphibiousParams).disembark_gap
     right = (-out[1], out[0])
     stands = [ctx.state.stand(c) for c in cargo]
     total = sum(s["width"] for s in stands)

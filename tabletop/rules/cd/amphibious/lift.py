@@ -8,7 +8,8 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.sides import resolve_side
-from tabletop.rules.cd.amphibious.common import cargo_of, param
+from tabletop.data.chart_params import AmphibiousParams
+from tabletop.rules.cd.amphibious.common import cargo_of
 from tabletop.rules.context import RulesContext
 
 LIFT = "lift:"
@@ -21,7 +22,7 @@ def lift_points(ctx: RulesContext, stand: dict[str, Any]) -> int:
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
     if kind.category == "personnel":
-        return int(param(ctx.charts, "lift-personnel"))
+        return ctx.charts.params(AmphibiousParams).lift_personnel
     return max(weight_number(weight_class_of(ctx, stand)), 1)
 
 

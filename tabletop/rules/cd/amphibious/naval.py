@@ -8,13 +8,13 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.data.chart_params import AmphibiousParams
 from tabletop.rules.cd.amphibious.common import (
     ELIMINATED,
     FORCED_BACK,
     NO_EFFECT,
     _spec,
     names,
-    param,
     shoreline,
 )
 from tabletop.rules.context import RulesContext
@@ -48,7 +48,7 @@ def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     area = box(*points[0], *points[1]) if len(points) == 2 else Polygon(points)
     if not area.is_valid or area.area <= 0:
         raise BadInput("--area: give two opposite corners, or three or more corners of a polygon")
-    weapon = charts.weapons[str(param(charts, "bombard-weapon"))]
+    weapon = charts.weapons[charts.params(AmphibiousParams).bombard_weapon]
     night = effects(state.conditions, charts).night
     results: dict[str, dict[str, Any]] = {}
     for stand in state.stands():
@@ -87,7 +87,7 @@ def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _bombard_dice(charts: Any, inputs: dict[str, Any]) -> int:
-    most = int(param(charts, "bombard-dice-max"))
+    most = charts.params(AmphibiousParams).bombard_dice_max
     if inputs.get("dice_per_stand") is not None:
         count = int(inputs["dice_per_stand"])
         if not 1 <= count <= most:
@@ -97,7 +97,7 @@ def _bombard_dice(charts: Any, inputs: dict[str, Any]) -> int:
     key = f"bombard-dice-{year}"
     if year is None or key not in charts.table("amphibious"):
         raise BadInput("give --per-stand 1-3, or --year 1943, 1944 or 1945 for the default")
-    return int(param(charts, key))
+    return int(charts.table("amphibious")[key].value)  # by year: an overlay may add one
 
 
 def ship_weapon(ctx: RulesContext, ship: dict[str, Any]) -> Any:
@@ -177,7 +177,8 @@ def _request(
     if observer["side"] != ship["side"] or observer["status"] != "ok" or observer["x"] is None:
         raise RulesRefusal(f"{observer['id']} cannot observe for {ship['id']}")
     fo = _spec(ctx, observer["id"], "naval_fo", None)
-    base = int(param(charts, "response-base"))
+    params = charts.params(AmphibiousParams)
+    base = params.response_base
     working: list[dict[str, Any]] = [
         {"name": "supporting artillery (a ship)", "value": base, "rule": "SPEC 2"}
     ]
@@ -186,13 +187,13 @@ def _request(
             raise RulesRefusal(f"{observer['id']} is {fo}'s naval FO: it calls only its own "
                                "ship (CD 8.4.3)")  # fmt: skip
         role = "naval FO of its own ship (dedicated battery)"
-        working.append({"name": role, "value": int(param(charts, "response-dedicated")),
+        working.append({"name": role, "value": params.response_dedicated,
                         "rule": "CD 8.4.3"})  # fmt: skip
     elif _spec(ctx, observer["id"], "jasco", False):
         role = "JASCO (as an artillery command stand)"
     elif ctx.charts.stand_kinds[observer["kind"]].command:
         role = "non-artillery command stand"
-        working.append({"name": role, "value": int(param(charts, "response-nonartillery")),
+        working.append({"name": role, "value": params.response_nonartillery,
                         "rule": "CD 8.4.3"})  # fmt: skip
     else:
         raise RulesRefusal(f"{observer['id']} cannot request naval fire: only command stands, "
@@ -202,7 +203,9 @@ def _request(
         working.append(
             {
                 "name": f"{observer['quality']} requester",
-                "value": int(param(charts, f"response-quality-{kind}")),
+                "value": params.response_quality_plus
+                if kind == "plus"
+                else params.response_quality_minus,
                 "rule": "SPEC 2",
             }
         )
@@ -210,7 +213,7 @@ def _request(
         working.append(
             {
                 "name": "requester suppressed",
-                "value": int(param(charts, "response-suppressed")),
+                "value": params.response_suppressed,
                 "rule": "SPEC 2",
             }
         )
@@ -236,7 +239,7 @@ def _seen_from_beach(ctx: RulesContext, at: tuple[float, float]) -> list[float] 
     from tabletop.rules.cd.sighting import End, sight
 
     line = shoreline(ctx)
-    step = float(param(ctx.charts, "beach-sight-step"))
+    step = ctx.charts.params(AmphibiousParams).beach_sight_step
     for part in getattr(line, "geoms", [line]):
         count = max(int(part.length // step), 1)
         for i in range(count + 1):

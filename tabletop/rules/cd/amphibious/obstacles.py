@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.data.chart_params import EngineeringParams
 from tabletop.rules.cd.amphibious.common import names, sea
 from tabletop.rules.context import RulesContext
 
@@ -69,7 +70,7 @@ def _through_gap(ctx: RulesContext, piece_id: str, wet: Any) -> bool:
 
     row = ctx.state.rows.get("terrain:" + piece_id) or {}
     for gap in row.get("gaps", []):
-        width = float(gap.get("width") or ctx.charts.param("engineering", "gap-width"))
+        width = float(gap.get("width") or ctx.charts.params(EngineeringParams).gap_width)
         if wet.distance(Point(*gap["at"])) <= width / 2:
             return True
     return False

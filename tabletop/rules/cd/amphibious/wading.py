@@ -10,7 +10,8 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.units import within
-from tabletop.rules.cd.amphibious.common import check_phase, in_sea, param
+from tabletop.data.chart_params import AmphibiousParams, WeatherParams
+from tabletop.rules.cd.amphibious.common import check_phase, in_sea
 from tabletop.rules.context import RulesContext
 
 # --- wading (CD 8.1.4) -------------------------------------------------------------------------
@@ -21,7 +22,7 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
     check_phase(ctx, "wading")
     state, charts = ctx.state, ctx.charts
-    allowance = float(param(charts, "wade-cautious"))
+    allowance = charts.params(AmphibiousParams).wade_cautious
     order = "cautious"
     out = []
     stands = [state.stand(s) for s in inputs["stands"]]
@@ -36,7 +37,7 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             )
     if inputs.get("by"):
         _check_commander(ctx, state.stand(inputs["by"]), stands)
-        allowance, order = float(param(charts, "wade-hasty")), "hasty"
+        allowance, order = charts.params(AmphibiousParams).wade_hasty, "hasty"
     for stand in stands:
         here = (float(stand["x"]), float(stand["y"]))
         goal = (float(stand["amphib"]["beach"][0]), float(stand["amphib"]["beach"][1]))
@@ -111,8 +112,8 @@ def _check_commander(
     if in_sea(ctx, float(chief["x"]), float(chief["y"])):
         raise RulesRefusal(f"{chief['id']} is in the water, not ashore (CD 8.1.4)")
     night = effects(ctx.state.conditions, ctx.charts).night
-    reach = float(ctx.charts.param("weather", "orders-radius-night" if night else
-                                   "orders-radius-day"))  # fmt: skip
+    weather = ctx.charts.params(WeatherParams)
+    reach = weather.orders_radius_night if night else weather.orders_radius_day
     for stand in stands:
         if stand["side"] != chief["side"]:
             raise RulesRefusal(f"{chief['id']} cannot order {stand['id']}, another side's")

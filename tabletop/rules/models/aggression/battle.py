@@ -412,15 +412,15 @@ class Battle:
             fought=[g.row for g in self._present() if g.side != f.side],
             enemies=[s for s in placed if s["side"] != f.side],
             friends=[s for s in placed if s["side"] == f.side],
-            sector=180.0 / self.chart.whole("directions"),
+            sector=180.0 / self.chart.params.directions,
         )
 
     def _retreat(self, f: Fighter, number: int, how: str) -> str:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
         allowed, test it for surrender (a disengaging unit just stays)."""
         ground = self._ground(f)
-        step = 360.0 / self.chart.whole("directions")
-        inches = self.chart.whole("retreat-hexes") * self.chart.scale.inches_per_hex
+        step = 360.0 / self.chart.params.directions
+        inches = self.chart.params.retreat_hexes * self.chart.scale.inches_per_hex
 
         def bearing_at(offset: int) -> float:
             return (f.retreat_bearing + offset * step) % 360.0
@@ -469,7 +469,7 @@ class Battle:
             self.retreated.append(entry)
             self._gone(f, "retreated")
             # AGG Aggression factors: a unit that retreats goes to AF 1.
-            f.af = self.chart.whole("af-after-retreat")
+            f.af = self.chart.params.af_after_retreat
             f.record["retreated_turn"] = self.ctx.state.turn
         if f.strength == 0:
             self._gone(f, "eliminated")
@@ -512,7 +512,7 @@ class Battle:
     def _pursue(self, number: int, fired_at: dict[str, set[str]], record: dict[str, Any]) -> None:
         """AGG Pursuit: enemies that fired at a retreating unit and pursue follow it one hex,
         and it falls back one more; both then leave the battle."""
-        inches = self.chart.whole("pursued-hexes") * self.chart.scale.inches_per_hex
+        inches = self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
         for entry in [*self.retreated, *self.disengaged]:
             if entry["round"] != number:
                 continue
@@ -690,7 +690,7 @@ def _check_contact(
     from tabletop.data.board import base_of
     from tabletop.table import distance
 
-    limit = chart.number("contact")
+    limit = chart.params.contact
     bases = {s: base_of(r) for s, r in rows.items()}
     for group, others in ((attackers, defenders), (defenders, attackers)):
         for sid in group:
@@ -706,7 +706,7 @@ def _check_contact(
 
 def _rounds(value: Any, chart: AggressionChart) -> int:
     if value is None:
-        return chart.whole("max-rounds")
+        return chart.params.max_rounds
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
         raise BadInput(f"--rounds {value!r}: give 1 to 100 rounds")
     return value
@@ -730,13 +730,13 @@ def _fighter(
         record["profile"] = given["profile"]
     profile = chart.profile(profile_id(ctx, chart, row, record.get("profile")))
     record.setdefault("strength", start_strength(profile, spec.strength))
-    record.setdefault("af", spec.aggression or chart.whole("default-af"))
+    record.setdefault("af", spec.aggression or chart.params.default_af)
     record["strength_at_battle"] = record["strength"]
     moving = row.get("moved_turn") == state.turn
     notes: list[str] = []
     if "suppressed" in row.get("markers", []) and profile.firepower:
         # our reading: a stand suppressed under CD enters close combat with less fire
-        percent = chart.whole("suppressed-firepower-percent")
+        percent = chart.params.suppressed_firepower_percent
         profile = replace(profile, firepower=profile.firepower * percent // 100)
         notes.append(f"suppressed: firepower {percent}% (AGG Combat, default)")
     if "af" in given:
@@ -754,12 +754,12 @@ def _fighter(
             record.pop("works", None)
         else:
             size = works["size"] or (
-                chart.whole("fort-first-size") if works["kind"] == "fortified" else 0
+                chart.params.fort_first_size if works["kind"] == "fortified" else 0
             )
             record["works"] = {"kind": works["kind"], "size": size, "at": [row["x"], row["y"]]}
     af = int(record["af"])
     if _ammo_short(row, state.turn):
-        af = chart.whole("af-without-ammo")
+        af = chart.params.af_without_ammo
         record["af"] = af
         notes.append(f"ammunition not resupplied: AF {af} (AGG Aggression factors)")
     works_kind, fits = _works(chart, row, record, rows)

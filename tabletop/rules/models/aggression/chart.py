@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from tabletop.core.errors import BadInput
-from tabletop.data.charts import Entry, Param
+from tabletop.data.charts import Entry, Param, build_params
 from tabletop.data.schema import bounded
 
 CHART = "aggression"
@@ -93,15 +95,48 @@ class KindProfile(Entry):
     profile: str
 
 
-REQUIRED_PARAMS: tuple[str, ...] = (
-    "default-af", "af-after-retreat", "af-without-ammo", "retreat-base", "retreat-per-af",
-    "casualty-percent-per-point", "per-friend-retreated", "per-friend-joined", "directions",
-    "direction-search", "loss-per-step", "retreat-hexes", "pursued-hexes", "pursuit-choice",
-    "leader-kill", "victor-share", "equipment-unit", "contact", "max-rounds",
-    "admin-target-bonus", "admin-fire-penalty", "admin-firers-first", "admin-firers-per-round",
-    "ambush-free-shots", "engineer-clearing", "mine-income-loss", "fort-first-size",
-    "fort-men-per-size", "vehicle-men", "suppressed-firepower-percent",
-)  # fmt: skip
+@dataclass(frozen=True, kw_only=True)
+class AggressionParams:
+    """The model's numbers (table ``params``): a field is the entry whose id is the field's
+    name with ``-`` for ``_``; counts and percentages whole numbers, shares ``float``."""
+
+    CHART: ClassVar[str] = f"models/{CHART}"
+
+    default_af: int  # AGG Aggression factors
+    af_after_retreat: int  # AGG Aggression factors
+    af_without_ammo: int  # AGG Aggression factors
+    retreat_base: int  # AGG Retreat chance
+    retreat_per_af: int  # AGG Retreat chance
+    casualty_percent_per_point: float  # AGG Retreat chance
+    per_friend_retreated: int  # AGG Retreat chance
+    per_friend_joined: int  # AGG Retreat chance
+    directions: int  # AGG Retreat directions
+    direction_search: str  # AGG Retreat example (Volksgrenadiers)
+    loss_per_step: int  # AGG Retreat example (Volksgrenadiers)
+    retreat_hexes: int  # AGG Pursuit
+    pursued_hexes: int  # AGG Pursuit
+    pursuit_choice: bool  # AGG Aggression factors
+    leader_kill: int  # AGG Target priority
+    victor_share: float  # AGG Captured equipment
+    equipment_unit: int  # AGG Captured equipment
+    contact: float  # AGG Combat
+    max_rounds: int  # AGG Combat
+    admin_target_bonus: float  # AGG Admin movement
+    admin_fire_penalty: float  # AGG Admin movement
+    admin_firers_first: int  # AGG Admin movement
+    admin_firers_per_round: int  # AGG Admin movement
+    ambush_free_shots: int  # AGG Ambush
+    engineer_clearing: int  # AGG Mines
+    mine_income_loss: float  # AGG Mines
+    fort_first_size: int  # AGG Fortifications
+    fort_men_per_size: int  # AGG Fortifications
+    vehicle_men: int  # AGG Fortifications
+    suppressed_firepower_percent: int  # AGG Combat (default)
+
+
+REQUIRED_PARAMS: tuple[str, ...] = tuple(
+    f.name.replace("_", "-") for f in dataclasses.fields(AggressionParams)
+)
 
 SCHEMAS: dict[str, type[Entry]] = {
     "scale": Scale,
@@ -171,14 +206,11 @@ class AggressionChart:
         entry = self.tables["kinds"].get(kind)
         return None if entry is None else str(entry.profile)
 
-    def param(self, key: str) -> Any:
-        return self.tables["params"][key].value
-
-    def number(self, key: str) -> float:
-        return float(self.param(key))
-
-    def whole(self, key: str) -> int:
-        return int(self.param(key))
+    @functools.cached_property
+    def params(self) -> AggressionParams:
+        """The numbers of the procedures, typed (a word where a number belongs is a
+        ChartError naming the entry)."""
+        return build_params(AggressionParams, self.tables["params"])
 
     @property
     def scale(self) -> Scale:

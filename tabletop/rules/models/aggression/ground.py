@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.data.board import base_of
+from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.ground import TERRAIN_COLUMN
 from tabletop.rules.context import RulesContext
 from tabletop.table import Base, bearing
@@ -78,7 +79,7 @@ class Ground:
         return []
 
     def _tolerance(self) -> float:
-        return max(float(self.ctx.charts.param("table", "base-overlap-tolerance")), 1e-6)
+        return max(self.ctx.charts.params(TableParams).base_overlap_tolerance, 1e-6)
 
     def _into_enemies(self, start: Base, end: Base) -> list[str]:
         """The path may not run into an enemy base; an enemy it is fighting only may not be

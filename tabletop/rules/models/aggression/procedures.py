@@ -254,7 +254,7 @@ def build(chart_of: Callable[[], AggressionChart]) -> dict[str, Procedure]:
 
 
 def _factor(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, Any]:
-    af = _int(o, "af", chart.whole("default-af"), 1, 10)
+    af = _int(o, "af", chart.params.default_af, 1, 10)
     moving = _bool(o, "moving")
     now = rules.effective_factor(
         chart,
@@ -285,7 +285,7 @@ def _factor(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, Any
 
 def _retreat_test(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, Any]:
     test = rules.RetreatTest(
-        af=_int(o, "af", chart.whole("default-af"), 1, 10),
+        af=_int(o, "af", chart.params.default_af, 1, 10),
         training=_text(o, "training", "regular"),
         start_strength=_int(o, "strength", None, 1),
         casualties=_int(o, "casualties", 0),
@@ -305,7 +305,7 @@ def _retreat_test(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[st
 
 
 def _direction(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, Any]:
-    count = chart.whole("directions")
+    count = chart.params.directions
     first = _int(o, "direction", None, 1, count)
     blocked = set(_numbers(o.get("blocked"), "blocked", 1, count))
 
@@ -331,9 +331,9 @@ def _direction(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, 
         "casualties": choice.loss,
         "tried": tried,
         "lines": [
-            f"tried {', '.join(map(str, tried))} ({chart.param('direction-search')} from "
+            f"tried {', '.join(map(str, tried))} ({chart.params.direction_search} from "
             f"{first}): first allowed {direction}",
-            f"{choice.steps} step(s) of difference x {chart.whole('loss-per-step')} = "
+            f"{choice.steps} step(s) of difference x {chart.params.loss_per_step} = "
             f"{choice.loss} casualties (AGG Retreat example)",
         ],
     }
@@ -343,7 +343,7 @@ def _surrender(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, 
     chance = rules.surrender_chance(
         chart,
         _text(o, "training", "regular"),
-        _int(o, "af", chart.whole("default-af"), 1, 10),
+        _int(o, "af", chart.params.default_af, 1, 10),
         _bool(o, "moving"),
     )
     gives_up, roll = rules.percent_test(dice, chance.chance, f"surrender (<= {chance.chance})")
@@ -363,7 +363,7 @@ def _pursuit(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, An
         raise BadInput(f"--set choice={choice!r}: write true or false")
     yes, why = rules.pursues(
         chart,
-        _int(o, "af", chart.whole("default-af"), 1, 10),
+        _int(o, "af", chart.params.default_af, 1, 10),
         moving=_bool(o, "moving"),
         choice=choice,
         admin=_bool(o, "admin"),
@@ -456,7 +456,7 @@ def _ambush(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, Any
         stationary=_bool(o, "stationary", True),
         enemy_type=_text(o, "enemy", "infantry", UNIT_TYPES),
         af_by_type=rules.parse_af_by_type(str(o.get("by_type") or "")),
-        default_af=_int(o, "af", chart.whole("default-af"), 1, 10),
+        default_af=_int(o, "af", chart.params.default_af, 1, 10),
         admin_victim=_bool(o, "admin"),
         on_route=_bool(o, "on_route"),
     )
@@ -496,7 +496,7 @@ def _mine_lay(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, A
         _text(o, "owner"),
         mine,
     )
-    loss = chart.number("mine-income-loss")
+    loss = chart.params.mine_income_loss
     return {
         "verdict": f"{laid.result.capitalize()}: {laid.owner}'s field holds "
         + ", ".join(laid.types),

@@ -70,10 +70,10 @@ def effective_factor(
     check_factor(af)
     lines = [f"ordered AF {af}"]
     if retreated:
-        af = chart.whole("af-after-retreat")
+        af = chart.params.af_after_retreat
         lines.append(f"retreated: AF {af} (AGG Aggression factors)")
     if ammo_short:
-        af = chart.whole("af-without-ammo")
+        af = chart.params.af_without_ammo
         lines.append(f"ammunition not resupplied: AF {af} (AGG Aggression factors)")
     factor = chart.factor(af)
     meaning = factor.moving if moving else factor.stationary
@@ -109,28 +109,31 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
         raise BadInput(f"strength {test.start_strength!r}: a unit tested has 1 or more")
     if test.casualties < 0:
         raise BadInput(f"casualties {test.casualties!r}: give 0 or more")
-    base = chart.whole("retreat-base") - chart.whole("retreat-per-af") * test.af
+    base = chart.params.retreat_base - chart.params.retreat_per_af * test.af
     lines = [
-        f"base {chart.whole('retreat-base')} - {chart.whole('retreat-per-af')} x AF {test.af}"
+        f"base {chart.params.retreat_base} - {chart.params.retreat_per_af} x AF {test.af}"
         f" = {base}% (AGG Retreat chance)"
     ]
     training = chart.training(test.training)
     total = base + training.retreat
     lines.append(f"{training.retreat:+d}% {training.id} training")
     share = Fraction(100 * test.casualties, test.start_strength)
-    per = fraction(chart.number("casualty-percent-per-point"))
+    per = fraction(chart.params.casualty_percent_per_point)
     points = math.floor(share / per)
     total += points
     lines.append(
         f"+{points}% casualties: {test.casualties} of {test.start_strength} at the start of "
         f"the round = {float(share):.4g}%, 1% per full {float(per):g}%"
     )
-    for key, count, what in (
-        ("per-friend-retreated", test.retreated_friends, "friendly unit(s) already retreated"),
-        ("per-friend-joined", test.joined_friends, "friendly unit(s) joined the battle"),
+    for step, count, what in (
+        (
+            chart.params.per_friend_retreated,
+            test.retreated_friends,
+            "friendly unit(s) already retreated",
+        ),
+        (chart.params.per_friend_joined, test.joined_friends, "friendly unit(s) joined the battle"),
     ):
         if count:
-            step = chart.whole(key)
             total += step * count
             lines.append(f"{step * count:+d}% {count} {what} ({step:+d}% each)")
     clamped = max(0, min(100, total))
@@ -197,12 +200,12 @@ def choose_direction(
     ``forbidden(offset)`` says why a direction may not be used (empty when it may).
     """
     tried: list[Tried] = []
-    count = chart.whole("directions")
-    for offset, steps in search_order(count, str(chart.param("direction-search"))):
+    count = chart.params.directions
+    for offset, steps in search_order(count, chart.params.direction_search):
         reasons = forbidden(offset)
         tried.append(Tried(offset, steps, reasons))
         if not reasons:
-            return DirectionChoice(offset, steps, steps * chart.whole("loss-per-step"), tried)
+            return DirectionChoice(offset, steps, steps * chart.params.loss_per_step, tried)
     return DirectionChoice(None, 0, 0, tried)
 
 
@@ -235,7 +238,7 @@ def pursues(
     if factor.pursuit == "yes-if-stationary" and not moving:
         return True, f"AF {af} stationary: always pursues ({factor.rule})"
     if choice is None:
-        default = bool(chart.param("pursuit-choice"))
+        default = chart.params.pursuit_choice
         return default, f"AF {af}: the player's choice, not given ({'yes' if default else 'no'})"
     return bool(choice), f"AF {af}: the player's choice ({'yes' if choice else 'no'})"
 
@@ -274,8 +277,8 @@ def spoils(chart: AggressionChart, casualties: int, surplus: int, victors: int) 
     """AGG Captured equipment: a share of everything discarded, in whole units."""
     if casualties < 0 or surplus < 0:
         raise BadInput("casualties and surplus are 0 or more")
-    unit = chart.whole("equipment-unit")
-    share = fraction(chart.number("victor-share"))
+    unit = chart.params.equipment_unit
+    share = fraction(chart.params.victor_share)
     discarded = Fraction(casualties, unit) + surplus
     captured = math.floor(share * discarded)
     lines = [
@@ -398,11 +401,11 @@ def shot_damage(
         else:
             lines.append(f"{works.id}: does not fit whole, so not protected ({works.rule})")
     if situation.admin_target:
-        value *= fraction(chart.number("admin-target-bonus"))
-        lines.append(f"x {chart.number('admin-target-bonus'):g} target moving administratively")
+        value *= fraction(chart.params.admin_target_bonus)
+        lines.append(f"x {chart.params.admin_target_bonus:g} target moving administratively")
     if situation.admin_firer:
-        value *= fraction(chart.number("admin-fire-penalty"))
-        lines.append(f"x {chart.number('admin-fire-penalty'):g} firer moving administratively")
+        value *= fraction(chart.params.admin_fire_penalty)
+        lines.append(f"x {chart.params.admin_fire_penalty:g} firer moving administratively")
     damage = max(1, round_half_up(value)) if value > 0 else 0
     lines.append(f"= {float(value):.4g}, {damage} damage (AGG Combat, default fire procedure)")
     return damage, lines
@@ -430,7 +433,7 @@ def fire_shot(
 
 
 def leader_killed(chart: AggressionChart, damage: int) -> bool:
-    return damage >= chart.whole("leader-kill")
+    return damage >= chart.params.leader_kill
 
 
 # --- administrative movement and ambush ------------------------------------------------------
@@ -440,8 +443,8 @@ def admin_firers_allowed(chart: AggressionChart, round_no: int, count: int) -> i
     """AGG Admin movement: one may return fire at first, one more each later round."""
     if round_no < 1:
         raise BadInput(f"round {round_no!r}: rounds count from 1")
-    first = chart.whole("admin-firers-first")
-    return min(count, first + chart.whole("admin-firers-per-round") * (round_no - 1))
+    first = chart.params.admin_firers_first
+    return min(count, first + chart.params.admin_firers_per_round * (round_no - 1))
 
 
 def parse_af_by_type(text: str) -> dict[str, int]:
@@ -483,7 +486,7 @@ def ambush(
             "or river route (AGG Ambush)"
         )
     af = af_by_type.get(enemy_type, check_factor(default_af))
-    shots = chart.whole("ambush-free-shots")
+    shots = chart.params.ambush_free_shots
     lines = [
         f"AF {af} against {enemy_type}"
         + (" (its ambush order for that type)" if enemy_type in af_by_type else ""),
@@ -569,7 +572,7 @@ def clear_mines(
                     "a unit that is not an engineer cannot search for mines in combat (AGG Mines)"
                 )
             return False, None, "no engineers: the mines attack again this round (AGG Mines)"
-        chance = chart.whole("engineer-clearing")
+        chance = chart.params.engineer_clearing
         cleared, roll = percent_test(dice, chance, f"engineers clear the minefield (<= {chance})")
         verdict = "cleared for good" if cleared else "not cleared this round"
         return cleared, roll, f"{chance}% a round with engineers: {roll_text(roll)}, {verdict}"
@@ -583,7 +586,7 @@ def mine_income_loss(chart: AggressionChart, mines: int, income: float) -> float
     """AGG Mines: each mine unit ever laid cuts income by 0.1% for good."""
     if mines < 0 or income < 0:
         raise BadInput("mines and income are 0 or more")
-    return income * chart.number("mine-income-loss") / 100 * mines
+    return income * chart.params.mine_income_loss / 100 * mines
 
 
 # --- digging in ---------------------------------------------------------------------------------
@@ -629,7 +632,7 @@ def dig_in(
             "fortifications are not built with an enemy unit present (AGG Fortifications)"
         )
     if works == "entrenched":
-        first = chart.whole("fort-first-size")
+        first = chart.params.fort_first_size
         new = first + orders - 1
         lines = [f"fortification of size {first} (AGG Fortifications)"]
         if orders > 1:
@@ -653,6 +656,6 @@ def fort_room(chart: AggressionChart, size: int, men: int, vehicles: int = 0) ->
     """AGG Fortifications: size x 100 men; a vehicle or gun takes the room of 10 men."""
     if size < 0 or men < 0 or vehicles < 0:
         raise BadInput("size, men and vehicles are 0 or more")
-    capacity = size * chart.whole("fort-men-per-size")
-    needed = men + vehicles * chart.whole("vehicle-men")
+    capacity = size * chart.params.fort_men_per_size
+    needed = men + vehicles * chart.params.vehicle_men
     return FortRoom(capacity, needed, needed <= capacity)
