@@ -111,7 +111,35 @@ def site_of(ctx: RulesContext, x: float, y: float) -> dict[str, Any]:
     """What lies at a landing point: off the table, deep water, the pieces under it."""
     if not ctx.table.on_table(x, y):
         return {"off_table": True, "water": None, "pieces": []}
-    pieces = ctx.table.pieces_at(x, y)
+    return _site(ctx, ctx.table.pieces_at(x, y))
+
+
+def sites_of(ctx: RulesContext, points: list[tuple[float, float]]) -> list[dict[str, Any]]:
+    """``site_of`` for many points at once (the odds of a drop ask for ten thousand): one
+    query of the table's index, the pieces of each point in scenario order as
+    ``pieces_at`` gives them."""
+    import numpy as np
+    import shapely
+
+    table = ctx.table
+    found: list[list[int]] = [[] for _ in points]
+    if points and table.pieces:
+        at, index = table.tree.query(
+            shapely.points(np.asarray(points, dtype=float)), predicate="intersects"
+        )
+        for i, j in zip(at.tolist(), index.tolist(), strict=True):
+            found[i].append(j)
+    out = []
+    for (x, y), hits in zip(points, found, strict=True):
+        if not table.on_table(x, y):
+            out.append({"off_table": True, "water": None, "pieces": []})
+        else:
+            out.append(_site(ctx, [table.pieces[j] for j in sorted(hits)]))
+    return out
+
+
+def _site(ctx: RulesContext, pieces: list[Any]) -> dict[str, Any]:
+    """A point on the table: the deep water under it (none on a bridge), and its pieces."""
     kinds = {p.kind for p in pieces}
     water = None
     if "bridge" not in kinds:
