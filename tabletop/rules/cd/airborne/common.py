@@ -114,27 +114,36 @@ def site_of(ctx: RulesContext, x: float, y: float) -> dict[str, Any]:
     return _site(ctx, ctx.table.pieces_at(x, y))
 
 
-def sites_of(ctx: RulesContext, points: list[tuple[float, float]]) -> list[dict[str, Any]]:
-    """``site_of`` for many points at once (the odds of a drop ask for ten thousand): one
-    query of the table's index, the pieces of each point in scenario order as
-    ``pieces_at`` gives them."""
+def site_groups(ctx: RulesContext, points: Any) -> list[tuple[dict[str, Any], Any]]:
+    """``site_of`` for many points at once (the odds of a drop ask for ten thousand): each
+    distinct site, with the indices of the points (an array of N x 2) that lie in it. One
+    query of the table's index; each point's pieces in scenario order, as ``pieces_at``
+    gives them, and off the table as ``on_table`` says (edges on the table)."""
     import numpy as np
     import shapely
 
     table = ctx.table
-    found: list[list[int]] = [[] for _ in points]
-    if points and table.pieces:
-        at, index = table.tree.query(
-            shapely.points(np.asarray(points, dtype=float)), predicate="intersects"
-        )
+    xy = np.asarray(points, dtype=float).reshape(-1, 2)
+    x, y = xy[:, 0], xy[:, 1]
+    on = (x >= 0.0) & (x <= table.width) & (y >= 0.0) & (y <= table.depth)
+    covered: dict[int, list[int]] = {}
+    if len(xy) and table.pieces:
+        at, index = table.tree.query(shapely.points(xy), predicate="intersects")
         for i, j in zip(at.tolist(), index.tolist(), strict=True):
-            found[i].append(j)
-    out = []
-    for (x, y), hits in zip(points, found, strict=True):
-        if not table.on_table(x, y):
-            out.append({"off_table": True, "water": None, "pieces": []})
-        else:
-            out.append(_site(ctx, [table.pieces[j] for j in sorted(hits)]))
+            covered.setdefault(i, []).append(j)
+    by_pieces: dict[tuple[int, ...], list[int]] = {}
+    for i, hits in covered.items():
+        if on[i]:
+            by_pieces.setdefault(tuple(sorted(hits)), []).append(i)
+    bare = on.copy()
+    bare[list(covered)] = False
+    out: list[tuple[dict[str, Any], Any]] = []
+    if (~on).any():
+        out.append(({"off_table": True, "water": None, "pieces": []}, np.flatnonzero(~on)))
+    if bare.any():
+        out.append((_site(ctx, []), np.flatnonzero(bare)))
+    for key, where in by_pieces.items():
+        out.append((_site(ctx, [table.pieces[j] for j in key]), np.array(where)))
     return out
 
 
