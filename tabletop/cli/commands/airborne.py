@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +192,9 @@ def show_parts(report: Any, as_json: bool) -> None:
             f"  {part.part}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.outcomes.items())
         )
         if part.where:
-            click.echo("    where: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.where.items()))
+            click.echo(
+                f"    {report.where}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.where.items())
+            )
     for key, value in report.expected.items():
         click.echo(f"  expected {key}: {float(value):.3f}")
     for note in report.assumes:
@@ -227,7 +230,8 @@ def _fraction(p: Any) -> str:
 
 
 def _pct(p: Any) -> str:
-    return f"{float(p) * 100:.1f}%"
+    """A percentage to a tenth; a chance too small for that is shown as under 0.1%."""
+    return "<0.1%" if 0 < p < Fraction(1, 2000) else f"{float(p) * 100:.1f}%"
 
 
 def _echo_orders(r: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from tabletop.cli.commands.airborne import odds_asked, show_parts
 from tabletop.cli.core import (
     POINT,
     STAND,
@@ -98,6 +99,11 @@ def approach(
     """
     inputs = {"craft": list(craft), "at": list(at), "wave": wave, "scatter": scatter,
               "year": year, "major": major}  # fmt: skip
+    if scatter and odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import scatter_odds
+
+        show_parts(scatter_odds(open_game(game).context(), inputs), as_json)
+        return
     out = open_game(game).execute("amphibious-approach", inputs, **dice_inputs(dice))
     r = _finish(out, as_json)
     if r is None:
@@ -139,6 +145,11 @@ def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
     Example:
       tabletop amphibious land LC-1 LC-2 LVT-1
     """
+    if odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import land_odds
+
+        show_parts(land_odds(open_game(game).context(), {"craft": list(craft)}), as_json)
+        return
     out = open_game(game).execute("amphibious-land", {"craft": list(craft)}, **dice_inputs(dice))
     r = _finish(out, as_json)
     if r is None:

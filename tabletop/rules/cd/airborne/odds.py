@@ -67,6 +67,7 @@ class PartsReport:
     parts: list[PartOdds]
     assumes: list[str]
     expected: dict[str, Fraction] = field(default_factory=dict)
+    where: str = "where"  # what each part's ``where`` tells, in the text output
 
 
 def with_dice(ctx: RulesContext, dice: DiceLike) -> RulesContext:
@@ -195,7 +196,7 @@ def drop_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
             (q for part in parts for k, q in part.outcomes.items() if _down(k)), Fraction(0)
         )
     }
-    return PartsReport("airborne-drop", "square", parts, assumes, expected)
+    return PartsReport("airborne-drop", "square", parts, assumes, expected, "comes down in")
 
 
 def _weights(dist: dict[Any, Fraction]) -> tuple[list[Any], Any, int]:
@@ -324,7 +325,7 @@ def glider_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
             Fraction(0),
         )
     }
-    return PartsReport("airborne-glider", "glider", parts, assumes, expected)
+    return PartsReport("airborne-glider", "glider", parts, assumes, expected, "comes down")
 
 
 def _glide_odds(
@@ -360,7 +361,7 @@ def _glide_odds(
                 if lost is not None:
                     add(out, (f"lost: {lost}", "lost"), chance)
                 elif not crashed:
-                    add(out, ("deviated, down safely", "deviated"), chance)
+                    add(out, ("deviated, down safely", "off its mark"), chance)
                 else:
                     if crash is None:
                         crash = _crash_odds(ctx, stand, at, number)

@@ -1,0 +1,135 @@
+"""Exact odds of a wave's scatter and of craft running in to the beach (CD 8.1, 8.1.3, 8.2),
+part by part.
+
+A wave's companies scatter independently (CD 8.1.3: a die each, then a die for the side and
+one for the distance), and each craft meets its own hazards on the run in (CD 8.1.1, 8.1.5,
+8.1.6, 8.2.4, 8.2.5). Run whole, the branches multiply company by company and craft by
+craft; part by part they add. Each part is worked out by enumerating the function the
+command rolls with (``landing.scatter_roll``, ``landing._land_one``) through
+``tabletop.core.odds.distribution``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.odds import TooManyBranches
+from tabletop.rules.cd.airborne.odds import PartOdds, PartsReport, add, ordered, stage, with_dice
+from tabletop.rules.cd.amphibious import landing
+from tabletop.rules.context import RulesContext
+
+
+def scatter_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
+    """Each company's scatter (CD 8.1.3): on target or which way, how far, and whether its
+    craft's approach positions stay on the table (CD 8.1)."""
+    plan = landing.plan_approach(ctx, inputs)
+    companies: dict[str, list[tuple[dict[str, Any], float]]] = {}
+    for (craft, _), offset in zip(plan.crafts, plan.offsets, strict=True):
+        companies.setdefault(landing._company(ctx, craft), []).append((craft, offset))
+    parts = []
+    expected = Fraction(0)
+    for company, crafts in companies.items():
+
+        def roll(dice: Any, company: str = company) -> tuple[bool, str | None, float]:
+            entry = landing.scatter_roll(dice, ctx.charts, company)
+            return entry["scattered"], entry.get("direction"), entry["inches"]
+
+        outcomes: dict[str, Fraction] = {}
+        where: dict[str, Fraction] = {}
+        # Where, from the farthest left to the farthest right.
+        for (scattered, direction, inches), p in sorted(stage(roll).items(), key=_by_inches):
+            shown = f'{direction} {abs(inches):g}"' if scattered else "on target"
+            add(where, shown, p)
+            refused = _off_table(ctx, plan, crafts, inches)
+            if refused is not None:
+                add(outcomes, f"refused: {refused}", p)
+            else:
+                add(outcomes, f"scattered {direction}" if scattered else "on target", p)
+            if scattered:
+                expected += p
+        parts.append(PartOdds(company, company, ordered(outcomes), where))
+    assumes = [
+        "each company on its own: its craft shift together along the shore; a shift that "
+        "puts any craft's approach off the table refuses the whole approach (CD 8.1)"
+    ]
+    return PartsReport(
+        "amphibious-approach",
+        "company",
+        parts,
+        assumes,
+        {"companies scattered": expected},
+        "scatter",
+    )
+
+
+def _by_inches(item: tuple[tuple[bool, str | None, float], Fraction]) -> float:
+    return item[0][2]
+
+
+def _off_table(
+    ctx: RulesContext, plan: Any, crafts: list[tuple[dict[str, Any], float]], inches: float
+) -> str | None:
+    for craft, offset in crafts:
+        try:
+            landing.approach_point(ctx, plan, craft, offset, inches)
+        except RulesRefusal as refusal:
+            return str(refusal)
+    return None
+
+
+def land_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
+    """Each craft's run in to the beach (CD 8.1.1, 8.1.2, 8.1.5, 8.1.6, 8.2.4, 8.2.5): the
+    hazards it strikes and their effects, and where it ends up."""
+    crafts = landing.landing_craft(ctx, inputs)
+    base = ctx.state
+    parts = []
+    ashore = Fraction(0)
+    for craft, kind in crafts:
+
+        def run(dice: Any, cid: str = craft["id"], kind: Any = kind) -> tuple[str, str]:
+            mine = replace(with_dice(ctx, dice), state=base.copy())
+            report = landing._land_one(mine, mine.state.stand(cid), kind)
+            return _land_outcome(report), report["stage"]
+
+        try:
+            dist = stage(run)
+        except TooManyBranches as exc:
+            raise BadInput(
+                f"the odds of landing {craft['id']} cannot be worked out exactly here: its "
+                f"dice branch more than {exc.limit} ways"
+            ) from None
+        outcomes: dict[str, Fraction] = {}
+        where: dict[str, Fraction] = {}
+        for (outcome, stage_now), p in dist.items():
+            add(outcomes, outcome, p)
+            add(where, stage_now, p)
+            if stage_now in ("disembarked", "landed", "beached"):
+                ashore += p
+        parts.append(PartOdds(craft["id"], craft["id"], ordered(outcomes), ordered(where)))
+    assumes = [
+        "each craft on its own: its figure is exact; craft are not combined (one craft's "
+        "loss does not change another's dice)"
+    ]
+    return PartsReport("amphibious-land", "craft", parts, assumes, {"craft ashore": ashore}, "ends")
+
+
+def _land_outcome(report: dict[str, Any]) -> str:
+    """A craft's run in, in words: what it struck and what that did, where it ended."""
+    words = []
+    for h in report["hazards"]:
+        effect = h.get("effect")
+        text = f"{h['what']}: " + (f"{effect}, " if effect not in (None, h["result"]) else "")
+        text += h["result"]
+        for sid, fate in sorted((h.get("cargo") or {}).items()):
+            text += f"; {sid} {fate}"
+        words.append(text)
+    crossed = report.get("minefields")
+    if crossed and crossed.get("attacks"):
+        words.append(str(crossed["verdict"]))
+    if report.get("disembarked"):
+        words.append(f"{', '.join(report['disembarked'])} ashore")
+    stage_now = report["stage"]
+    return f"{stage_now}" + (f" ({'; '.join(words)})" if words else "")
