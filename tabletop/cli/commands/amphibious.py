@@ -365,6 +365,11 @@ def bombard(
         raise BadInput("--area: give two opposite corners, or three or more corners")
     inputs = {"side": side, "area": [list(p) for p in area], "dice_per_stand": per_stand,
               "year": year}  # fmt: skip
+    if odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import bombard_odds
+
+        show_parts(bombard_odds(open_game(game).context(), inputs), as_json)
+        return
     r = _finish(open_game(game).execute("amphibious-bombard", inputs, **dice_inputs(dice)),
                 as_json)  # fmt: skip
     if r is not None:

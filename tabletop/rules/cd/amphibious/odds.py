@@ -16,9 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.core.odds import TooManyBranches
+from tabletop.core.odds import TooManyBranches, convolve
 from tabletop.rules.cd.airborne.odds import PartOdds, PartsReport, add, ordered, stage, with_dice
-from tabletop.rules.cd.amphibious import landing
+from tabletop.rules.cd.amphibious import landing, naval
+from tabletop.rules.cd.amphibious.common import ELIMINATED
 from tabletop.rules.context import RulesContext
 
 
@@ -133,3 +134,45 @@ def _land_outcome(report: dict[str, Any]) -> str:
         words.append(f"{', '.join(report['disembarked'])} ashore")
     stage_now = report["stage"]
     return f"{stage_now}" + (f" ({'; '.join(words)})" if words else "")
+
+
+def bombard_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
+    """Each bombarded stand's worst result from its dice (CD 8.4.1): one die at a time
+    through ``naval.bombard_die``, folded over the stand's dice with ``convolve``."""
+    side, count, weapon, area, night = naval.bombard_plan(ctx, inputs)
+    parts = []
+    hits = eliminated = Fraction(0)
+    for stand in naval.bombarded(ctx, side, area):
+        plan = naval.bombard_target(ctx, stand, weapon, night)
+
+        def die(dice: Any, stand: dict[str, Any] = stand, plan: Any = plan) -> str | None:
+            return naval.bombard_die(with_dice(ctx, dice), stand, plan, 1, count)[2]
+
+        start: tuple[int, str | None] = (0, None)
+        folded = convolve(start, stage(die), count, _worse)
+        outcomes: dict[str, Fraction] = {}
+        where: dict[str, Fraction] = {}
+        for (n, worst), p in sorted(folded.items(), key=lambda kv: kv[0][0]):
+            add(outcomes, "no hit" if worst is None else f"hit: {worst}", p)
+            add(where, f"{n} hit" + ("" if n == 1 else "s"), p)
+            hits += p * n
+            if worst == ELIMINATED:
+                eliminated += p
+        label = f"{stand['id']} (needs {plan.to_hit} or less)"
+        parts.append(PartOdds(label, stand["id"], ordered(outcomes), where))
+    assumes = [
+        f"each stand on its own: {count} D10, a hit on its number or less (or a 1), the worst "
+        "effect counts (CD 8.4.1)"
+    ]
+    expected = {"hits": hits, "stands eliminated": eliminated}
+    return PartsReport("amphibious-bombard", "stand", parts, assumes, expected, "hits")
+
+
+def _worse(state: tuple[int, str | None], effect: str | None) -> tuple[int, str | None]:
+    """Fold one die into (hits so far, the worst effect so far)."""
+    n, worst = state
+    if effect is None:
+        return state
+    if worst is None or naval.SEVERITY[effect] > naval.SEVERITY[worst]:
+        worst = effect
+    return n + 1, worst
