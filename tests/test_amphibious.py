@@ -785,3 +785,39 @@ def test_land_odds_match_brute_force_over_the_dice(bc: Run) -> None:
     assert out[0] == "Odds of amphibious-land, craft by craft (exact; nothing rolled or logged):"
     assert out[1].startswith("  LC-1: 40.0% approach (gates-1: forced back, back to the")
     assert out[2] == "    ends: 40.0% approach, 40.0% sunk, 20.0% disembarked"
+
+
+def test_bombard_odds_match_brute_force_over_the_dice(bc: Run) -> None:
+    # CD 8.4.1: two D10 at G-1 (HE 7, in the open: a hit on 7 or less, or a 1), an effect die
+    # for each hit, the worst effect counts. Brute force over all four dice, 1/10^4 each (an
+    # effect die after a miss is not needed but still has its ten faces).
+    from dataclasses import replace
+
+    from tabletop.game.engine import Game
+    from tabletop.rules.cd.amphibious import naval
+
+    before = file_digest(bc.game)  # type: ignore[attr-defined]
+    r = j(bc, "amphibious", "bombard", "--side", "USA", "--area", "25,25", "--area", "35,35",
+          "--per-stand", "2", "--odds")  # fmt: skip
+    assert file_digest(bc.game) == before  # type: ignore[attr-defined]
+    ctx = Game.open(bc.game).context()  # type: ignore[attr-defined]
+    stand = ctx.state.stand("G-1")
+    weapon = ctx.charts.weapons["light-cruiser"]
+    plan = naval.bombard_target(ctx, stand, weapon, False)
+    assert plan.to_hit == 7
+    worst: dict[str, Fraction] = {}
+    hits: dict[str, Fraction] = {}
+    for r1, e1, r2, e2 in itertools.product(range(1, 11), repeat=4):
+        found = [naval.bombard_die(replace(ctx, dice=Faces(r, e)), stand, plan, 1, 2)[2]
+                 for r, e in ((r1, e1), (r2, e2))]  # fmt: skip
+        effects = [f for f in found if f is not None]
+        key = max(effects, key=naval.SEVERITY.__getitem__) if effects else None
+        add_to(worst, "no hit" if key is None else f"hit: {key}", Fraction(1, 10_000))
+        n = len(effects)
+        add_to(hits, f"{n} hit" + ("" if n == 1 else "s"), Fraction(1, 10_000))
+    [part] = r["parts"]
+    assert part["part"] == "G-1 (needs 7 or less)"
+    assert exact(part["outcomes"]) == worst
+    assert exact(part["where"]) == hits == {"0 hits": Fraction(9, 100), "1 hit": Fraction(42, 100),
+                                            "2 hits": Fraction(49, 100)}  # fmt: skip
+    assert Fraction(r["expected"]["hits"]) == Fraction(7, 5)
