@@ -406,6 +406,11 @@ def naval_fire(
       tabletop amphibious naval-fire DD-1 --at 30,30 --observer DD-1
     """
     inputs = {"ship": ship, "at": list(at), "observer": observer}
+    if odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import naval_fire_odds
+
+        show_parts(naval_fire_odds(open_game(game).context(), inputs), as_json)
+        return
     r = _finish(open_game(game).execute("amphibious-naval-fire", inputs, **dice_inputs(dice)),
                 as_json)  # fmt: skip
     if r is None:

@@ -158,8 +158,24 @@ def ship_weapon(ctx: RulesContext, ship: dict[str, Any]) -> Any:
 
 def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A request for a ship's fire and, if it comes, an indirect HE burst (CD 8.4.2, 8.4.3)."""
-    from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.barrage import barrage_action
+
+    ship, weapon, observer, (x, y) = naval_fire_plan(ctx, inputs)
+    request = _request(ctx, ship, weapon, observer, (x, y))
+    if not request["answered"]:
+        return {"verdict": f"{ship['id']} does not answer {observer['id']}'s request "
+                f"({request['roll']} > {request['number']})", "request": request,
+                "barrage": None}  # fmt: skip
+    shot = barrage_action(ctx, naval_barrage(ship, weapon, (x, y), inputs))
+    return {"verdict": shot["verdict"], "request": request, "barrage": shot}
+
+
+def naval_fire_plan(
+    ctx: RulesContext, inputs: dict[str, Any]
+) -> tuple[dict[str, Any], Any, dict[str, Any], tuple[float, float]]:
+    """Naval fire checked before its request die: the ship, its rating, the observer and the
+    aiming point (CD 8.4.2, 8.4.3)."""
+    from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.stands import check_phase as allows
 
     allows(ctx, "indirect-fire", "naval fire")
@@ -172,23 +188,21 @@ def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
     observer = ctx.state.stand(inputs["observer"])
     # A ship that has fired this turn is refused before its request die is thrown.
     check_fires_left(ctx.state, ship, weapon, ctx.charts)
-    request = _request(ctx, ship, weapon, observer, (x, y))
-    if not request["answered"]:
-        return {"verdict": f"{ship['id']} does not answer {observer['id']}'s request "
-                f"({request['roll']} > {request['number']})", "request": request,
-                "barrage": None}  # fmt: skip
-    shot = barrage_action(
-        ctx,
-        {
-            "shooter": ship["id"],
-            "at": [x, y],
-            "weapon": weapon.id,
-            "ammo": "he",
-            "hni": False,
-            "mods": inputs.get("mods") or [],
-        },
-    )
-    return {"verdict": shot["verdict"], "request": request, "barrage": shot}
+    return ship, weapon, observer, (x, y)
+
+
+def naval_barrage(
+    ship: dict[str, Any], weapon: Any, at: tuple[float, float], inputs: dict[str, Any]
+) -> dict[str, Any]:
+    """The barrage an answered request fires: the ship's HE at the point (CD 8.4.2)."""
+    return {
+        "shooter": ship["id"],
+        "at": [at[0], at[1]],
+        "weapon": weapon.id,
+        "ammo": "he",
+        "hni": False,
+        "mods": inputs.get("mods") or [],
+    }
 
 
 def _request(

@@ -176,3 +176,37 @@ def _worse(state: tuple[int, str | None], effect: str | None) -> tuple[int, str 
     if worst is None or naval.SEVERITY[effect] > naval.SEVERITY[worst]:
         worst = effect
     return n + 1, worst
+
+
+def naval_fire_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
+    """Each stand under the burst if the ship answers (CD 8.4.2, 8.4.3): the request die
+    through ``naval._request``, then the barrage's own odds per stand under its template."""
+    from tabletop.rules.cd.barrage import prepare
+    from tabletop.rules.cd.odds import template_odds
+
+    ship, weapon, observer, at = naval.naval_fire_plan(ctx, inputs)
+
+    def request(dice: Any) -> bool:
+        return bool(naval._request(with_dice(ctx, dice), ship, weapon, observer, at)["answered"])
+
+    answered = stage(request).get(True, Fraction(0))
+    silent = 1 - answered
+    shot = prepare(ctx, naval.naval_barrage(ship, weapon, at, inputs))
+    odds = template_odds(shot, ctx.charts)
+    parts = []
+    for sid, fates in odds["stands"].items():
+        outcomes: dict[str, Fraction] = {}
+        for name, p in fates["outcomes"].items():
+            add(outcomes, name, answered * p)
+        if silent:
+            add(outcomes, "not answered", silent)
+        label = f"{sid} (needs {fates['to_hit']} or less)" if "to_hit" in fates else sid
+        parts.append(PartOdds(label, sid, ordered(outcomes), {}))
+    answer = {k: p for k, p in (("answers", answered), ("does not answer", silent)) if p}
+    parts.insert(0, PartOdds(f"{ship['id']}'s answer", ship["id"], ordered(answer), {}))
+    assumes = [
+        f"{observer['id']} asks {ship['id']}; if it answers, each stand under the template "
+        "on its own, as 'tabletop odds barrage' gives it"
+    ]
+    expected = {k: answered * v for k, v in odds.get("expected", {}).items()}
+    return PartsReport("amphibious-naval-fire", "stand", parts, assumes, expected)
