@@ -821,3 +821,29 @@ def test_bombard_odds_match_brute_force_over_the_dice(bc: Run) -> None:
     assert exact(part["where"]) == hits == {"0 hits": Fraction(9, 100), "1 hit": Fraction(42, 100),
                                             "2 hits": Fraction(49, 100)}  # fmt: skip
     assert Fraction(r["expected"]["hits"]) == Fraction(7, 5)
+
+
+def test_naval_fire_odds_match_the_whole_command_run_over_its_dice(bc: Run) -> None:
+    # CD 8.4.3: US-FO calls its own ship DD-1 (a dedicated battery: 5 or less answers), then
+    # the destroyer's HE burst falls on G-MG alone. The whole command run over every face of
+    # every die (Game.odds) is the brute force here; a miss under the template suppresses.
+    from tabletop.game.engine import Game
+
+    to_artillery(bc)
+    r = j(bc, "amphibious", "naval-fire", "DD-1", "--at", "50,16", "--observer", "US-FO",
+          "--odds")  # fmt: skip
+    answer, stand = r["parts"]
+    assert exact(answer["outcomes"]) == {"answers": Fraction(1, 2),
+                                         "does not answer": Fraction(1, 2)}  # fmt: skip
+    assert stand["part"] == "G-MG (needs 7 or less)"
+    inputs = {"ship": "DD-1", "at": [50, 16], "observer": "US-FO"}
+    whole = Game.open(bc.game).odds("amphibious-naval-fire", inputs)  # type: ignore[attr-defined]
+    brute: dict[str, Fraction] = {}
+    for verdict, p in whole.outcomes.items():
+        if "does not answer" in verdict:
+            add_to(brute, "not answered", p)
+        elif "no hits" in verdict:
+            add_to(brute, "suppressed", p)
+        else:
+            add_to(brute, verdict.rsplit("(", 1)[1].rstrip(")"), p)
+    assert exact(stand["outcomes"]) == brute
