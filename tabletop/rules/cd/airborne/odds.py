@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.dice import DiceLike
+from tabletop.core.errors import BadInput
 from tabletop.core.odds import distribution
 from tabletop.rules.cd.airborne import drop as drops
 from tabletop.rules.cd.airborne import gliders
@@ -43,6 +44,11 @@ from tabletop.rules.context import RulesContext
 
 # The branches one stage may take (the largest is a drift: 100 x 100 faces).
 STAGE_LIMIT = 20_000
+# What the AA may leave of a stick (each aircraft hit, forced back or aborted), and the
+# falls worked out (a square's slot depends on how many others still fly): beyond these the
+# answer would take minutes, and is refused.
+AA_STATES_LIMIT = 5_000
+FALLS_LIMIT = 400
 
 Plane = tuple[int, int, str | None]  # an aircraft's hits, forced-back results, why aborted
 
@@ -116,6 +122,12 @@ def aa_states(
                 for after, q in memo[state].items():
                     add(following, after, p * q)
             dist = following
+            if len(dist) > AA_STATES_LIMIT:
+                raise BadInput(
+                    f"the odds cannot be worked out exactly here: the AA may leave the "
+                    f"{len(aircraft)} aircraft more than {AA_STATES_LIMIT} ways; name fewer "
+                    "guns with --aa, or a smaller stick"
+                )
     return dist
 
 
@@ -161,6 +173,13 @@ def drop_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
     drifts: dict[float, Any] = {}
     falls: dict[Any, dict[tuple[str, str], Fraction]] = {}
     effects: dict[str, dict[Any, Fraction]] = {}
+    flying = {tuple(why is None for _, _, why in state) for state in joint}
+    if len(flying) * len(plan.aircraft) > FALLS_LIMIT:
+        raise BadInput(
+            f"the odds cannot be worked out exactly here: the AA may leave {len(flying)} "
+            f"different sets of the {len(plan.aircraft)} aircraft flying, each laying the "
+            "squares out differently; name fewer guns with --aa, or a smaller stick"
+        )
     for state, p in joint.items():
         planes = _planes(plan.aircraft, state)
         slots = drops.flight_slots(charts, planes, plan.zone, plan.heading)
