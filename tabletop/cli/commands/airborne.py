@@ -123,6 +123,9 @@ def drop(
     swamp; squares in deep water or off the table are lost. The stands are placed
     where they land and may not move this turn.
 
+    With --odds: each square's exact outcome and the ground it comes down in, the AA
+    included; squares are worked out one by one.
+
     \b
     Example:
       tabletop airborne drop 3/FJR-6 --zone 30,20 --heading 90
@@ -303,6 +306,9 @@ def glider(
     overcast or moonless, one less per AA hit, veterans +1, green -1). A 10 destroys it;
     other failures deviate, and a glider deviating onto woods, orchards, obstacles,
     structures, vehicles or gliders crashes.
+
+    With --odds: each glider's exact outcome, as if the gliders before it came down
+    where they aimed.
 
     \b
     Example:

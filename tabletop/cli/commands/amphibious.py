@@ -90,7 +90,7 @@ def approach(
     The craft are laid side by side along the shore, centred on the beach point
     nearest --at. With --scatter each company rolls: 5 or less lands 2 x D10 inches
     to the left (even) or right (odd). Lift points, when tracked, must cover what the
-    wave carries (CD 8.3).
+    wave carries (CD 8.3). With --scatter --odds: each company's exact scatter.
 
     \b
     Example:
@@ -139,7 +139,8 @@ def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
 
     Landing craft that meet a submerged minefield or obstacle take a hit; those that
     beach put their stands ashore ahead of the bow. Amphibious vehicles drive onto the
-    beach, meeting mines and obstacles as on land.
+    beach, meeting mines and obstacles as on land. With --odds: each craft's exact
+    outcome.
 
     \b
     Example:
