@@ -821,6 +821,10 @@ def test_bombard_odds_match_brute_force_over_the_dice(bc: Run) -> None:
     assert exact(part["where"]) == hits == {"0 hits": Fraction(9, 100), "1 hit": Fraction(42, 100),
                                             "2 hits": Fraction(49, 100)}  # fmt: skip
     assert Fraction(r["expected"]["hits"]) == Fraction(7, 5)
+    # An area with no enemy stand rolls nothing, and says so.
+    out = bc("amphibious", "bombard", "--side", "USA", "--area", "0,0", "--area", "1,1",
+             "--per-stand", "2", "--odds").output.splitlines()  # fmt: skip
+    assert out[1] == "  nothing here would be rolled"
 
 
 def test_naval_fire_odds_match_the_whole_command_run_over_its_dice(bc: Run) -> None:

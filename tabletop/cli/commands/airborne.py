@@ -190,6 +190,8 @@ def show_parts(report: Any, as_json: bool) -> None:
         headline(f"Odds of {report.command}, {report.per} by {report.per} (exact; nothing "
                  "rolled or logged):")
     )  # fmt: skip
+    if not report.parts:
+        click.echo("  nothing here would be rolled")
     for part in report.parts:
         click.echo(
             f"  {part.part}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.outcomes.items())
