@@ -14,8 +14,10 @@ a tenth of its sigma and lands marked side up.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import shutil
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -801,3 +803,212 @@ def test_text_output_and_replay(ab: Run) -> None:
     ab("undo")
     ab("undo")
     assert stands(ab)["FJ-1"]["x"] is None
+
+
+# --- Odds (issue 20): exact, part by part, against brute force over the dice ---------------------
+
+
+class Faces:
+    """Dice that show the given faces in order (brute force drives the rolling code with it)."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+
+    def roll(self, sides: int, purpose: str) -> int:
+        value = self.values.pop(0)
+        assert value <= sides, purpose
+        return value
+
+
+def game_context(run: Run) -> Any:
+    from tabletop.game.engine import Game
+
+    return Game.open(run.game).context()  # type: ignore[attr-defined]
+
+
+def add_to(into: dict[str, Fraction], key: str, p: Fraction) -> None:
+    into[key] = into.get(key, Fraction(0)) + p
+
+
+def exact(out: dict[str, str]) -> dict[str, Fraction]:
+    return {k: Fraction(v) for k, v in out.items()}
+
+
+def test_drop_odds_of_one_square_match_brute_force_over_its_dice(ab: Run) -> None:
+    # CD 7.2, 7.2.2: FJ-1 (veteran aircrew: 12", sigma 3") drops on 12,3, by the woods and
+    # the table's edge. Brute force: every pair of d100 through the drift, the site of the
+    # point, then every d10 for the side and every d10 for the hit effect.
+    from dataclasses import replace
+
+    from tabletop.rules.cd.airborne.common import site_of, stand_effect
+
+    r = drop(ab, "FJ-1", "--zone", "12,3", "--heading", "90", "--no-aa", "--odds")
+    [part] = r["parts"]
+    ctx = game_context(ab)
+    stand = ctx.state.stand("FJ-1")
+    sigma = airborne.scatter_sigma(12.0, ctx.charts)
+    effect = {e: stand_effect(replace(ctx, dice=Faces(e)), stand, "hit") for e in range(1, 11)}
+    brute: dict[str, Fraction] = {}
+    ground: dict[str, Fraction] = {}
+    for first in range(1, 101):
+        for second in range(1, 101):
+            dx, dy, _, _ = airborne.drift(sigma, first, second)
+            site = site_of(ctx, 12 + dx, 3 + dy)
+            ids = [p.id for p in site["pieces"]]
+            add_to(ground, "off the table" if site["off_table"] else " + ".join(ids)
+                   or "open ground", Fraction(1, 10_000))  # fmt: skip
+            for side in range(1, 11):
+                p = Fraction(1, 100_000)
+                fell = airborne.landing(ctx.charts, site, side > 5)  # 6+: side down
+                if fell["outcome"] == "lost":
+                    add_to(brute, f"lost: {fell['why']}", p)
+                elif fell["outcome"] == "hit":
+                    for e in range(1, 11):
+                        add_to(brute, f"suppressed and hit: {effect[e]}", p / 10)
+                else:
+                    add_to(brute, fell["outcome"], p)
+    assert exact(part["outcomes"]) == brute
+    assert exact(part["where"]) == ground
+    assert set(brute) == {
+        "landed", "suppressed", "suppressed and hit: no effect",
+        "suppressed and hit: forced back", "suppressed and hit: eliminated",
+        "lost: fell off the table: lost en route (CD 7.2.2)",
+    }  # fmt: skip
+    assert r["outcomes"] == {f"FJ-1: {k}": v for k, v in part["outcomes"].items()}
+    assert sum(exact(r["outcomes"]).values()) == 1
+
+
+def test_drop_odds_follow_the_rolled_drop(ab: Run) -> None:
+    # The odds and the roll are one procedure: the odds put FJ-1 in the woods at times, and
+    # such dice, rolled, land it there. First 60: u = 0.595, a drift of 3 x 1.02"; second 76:
+    # bearing 271.8, west, from 12,6 to 8.9,6.1 in wood-1; marked side down (6), a hit.
+    r = drop(ab, "FJ-1", "--zone", "12,6", "--heading", "90", "--no-aa", "--odds")
+    assert "wood-1" in r["parts"][0]["where"]
+    rolled = drop(ab, "FJ-1", "--zone", "12,6", "--heading", "90", "--no-aa",
+                  "--dice", "60,76,6,1")  # fmt: skip
+    assert squares(rolled)["FJ-1"]["terrain"] == ["wood-1"]
+    assert squares(rolled)["FJ-1"]["outcome"] == "hit"
+
+
+def test_drop_odds_with_aa_count_every_die(ab: Run) -> None:
+    # CD 7.2.2: B-GREEN fires at FJ-1 alone. Brute force over its dice (a hit on its number
+    # or less, or a 1) and each hit's effect on a veteran aircrew (the quality chart): an
+    # eliminated result or three forced-back results abort the transport (CD 7.2.1).
+    from tabletop.rules.cd.airborne.common import roll_effect
+
+    r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-GREEN", "--odds")
+    ctx = game_context(ab)
+    to_hit = {c["stand"]: c for c in as_json(ab("airborne", "aa", "--zone", "20,20", "--side",
+                                                "Germany", "--json"))["aa"]}["B-GREEN"]  # fmt: skip
+    dice_count, number = to_hit["dice"], to_hit["to_hit"]
+    effects = [roll_effect(replace_dice(ctx, e), "veteran", "x") for e in range(1, 11)]
+    aborted = Fraction(0)
+    for faces in itertools.product(range(1, 11), repeat=dice_count):
+        hits = [f for f in faces if f <= number or f == 1]
+        for chosen in itertools.product(effects, repeat=len(hits)):
+            p = Fraction(1, 10 ** (dice_count + len(hits)))
+            if "eliminated" in chosen or chosen.count("forced back") >= 3:
+                aborted += p
+    got = sum((Fraction(v) for k, v in r["parts"][0]["outcomes"].items()
+               if k.startswith("aborted")), Fraction(0))  # fmt: skip
+    assert got == aborted
+    assert aborted > 0
+
+
+def replace_dice(ctx: Any, *faces: int) -> Any:
+    from dataclasses import replace
+
+    return replace(ctx, dice=Faces(*faces))
+
+
+def test_odds_roll_and_log_nothing(ab: Run) -> None:
+    before = file_digest(ab.game)  # type: ignore[attr-defined]
+    out = ab("airborne", "drop", "FJ-1,FJ-2", "--zone", "20,20", "--heading", "90",
+             "--aa", "B-GREEN", "--odds")  # fmt: skip
+    lines = out.output.splitlines()
+    assert lines[0] == "Odds of airborne-drop, square by square (exact; nothing rolled or logged):"
+    assert lines[1].startswith("  FJ-1: ") and "% landed" in lines[1]
+    assert lines[2].startswith("    comes down in: ")
+    assert any(line.startswith("  expected squares down: ") for line in lines)
+    assert any(line.startswith("  assumes: each square on its own") for line in lines)
+    mirrored = ab("odds", "airborne", "drop", "FJ-1,FJ-2", "--zone", "20,20", "--heading", "90",
+                  "--aa", "B-GREEN")  # fmt: skip
+    assert mirrored.output == out.output
+    out = ab("airborne", "drop", "FJ-1", "--zone", "20,20", "--heading", "90", "--odds",
+             "--dice", "1,1,1", code=2)  # fmt: skip
+    assert "--odds rolls nothing: leave out --dice" in out.output
+    ab("airborne", "glider", "GL-1,GL-2", "--zone", "20,30", "--no-aa", "--odds")
+    assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+    # Refused as the command is refused (CD 7.2, 7.3).
+    assert "CD 7.3" in glider(ab, "FJ-1", "--zone", "20,30", "--odds", code=3).output
+
+
+def test_glider_odds_match_brute_force_over_its_dice(ab: Run) -> None:
+    # CD 7.3.1-7.3.4: GL-1 (regular crew, lands on 8 or less by day, 10 destroys) aims at
+    # 22,6 beside the orchard. Brute force: every landing roll; for a failure every accepted
+    # wind-chart face (9 and 10 are rolled again, so each of 1-8 has 1/8) and every distance
+    # die through the rolling code, the site it deviates onto, and every crash die.
+    from dataclasses import replace
+
+    from tabletop.rules.cd.airborne import gliders
+    from tabletop.rules.cd.airborne.common import Aircraft
+
+    r = glider(ab, "GL-1", "--zone", "22,6", "--no-aa", "--odds")
+    [part] = r["parts"]
+    ctx = game_context(ab)
+    stand = ctx.state.stand("GL-1")
+    plane = Aircraft("GL-1", "GL-1", "regular")
+    crash: dict[str, Fraction] = {}
+    for faces in itertools.product(range(1, 11), repeat=3):
+        down = {**stand, "markers": list(stand["markers"])}
+        worst = gliders._crash(replace(ctx, dice=Faces(*faces)), down, 8, [])["worst"]
+        add_to(crash, str(worst), Fraction(1, 1000))
+    brute: dict[str, Fraction] = {}
+    for roll in range(1, 11):
+        p = Fraction(1, 10)
+        if roll == 10:
+            add_to(brute, "lost: rolled 10: destroyed or lost en route (CD 7.3.3)", p)
+            continue
+        if roll <= 8:
+            add_to(brute, "landed where it aimed", p)
+            continue
+        for point in range(1, 9):
+            for pips in range(1, 11):
+                q = p / 8 / 10
+                at, _ = gliders._deviate(replace(ctx, dice=Faces(point, pips)), plane,
+                                         (22.0, 6.0), [])  # fmt: skip
+                lost, crashed = gliders._glider_site(ctx, stand, at, 0.0)
+                if lost is not None:
+                    add_to(brute, f"lost: {lost}", q)
+                elif not crashed:
+                    add_to(brute, "deviated, down safely", q)
+                else:
+                    for worst, c in crash.items():
+                        add_to(brute, f"crashed: {worst}", q * c)
+    assert exact(part["outcomes"]) == brute
+    assert {"crashed: eliminated", "deviated, down safely"} <= set(brute)
+
+
+def test_glider_odds_count_aa_hits_and_the_gliders_before(ab: Run) -> None:
+    # CD 7.3.1: each AA hit costs a glider one from its landing number; three abort it.
+    # B-AA fires at GL-1 alone: brute force over its dice gives P(hits = k); a glider with k
+    # hits lands on 8 - k or less (10 destroys; others deviate onto open ground here).
+    r = glider(ab, "GL-1", "--zone", "20,30", "--aa", "B-AA", "--odds")
+    gun = {c["stand"]: c for c in as_json(ab("airborne", "aa", "--zone", "20,30", "--side",
+                                             "Germany", "--json"))["aa"]}["B-AA"]  # fmt: skip
+    landed = aborted = Fraction(0)
+    for faces in itertools.product(range(1, 11), repeat=gun["dice"]):
+        p = Fraction(1, 10 ** gun["dice"])
+        hits = sum(1 for f in faces if f <= gun["to_hit"] or f == 1)
+        if hits >= 3:
+            aborted += p
+        else:
+            landed += p * Fraction(8 - hits, 10)
+    outcomes = exact(r["parts"][0]["outcomes"])
+    assert outcomes["landed where it aimed"] == landed
+    assert outcomes.get("aborted: 3 AA hits: aborted (CD 7.2.1, 7.3.1)", Fraction(0)) == aborted
+    # The second glider aims where the first would leave room, and may hit its glider.
+    r = glider(ab, "GL-1,GL-2", "--zone", "20,30", "--no-aa", "--odds")
+    assert [p["part"] for p in r["parts"]] == ["GL-1", "GL-2"]
+    assert any("glider of GL-1" in k for k in r["parts"][1]["where"])
+    assert r["assumes"][0].startswith("each glider on its own")

@@ -9,8 +9,10 @@ the movement phase.
 
 from __future__ import annotations
 
+import itertools
 import math
 import shutil
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -697,3 +699,155 @@ def test_text_output_undo_and_replay(bc: Run) -> None:
     assert "replay reproduces" in bc("replay").output
     bc("undo")
     assert math.isclose(row(bc, "LC-1")["y"], 4)
+
+
+# --- Odds (issue 20): exact, part by part, against brute force over the dice ---------------------
+
+
+class Faces:
+    """Dice that show the given faces in order (brute force drives the rolling code with it)."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+
+    def roll(self, sides: int, purpose: str) -> int:
+        value = self.values.pop(0)
+        assert value <= sides, purpose
+        return value
+
+
+def add_to(into: dict[str, Fraction], key: str, p: Fraction) -> None:
+    into[key] = into.get(key, Fraction(0)) + p
+
+
+def exact(out: dict[str, str]) -> dict[str, Fraction]:
+    return {k: Fraction(v) for k, v in out.items()}
+
+
+def test_scatter_odds_match_brute_force_over_the_dice(bc: Run) -> None:
+    # CD 8.1.3: each company's die scatters on 5 or less, then even left, odd right, 2 x D10".
+    # Brute force over all three dice of a company, each throw 1/1000 (a die that is not
+    # needed still has its ten faces).
+    from tabletop.rules.cd.amphibious.landing import scatter_roll
+
+    before = file_digest(bc.game)  # type: ignore[attr-defined]
+    r = j(bc, "amphibious", "approach", "--wave", "1", "--at", "30,10", "--scatter", "--odds")
+    assert [p["part"] for p in r["parts"]] == ["A/116", "B/116"]
+    charts = Charts.load()
+    outcomes: dict[str, Fraction] = {}
+    where: dict[str, Fraction] = {}
+    for faces in itertools.product(range(1, 11), repeat=3):
+        s = scatter_roll(Faces(*faces), charts, "A/116")
+        p = Fraction(1, 1000)
+        add_to(outcomes, f"scattered {s['direction']}" if s["scattered"] else "on target", p)
+        add_to(where, f'{s["direction"]} {abs(s["inches"]):g}"' if s["scattered"] else
+               "on target", p)  # fmt: skip
+    for part in r["parts"]:
+        assert exact(part["outcomes"]) == outcomes
+        assert exact(part["where"]) == where
+    assert outcomes == {"on target": Fraction(1, 2), "scattered left": Fraction(1, 4),
+                        "scattered right": Fraction(1, 4)}  # fmt: skip
+    assert where['left 20"'] == Fraction(1, 40)
+    assert Fraction(r["expected"]["companies scattered"]) == 1
+    # Nothing was rolled or logged; 'tabletop odds' asks the same.
+    assert file_digest(bc.game) == before  # type: ignore[attr-defined]
+    mirrored = j(bc, "odds", "amphibious", "approach", "--wave", "1", "--at", "30,10",
+                 "--scatter")  # fmt: skip
+    assert mirrored == r
+
+
+def test_land_odds_match_brute_force_over_the_dice(bc: Run) -> None:
+    # CD 8.1.6, 8.2.4, 8.2.5: LC-1 runs in across gates-1 (trained crew); an eliminated
+    # craft's passenger A-1 takes a hit. Brute force: both dice through the rolling code on
+    # a fresh copy of the state, each throw 1/100.
+    from dataclasses import replace
+
+    from tabletop.game.engine import Game
+    from tabletop.rules.cd.amphibious.landing import _land_one
+    from tabletop.rules.cd.amphibious.odds import _land_outcome
+
+    bc("amphibious", "approach", "LC-1", "--at", "43,10")
+    next_movement(bc)
+    r = j(bc, "amphibious", "land", "LC-1", "--odds")
+    ctx = Game.open(bc.game).context()  # type: ignore[attr-defined]
+    brute: dict[str, Fraction] = {}
+    for faces in itertools.product(range(1, 11), repeat=2):
+        mine = replace(ctx, dice=Faces(*faces), state=ctx.state.copy())
+        craft = mine.state.stand("LC-1")
+        kind = ctx.charts.table("amphibious")["landing-craft"]
+        add_to(brute, _land_outcome(_land_one(mine, craft, kind)), Fraction(1, 100))
+    [part] = r["parts"]
+    assert exact(part["outcomes"]) == brute
+    assert exact(part["where"]) == {"approach": Fraction(2, 5), "sunk": Fraction(2, 5),
+                                    "disembarked": Fraction(1, 5)}  # fmt: skip
+    assert Fraction(r["expected"]["craft ashore"]) == Fraction(1, 5)
+    out = bc("amphibious", "land", "LC-1", "--odds").output.splitlines()
+    assert out[0] == "Odds of amphibious-land, craft by craft (exact; nothing rolled or logged):"
+    assert out[1].startswith("  LC-1: 40.0% approach (gates-1: forced back, back to the")
+    assert out[2] == "    ends: 40.0% approach, 40.0% sunk, 20.0% disembarked"
+
+
+def test_bombard_odds_match_brute_force_over_the_dice(bc: Run) -> None:
+    # CD 8.4.1: two D10 at G-1 (HE 7, in the open: a hit on 7 or less, or a 1), an effect die
+    # for each hit, the worst effect counts. Brute force over all four dice, 1/10^4 each (an
+    # effect die after a miss is not needed but still has its ten faces).
+    from dataclasses import replace
+
+    from tabletop.game.engine import Game
+    from tabletop.rules.cd.amphibious import naval
+
+    before = file_digest(bc.game)  # type: ignore[attr-defined]
+    r = j(bc, "amphibious", "bombard", "--side", "USA", "--area", "25,25", "--area", "35,35",
+          "--per-stand", "2", "--odds")  # fmt: skip
+    assert file_digest(bc.game) == before  # type: ignore[attr-defined]
+    ctx = Game.open(bc.game).context()  # type: ignore[attr-defined]
+    stand = ctx.state.stand("G-1")
+    weapon = ctx.charts.weapons["light-cruiser"]
+    plan = naval.bombard_target(ctx, stand, weapon, False)
+    assert plan.to_hit == 7
+    worst: dict[str, Fraction] = {}
+    hits: dict[str, Fraction] = {}
+    for r1, e1, r2, e2 in itertools.product(range(1, 11), repeat=4):
+        found = [naval.bombard_die(replace(ctx, dice=Faces(r, e)), stand, plan, 1, 2)[2]
+                 for r, e in ((r1, e1), (r2, e2))]  # fmt: skip
+        effects = [f for f in found if f is not None]
+        key = max(effects, key=naval.SEVERITY.__getitem__) if effects else None
+        add_to(worst, "no hit" if key is None else f"hit: {key}", Fraction(1, 10_000))
+        n = len(effects)
+        add_to(hits, f"{n} hit" + ("" if n == 1 else "s"), Fraction(1, 10_000))
+    [part] = r["parts"]
+    assert part["part"] == "G-1 (needs 7 or less)"
+    assert exact(part["outcomes"]) == worst
+    assert exact(part["where"]) == hits == {"0 hits": Fraction(9, 100), "1 hit": Fraction(42, 100),
+                                            "2 hits": Fraction(49, 100)}  # fmt: skip
+    assert Fraction(r["expected"]["hits"]) == Fraction(7, 5)
+    # An area with no enemy stand rolls nothing, and says so.
+    out = bc("amphibious", "bombard", "--side", "USA", "--area", "0,0", "--area", "1,1",
+             "--per-stand", "2", "--odds").output.splitlines()  # fmt: skip
+    assert out[1] == "  nothing here would be rolled"
+
+
+def test_naval_fire_odds_match_the_whole_command_run_over_its_dice(bc: Run) -> None:
+    # CD 8.4.3: US-FO calls its own ship DD-1 (a dedicated battery: 5 or less answers), then
+    # the destroyer's HE burst falls on G-MG alone. The whole command run over every face of
+    # every die (Game.odds) is the brute force here; a miss under the template suppresses.
+    from tabletop.game.engine import Game
+
+    to_artillery(bc)
+    r = j(bc, "amphibious", "naval-fire", "DD-1", "--at", "50,16", "--observer", "US-FO",
+          "--odds")  # fmt: skip
+    answer, stand = r["parts"]
+    assert exact(answer["outcomes"]) == {"answers": Fraction(1, 2),
+                                         "does not answer": Fraction(1, 2)}  # fmt: skip
+    assert stand["part"] == "G-MG (needs 7 or less)"
+    inputs = {"ship": "DD-1", "at": [50, 16], "observer": "US-FO"}
+    whole = Game.open(bc.game).odds("amphibious-naval-fire", inputs)  # type: ignore[attr-defined]
+    brute: dict[str, Fraction] = {}
+    for verdict, p in whole.outcomes.items():
+        if "does not answer" in verdict:
+            add_to(brute, "not answered", p)
+        elif "no hits" in verdict:
+            add_to(brute, "suppressed", p)
+        else:
+            add_to(brute, verdict.rsplit("(", 1)[1].rstrip(")"), p)
+    assert exact(stand["outcomes"]) == brute

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import click
 from tabletop.cli.core import (
     BEARING,
     MODIFIER,
+    ODDS_KEY,
     POINT,
     STAND,
     command,
@@ -121,6 +123,9 @@ def drop(
     swamp; squares in deep water or off the table are lost. The stands are placed
     where they land and may not move this turn.
 
+    With --odds: each square's exact outcome and the ground it comes down in, the AA
+    included; squares are worked out one by one.
+
     \b
     Example:
       tabletop airborne drop 3/FJR-6 --zone 30,20 --heading 90
@@ -136,6 +141,11 @@ def drop(
         "overcast": overcast,
         "bad_weather": bad_weather,
     }
+    if odds_asked(dice):
+        from tabletop.rules.cd.airborne.odds import drop_odds
+
+        show_parts(drop_odds(open_game(game).context(), inputs), as_json)
+        return
     out = open_game(game).execute("airborne-drop", inputs, **dice_inputs(dice))
     r = executed(out, as_json)
     if r is None:
@@ -158,6 +168,75 @@ def drop(
         click.echo(f"  {pair[0]} and {pair[1]} overlap: nudge them apart with 'tabletop place'")
     _echo_orders(r)
     click.echo(f"  (event {r['event']})")
+
+
+def odds_asked(dice: Any) -> bool:
+    """Whether ``--odds`` (or ``tabletop odds ...``) asks for this command's odds; they
+    roll nothing, so ``--dice`` is refused with them."""
+    ctx = click.get_current_context()
+    if not ctx.meta.get(ODDS_KEY):
+        return False
+    if dice is not None:
+        raise click.UsageError("--odds rolls nothing: leave out --dice", ctx=ctx)
+    return True
+
+
+def show_parts(report: Any, as_json: bool) -> None:
+    """Odds part by part (a ``PartsReport``): exact fractions in JSON, percentages in text."""
+    if as_json:
+        emit_json(parts_json(report))
+        return
+    click.echo(
+        headline(f"Odds of {report.command}, {report.per} by {report.per} (exact; nothing "
+                 "rolled or logged):")
+    )  # fmt: skip
+    if not report.parts:
+        click.echo("  nothing here would be rolled")
+    for part in report.parts:
+        click.echo(
+            f"  {part.part}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.outcomes.items())
+        )
+        if part.where:
+            click.echo(
+                f"    {report.where}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.where.items())
+            )
+    for key, value in report.expected.items():
+        click.echo(f"  expected {key}: {float(value):.3f}")
+    for note in report.assumes:
+        click.echo(f"  assumes: {note}")
+
+
+def parts_json(report: Any) -> dict[str, Any]:
+    """``outcomes`` {"PART: outcome": "a/b"} and ``expected`` as for every ``--odds``, then
+    each part's own figures and what they assume."""
+    flat = {f"{part.part}: {k}": p for part in report.parts for k, p in part.outcomes.items()}
+    return {
+        "command": report.command,
+        "per": report.per,
+        "outcomes": {k: _fraction(p) for k, p in flat.items()},
+        "expected": {k: _fraction(v) for k, v in report.expected.items()},
+        "percent": {k: round(float(p) * 100, 3) for k, p in flat.items()},
+        "parts": [
+            {
+                "part": part.part,
+                "stand": part.stand,
+                "outcomes": {k: _fraction(p) for k, p in part.outcomes.items()},
+                "percent": {k: round(float(p) * 100, 3) for k, p in part.outcomes.items()},
+                "where": {k: _fraction(p) for k, p in part.where.items()},
+            }
+            for part in report.parts
+        ],
+        "assumes": report.assumes,
+    }
+
+
+def _fraction(p: Any) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _pct(p: Any) -> str:
+    """A percentage to a tenth; a chance too small for that is shown as under 0.1%."""
+    return "<0.1%" if 0 < p < Fraction(1, 2000) else f"{float(p) * 100:.1f}%"
 
 
 def _echo_orders(r: dict[str, Any]) -> None:
@@ -230,6 +309,9 @@ def glider(
     other failures deviate, and a glider deviating onto woods, orchards, obstacles,
     structures, vehicles or gliders crashes.
 
+    With --odds: each glider's exact outcome, as if the gliders before it came down
+    where they aimed.
+
     \b
     Example:
       tabletop airborne glider 1/OBLI --zone 12,30 --heading 45
@@ -245,6 +327,11 @@ def glider(
         "overcast": overcast,
         "targets": {sid: list(point) for sid, point in targets},
     }
+    if odds_asked(dice):
+        from tabletop.rules.cd.airborne.odds import glider_odds
+
+        show_parts(glider_odds(open_game(game).context(), inputs), as_json)
+        return
     out = open_game(game).execute("airborne-glider", inputs, **dice_inputs(dice))
     r = executed(out, as_json)
     if r is None:

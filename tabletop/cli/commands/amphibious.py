@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from tabletop.cli.commands.airborne import odds_asked, show_parts
 from tabletop.cli.core import (
     POINT,
     STAND,
@@ -89,7 +90,7 @@ def approach(
     The craft are laid side by side along the shore, centred on the beach point
     nearest --at. With --scatter each company rolls: 5 or less lands 2 x D10 inches
     to the left (even) or right (odd). Lift points, when tracked, must cover what the
-    wave carries (CD 8.3).
+    wave carries (CD 8.3). With --scatter --odds: each company's exact scatter.
 
     \b
     Example:
@@ -98,6 +99,11 @@ def approach(
     """
     inputs = {"craft": list(craft), "at": list(at), "wave": wave, "scatter": scatter,
               "year": year, "major": major}  # fmt: skip
+    if scatter and odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import scatter_odds
+
+        show_parts(scatter_odds(open_game(game).context(), inputs), as_json)
+        return
     out = open_game(game).execute("amphibious-approach", inputs, **dice_inputs(dice))
     r = _finish(out, as_json)
     if r is None:
@@ -133,12 +139,18 @@ def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
 
     Landing craft that meet a submerged minefield or obstacle take a hit; those that
     beach put their stands ashore ahead of the bow. Amphibious vehicles drive onto the
-    beach, meeting mines and obstacles as on land.
+    beach, meeting mines and obstacles as on land. With --odds: each craft's exact
+    outcome.
 
     \b
     Example:
       tabletop amphibious land LC-1 LC-2 LVT-1
     """
+    if odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import land_odds
+
+        show_parts(land_odds(open_game(game).context(), {"craft": list(craft)}), as_json)
+        return
     out = open_game(game).execute("amphibious-land", {"craft": list(craft)}, **dice_inputs(dice))
     r = _finish(out, as_json)
     if r is None:
@@ -354,6 +366,11 @@ def bombard(
         raise BadInput("--area: give two opposite corners, or three or more corners")
     inputs = {"side": side, "area": [list(p) for p in area], "dice_per_stand": per_stand,
               "year": year}  # fmt: skip
+    if odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import bombard_odds
+
+        show_parts(bombard_odds(open_game(game).context(), inputs), as_json)
+        return
     r = _finish(open_game(game).execute("amphibious-bombard", inputs, **dice_inputs(dice)),
                 as_json)  # fmt: skip
     if r is not None:
@@ -390,6 +407,11 @@ def naval_fire(
       tabletop amphibious naval-fire DD-1 --at 30,30 --observer DD-1
     """
     inputs = {"ship": ship, "at": list(at), "observer": observer}
+    if odds_asked(dice):
+        from tabletop.rules.cd.amphibious.odds import naval_fire_odds
+
+        show_parts(naval_fire_odds(open_game(game).context(), inputs), as_json)
+        return
     r = _finish(open_game(game).execute("amphibious-naval-fire", inputs, **dice_inputs(dice)),
                 as_json)  # fmt: skip
     if r is None:

@@ -7,7 +7,9 @@
 - ``descent``: fire at paratroopers on their way down (CD 7.2.2);
 - ``assemble``: a parachuted gun's crew and ammunition joining it (CD 7.1);
 - ``stick``: choosing a stick's stands and settling them where they land;
-- ``common``: chart lookups, results, aircraft and weather shared by the others.
+- ``common``: chart lookups, results, aircraft and weather shared by the others;
+- ``odds``: the exact odds of a drop (square by square) and of glider landings (glider by
+  glider), from the same stage functions the drop and the landings roll with.
 
 A stick is one company's parachute (or glider) stands. Each square of a parachute stick (a
 stand; a towed gun is three: crew, ammunition, weapon, CD 7.1) has its own transport, and

@@ -126,7 +126,7 @@ def aa_fire(
     """Each gun's dice; each hit on a random aircraft still flying (CD 7.2.2, 7.3.1)."""
     from tabletop.rules.cd.ammo import record_firing
 
-    charts, dice, state = ctx.charts, ctx.dice, ctx.state
+    charts, state = ctx.charts, ctx.state
     face = charts.params(AmmoParams).trigger_face
     shots = []
     for gun in guns:
@@ -134,11 +134,10 @@ def aa_fire(
         ctx.involve(stand["id"])
         rolls, hits = [], []
         for index in range(1, gun["dice"] + 1):
-            roll = dice.roll(10, f"AA {stand['id']} die {index} of {gun['dice']}, "
-                             f"needs {gun['to_hit']} or less")  # fmt: skip
+            roll, hit = aa_die(ctx, aircraft, gun, index, glider)
             rolls.append(roll)
-            if roll <= gun["to_hit"] or roll == 1:
-                hits.append(_hit_aircraft(ctx, aircraft, glider))
+            if hit is not None:
+                hits.append(hit)
         weapon = charts.weapons[gun["weapon"]]
         kind = charts.stand_kinds[stand["kind"]]
         ones = sum(1 for r in rolls if r == face)
@@ -149,6 +148,19 @@ def aa_fire(
         shots.append({**gun, "rolls": rolls, "hits": [h for h in hits if h is not None],
                       "ammunition": booked["notes"]})  # fmt: skip
     return shots
+
+
+def aa_die(
+    ctx: RulesContext, aircraft: list[Aircraft], gun: dict[str, Any], index: int, glider: bool
+) -> tuple[int, dict[str, Any] | None]:
+    """One AA die at the aircraft (CD 7.2.2, 7.3.1): the roll, and the hit it scores on a random
+    aircraft still flying (None for a miss, or when none is left). The drop and glider odds
+    enumerate this same function die by die."""
+    roll = ctx.dice.roll(10, f"AA {gun['stand']} die {index} of {gun['dice']}, "
+                         f"needs {gun['to_hit']} or less")  # fmt: skip
+    if roll <= gun["to_hit"] or roll == 1:
+        return roll, _hit_aircraft(ctx, aircraft, glider)
+    return roll, None
 
 
 def _hit_aircraft(

@@ -7,8 +7,10 @@ parachuted gun's crew, ammunition and weapon coming down apart (CD 7.1).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import AirborneParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
@@ -124,9 +126,20 @@ def check_flight_path(ctx: RulesContext, side: str, heading: float) -> None:
 # --- parachute drop (CD 7.2) --------------------------------------------------------------------
 
 
-def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.weather import effects
+@dataclass
+class DropPlan:
+    """A drop checked and ready to roll: the stick, its squares' aircraft and the AA."""
 
+    stands: list[dict[str, Any]]
+    aircraft: list[Aircraft]
+    guns: list[Any]
+    zone: tuple[float, float]
+    heading: float
+    raised: Line | None
+
+
+def plan_drop(ctx: RulesContext, inputs: dict[str, Any]) -> DropPlan:
+    """Check a drop and lay out its aircraft, one per square (CD 7.1, 7.2); nothing rolled."""
     check_phase(ctx)
     state, charts = ctx.state, ctx.charts
     zone = check_zone(ctx, inputs["zone"])
@@ -142,13 +155,31 @@ def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         else:
             aircraft.append(Aircraft(stand["id"], stand["id"], crew))
     guns = choose_aa(ctx, side, zone, inputs)
-    shots = aa_fire(ctx, aircraft, guns, glider=False)
     raised = condition_raise(charts, state.conditions, inputs.get("overcast"),
                              inputs.get("bad_weather"))  # fmt: skip
+    return DropPlan(stands, aircraft, guns, zone, heading, raised)
+
+
+def flight_slots(
+    charts: Any, aircraft: list[Aircraft], zone: tuple[float, float], heading: float
+) -> dict[str, tuple[float, float]]:
+    """Each aircraft still flying after the AA, and its square's place on the ruler (CD 7.2)."""
     flying = [a for a in aircraft if a.aborted is None]
     size = charts.params(AirborneParams).square_size
-    slots = dict(zip((a.label for a in flying), ruler_slots(len(flying), zone, heading, size),
-                     strict=True))  # fmt: skip
+    return dict(zip((a.label for a in flying), ruler_slots(len(flying), zone, heading, size),
+                    strict=True))  # fmt: skip
+
+
+def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    from tabletop.rules.cd.weather import effects
+
+    plan = plan_drop(ctx, inputs)
+    state, charts = ctx.state, ctx.charts
+    stands, aircraft, zone, heading, raised = (
+        plan.stands, plan.aircraft, plan.zone, plan.heading, plan.raised
+    )  # fmt: skip
+    shots = aa_fire(ctx, aircraft, plan.guns, glider=False)
+    slots = flight_slots(charts, aircraft, zone, heading)
     squares = []
     for plane in aircraft:
         height, lines = drop_height(charts, plane.crew, plane.forced_back, raised)
@@ -181,39 +212,62 @@ def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# A square's fall in three stages, each rolled by the drop and enumerated by its odds
+# (rules/cd/airborne/odds.py): the drift (two d100), the side it lands (a d10), and what the
+# ground where it comes down does to it (no roll).
+
+
+def drift_roll(
+    dice: DiceLike, plane: Aircraft, sigma: float
+) -> tuple[int, int, float, float, float, float]:
+    """The drift of a square from two d100 (CD 7.2): the rolls, then (dx, dy, distance,
+    bearing) as ``drift`` gives them."""
+    first = dice.roll(100, f"drift of {plane.label} (Box-Muller u)")
+    second = dice.roll(100, f"drift of {plane.label} (bearing)")
+    return (first, second, *drift(sigma, first, second))
+
+
+def side_roll(dice: DiceLike, plane: Aircraft, charts: Any) -> tuple[int, bool]:
+    """The d10 for the side a square lands on: (the roll, whether it is marked side down)."""
+    above = charts.params(AirborneParams).marked_down_above
+    # The roll's purpose keeps the logged spelling of the face ("above 5.0").
+    roll = dice.roll(10, f"{plane.label} lands marked side down above {float(above)}")
+    return roll, roll > above
+
+
+def landing(charts: Any, site: dict[str, Any], down: bool) -> dict[str, Any]:
+    """What the ground a square comes down on does to it (CD 7.2.2): lost off the table or in
+    deep water, suppressed when marked side down, and a hit down in rough ground."""
+    if site["off_table"]:
+        return {"outcome": "lost", "why": "fell off the table: lost en route (CD 7.2.2)"}
+    if site["water"] is not None:
+        return {"outcome": "lost", "why": f"fell in {site['water']}: lost en route (CD 7.2.2)"}
+    if down:
+        rough = [p.id for p in site["pieces"] if p.kind in names(charts, "down-hit-in")]
+        return {"outcome": "hit" if rough else "suppressed", "rough": rough[0] if rough else None}
+    return {"outcome": "landed"}
+
+
 def _fall(
     ctx: RulesContext, plane: Aircraft, slot: tuple[float, float], height: float
 ) -> dict[str, Any]:
     """One square's fall: drift from two d100, side from a d10, and where it lands."""
     charts, dice = ctx.charts, ctx.dice
     sigma = scatter_sigma(height, charts)
-    first = dice.roll(100, f"drift of {plane.label} (Box-Muller u)")
-    second = dice.roll(100, f"drift of {plane.label} (bearing)")
-    # The roll's purpose keeps the logged spelling of the face ("above 5.0").
-    side_roll = dice.roll(10, f"{plane.label} lands marked side down above "
-                          f"{float(charts.params(AirborneParams).marked_down_above)}")  # fmt: skip
-    dx, dy, distance, bearing = drift(sigma, first, second)
+    first, second, dx, dy, distance, bearing = drift_roll(dice, plane, sigma)
+    rolled, down = side_roll(dice, plane, charts)
     x, y = slot[0] + dx, slot[1] + dy
-    down = side_roll > charts.params(AirborneParams).marked_down_above
     site = site_of(ctx, x, y)
     out: dict[str, Any] = {
         "slot": [round(slot[0], 4), round(slot[1], 4)],
         "sigma": round(sigma, 4),
-        "rolls": [first, second, side_roll],
+        "rolls": [first, second, rolled],
         "drift": {"distance": round(distance, 4), "bearing": round(bearing, 2)},
         "at": [round(x, 4), round(y, 4)],
         "marked": "down" if down else "up",
         "terrain": [p.id for p in site["pieces"]],
     }
-    if site["off_table"]:
-        out.update(outcome="lost", why="fell off the table: lost en route (CD 7.2.2)")
-    elif site["water"] is not None:
-        out.update(outcome="lost", why=f"fell in {site['water']}: lost en route (CD 7.2.2)")
-    elif down:
-        rough = [p.id for p in site["pieces"] if p.kind in names(charts, "down-hit-in")]
-        out.update(outcome="hit" if rough else "suppressed", rough=rough[0] if rough else None)
-    else:
-        out.update(outcome="landed")
+    out.update(landing(charts, site, down))
     return out
 
 

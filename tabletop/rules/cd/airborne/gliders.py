@@ -6,8 +6,10 @@ glider's deviation and site (CD 7.3.2), unsuccessful landings (CD 7.3.3) and cra
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.chart_params import AirborneParams, WeatherParams
@@ -66,7 +68,20 @@ def landing_number(
 # --- gliders (CD 7.3) -----------------------------------------------------------------------
 
 
-def glider_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+@dataclass
+class GliderPlan:
+    """Glider landings checked and ready to roll: the stick, its gliders, targets and AA."""
+
+    stands: list[dict[str, Any]]
+    aircraft: list[Aircraft]
+    guns: list[Any]
+    zone: tuple[float, float]
+    heading: float
+    targets: dict[str, tuple[float, float]]
+
+
+def plan_gliders(ctx: RulesContext, inputs: dict[str, Any]) -> GliderPlan:
+    """Check a glider landing and name its gliders (CD 7.3); nothing rolled."""
     check_phase(ctx)
     zone = check_zone(ctx, inputs["zone"])
     heading = float(inputs.get("heading") or 0.0) % 360
@@ -77,7 +92,15 @@ def glider_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         raise BadInput(f"--at names {', '.join(sorted(unknown))}, not in the stick")
     aircraft = [Aircraft(s["id"], s["id"], aircrew(ctx, s, inputs.get("crew"))) for s in stands]
     guns = choose_aa(ctx, stands[0]["side"], zone, inputs)
-    shots = aa_fire(ctx, aircraft, guns, glider=True)
+    return GliderPlan(stands, aircraft, guns, zone, heading, targets)
+
+
+def glider_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    plan = plan_gliders(ctx, inputs)
+    stands, aircraft, zone, heading, targets = (
+        plan.stands, plan.aircraft, plan.zone, plan.heading, plan.targets
+    )  # fmt: skip
+    shots = aa_fire(ctx, aircraft, plan.guns, glider=True)
     landed: list[tuple[float, float]] = []
     used: set[int] = set()
     gliders = []
@@ -124,7 +147,7 @@ def _glide(
     entry.update(landing_number=number, working=[line.as_json() for line in lines])
     aim = _glider_target(ctx, stand["id"], zone, heading, target, landed, used)
     entry["target"] = [round(aim[0], 4), round(aim[1], 4)]
-    roll = dice.roll(10, f"glider landing of {stand['id']}, needs {number} or less")
+    roll = landing_roll(dice, stand["id"], number)
     entry["rolls"] = [roll]
     destroyed_on = charts.params(AirborneParams).glider_destroyed_on
     if roll == destroyed_on:
@@ -207,13 +230,32 @@ def _deviate(
     ctx: RulesContext, plane: Aircraft, aim: tuple[float, float], rolls: list[int]
 ) -> tuple[tuple[float, float], dict[str, Any]]:
     """Direction on the wind direction chart, then a die of inches (CD 7.3.3, 10.1.1)."""
-    charts, dice = ctx.charts, ctx.dice
-    above = charts.params(WeatherParams).wind_reroll_above
+    above = ctx.charts.params(WeatherParams).wind_reroll_above
     while True:
-        point = dice.roll(10, f"deviation of {plane.label} (wind chart, again on {above + 1}+)")
+        point = direction_roll(ctx.dice, plane, ctx.charts)
         rolls.append(point)
         if point <= above:
             break
+    return deviation_at(ctx, plane, aim, point, rolls)
+
+
+def landing_roll(dice: DiceLike, stand_id: str, number: int) -> int:
+    """A glider's landing roll, a d10 (CD 7.3.1)."""
+    return dice.roll(10, f"glider landing of {stand_id}, needs {number} or less")
+
+
+def direction_roll(dice: DiceLike, plane: Aircraft, charts: Any) -> int:
+    """One roll on the wind direction chart for a deviation (CD 7.3.3, 10.1.1); a face above
+    ``wind-reroll-above`` is rolled again."""
+    above = charts.params(WeatherParams).wind_reroll_above
+    return dice.roll(10, f"deviation of {plane.label} (wind chart, again on {above + 1}+)")
+
+
+def deviation_at(
+    ctx: RulesContext, plane: Aircraft, aim: tuple[float, float], point: int, rolls: list[int]
+) -> tuple[tuple[float, float], dict[str, Any]]:
+    """The deviation's distance, a die of inches scaled by the crew, toward ``point``."""
+    charts, dice = ctx.charts, ctx.dice
     pips = dice.roll(10, f"deviation distance of {plane.label} (inches)")
     rolls.append(pips)
     factor = 1.0

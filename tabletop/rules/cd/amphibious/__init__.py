@@ -7,6 +7,8 @@
 - ``attacks``: attacks on the landing wave by stage (CD 8.2);
 - ``lift``: amphibious lift points and their losses (CD 8.3);
 - ``naval``: preliminary bombardment, warship ratings, naval fire support (CD 8.4);
+- ``odds``: exact odds of the scatter (company by company), the run in (craft by craft),
+  the bombardment and naval fire (stand by stand), from the functions they roll with;
 - ``common``: chart lookups, results, the shore's geometry, craft and cargo shared by the
   others (its docstring lists a craft's stages).
 """

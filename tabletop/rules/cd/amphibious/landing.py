@@ -6,8 +6,10 @@ driving ashore and their speed in water (CD 8.1.2).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import AmphibiousParams
 from tabletop.rules.cd.amphibious.attacks import _craft_effect, apply_craft_result
@@ -52,7 +54,22 @@ def _bearing(vx: float, vy: float) -> float:
 # --- the approach (CD 8.1, 8.1.3, 8.2.3, 8.3) ---------------------------------------------------
 
 
-def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+@dataclass
+class ApproachPlan:
+    """A wave checked and laid out along the shore, before any scatter is rolled."""
+
+    wave: int
+    crafts: list[tuple[dict[str, Any], Any]]
+    lift: dict[str, Any] | None
+    crew: tuple[str, str] | None
+    shore: tuple[float, float]
+    right: tuple[float, float]
+    offsets: list[float]
+    distance: float
+
+
+def plan_approach(ctx: RulesContext, inputs: dict[str, Any]) -> ApproachPlan:
+    """Check a wave's approach and lay its craft side by side along the shore (CD 8.1, 8.3)."""
     check_phase(ctx, "the approach of a landing wave")
     state, charts = ctx.state, ctx.charts
     wave = int(inputs.get("wave") or state.turn)
@@ -78,20 +95,39 @@ def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     for width in widths:
         offsets.append(run + width / 2)
         run += width
-    scatter = _scatter(ctx, crafts) if inputs.get("scatter") else {}
     distance = charts.params(AmphibiousParams).approach_distance
+    return ApproachPlan(wave, crafts, lift, crew, shore, right, offsets, distance)
+
+
+def approach_point(
+    ctx: RulesContext, plan: ApproachPlan, craft: dict[str, Any], offset: float, shift: float
+) -> tuple[tuple[float, float], tuple[float, float], float, float]:
+    """Where a craft makes its approach, ``shift`` inches along the shore from its place
+    (scatter): (the beach point, the way out to sea, x, y); refused off the table (CD 8.1)."""
+    shore, right = plan.shore, plan.right
+    px, py = shore[0] + (offset + shift) * right[0], shore[1] + (offset + shift) * right[1]
+    beach, out = shore_frame(ctx, px, py)
+    ax, ay = beach[0] + plan.distance * out[0], beach[1] + plan.distance * out[1]
+    if not ctx.table.on_table(ax, ay):
+        raise RulesRefusal(
+            f"{craft['id']}'s approach position {ax:.1f},{ay:.1f} is off the table: land "
+            "it elsewhere (CD 8.1)"
+        )
+    return beach, out, ax, ay
+
+
+def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    plan = plan_approach(ctx, inputs)
+    state = ctx.state
+    wave, crafts, lift, crew, distance = (
+        plan.wave, plan.crafts, plan.lift, plan.crew, plan.distance
+    )  # fmt: skip
+    scatter = _scatter(ctx, crafts) if inputs.get("scatter") else {}
     placed = []
-    for (craft, kind), offset in zip(crafts, offsets, strict=True):
+    for (craft, kind), offset in zip(crafts, plan.offsets, strict=True):
         company = _company(ctx, craft)
         shift = scatter.get(company, {}).get("inches", 0.0)
-        px, py = shore[0] + (offset + shift) * right[0], shore[1] + (offset + shift) * right[1]
-        beach, out = shore_frame(ctx, px, py)
-        ax, ay = beach[0] + distance * out[0], beach[1] + distance * out[1]
-        if not ctx.table.on_table(ax, ay):
-            raise RulesRefusal(
-                f"{craft['id']}'s approach position {ax:.1f},{ay:.1f} is off the table: land "
-                "it elsewhere (CD 8.1)"
-            )
+        beach, out, ax, ay = approach_point(ctx, plan, craft, offset, shift)
         cargo = cargo_of(ctx, craft)
         craft.update(x=round(ax, 4), y=round(ay, 4), facing=round(_bearing(-out[0], -out[1]), 2))
         craft["moved_turn"] = state.turn
@@ -156,31 +192,41 @@ def _scatter(
     ctx: RulesContext, crafts: list[tuple[dict[str, Any], Any]]
 ) -> dict[str, dict[str, Any]]:
     """One die per company: scattered on 5 or less, then left or right 2 x D10 (CD 8.1.3)."""
-    charts, dice = ctx.charts, ctx.dice
-    up_to = charts.params(AmphibiousParams).scatter_up_to
-    left_on = charts.params(AmphibiousParams).scatter_left_on
     out: dict[str, dict[str, Any]] = {}
     for craft, _ in crafts:
         company = _company(ctx, craft)
-        if company in out:
-            continue
-        roll = dice.roll(10, f"scatter of {company} ({up_to} or less scatters)")
-        entry: dict[str, Any] = {"rolls": [roll], "scattered": roll <= up_to, "inches": 0.0}
-        if roll <= up_to:
-            way = dice.roll(10, f"scatter direction of {company} ({left_on} left)")
-            pips = dice.roll(10, f"scatter distance of {company}")
-            left = (way % 2 == 0) == (left_on == "even")
-            inches = pips * charts.params(AmphibiousParams).scatter_multiplier
-            entry.update(rolls=[roll, way, pips], direction="left" if left else "right",
-                         inches=-inches if left else inches)  # fmt: skip
-        out[company] = entry
+        if company not in out:
+            out[company] = scatter_roll(ctx.dice, ctx.charts, company)
     return out
+
+
+def scatter_roll(dice: DiceLike, charts: Any, company: str) -> dict[str, Any]:
+    """A company's scatter dice (CD 8.1.3): whether it scatters, which way and how far."""
+    up_to = charts.params(AmphibiousParams).scatter_up_to
+    left_on = charts.params(AmphibiousParams).scatter_left_on
+    roll = dice.roll(10, f"scatter of {company} ({up_to} or less scatters)")
+    entry: dict[str, Any] = {"rolls": [roll], "scattered": roll <= up_to, "inches": 0.0}
+    if roll <= up_to:
+        way = dice.roll(10, f"scatter direction of {company} ({left_on} left)")
+        pips = dice.roll(10, f"scatter distance of {company}")
+        left = (way % 2 == 0) == (left_on == "even")
+        inches = pips * charts.params(AmphibiousParams).scatter_multiplier
+        entry.update(rolls=[roll, way, pips], direction="left" if left else "right",
+                     inches=-inches if left else inches)  # fmt: skip
+    return entry
 
 
 # --- landing (CD 8.1.1, 8.1.2, 8.1.5, 8.1.6) ----------------------------------------------------
 
 
 def land_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    out = [_land_one(ctx, craft, kind) for craft, kind in landing_craft(ctx, inputs)]
+    ashore = [r["craft"] for r in out if r["stage"] in ("disembarked", "landed", "beached")]
+    return {"verdict": f"{len(ashore)} of {len(out)} craft reached the beach", "craft": out}
+
+
+def landing_craft(ctx: RulesContext, inputs: dict[str, Any]) -> list[tuple[dict[str, Any], Any]]:
+    """The craft to run in to the beach, each checked (CD 8.1); nothing rolled."""
     check_phase(ctx, "landing")
     state = ctx.state
     out = []
@@ -193,9 +239,8 @@ def land_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         if am["stage"] == "approach" and am["entered_turn"] == state.turn:
             raise RulesRefusal(f"{cid} made its approach this turn: it moves to the beach next "
                                "turn (CD 8.1)")  # fmt: skip
-        out.append(_land_one(ctx, craft, kind))
-    ashore = [r["craft"] for r in out if r["stage"] in ("disembarked", "landed", "beached")]
-    return {"verdict": f"{len(ashore)} of {len(out)} craft reached the beach", "craft": out}
+        out.append((craft, kind))
+    return out
 
 
 def _land_one(ctx: RulesContext, craft: dict[str, Any], kind: Any) -> dict[str, Any]:

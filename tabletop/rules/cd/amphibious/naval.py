@@ -28,47 +28,21 @@ BOMBARDED = "bombardment:"
 
 def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """One to three D10 at every enemy stand in the area, before the battle (CD 8.4.1)."""
-    from shapely import Polygon, box
+    from tabletop.rules.cd.stands import apply_effect
 
-    from tabletop.data.board import base_of
-    from tabletop.rules.cd.fire import Firer, hit_effect, plan_indirect
-    from tabletop.rules.cd.sighting import target_cover
-    from tabletop.rules.cd.stands import apply_effect, target_of
-    from tabletop.rules.cd.weather import effects
-    from tabletop.table import base_polygon
-
-    state, charts = ctx.state, ctx.charts
-    side = inputs["side"]
-    side = resolve_side(side, ctx.scenario.side_names())
-    if state.turn != ctx.scenario.turn.number or state.rows.get(BOMBARDED + side):
-        raise RulesRefusal("the preliminary bombardment comes once, before the battle's first "
-                           "turn is played (CD 8.4.1)")  # fmt: skip
-    count = _bombard_dice(charts, inputs)
-    points = [tuple(map(float, p)) for p in inputs["area"]]
-    area = box(*points[0], *points[1]) if len(points) == 2 else Polygon(points)
-    if not area.is_valid or area.area <= 0:
-        raise BadInput("--area: give two opposite corners, or three or more corners of a polygon")
-    weapon = charts.weapons[charts.params(AmphibiousParams).bombard_weapon]
-    night = effects(state.conditions, charts).night
+    state = ctx.state
+    side, count, weapon, area, night = bombard_plan(ctx, inputs)
     results: dict[str, dict[str, Any]] = {}
-    for stand in state.stands():
-        if stand["side"] == side or stand["x"] is None or stand["status"] != "ok":
-            continue
-        if not base_polygon(base_of(stand)).intersects(area):
-            continue
+    for stand in bombarded(ctx, side, area):
         ctx.involve(stand["id"])
-        cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
-        plan = plan_indirect(weapon, Firer(None, None), target_of(stand, ctx, cover, source),
-                             charts, night=night)  # fmt: skip
+        plan = bombard_target(ctx, stand, weapon, night)
         rolls, effect_rolls, found = [], [], []
         for index in range(1, count + 1):
-            roll = ctx.dice.roll(10, f"bombardment of {stand['id']} ({index} of {count}), "
-                                 f"needs {plan.to_hit} or less")  # fmt: skip
+            roll, effect, result = bombard_die(ctx, stand, plan, index, count)
             rolls.append(roll)
-            if roll <= plan.to_hit or roll == 1:
-                effect = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
+            if effect is not None and result is not None:
                 effect_rolls.append(effect)
-                found.append(hit_effect(effect, plan))
+                found.append(result)
         worst = max(found, key=lambda e: SEVERITY[e]) if found else None
         apply_effect(stand, worst, state)
         results[stand["id"]] = {"to_hit": plan.to_hit, "rolls": rolls,
@@ -84,6 +58,71 @@ def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "weapon": weapon.id,
         "stands": results,
     }
+
+
+def bombard_plan(ctx: RulesContext, inputs: dict[str, Any]) -> tuple[str, int, Any, Any, bool]:
+    """A bombardment checked (CD 8.4.1): the side firing, dice per stand, the weapon, the area
+    and whether it is night; nothing rolled."""
+    from shapely import Polygon, box
+
+    from tabletop.rules.cd.weather import effects
+
+    state, charts = ctx.state, ctx.charts
+    side = inputs["side"]
+    side = resolve_side(side, ctx.scenario.side_names())
+    if state.turn != ctx.scenario.turn.number or state.rows.get(BOMBARDED + side):
+        raise RulesRefusal("the preliminary bombardment comes once, before the battle's first "
+                           "turn is played (CD 8.4.1)")  # fmt: skip
+    count = _bombard_dice(charts, inputs)
+    points = [tuple(map(float, p)) for p in inputs["area"]]
+    area = box(*points[0], *points[1]) if len(points) == 2 else Polygon(points)
+    if not area.is_valid or area.area <= 0:
+        raise BadInput("--area: give two opposite corners, or three or more corners of a polygon")
+    weapon = charts.weapons[charts.params(AmphibiousParams).bombard_weapon]
+    night = effects(state.conditions, charts).night
+    return side, count, weapon, area, night
+
+
+def bombarded(ctx: RulesContext, side: str, area: Any) -> list[dict[str, Any]]:
+    """The enemy stands on the table whose bases touch the area (CD 8.4.1)."""
+    from tabletop.data.board import base_of
+    from tabletop.table import base_polygon
+
+    return [
+        stand
+        for stand in ctx.state.stands()
+        if stand["side"] != side
+        and stand["x"] is not None
+        and stand["status"] == "ok"
+        and base_polygon(base_of(stand)).intersects(area)
+    ]
+
+
+def bombard_target(ctx: RulesContext, stand: dict[str, Any], weapon: Any, night: bool) -> Any:
+    """The HE attack on one stand: its cover and armour as for indirect fire (CD 8.4.1)."""
+    from tabletop.rules.cd.fire import Firer, plan_indirect
+    from tabletop.rules.cd.sighting import target_cover
+    from tabletop.rules.cd.stands import target_of
+
+    cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
+    return plan_indirect(weapon, Firer(None, None), target_of(stand, ctx, cover, source),
+                         ctx.charts, night=night)  # fmt: skip
+
+
+def bombard_die(
+    ctx: RulesContext, stand: dict[str, Any], plan: Any, index: int, count: int
+) -> tuple[int, int | None, str | None]:
+    """One bombardment die at a stand, and the effect die of a hit (CD 8.4.1): (the roll, the
+    effect roll or None, the effect or None). Rolled by the bombardment, enumerated by its
+    odds."""
+    from tabletop.rules.cd.fire import hit_effect
+
+    roll = ctx.dice.roll(10, f"bombardment of {stand['id']} ({index} of {count}), "
+                         f"needs {plan.to_hit} or less")  # fmt: skip
+    if roll <= plan.to_hit or roll == 1:
+        effect = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
+        return roll, effect, hit_effect(effect, plan)
+    return roll, None, None
 
 
 def _bombard_dice(charts: Any, inputs: dict[str, Any]) -> int:
@@ -119,8 +158,24 @@ def ship_weapon(ctx: RulesContext, ship: dict[str, Any]) -> Any:
 
 def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A request for a ship's fire and, if it comes, an indirect HE burst (CD 8.4.2, 8.4.3)."""
-    from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.barrage import barrage_action
+
+    ship, weapon, observer, (x, y) = naval_fire_plan(ctx, inputs)
+    request = _request(ctx, ship, weapon, observer, (x, y))
+    if not request["answered"]:
+        return {"verdict": f"{ship['id']} does not answer {observer['id']}'s request "
+                f"({request['roll']} > {request['number']})", "request": request,
+                "barrage": None}  # fmt: skip
+    shot = barrage_action(ctx, naval_barrage(ship, weapon, (x, y), inputs))
+    return {"verdict": shot["verdict"], "request": request, "barrage": shot}
+
+
+def naval_fire_plan(
+    ctx: RulesContext, inputs: dict[str, Any]
+) -> tuple[dict[str, Any], Any, dict[str, Any], tuple[float, float]]:
+    """Naval fire checked before its request die: the ship, its rating, the observer and the
+    aiming point (CD 8.4.2, 8.4.3)."""
+    from tabletop.rules.cd.ammo import check_fires_left
     from tabletop.rules.cd.stands import check_phase as allows
 
     allows(ctx, "indirect-fire", "naval fire")
@@ -133,23 +188,21 @@ def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
     observer = ctx.state.stand(inputs["observer"])
     # A ship that has fired this turn is refused before its request die is thrown.
     check_fires_left(ctx.state, ship, weapon, ctx.charts)
-    request = _request(ctx, ship, weapon, observer, (x, y))
-    if not request["answered"]:
-        return {"verdict": f"{ship['id']} does not answer {observer['id']}'s request "
-                f"({request['roll']} > {request['number']})", "request": request,
-                "barrage": None}  # fmt: skip
-    shot = barrage_action(
-        ctx,
-        {
-            "shooter": ship["id"],
-            "at": [x, y],
-            "weapon": weapon.id,
-            "ammo": "he",
-            "hni": False,
-            "mods": inputs.get("mods") or [],
-        },
-    )
-    return {"verdict": shot["verdict"], "request": request, "barrage": shot}
+    return ship, weapon, observer, (x, y)
+
+
+def naval_barrage(
+    ship: dict[str, Any], weapon: Any, at: tuple[float, float], inputs: dict[str, Any]
+) -> dict[str, Any]:
+    """The barrage an answered request fires: the ship's HE at the point (CD 8.4.2)."""
+    return {
+        "shooter": ship["id"],
+        "at": [at[0], at[1]],
+        "weapon": weapon.id,
+        "ammo": "he",
+        "hni": False,
+        "mods": inputs.get("mods") or [],
+    }
 
 
 def _request(
