@@ -6,14 +6,16 @@ gives the distance, or the facts of the stand the result is recorded on).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-from tabletop.core.errors import BadInput
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
 from tabletop.rules.models.stands import (
     STATUS,
+    Reader,
     Stand,
     StandUse,
     check_may_act,
@@ -115,7 +117,13 @@ def tos_rally(
 def tos_command_hq(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
-    return {"distance": squares_between(model, stand, found["unit"])} if "unit" in found else {}
+    """ToS V Command control radius: the distance to the HQ, and the HQ's own command rating
+    (a radio link is Rnd(1) x that rating >= 2)."""
+    profile = model.t.units.get(profile_of(ctx, model, stand) or "")  # type: ignore[attr-defined]
+    out: dict[str, Any] = {"cr": getattr(profile, "command", None)}
+    if "unit" in found:
+        out["distance"] = squares_between(model, stand, found["unit"])
+    return out
 
 
 def tos_in_command(
@@ -142,8 +150,6 @@ def tos_assault_target(
         squares = squares_between(model, found["assaulter"], stand)
         reach = float(model.t.p("adjacent-within"))  # type: ignore[attr-defined]
         if squares is not None and squares > reach:
-            from tabletop.core.errors import RulesRefusal
-
             raise RulesRefusal(
                 f"{found['assaulter']['id']} is {squares:g} squares from {stand['id']}: an "
                 f"assault reaches its own square or the next (within {reach:g}; ToS II.B.3 "
@@ -171,7 +177,10 @@ def tos_assaulted(
 def tos_assaulting(
     ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
 ) -> dict[str, Any]:
-    return {"last_assault": result.get("result")}
+    out: dict[str, Any] = {"last_assault": result.get("result")}
+    if result.get("result") == "routed":  # ToS II.B.3: a squad failing its morale check routs
+        out["state"] = "routed"
+    return out
 
 
 # --- Mech Brigade ---------------------------------------------------------------------------------
@@ -181,6 +190,23 @@ def mb_suppression(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
     return {"suppression": int(record(model, stand).get("suppression") or 0)}
+
+
+def mb_level(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """MB 7.6: the stand's recorded level, and whether it is a vehicle (at most 50)."""
+    profile = model.tables.profiles.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    return {
+        "level": int(record(model, stand).get("suppression") or 0),
+        "vehicle": True if getattr(profile, "is_vehicle", False) else None,
+    }
+
+
+def mb_suppressed(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
+    return {"suppression": result["suppression"], "pinned": result["pinned"]}
 
 
 def mb_searches(
@@ -330,6 +356,59 @@ def sb_morale(
     return {"morale": result["morale"]}
 
 
+def sb_hexes(model: Model, a: Stand, b: Stand) -> int | None:
+    """Whole hexes between two stands, centre to centre (our reading: rounded half up)."""
+    hexes = squares_between(model, a, b)
+    return None if hexes is None else math.floor(hexes + 0.5)
+
+
+def sb_superior(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """SB Command Test: the superior's quality, and his distance to the leader tested."""
+    out = {"superior": sb_unit(ctx, model, stand, found)["quality"]}
+    if "unit" in found:
+        out["distance"] = sb_hexes(model, found["unit"], stand)
+    return out
+
+
+def sb_leader(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """SB Recovery Test: the leader's quality, his command test this turn if he took one
+    (else it is rolled), and his distance to the unit."""
+    mine = record(model, stand)
+    out: dict[str, Any] = {"quality": sb_unit(ctx, model, stand, found)["quality"]}
+    taken = mine.get("command_test_turn") == ctx.state.turn
+    if taken and mine.get("command_test") in ("passed", "failed"):
+        out["leader_passed"] = mine["command_test"] == "passed"
+    if "unit" in found:
+        out["distance"] = sb_hexes(model, found["unit"], stand)
+    return out
+
+
+def sb_in_state(state: str, test: str, rule: str) -> Reader:
+    """A reader refusing a stand that is not in ``state`` (the recovery test is for it)."""
+
+    def read(
+        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+    ) -> dict[str, Any]:
+        now = record(model, stand).get("state") or "normal"
+        if now != state:
+            raise RulesRefusal(
+                f"{stand['id']} is {now}, not {state}: the {test} is for {state} units ({rule})"
+            )
+        return {}
+
+    return read
+
+
+def sb_test_taken(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
+    return {**sb_command(ctx, model, stand, result), "command_test_turn": ctx.state.turn}
+
+
 # --- aggression (play-by-mail) -------------------------------------------------------------------
 
 
@@ -396,6 +475,7 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
         StandUse("assaulter", tos_assaulter, tos_assaulting, TOS_NO_ASSAULT),
         StandUse("target", tos_assault_target, tos_assaulted),
     ),
+    ("mech-brigade", "suppression"): (StandUse("unit", mb_level, mb_suppressed),),
     ("mech-brigade", "search"): (StandUse("unit", mb_suppression, mb_searches),),
     ("mech-brigade", "command-link"): (
         StandUse("unit", nothing, mb_linked),
@@ -412,7 +492,30 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
     ("mech-brigade", "smoke-place"): (StandUse("unit", nothing, mb_smoke),),
     ("squad-battles", "morale"): (StandUse("unit", sb_unit, sb_morale),),
     ("squad-battles", "morale-check"): (StandUse("unit", sb_unit, sb_state),),
-    ("squad-battles", "command-test"): (StandUse("unit", sb_unit, sb_command),),
+    ("squad-battles", "command-test"): (
+        StandUse("unit", sb_unit, sb_test_taken),
+        StandUse("superior", sb_superior),
+    ),
+    ("squad-battles", "recovery"): (
+        StandUse(
+            "unit", sb_in_state("disrupted", "recovery test", "SB Command: Recovery Test"), sb_state
+        ),
+        StandUse("leader", sb_leader),
+    ),
+    ("squad-battles", "pinned-recovery"): (
+        StandUse(
+            "unit",
+            sb_in_state("pinned", "automatic recovery", "SB Command: Pinned Recovery"),
+            sb_state,
+        ),
+    ),
+    ("squad-battles", "demoralized-recovery"): (
+        StandUse(
+            "unit",
+            sb_in_state("demoralized", "recovery", "SB Command: Demoralized Recovery"),
+            sb_state,
+        ),
+    ),
     ("squad-battles", "rally"): (StandUse("unit", sb_unit, sb_rally),),
     ("squad-battles", "effectiveness"): (StandUse("unit", sb_unit, sb_effectiveness),),
     ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat, needs_profile=False),),
