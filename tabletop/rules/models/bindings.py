@@ -60,6 +60,12 @@ TOS_NO_ASSAULT = {
 } | {"heavily-suppressed": "ToS II.A Heavy suppression: it cannot move or fire"}
 
 
+TOS_NO_ORDERS = {
+    s: "ToS II.A Unit states: a retreating or routed unit gives and receives no orders"
+    for s in ("retreating", "routed")
+}
+
+
 def tos_unit(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Stand]
 ) -> dict[str, Any]:
@@ -181,6 +187,29 @@ def tos_assaulting(
     if result.get("result") == "routed":  # ToS II.B.3: a squad failing its morale check routs
         out["state"] = "routed"
     return out
+
+
+def tos_orders_hq(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """ToS II.B.1: the HQ's command rating (its profile) and the orders it holds (its record)."""
+    profile = model.t.units.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    return {
+        "cr": getattr(profile, "command", None),
+        "orders": int(record(model, stand).get("orders") or 0),
+    }
+
+
+def tos_superior_orders(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    return {"superior_orders": int(record(model, stand).get("orders") or 0)}
+
+
+def tos_orders(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
+    return {"orders": result["orders"]}
 
 
 # --- Mech Brigade ---------------------------------------------------------------------------------
@@ -470,6 +499,10 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
     ("typhoon", "command-control"): (
         StandUse("unit", lambda c, m, s, f: {"unit": need_profile(c, m, s)}, tos_in_command),
         StandUse("hq", tos_command_hq),
+    ),
+    ("typhoon", "orders"): (
+        StandUse("hq", tos_orders_hq, tos_orders, TOS_NO_ORDERS),
+        StandUse("superior", tos_superior_orders),
     ),
     ("typhoon", "assault"): (
         StandUse("assaulter", tos_assaulter, tos_assaulting, TOS_NO_ASSAULT),
