@@ -736,6 +736,19 @@ def test_sb_recovery_refuses_a_unit_not_disrupted(sb: Run) -> None:
     assert file_digest(sb.game) == before  # type: ignore[attr-defined]
 
 
+def test_sb_leaders_are_named_by_leader_stands(sb: Run) -> None:
+    model_run(sb, "squad-battles", "morale-check", "G-PL", "--set", "men_lost=2", "--dice", "1")
+    before = file_digest(sb.game)  # type: ignore[attr-defined]
+    bad = sb("model", "run", "squad-battles", "recovery", "G-PL", "G-SQ", "--dice", "2", code=2)
+    assert bad.output == (
+        "Error: G-SQ is not a leader (its squad-battles profile is rifle-squad): name a leader "
+        "stand as the leader\n"
+    )
+    bad = sb("model", "run", "squad-battles", "command-test", "G-LT", "G-PL", code=2)
+    assert "G-PL is not a leader" in bad.output and "as the superior" in bad.output
+    assert file_digest(sb.game) == before  # type: ignore[attr-defined]
+
+
 # --- aggression (seed 003) -------------------------------------------------------------------
 
 

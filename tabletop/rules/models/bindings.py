@@ -391,10 +391,20 @@ def sb_hexes(model: Model, a: Stand, b: Stand) -> int | None:
     return None if hexes is None else math.floor(hexes + 0.5)
 
 
+def sb_need_leader(ctx: RulesContext, model: Model, stand: Stand, role: str) -> None:
+    profile = model.tables.profiles.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    if getattr(profile, "kind", None) != "leader":
+        raise BadInput(
+            f"{stand['id']} is not a leader (its squad-battles profile is "
+            f"{need_profile(ctx, model, stand)}): name a leader stand as the {role}"
+        )
+
+
 def sb_superior(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
     """SB Command Test: the superior's quality, and his distance to the leader tested."""
+    sb_need_leader(ctx, model, stand, "superior")
     out = {"superior": sb_unit(ctx, model, stand, found)["quality"]}
     if "unit" in found:
         out["distance"] = sb_hexes(model, found["unit"], stand)
@@ -406,6 +416,7 @@ def sb_leader(
 ) -> dict[str, Any]:
     """SB Recovery Test: the leader's quality, his command test this turn if he took one
     (else it is rolled), and his distance to the unit."""
+    sb_need_leader(ctx, model, stand, "leader")
     mine = record(model, stand)
     out: dict[str, Any] = {"quality": sb_unit(ctx, model, stand, found)["quality"]}
     taken = mine.get("command_test_turn") == ctx.state.turn
