@@ -18,6 +18,7 @@ from tabletop.rules.models.stands import (
     Reader,
     Stand,
     StandUse,
+    Writer,
     check_may_act,
     find_stand,
     profile_of,
@@ -400,6 +401,9 @@ def sb_need_leader(ctx: RulesContext, model: Model, stand: Stand, role: str) -> 
         )
 
 
+SB_NO_ASSAULT = {s: "SB Assaulting: Attacking Restrictions" for s in ("pinned", "demoralized")}
+
+
 def sb_superior(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
@@ -447,6 +451,156 @@ def sb_test_taken(
     ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
 ) -> dict[str, Any]:
     return {**sb_command(ctx, model, stand, result), "command_test_turn": ctx.state.turn}
+
+
+# SB Assaulting on stands: one stand attacks one stand (a leader stand may join either side);
+# our reading where the manual works with whole hexes: each stand is its hex's stack.
+
+
+def sb_men(ctx: RulesContext, model: Model, stand: Stand) -> int | None:
+    """A team's men now: its record, else the scenario's strength, else its profile's."""
+    profile = model.tables.profiles.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    if getattr(profile, "kind", None) != "team":
+        return None
+    mine = record(model, stand)
+    if mine.get("men") is not None:
+        return int(mine["men"])
+    spec = ctx.scenario.stand_spec(stand["id"]).strength
+    return int(spec) if spec is not None else getattr(profile, "men", None)
+
+
+def sb_side(role: str) -> Reader:
+    """SB Assault Values and Assault Morale for the attacking or defending stand."""
+
+    def read(
+        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+    ) -> dict[str, Any]:
+        from fractions import Fraction
+
+        from tabletop.rules.models.squad_battles.assault import assault_value
+        from tabletop.rules.models.squad_battles.results import morale_value
+
+        tables = model.tables  # type: ignore[attr-defined]
+        pid = need_profile(ctx, model, stand)
+        profile = tables.profiles[pid]
+        facts = sb_unit(ctx, model, stand, found)
+        state = str(facts["state"] or "normal")
+        value = assault_value(
+            tables,
+            {
+                "unit": None,
+                "profile": pid,
+                "strength": sb_men(ctx, model, stand),
+                "armour": None,
+                "weapon_assault": 0,
+                "passengers": 0,
+                "disrupted": state == "disrupted",
+                "role": role,
+                "slope": "level",
+                "state": state if state in ("pinned", "demoralized") else "normal",
+                "immobile": bool(record(model, stand).get("immobile")),
+            },
+        )["assault_value"]
+        effectiveness = Fraction(str(facts["effectiveness"] or 100))
+        morale, _ = morale_value(tables, str(facts["quality"]), effectiveness, state)
+        armour = Fraction(str(profile.armour or 0)) if profile.kind == "vehicle" else None
+        if role == "attacker":
+            return {
+                "attack": value,
+                "attacker_morale": morale,
+                "attacker_min_morale": morale,
+                "attacker_armour": armour,
+            }
+        attacker = found.get("attacker")
+        if attacker is not None and attacker.get("x") is not None and stand.get("x") is not None:
+            # measured as fire measures it (the scenario's edge or centre range)
+            from tabletop.rules.cd.sighting import end_for_stand, sight
+            from tabletop.rules.models.squad_battles.fire import hexes_for
+
+            ends = (end_for_stand(ctx.state, attacker["id"]), end_for_stand(ctx.state, stand["id"]))
+            hexes = hexes_for(float(sight(ctx, *ends).range), model.inches_per_unit)
+            if hexes > 1:
+                raise RulesRefusal(
+                    f"{attacker['id']} is {hexes} hexes from {stand['id']}: an assault is only "
+                    "between adjacent hexes (SB Assaulting)"
+                )
+        clear = not any(
+            piece.kind in tables.by_table["terrain"]
+            for piece in ctx.table.pieces_at(float(stand["x"]), float(stand["y"]))
+        )
+        hard = armour is not None and armour >= tables.param("hard-vehicle-armour")
+        return {
+            "defend": value,
+            "defender_morale": morale,
+            "hard_vehicle": hard or None,
+            "defender_vehicle": armour is not None or None,
+            "clear": clear or None,
+        }
+
+    return read
+
+
+def sb_side_leader(role: str) -> Reader:
+    """SB Assault Morale: a leader stand with the attackers or the defenders."""
+
+    def read(
+        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+    ) -> dict[str, Any]:
+        from fractions import Fraction
+
+        from tabletop.rules.models.squad_battles.results import morale_value
+
+        sb_need_leader(ctx, model, stand, f"{role}_leader")
+        facts = sb_unit(ctx, model, stand, found)
+        effectiveness = Fraction(str(facts["effectiveness"] or 100))
+        morale, _ = morale_value(
+            model.tables,  # type: ignore[attr-defined]
+            str(facts["quality"]),
+            effectiveness,
+            str(facts["state"] or "normal"),
+        )
+        return {f"{role}_leader": morale}
+
+    return read
+
+
+def sb_assaulted(role: str) -> Writer:
+    """Losses, effectiveness and state from the assault's result on one side's stand."""
+
+    def write(
+        ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+    ) -> dict[str, Any]:
+        from fractions import Fraction
+
+        from tabletop.rules.models.squad_battles.results import apply_effectiveness
+
+        out: dict[str, Any] = {}
+        if result.get("result") == "X":  # SB Hard Vehicle Morale Check: no effect
+            if role == "attacker" and sb_men(ctx, model, stand) is not None:
+                out["state"] = "pinned"
+            return out
+        mine = record(model, stand)
+        men = sb_men(ctx, model, stand)
+        if men is not None:
+            out["men"] = max(0, men - int(result[f"{role}_losses"]))
+            if out["men"] == 0:
+                out["killed"] = True
+                out[STATUS] = "eliminated"
+        before = Fraction(str(mine.get("effectiveness") or 100))
+        loss = int(result[f"{role}_effectiveness_loss"])
+        out["effectiveness"] = int(apply_effectiveness(model.tables, before, loss))  # type: ignore[attr-defined]
+        if role == "defender" and result.get("surrendered"):
+            out["surrendered"] = True
+            out["state"] = "demoralized"
+            out[STATUS] = "eliminated"
+        elif role == "defender" and result.get("retreat"):
+            out["state"] = "demoralized"  # SB Assaulting: Retreating (the referee moves it)
+        elif role == "attacker" and result.get("attackers_pinned") and men is not None:
+            # SB Assault Resolution: attacking infantry not demoralized is pinned
+            out["state"] = "pinned"
+        return out
+
+    return write
 
 
 # --- aggression (play-by-mail) -------------------------------------------------------------------
@@ -562,6 +716,12 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
     ),
     ("squad-battles", "rally"): (StandUse("unit", sb_unit, sb_rally),),
     ("squad-battles", "effectiveness"): (StandUse("unit", sb_unit, sb_effectiveness),),
+    ("squad-battles", "assault"): (
+        StandUse("attacker", sb_side("attacker"), sb_assaulted("attacker"), SB_NO_ASSAULT),
+        StandUse("defender", sb_side("defender"), sb_assaulted("defender")),
+        StandUse("attacker_leader", sb_side_leader("attacker")),
+        StandUse("defender_leader", sb_side_leader("defender")),
+    ),
     ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat, needs_profile=False),),
     ("aggression", "surrender"): (StandUse("unit", agg_unit, agg_surrender, needs_profile=False),),
     ("aggression", "pursuit"): (StandUse("unit", agg_unit, agg_pursuit, needs_profile=False),),
