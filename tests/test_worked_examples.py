@@ -264,19 +264,14 @@ def agg(run: Run, templates: dict[str, Path]) -> Run:
 
 def rows(run: Run, *stands: str) -> dict[str, Any]:
     """The stands' rows in the game file (what undo must restore exactly)."""
+    query = "SELECT value FROM state WHERE key = ?"
     conn = sqlite3.connect(run.game)  # type: ignore[attr-defined]
     try:
-        found = {
-            sid: json.loads(
-                conn.execute("SELECT value FROM state WHERE key = ?", (f"stand:{sid}",)).fetchone()[
-                    0
-                ]
-            )
-            for sid in stands
+        return {
+            sid: json.loads(conn.execute(query, (f"stand:{sid}",)).fetchone()[0]) for sid in stands
         }
     finally:
         conn.close()
-    return found
 
 
 def facts(run: Run, stand: str, model: str) -> dict[str, Any]:
