@@ -6,16 +6,19 @@ gives the distance, or the facts of the stand the result is recorded on).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-from tabletop.core.errors import BadInput
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
 from tabletop.rules.models.stands import (
     STATUS,
+    Reader,
     Stand,
     StandUse,
+    Writer,
     check_may_act,
     find_stand,
     profile_of,
@@ -56,6 +59,12 @@ TOS_NO_ASSAULT = {
     s: "ToS II.A Unit states: it moves to cover or its own edge, our reading"
     for s in ("retreating", "routed")
 } | {"heavily-suppressed": "ToS II.A Heavy suppression: it cannot move or fire"}
+
+
+TOS_NO_ORDERS = {
+    s: "ToS II.A Unit states: a retreating or routed unit gives and receives no orders"
+    for s in ("retreating", "routed")
+}
 
 
 def tos_unit(
@@ -115,7 +124,13 @@ def tos_rally(
 def tos_command_hq(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
-    return {"distance": squares_between(model, stand, found["unit"])} if "unit" in found else {}
+    """ToS V Command control radius: the distance to the HQ, and the HQ's own command rating
+    (a radio link is Rnd(1) x that rating >= 2)."""
+    profile = model.t.units.get(profile_of(ctx, model, stand) or "")  # type: ignore[attr-defined]
+    out: dict[str, Any] = {"cr": getattr(profile, "command", None)}
+    if "unit" in found:
+        out["distance"] = squares_between(model, stand, found["unit"])
+    return out
 
 
 def tos_in_command(
@@ -142,8 +157,6 @@ def tos_assault_target(
         squares = squares_between(model, found["assaulter"], stand)
         reach = float(model.t.p("adjacent-within"))  # type: ignore[attr-defined]
         if squares is not None and squares > reach:
-            from tabletop.core.errors import RulesRefusal
-
             raise RulesRefusal(
                 f"{found['assaulter']['id']} is {squares:g} squares from {stand['id']}: an "
                 f"assault reaches its own square or the next (within {reach:g}; ToS II.B.3 "
@@ -171,7 +184,33 @@ def tos_assaulted(
 def tos_assaulting(
     ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
 ) -> dict[str, Any]:
-    return {"last_assault": result.get("result")}
+    out: dict[str, Any] = {"last_assault": result.get("result")}
+    if result.get("result") == "routed":  # ToS II.B.3: a squad failing its morale check routs
+        out["state"] = "routed"
+    return out
+
+
+def tos_orders_hq(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """ToS II.B.1: the HQ's command rating (its profile) and the orders it holds (its record)."""
+    profile = model.t.units.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    return {
+        "cr": getattr(profile, "command", None),
+        "orders": int(record(model, stand).get("orders") or 0),
+    }
+
+
+def tos_superior_orders(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    return {"superior_orders": int(record(model, stand).get("orders") or 0)}
+
+
+def tos_orders(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
+    return {"orders": result["orders"]}
 
 
 # --- Mech Brigade ---------------------------------------------------------------------------------
@@ -181,6 +220,23 @@ def mb_suppression(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
     return {"suppression": int(record(model, stand).get("suppression") or 0)}
+
+
+def mb_level(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """MB 7.6: the stand's recorded level, and whether it is a vehicle (at most 50)."""
+    profile = model.tables.profiles.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    return {
+        "level": int(record(model, stand).get("suppression") or 0),
+        "vehicle": True if getattr(profile, "is_vehicle", False) else None,
+    }
+
+
+def mb_suppressed(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
+    return {"suppression": result["suppression"], "pinned": result["pinned"]}
 
 
 def mb_searches(
@@ -330,6 +386,223 @@ def sb_morale(
     return {"morale": result["morale"]}
 
 
+def sb_hexes(model: Model, a: Stand, b: Stand) -> int | None:
+    """Whole hexes between two stands, centre to centre (our reading: rounded half up)."""
+    hexes = squares_between(model, a, b)
+    return None if hexes is None else math.floor(hexes + 0.5)
+
+
+def sb_need_leader(ctx: RulesContext, model: Model, stand: Stand, role: str) -> None:
+    profile = model.tables.profiles.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    if getattr(profile, "kind", None) != "leader":
+        raise BadInput(
+            f"{stand['id']} is not a leader (its squad-battles profile is "
+            f"{need_profile(ctx, model, stand)}): name a leader stand as the {role}"
+        )
+
+
+SB_NO_ASSAULT = {s: "SB Assaulting: Attacking Restrictions" for s in ("pinned", "demoralized")}
+
+
+def sb_superior(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """SB Command Test: the superior's quality, and his distance to the leader tested."""
+    sb_need_leader(ctx, model, stand, "superior")
+    out = {"superior": sb_unit(ctx, model, stand, found)["quality"]}
+    if "unit" in found:
+        out["distance"] = sb_hexes(model, found["unit"], stand)
+    return out
+
+
+def sb_leader(
+    ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+) -> dict[str, Any]:
+    """SB Recovery Test: the leader's quality, his command test this turn if he took one
+    (else it is rolled), and his distance to the unit."""
+    sb_need_leader(ctx, model, stand, "leader")
+    mine = record(model, stand)
+    out: dict[str, Any] = {"quality": sb_unit(ctx, model, stand, found)["quality"]}
+    taken = mine.get("command_test_turn") == ctx.state.turn
+    if taken and mine.get("command_test") in ("passed", "failed"):
+        out["leader_passed"] = mine["command_test"] == "passed"
+    if "unit" in found:
+        out["distance"] = sb_hexes(model, found["unit"], stand)
+    return out
+
+
+def sb_in_state(state: str, test: str, rule: str) -> Reader:
+    """A reader refusing a stand that is not in ``state`` (the recovery test is for it)."""
+
+    def read(
+        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+    ) -> dict[str, Any]:
+        now = record(model, stand).get("state") or "normal"
+        if now != state:
+            raise RulesRefusal(
+                f"{stand['id']} is {now}, not {state}: the {test} is for {state} units ({rule})"
+            )
+        return {}
+
+    return read
+
+
+def sb_test_taken(
+    ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+) -> dict[str, Any]:
+    return {**sb_command(ctx, model, stand, result), "command_test_turn": ctx.state.turn}
+
+
+# SB Assaulting on stands: one stand attacks one stand (a leader stand may join either side);
+# our reading where the manual works with whole hexes: each stand is its hex's stack.
+
+
+def sb_men(ctx: RulesContext, model: Model, stand: Stand) -> int | None:
+    """A team's men now: its record, else the scenario's strength, else its profile's."""
+    profile = model.tables.profiles.get(need_profile(ctx, model, stand))  # type: ignore[attr-defined]
+    if getattr(profile, "kind", None) != "team":
+        return None
+    mine = record(model, stand)
+    if mine.get("men") is not None:
+        return int(mine["men"])
+    spec = ctx.scenario.stand_spec(stand["id"]).strength
+    return int(spec) if spec is not None else getattr(profile, "men", None)
+
+
+def sb_side(role: str) -> Reader:
+    """SB Assault Values and Assault Morale for the attacking or defending stand."""
+
+    def read(
+        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+    ) -> dict[str, Any]:
+        from fractions import Fraction
+
+        from tabletop.rules.models.squad_battles.assault import assault_value
+        from tabletop.rules.models.squad_battles.results import morale_value
+
+        tables = model.tables  # type: ignore[attr-defined]
+        pid = need_profile(ctx, model, stand)
+        profile = tables.profiles[pid]
+        facts = sb_unit(ctx, model, stand, found)
+        state = str(facts["state"] or "normal")
+        value = assault_value(
+            tables,
+            {
+                "unit": None,
+                "profile": pid,
+                "strength": sb_men(ctx, model, stand),
+                "armour": None,
+                "weapon_assault": 0,
+                "passengers": 0,
+                "disrupted": state == "disrupted",
+                "role": role,
+                "slope": "level",
+                "state": state if state in ("pinned", "demoralized") else "normal",
+                "immobile": bool(record(model, stand).get("immobile")),
+            },
+        )["assault_value"]
+        effectiveness = Fraction(str(facts["effectiveness"] or 100))
+        morale, _ = morale_value(tables, str(facts["quality"]), effectiveness, state)
+        armour = Fraction(str(profile.armour or 0)) if profile.kind == "vehicle" else None
+        if role == "attacker":
+            return {
+                "attack": value,
+                "attacker_morale": morale,
+                "attacker_min_morale": morale,
+                "attacker_armour": armour,
+            }
+        attacker = found.get("attacker")
+        if attacker is not None and attacker.get("x") is not None and stand.get("x") is not None:
+            # measured as fire measures it (the scenario's edge or centre range)
+            from tabletop.rules.cd.sighting import end_for_stand, sight
+            from tabletop.rules.models.squad_battles.fire import hexes_for
+
+            ends = (end_for_stand(ctx.state, attacker["id"]), end_for_stand(ctx.state, stand["id"]))
+            hexes = hexes_for(float(sight(ctx, *ends).range), model.inches_per_unit)
+            if hexes > 1:
+                raise RulesRefusal(
+                    f"{attacker['id']} is {hexes} hexes from {stand['id']}: an assault is only "
+                    "between adjacent hexes (SB Assaulting)"
+                )
+        clear = not any(
+            piece.kind in tables.by_table["terrain"]
+            for piece in ctx.table.pieces_at(float(stand["x"]), float(stand["y"]))
+        )
+        hard = armour is not None and armour >= tables.param("hard-vehicle-armour")
+        return {
+            "defend": value,
+            "defender_morale": morale,
+            "hard_vehicle": hard or None,
+            "defender_vehicle": armour is not None or None,
+            "clear": clear or None,
+        }
+
+    return read
+
+
+def sb_side_leader(role: str) -> Reader:
+    """SB Assault Morale: a leader stand with the attackers or the defenders."""
+
+    def read(
+        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+    ) -> dict[str, Any]:
+        from fractions import Fraction
+
+        from tabletop.rules.models.squad_battles.results import morale_value
+
+        sb_need_leader(ctx, model, stand, f"{role}_leader")
+        facts = sb_unit(ctx, model, stand, found)
+        effectiveness = Fraction(str(facts["effectiveness"] or 100))
+        morale, _ = morale_value(
+            model.tables,  # type: ignore[attr-defined]
+            str(facts["quality"]),
+            effectiveness,
+            str(facts["state"] or "normal"),
+        )
+        return {f"{role}_leader": morale}
+
+    return read
+
+
+def sb_assaulted(role: str) -> Writer:
+    """Losses, effectiveness and state from the assault's result on one side's stand."""
+
+    def write(
+        ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
+    ) -> dict[str, Any]:
+        from fractions import Fraction
+
+        from tabletop.rules.models.squad_battles.results import apply_effectiveness
+
+        out: dict[str, Any] = {}
+        if result.get("result") == "X":  # SB Hard Vehicle Morale Check: no effect
+            if role == "attacker" and sb_men(ctx, model, stand) is not None:
+                out["state"] = "pinned"
+            return out
+        mine = record(model, stand)
+        men = sb_men(ctx, model, stand)
+        if men is not None:
+            out["men"] = max(0, men - int(result[f"{role}_losses"]))
+            if out["men"] == 0:
+                out["killed"] = True
+                out[STATUS] = "eliminated"
+        before = Fraction(str(mine.get("effectiveness") or 100))
+        loss = int(result[f"{role}_effectiveness_loss"])
+        out["effectiveness"] = int(apply_effectiveness(model.tables, before, loss))  # type: ignore[attr-defined]
+        if role == "defender" and result.get("surrendered"):
+            out["surrendered"] = True
+            out["state"] = "demoralized"
+            out[STATUS] = "eliminated"
+        elif role == "defender" and result.get("retreat"):
+            out["state"] = "demoralized"  # SB Assaulting: Retreating (the referee moves it)
+        elif role == "attacker" and result.get("attackers_pinned") and men is not None:
+            # SB Assault Resolution: attacking infantry not demoralized is pinned
+            out["state"] = "pinned"
+        return out
+
+    return write
+
+
 # --- aggression (play-by-mail) -------------------------------------------------------------------
 
 
@@ -392,10 +665,15 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
         StandUse("unit", lambda c, m, s, f: {"unit": need_profile(c, m, s)}, tos_in_command),
         StandUse("hq", tos_command_hq),
     ),
+    ("typhoon", "orders"): (
+        StandUse("hq", tos_orders_hq, tos_orders, TOS_NO_ORDERS),
+        StandUse("superior", tos_superior_orders),
+    ),
     ("typhoon", "assault"): (
         StandUse("assaulter", tos_assaulter, tos_assaulting, TOS_NO_ASSAULT),
         StandUse("target", tos_assault_target, tos_assaulted),
     ),
+    ("mech-brigade", "suppression"): (StandUse("unit", mb_level, mb_suppressed),),
     ("mech-brigade", "search"): (StandUse("unit", mb_suppression, mb_searches),),
     ("mech-brigade", "command-link"): (
         StandUse("unit", nothing, mb_linked),
@@ -412,9 +690,38 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
     ("mech-brigade", "smoke-place"): (StandUse("unit", nothing, mb_smoke),),
     ("squad-battles", "morale"): (StandUse("unit", sb_unit, sb_morale),),
     ("squad-battles", "morale-check"): (StandUse("unit", sb_unit, sb_state),),
-    ("squad-battles", "command-test"): (StandUse("unit", sb_unit, sb_command),),
+    ("squad-battles", "command-test"): (
+        StandUse("unit", sb_unit, sb_test_taken),
+        StandUse("superior", sb_superior),
+    ),
+    ("squad-battles", "recovery"): (
+        StandUse(
+            "unit", sb_in_state("disrupted", "recovery test", "SB Command: Recovery Test"), sb_state
+        ),
+        StandUse("leader", sb_leader),
+    ),
+    ("squad-battles", "pinned-recovery"): (
+        StandUse(
+            "unit",
+            sb_in_state("pinned", "automatic recovery", "SB Command: Pinned Recovery"),
+            sb_state,
+        ),
+    ),
+    ("squad-battles", "demoralized-recovery"): (
+        StandUse(
+            "unit",
+            sb_in_state("demoralized", "recovery", "SB Command: Demoralized Recovery"),
+            sb_state,
+        ),
+    ),
     ("squad-battles", "rally"): (StandUse("unit", sb_unit, sb_rally),),
     ("squad-battles", "effectiveness"): (StandUse("unit", sb_unit, sb_effectiveness),),
+    ("squad-battles", "assault"): (
+        StandUse("attacker", sb_side("attacker"), sb_assaulted("attacker"), SB_NO_ASSAULT),
+        StandUse("defender", sb_side("defender"), sb_assaulted("defender")),
+        StandUse("attacker_leader", sb_side_leader("attacker")),
+        StandUse("defender_leader", sb_side_leader("defender")),
+    ),
     ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat, needs_profile=False),),
     ("aggression", "surrender"): (StandUse("unit", agg_unit, agg_surrender, needs_profile=False),),
     ("aggression", "pursuit"): (StandUse("unit", agg_unit, agg_pursuit, needs_profile=False),),
