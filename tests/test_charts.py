@@ -361,7 +361,10 @@ def test_indirect_only_needs_indirect(tmp_path: Path) -> None:
         "     ranges: {close: 5, medium: 10, long: 20}, to_hit: {close: 3, medium: 3, long: 3}}\n"
     )
     (problem,) = problems_of(house(tmp_path, {"weapons.yaml": text}))
-    assert "entry 'lobber': indirect_only: indirect_only needs indirect: true" in problem
+    assert problem == (
+        "house/weapons.yaml:2: entry 'lobber': indirect_only: indirect_only needs "
+        "indirect: true as well"
+    )
 
 
 def test_file_problems_and_value_problems_are_reported_together(tmp_path: Path) -> None:
@@ -489,7 +492,9 @@ def test_cli_charts_show_entry_json(charts_cli) -> None:
 
 def test_cli_charts_show_whole_chart(charts_cli) -> None:
     output = charts_cli("show", "quality").output
-    assert "veteran" in output and "forced_back_up_to" in output
+    lines = output.splitlines()
+    assert lines[0] == "id             rank    no_effect_up_to    forced_back_up_to  night_as"
+    assert lines[6] == "veteran           4                  5                    7  experienced"
     data = json.loads(charts_cli("show", "quality", "--json").output)
     assert [e["id"] for e in data["entries"]][:2] == ["green", "trained"]
 
