@@ -160,7 +160,7 @@ def test_crossing_working(field):
     assert crossing.inside == pytest.approx(10.0)
     assert crossing.top == 1.0
     assert crossing.line_level == 0.0
-    assert "rises to level 1.0 above the sight line at 0.0" in crossing.reason
+    assert crossing.reason == 'rises to level 1.0 above the sight line at 0.0; 10.0" inside'
 
 
 def test_see_into_reasons(field):
@@ -168,7 +168,10 @@ def test_see_into_reasons(field):
     assert out.inside == pytest.approx(1.0)
     assert out.reason.startswith("A stands inside it")
     deep = line_of_sight(field, (23, 15), (10, 15)).crossings[0]
-    assert 'more than the 2.0" a stand can see into it' in deep.reason
+    assert deep.reason == (
+        'rises to level 1.0 above the sight line at 0.0; 3.0" inside, more than the '
+        '2.0" a stand can see into it'
+    )
     seen = line_of_sight(field, (10, 15), (20.5, 15)).crossings[0]
     assert seen.reason.startswith("B stands inside it")
 
@@ -181,7 +184,7 @@ def test_levels_and_tops(field):
     assert wood_crossing.line_level == 2.0
     over = line_of_sight(field, (5, 35), (40, 35)).crossings[1]
     assert over.line_level == pytest.approx(2 * (1 - 11 / 35))
-    assert "passes over its top 1.0" in over.reason
+    assert over.reason == 'sight line at 1.37 passes over its top 1.0; 2.0" inside'
 
 
 def test_smoke_reported_with_infinite_top(field):
