@@ -301,8 +301,9 @@ def test_deep_mud_beside_a_flood_mires(table: Table) -> None:
 
 def test_no_miring_roll_on_dry_ground(table: Table) -> None:
     result = table("move", "CAR", "12,9", "--dice", "3", code=2)
-    assert "no roll was needed: CAR crossed no ground where it can mire (CD 11.1.4)" in (
-        result.output
+    assert result.output == (
+        "Error: --dice gave 3 but no roll was needed: CAR crossed no ground where it "
+        "can mire (CD 11.1.4)\n"
     )
 
 
@@ -407,7 +408,7 @@ def test_scenario_minefields_follow_the_placing_rules(tmp_path: Path) -> None:
     bad.write_text(text)
     result = CliRunner().invoke(cli, ["new", str(bad), "--game", str(tmp_path / "b.sqlite")])
     assert result.exit_code == 2
-    assert "minefields[0]: no minefields in river (CD 3.1.1)" in result.output
+    assert result.output == "Error: bad.yaml: minefields[0]: no minefields in river (CD 3.1.1)\n"
 
 
 # --- refusals and bad input ------------------------------------------------------------------
