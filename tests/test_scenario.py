@@ -882,8 +882,9 @@ def test_new_from_a_path_and_from_a_bundled_name(run: Run, tmp_path: Path) -> No
     assert data["turn"] == 1 and data["phase"] == "movement"
     other = tmp_path / "other.sqlite"
     result = run("new", "crossroads", "--seed", "3", game_file=other)
-    assert result.output.startswith("New game 'Crossroads' in ")
-    assert "12 stands" in result.output
+    assert result.output == (
+        f"New game 'Crossroads' in {other}: 12 stands, turn 1, movement phase, dice seed 3.\n"
+    )
     assert other.exists()
     result = run("new", "crossroads.yaml", "--force", game_file=other)
     assert result.output.startswith("New game 'Crossroads' in ")
