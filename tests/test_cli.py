@@ -459,23 +459,24 @@ def test_log_verify(played: Run) -> None:
 # --- undo and replay -----------------------------------------------------------------------
 
 
-def test_undo(game: Run) -> None:
+def test_undo_takes_back_the_last_command_then_has_nothing_left(game: Run) -> None:
     game("roll", "d10")
     assert game("undo").output == (
         "Undid #2 roll dice=d10 (turn 1, movement) (event 3).\n"
         "Now turn 1, movement phase. 'tabletop redo' puts it back.\n"
     )
-    message = error_line(game("undo", code=3).output)
-    assert message.startswith("nothing to undo")
+    assert error_line(game("undo", code=3).output) == (
+        "nothing to undo: every command since 'new' has already been undone"
+    )
 
 
-def test_undo_nothing(game: Run) -> None:
+def test_undo_in_a_new_game_has_nothing_to_undo(game: Run) -> None:
     assert error_line(game("undo", code=3).output) == (
         "nothing to undo: the log holds only the start of the game"
     )
 
 
-def test_replay(played: Run) -> None:
+def test_replay_reproduces_the_state_after_an_undo(played: Run) -> None:
     played("undo")
     assert played("replay").output == "replay reproduces the stored state (7 events)\n"
     assert as_json(played("replay", "--json")) == {

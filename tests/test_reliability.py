@@ -980,11 +980,12 @@ def test_an_edited_scenario_charts_or_seed_is_found(
     assert played("log", "--verify", code=1).output.startswith("TAMPERED: the game's")
 
 
-def test_a_game_edited_to_look_new_is_refused(played: Run) -> None:
+def test_a_game_edited_to_look_new_fails_verification_at_event_1(played: Run) -> None:
     tamper(played, "UPDATE events SET command = 'roll' WHERE seq = 1 AND ? = 1", 1)
     report = verified(played)
     assert not report.ok
     assert report.first_bad == 1
+    assert report.message == "event 1 was edited"
 
 
 def test_the_limits_a_clean_cut_needs_a_noted_head(played: Run) -> None:
