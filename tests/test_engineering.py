@@ -214,11 +214,9 @@ def test_repair_takes_turns_and_completes(eng: Run) -> None:
     out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--by", "US-E4", "--json"))
     assert out["turns"] == 2
     first = end_turn(eng)
-    assert any(
-        h["result"] == "task-1 (repair bridge-2): 1 turn(s) (0.5 h) of work left"
-        for h in first["happened"]
-        if h["what"] == "engineering"
-    )
+    assert [h["result"] for h in first["happened"] if h["what"] == "engineering"] == [
+        "task-1 (repair bridge-2): 1 turn(s) (0.5 h) of work left"
+    ]
     assert terrain(eng, "bridge-2")["state"] == "damaged"
     second = end_turn(eng)
     assert "task-1 complete: bridge-2 repaired and usable again" in [
@@ -1404,7 +1402,7 @@ def test_rubble_gives_less_cover(eng: Run) -> None:
     eng("structure", "damage", "town", "--cause", "bomb", "--dice", "1,1")
     after = as_json(eng("odds", "fire", "US-TANK", "G-INF", "--spotted", "--json"))
     names = [m["name"] for m in after["modifiers"]]
-    assert any(n == "target in medium cover (town)" for n in names), names
+    assert "target in medium cover (town)" in names, names
     assert before["to_hit"] < after["to_hit"]
 
 
