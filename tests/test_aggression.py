@@ -831,7 +831,15 @@ def test_fire_and_odds_with_the_model_say_to_use_assault(run: Run) -> None:
             *command, "--model", "aggression", "--shooter", "rifle-platoon",
             "--target", "tank-platoon", "--range", "1", code=2,
         )  # fmt: skip
-        assert "aggression model has no ranged fire" in error_line(result.output)
+        assert (
+            error_line(result.output)
+            == {
+                "fire": "the aggression model has no ranged fire: it resolves close combat between "
+                "stands in contact with 'tabletop assault ATTACKER... --against DEFENDER...'",
+                "odds": "the aggression model has no ranged fire to give odds for; its retreat "
+                "chances are in 'tabletop model run aggression retreat-test'",
+            }[command[0]]
+        )
 
 
 # --- the assault command -------------------------------------------------------------------
