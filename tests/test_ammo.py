@@ -314,7 +314,7 @@ def test_indirect_smoke_is_fired_once(rng: Run) -> None:
     rng("phase", "next")
     out = rng("barrage", "MT", "--at", "30,30", "--ammo", "smoke", code=3)
     assert out.output == (
-        "Error: MT cannot fire its mortar-81: its smoke were fired in an earlier phase "
+        "Error: MT cannot fire its mortar-81: its smoke rounds were fired in an earlier phase "
         "(CD 1.3.2); resupply never restores limited-issue rounds\n"
     )
     # HE is still available.
