@@ -104,11 +104,6 @@ def test_a_depleted_weapon_cannot_fire_and_the_game_is_unchanged(rng: Run) -> No
         'at the end of a turn within 6" of a supply point of its battalion, regiment, '
         "brigade or division, not in the turn it depleted\n"
     )
-    assert refused.output == (
-        "Error: AT cannot fire its pak-36: ammunition depleted (CD 1.4); it resupplies "
-        'at the end of a turn within 6" of a supply point of its battalion, regiment, '
-        "brigade or division, not in the turn it depleted\n"
-    )
     assert file_digest(rng.game) == before  # type: ignore[attr-defined]
 
 
