@@ -76,7 +76,7 @@ def test_a_stand_without_indirect_weapons_is_refused(artillery: Run) -> None:
 def test_smoke_drifts_downwind_and_blocks_sight(artillery: Run) -> None:
     # Wind from 3 (east): the strip runs west from the aiming point.
     out = as_json(artillery("barrage", "US-5", "--at", "20,16", "--ammo", "smoke", "--json"))
-    assert out["verdict"].startswith("smoke placed")
+    assert out["verdict"] == "smoke placed at 20,16 by US-5"
     sight = as_json(artillery("measure", "G-1", "US-1", "--json"))
     assert sight["los"] is False and sight["blocked_by"] == ["smoke-1"]
 
