@@ -166,14 +166,18 @@ def test_a_wood_crossing_reports_its_exit_depth_top_and_reason(field):
 def test_see_into_reasons(field):
     out = line_of_sight(field, (21, 15), (10, 15)).crossings[0]
     assert out.inside == pytest.approx(1.0)
-    assert out.reason.startswith("A stands inside it")
+    assert out.reason == (
+        'A stands inside it; the sight line runs 1.0" inside, within the see-into depth 2.0"'
+    )
     deep = line_of_sight(field, (23, 15), (10, 15)).crossings[0]
     assert deep.reason == (
         'rises to level 1.0 above the sight line at 0.0; 3.0" inside, more than the '
         '2.0" a stand can see into it'
     )
     seen = line_of_sight(field, (10, 15), (20.5, 15)).crossings[0]
-    assert seen.reason.startswith("B stands inside it")
+    assert seen.reason == (
+        'B stands inside it; the sight line runs 0.5" inside, within the see-into depth 2.0"'
+    )
 
 
 def test_sight_line_levels_over_hills_and_the_tops_of_pieces(field):
