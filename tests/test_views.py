@@ -240,12 +240,18 @@ def test_show_a_spotted_enemy_without_its_secrets(table: Path) -> None:
 
 def test_measure_to_a_hidden_stand_is_an_unknown_stand(table: Path) -> None:
     out = read(table, "measure", "US-1", "G-3", "--view", "USA", code=2)
-    assert out.startswith("Error: unknown stand 'G-3' (stands: G-1, G-4, G-5, US-1")
+    assert out == (
+        "Error: unknown stand 'G-3' (stands: G-1, G-4, G-5, US-1, US-2, US-3, US-4, "
+        "US-5, US-S); did you mean 'G-5'?\n"
+    )
 
 
 def test_map_refuses_a_hidden_stand_for_sight_or_bands(table: Path) -> None:
     out = read(table, "map", "--out", "-", "--view", "USA", "--los", "US-1", "G-3", code=2)
-    assert out.startswith("Error: unknown stand 'G-3'")
+    assert out == (
+        "Error: unknown stand 'G-3' (stands: G-1, G-2, G-4, G-5, US-1, US-2, US-3, "
+        "US-4, US-5, US-S); did you mean 'G-5'?\n"
+    )
     out = read(table, "map", "--out", "-", "--view", "USA", "--range-bands", "G-1", code=2)
     assert out == "Error: --range-bands 'G-1': only a side's own stands' weapons are known\n"
 
