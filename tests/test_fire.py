@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -462,9 +463,7 @@ def test_a_modifier_counts_once(charts: Charts, markers, mods, to_hit: int, note
             "descendng",
             2,
             "Error: --mod 'descendng': not a charted modifier; did you mean 'descending'? "
-            "(charted: aa-green, aa-veteran, afv-no-at, afv-weight, descending, firer-pinned, "
-            "firer-suppressed, illuminated, just-landed, muzzle-flash, target-moving, weak-afv); "
-            "give a value for your own, like descendng=-1",
+            "(charted: ...); give a value for your own, like descendng=-1",
         ),
         (
             "firer-supressed=-1",
@@ -480,7 +479,9 @@ def test_a_modifier_counts_once(charts: Charts, markers, mods, to_hit: int, note
 def test_a_misspelt_charted_modifier_is_refused(mod: str, code: int, says: str) -> None:
     args = ["fire", "--weapon", "pak-36", "--range", "14", "--target-kind", "infantry"]
     out = CliRunner().invoke(cli, [*args, "--mod", mod, "--dice", "9"])
-    assert out.exit_code == code and says in out.output.splitlines()
+    # the charted modifiers are the modifiers chart's whole list, which grows with the charts
+    lines = [re.sub(r"\(charted: [^)]*\)", "(charted: ...)", x) for x in out.output.splitlines()]
+    assert out.exit_code == code and says in lines
 
 
 def test_repeated_modifier_is_listed_once_in_the_working() -> None:
