@@ -131,9 +131,9 @@ def test_volksgrenadiers_on_the_table(agg: Run) -> None:
     assert retreat["loss"] == 30
     assert retreat["to"] == [24.0, 14.0]
     reasons = {t["bearing"]: " ".join(t["reasons"]) for t in retreat["tried"]}
-    assert "toward US-A" in reasons[0]
-    assert "toward US-B" in reasons[60]
-    assert "into enemy US-TK" in reasons[120]
+    assert reasons[0] == "toward US-A (bearing 0), the enemy it fights"
+    assert reasons[60] == "toward US-B (bearing 60), the enemy it fights"
+    assert reasons[120] == "into enemy US-TK"
     assert reasons[180] == ""
     assert r["strength"]["VG"] == 90
     assert r["victor"] == "USA"
@@ -831,7 +831,15 @@ def test_fire_and_odds_with_the_model_say_to_use_assault(run: Run) -> None:
             *command, "--model", "aggression", "--shooter", "rifle-platoon",
             "--target", "tank-platoon", "--range", "1", code=2,
         )  # fmt: skip
-        assert "aggression model has no ranged fire" in error_line(result.output)
+        assert (
+            error_line(result.output)
+            == {
+                "fire": "the aggression model has no ranged fire: it resolves close combat between "
+                "stands in contact with 'tabletop assault ATTACKER... --against DEFENDER...'",
+                "odds": "the aggression model has no ranged fire to give odds for; its retreat "
+                "chances are in 'tabletop model run aggression retreat-test'",
+            }[command[0]]
+        )
 
 
 # --- the assault command -------------------------------------------------------------------
@@ -865,9 +873,19 @@ def test_assault_text_output(agg: Run) -> None:
         "assault", "US-2", "--against", "G-2", "--rounds", "1", "--dice", "99,99,99,99"
     ).output
     assert out.splitlines()[0] == "Still fighting after 1 round"
-    assert "US-2 fires at G-2 (type target)" in out
-    assert "G-2 retreat chance 50%" in out
-    assert "dice: 99* (round 1 US-2 fires at G-2)" in out
+    assert out.splitlines()[4] == (
+        "    US-2 fires at G-2 (type target): 50% to hit: rifles fire against "
+        "unarmoured targets (default); rolled 99: miss"
+    )
+    assert out.splitlines()[7] == (
+        "    G-2 retreat chance 50% (base 110 - 10 x AF 5 = 60% (AGG Retreat chance); "
+        "-10% regular training; +0% casualties: 0 of 40 at the start of the round = "
+        "0%, 1% per full 2%): rolled 99, stands"
+    )
+    assert out.splitlines()[8] == (
+        "  dice: 99* (round 1 US-2 fires at G-2), 99* (round 1 G-2 fires at US-2), 99* "
+        "(round 1 retreat test US-2 (<= 50)), 99* (round 1 retreat test G-2 (<= 50))"
+    )
 
 
 def test_casualties_decide_who_is_checked_first(agg: Run) -> None:
@@ -986,11 +1004,17 @@ def test_the_scenario_factor_is_the_starting_one(agg: Run) -> None:
 def test_retreat_order_refused_once_fighting_or_moving(agg: Run) -> None:
     assault(agg, "US-2", "--against", "G-2", "--rounds", "1", "--dice", "99,99,99,99")
     result = assault(agg, "US-2", "--against", "G-2", "--set", "retreat.G-2=90", code=3)
-    assert "cannot be changed with the enemy present" in error_line(result.output)
+    assert error_line(result.output) == (
+        "G-2 is already fighting this turn: its retreat direction cannot be changed "
+        "with the enemy present (AGG Retreat directions)"
+    )
     agg("place", "US-5", "10", "21")  # a move this turn, still in contact with G-LDR
     before = file_digest(agg.game)  # type: ignore[attr-defined]
     result = assault(agg, "US-5", "--against", "G-LDR", "--set", "retreat.US-5=90", code=3)
-    assert "back the way it came" in error_line(result.output)
+    assert error_line(result.output) == (
+        "US-5 moved this turn: it retreats back the way it came, and an order cannot "
+        "override that (AGG Retreat directions)"
+    )
     assert file_digest(agg.game) == before  # type: ignore[attr-defined]
 
 
@@ -1047,7 +1071,10 @@ def test_eliminated_and_unplaced_stands_cannot_fight(agg: Run) -> None:
 def test_an_ambusher_that_moved_is_refused(agg: Run) -> None:
     agg("place", "G-AMB", "30.01", "30")
     result = assault(agg, "US-COL", "--against", "G-AMB", "--set", "ambush=G-AMB", code=3)
-    assert "only a stationary unit on ambush orders" in error_line(result.output)
+    assert (
+        error_line(result.output)
+        == "only a stationary unit on ambush orders can ambush (AGG Ambush)"
+    )
 
 
 def test_no_game(run: Run) -> None:
@@ -1069,7 +1096,7 @@ def test_dice_undo_and_replay(agg: Run) -> None:
     assert stand(agg, "G-2")["models"]["aggression"]["strength"] == 30
     assert file_digest(agg.game) != before  # type: ignore[attr-defined]  # the log grew
     assault(agg, "US-COL", "--against", "G-AMB", "--set", "ambush=G-AMB", "--set", "admin=US-COL")
-    assert "replay reproduces the stored state" in agg("replay").output
+    assert agg("replay").output == "replay reproduces the stored state (7 events)\n"
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -1088,7 +1115,7 @@ def test_random_battles_never_crash_and_replay(run: Run, seed: int) -> None:
         assert 1 <= r["rounds"] <= 6
         assert all(v >= 0 for v in r["strength"].values())
         assert all(0 <= c <= 100 for chances in r["retreat_chance"].values() for c in chances)
-    assert "replay reproduces the stored state" in run("replay").output
+    assert run("replay").output == "replay reproduces the stored state (7 events)\n"
 
 
 def test_the_lake_blocks_a_retreat(agg: Run) -> None:
@@ -1099,8 +1126,10 @@ def test_the_lake_blocks_a_retreat(agg: Run) -> None:
         "--dice", "99,99,99,1",
     )  # fmt: skip
     [retreat] = r["retreated"]
-    assert "lake-1 (lake)" in " ".join(retreat["tried"][0]["reasons"])
-    assert "lake-1 (lake)" in " ".join(retreat["tried"][1]["reasons"])  # 150 clips it too
+    assert retreat["tried"][0]["reasons"] == ["across lake-1 (lake), impassable to foot stands"]
+    assert retreat["tried"][1]["reasons"] == [
+        "across lake-1 (lake), impassable to foot stands"
+    ]  # 150 clips it too
     assert retreat["bearing"] == 210
     assert retreat["loss"] == 20
 
@@ -1262,7 +1291,10 @@ def test_close_assault_works_in_the_bundled_scenario(game: Run) -> None:
     assert us["models"]["aggression"]["af"] == 5 and g["models"]["aggression"]["af"] == 1
     assert us["models"]["aggression"]["strength"] == 28
     assert (g["x"], g["y"]) == (18.0, 31.0)
-    assert "US-1: AF 5 moving (reconnaissance in force), recruit, strength 40" in out["lines"][0]
+    assert out["lines"][0] == (
+        "US-1: AF 5 moving (reconnaissance in force), recruit, strength 40, retreats "
+        "toward 180 (moved this turn: back the way it came, behind its facing)"
+    )
     game("undo")
     state = open_game(game.game).context().state  # type: ignore[attr-defined]
     assert (state.stand("G-1")["x"], state.stand("G-1")["y"]) == (18.0, 27.0)
@@ -1281,7 +1313,10 @@ def test_kind_profile_can_be_overridden_per_stand(game: Run) -> None:
     assert state.stand("US-1")["models"]["aggression"]["profile"] == "rifle-platoon"
     assert out["event"] is not None
     bad = game("assault", "US-1", "--against", "G-1", "--set", "profile.US-1=panzer", code=2)
-    assert "profile 'panzer' is not in charts/models/aggression.yaml" in bad.output
+    profiles = ", ".join(find_model("aggression", Charts.load()).profiles())  # as charted
+    assert bad.output == (
+        f"Error: profile 'panzer' is not in charts/models/aggression.yaml (profiles: {profiles})\n"
+    )
 
 
 def test_kind_chart_names_known_profiles(charts: Any) -> None:
@@ -1324,7 +1359,7 @@ def test_surrender_and_pursuit_on_stands(game: Run) -> None:
     row = open_game(game.game).context().state.stand("G-1")  # type: ignore[attr-defined]
     assert row["status"] == "eliminated" and "surrendered" in row["markers"]
     refused = game("model", "run", "aggression", "pursuit", "G-1", code=3)
-    assert "G-1 is eliminated and cannot take part in aggression pursuit" in refused.output
+    assert refused.output == "Error: G-1 is eliminated and cannot take part in aggression pursuit\n"
     # AGG Aggression factors: a stationary unit on 5 pursues only when it chooses to
     out = as_json(game("model", "run", "aggression", "pursuit", "G-2", "--json"))
     assert out["pursues"] is False and out["stands"] == {"G-2": {"pursue": False}}

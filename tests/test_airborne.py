@@ -183,9 +183,19 @@ def test_each_shooter_fires_once_at_the_descending_stick(ab: Run) -> None:
     ab("airborne", "fire", "B-1", "FJ-2", "--dice", "4")
     before = file_digest(ab.game)  # type: ignore[attr-defined]
     again = ab("airborne", "fire", "B-1", "FJ-3", code=3).output
-    assert "B-1 cannot fire its rifle again this turn" in again and "fire B-1 -> FJ-2" in again
+    assert again == (
+        "Error: B-1 cannot fire its rifle again this turn: it fired in the artillery "
+        "phase (fire B-1 -> FJ-2); each weapon fires once a turn, in one phase: "
+        "opportunity fire, fire, or a barrage (CD core (default), ammo chart "
+        "fires-per-turn)\n"
+    )
     aa = ab("airborne", "fire", "B-AA", "FJ-3", code=3).output
-    assert "B-AA cannot fire its bofors-40 again this turn" in aa and "(AA B-AA)" in aa
+    assert aa == (
+        "Error: B-AA cannot fire its bofors-40 again this turn: it fired in the "
+        "artillery phase (AA B-AA); each weapon fires once a turn, in one phase: "
+        "opportunity fire, fire, or a barrage (CD core (default), ammo chart "
+        "fires-per-turn)\n"
+    )
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
 
 
@@ -206,7 +216,7 @@ def test_aa_dice_numbers_and_reach(
     assert (found["dice"], found["to_hit"]) == (dice_, to_hit)
     assert (found["why_not"] is None) == (why is None)
     if why:
-        assert why in found["why_not"]
+        assert found["why_not"] == '41.4" from the zone, beyond 24" (CD 7.2.2)'
 
 
 def test_only_stationary_aa_fires(ab: Run) -> None:
@@ -215,7 +225,10 @@ def test_only_stationary_aa_fires(ab: Run) -> None:
     assert "B-AA" not in r["firing"]
     before = file_digest(ab.game)  # type: ignore[attr-defined]
     out = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", code=3)
-    assert "stationary" in out.output and "CD 7.2.2" in out.output
+    assert out.output == (
+        "Error: B-AA cannot fire at the aircraft: moved this turn: only stationary AA "
+        "fires (CD 7.2.2)\n"
+    )
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
 
 
@@ -224,10 +237,23 @@ def test_an_aa_gun_fires_once_a_turn(ab: Run) -> None:
     drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", "--dice", "9,+")
     r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
     found = {c["stand"]: c for c in r["aa"]}
-    assert "cannot fire its" in found["B-AA"]["why_not"] and "B-AA" not in r["firing"]
+    assert (
+        found["B-AA"]["why_not"]
+        == (
+            "B-AA cannot fire its bofors-40 again this turn: it fired in the artillery "
+            "phase (AA B-AA); each weapon fires once a turn, in one phase: opportunity "
+            "fire, fire, or a barrage (CD core (default), ammo chart fires-per-turn)"
+        )
+        and "B-AA" not in r["firing"]
+    )
     before = file_digest(ab.game)  # type: ignore[attr-defined]
     out = drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--aa", "B-AA", code=3)
-    assert "again this turn" in out.output
+    assert out.output == (
+        "Error: B-AA cannot fire at the aircraft: B-AA cannot fire its bofors-40 again "
+        "this turn: it fired in the artillery phase (AA B-AA); each weapon fires once "
+        "a turn, in one phase: opportunity fire, fire, or a barrage (CD core "
+        "(default), ammo chart fires-per-turn)\n"
+    )
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
 
 
@@ -236,7 +262,10 @@ def test_aa_at_night_loses_a_die_without_detection(ab: Run) -> None:
     ab("weather", "set", "--light", "night-dark")
     r = as_json(ab("airborne", "aa", "--zone", "20,20", "--side", "Germany", "--json"))
     found = {c["stand"]: c for c in r["aa"]}
-    assert found["B-AA"]["dice"] == 0 and "9.1.6" in found["B-AA"]["why_not"]
+    assert (
+        found["B-AA"]["dice"] == 0
+        and found["B-AA"]["why_not"] == "no dice left at night (CD 9.1.6)"
+    )
     assert found["B-RADAR"]["dice"] == 1 and found["B-RADAR"]["why_not"] is None
 
 
@@ -253,13 +282,16 @@ def test_an_eliminated_result_aborts_a_transport(ab: Run) -> None:
     r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
              "--dice", "2,8")  # fmt: skip
     assert r["squares"][0]["outcome"] == "aborted"
-    assert "eliminated" in r["squares"][0]["why"]
+    assert r["squares"][0]["why"] == "eliminated by AA: returns to base (CD 7.2.2)"
 
 
 def test_aa_fire_can_trigger_depletion(ab: Run) -> None:
     r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
              "--dice", dice("1", "1", CALM))  # fmt: skip
-    assert any("depletion" in note for note in r["aa"][0]["ammunition"])
+    assert (
+        "1 depletion check(s) at the end of the phase: depleted on 4 or less (CD 1.2)"
+        in (r["aa"][0]["ammunition"])
+    )
 
 
 # --- CD 7.2: the stick and the drop ------------------------------------------------------------
@@ -297,7 +329,7 @@ def test_a_gun_drops_as_three_squares_and_can_lose_its_crew(ab: Run) -> None:
     assert gun["status"] == "ok" and gun["x"] is not None
     assert {"no-crew", "ammo-apart"} <= set(gun["markers"])
     out = ab("airborne", "assemble", "FJ-GUN", code=3)
-    assert "crew was lost" in out.output
+    assert out.output == "Error: FJ-GUN's crew was lost in the drop: no crew to join (CD 7.1)\n"
 
 
 def test_a_gun_whose_weapon_is_lost_keeps_its_crew(ab: Run) -> None:
@@ -381,14 +413,20 @@ def test_who_may_jump(ab: Run, stick: str, says: str) -> None:
 def test_all_transports_of_a_side_fly_one_path(ab: Run) -> None:
     drop(ab, "3/FJR-6", "--zone", "20,20", "--heading", "90", "--no-aa")
     out = drop(ab, "4/FJR-6", "--zone", "30,25", "--heading", "0", "--no-aa", code=3)
-    assert "same flight path" in out.output
+    assert out.output == (
+        "Error: Germany's transports fly heading 90 this turn (FJ-1's stick): every "
+        "parachute transport takes the same flight path (CD 7.2)\n"
+    )
     drop(ab, "4/FJR-6", "--zone", "30,25", "--heading", "90", "--no-aa")
 
 
 def test_drops_happen_in_the_air_phase(ab: Run) -> None:
     ab("phase", "next")
     out = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--no-aa", code=3)
-    assert "artillery phase" in out.output
+    assert out.output == (
+        "Error: an airborne landing is not allowed in the movement phase: it happens "
+        "in the artillery phase (turn chart); advance with 'tabletop phase next'\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -417,7 +455,7 @@ def test_marked_side_up_lands_clean_and_may_not_move(ab: Run) -> None:
     fj = stands(ab)["FJ-1"]
     assert fj["markers"] == [] and fj["x"] == pytest.approx(20, abs=0.5)
     out = ab("place", "FJ-1", "25", "25", code=3)
-    assert "CD 7.2.2" in out.output
+    assert out.output == "Error: FJ-1 landed this turn and may not move (CD 7.2.2, 7.3.2)\n"
 
 
 def test_marked_side_down_is_suppressed(ab: Run) -> None:
@@ -473,16 +511,25 @@ def test_descending_fire_only_while_they_come_down(ab: Run) -> None:
     drop(ab, "FJ-1", "--zone", "19,21", "--heading", "90", "--no-aa", "--dice", CALM)
     ab("phase", "next")
     out = ab("airborne", "fire", "B-1", "FJ-1", code=3)
-    assert "CD 7.2.2" in out.output and "tabletop fire" in out.output
+    assert out.output == (
+        "Error: FJ-1 is not coming down now: paratroopers are fired at in the air only "
+        "in the phase they drop (CD 7.2.2); once down, use 'tabletop fire'\n"
+    )
 
 
 def test_descending_fire_needs_a_stationary_stand_near_the_zone(ab: Run) -> None:
     drop(ab, "FJ-1", "--zone", "19,21", "--heading", "90", "--no-aa", "--dice", CALM)
     out = ab("airborne", "fire", "B-2", "FJ-1", code=3)
-    assert "within 24" in out.output
+    assert out.output == (
+        'Error: B-2 is 40.2" from the drop zone: only stands within 24" may fire at '
+        "descending paratroopers (CD 7.2.2)\n"
+    )
     ab("place", "B-1", "19", "27")
     out = ab("airborne", "fire", "B-1", "FJ-1", code=3)
-    assert "stationary" in out.output
+    assert out.output == (
+        "Error: B-1 moved this turn: only stationary stands fire at descending "
+        "paratroopers (CD 7.2.2)\n"
+    )
 
 
 def test_waiting_for_the_landing_means_normal_fire(ab: Run) -> None:
@@ -493,7 +540,12 @@ def test_waiting_for_the_landing_means_normal_fire(ab: Run) -> None:
     for _ in range(3):
         ab("phase", "next")
     # Its one fire of the turn is spent (CD core); had it waited instead, the cover counts.
-    assert "again this turn" in ab("fire", "B-GREEN", "FJ-1", "--spotted", code=3).output
+    assert ab("fire", "B-GREEN", "FJ-1", "--spotted", code=3).output == (
+        "Error: B-GREEN cannot fire its flak-88 again this turn: it fired in the "
+        "artillery phase (fire B-GREEN -> FJ-1); each weapon fires once a turn, in one "
+        "phase: opportunity fire, fire, or a barrage (CD core (default), ammo chart "
+        "fires-per-turn)\n"
+    )
     for _ in range(4):
         ab("undo")  # the three phases, then the fire in the air
     for _ in range(3):
@@ -501,7 +553,7 @@ def test_waiting_for_the_landing_means_normal_fire(ab: Run) -> None:
     later = as_json(ab("fire", "B-GREEN", "FJ-1", "--spotted", "--dice", "9", "--json"))
     names = [m["name"] for m in later["modifiers"]]
     assert not any("descending" in n for n in names)
-    assert any("cover" in n for n in names)
+    assert "target in medium cover (wood-1)" in names
 
 
 # --- the drop simulation, statistically ----------------------------------------------------------
@@ -675,12 +727,18 @@ def test_successful_gliders_land_where_aimed_and_may_not_move(ab: Run) -> None:
     assert [g["outcome"] for g in r["gliders"]] == ["landed"] * 3
     assert [g["at"] for g in r["gliders"]] == [[20, 30], [20, 32], [20, 28]]
     assert stands(ab)["GL-1"]["x"] == 20
-    assert "CD 7.2.2, 7.3.2" in ab("place", "GL-1", "20", "25", code=3).output
+    assert (
+        ab("place", "GL-1", "20", "25", code=3).output
+        == "Error: GL-1 landed this turn and may not move (CD 7.2.2, 7.3.2)\n"
+    )
 
 
 def test_a_ten_destroys_the_glider(ab: Run) -> None:
     r = glider(ab, "GL-1", "--zone", "20,30", "--no-aa", "--dice", "10")
-    assert r["gliders"][0]["outcome"] == "lost" and "CD 7.3.3" in r["gliders"][0]["why"]
+    assert (
+        r["gliders"][0]["outcome"] == "lost"
+        and r["gliders"][0]["why"] == "rolled 10: destroyed or lost en route (CD 7.3.3)"
+    )
     assert stands(ab)["GL-1"]["status"] == "lost"
 
 
@@ -772,7 +830,10 @@ def test_deviating_into_water_fire_or_off_the_table_is_lost(
 def test_glider_targets_must_chain_from_the_zone(ab: Run) -> None:
     before = file_digest(ab.game)  # type: ignore[attr-defined]
     out = glider(ab, "GL-1", "--zone", "20,30", "--no-aa", "--at", "GL-1=24,30", code=3)
-    assert "within 2" in out.output and "CD 7.3" in out.output
+    assert out.output == (
+        "Error: GL-1's target 24,30 is not within 2\" of the zone or of a glider of "
+        'the stick down within 2" of it (CD 7.3)\n'
+    )
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
     r = glider(ab, "GL-1,GL-2", "--zone", "20,30", "--no-aa", "--at", "GL-1=22,30",
                "--at", "GL-2=24,30", "--dice", "1,1")  # fmt: skip
@@ -781,25 +842,37 @@ def test_glider_targets_must_chain_from_the_zone(ab: Run) -> None:
 
 def test_only_glider_stands_come_by_glider(ab: Run) -> None:
     out = glider(ab, "FJ-1", "--zone", "20,30", "--no-aa", code=3)
-    assert "CD 7.3" in out.output
+    assert out.output == (
+        "Error: FJ-1 cannot come by glider: not a glider stand: mark it 'glider: true' "
+        "in the scenario (CD 7.3)\n"
+    )
 
 
 def test_glider_bad_input(ab: Run) -> None:
     before = file_digest(ab.game)  # type: ignore[attr-defined]
     out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-1:20,30", code=2)
-    assert "STAND=X,Y" in out.output
+    assert out.output == (
+        "Error: Invalid value for '--at': 'GL-1:20,30': write STAND=X,Y, like "
+        "G-1=24,12 (see 'cli airborne glider --help')\n"
+    )
     out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-2=20,30", code=2)
-    assert "not in the stick" in out.output
+    assert out.output == "Error: --at names GL-2, not in the stick\n"
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
 
 
 def test_text_output_and_replay(ab: Run) -> None:
     out = ab("airborne", "drop", "3/FJR-6", "--zone", "20,20", "--heading", "90")
-    assert "stand(s) of the stick landed" in out.output
+    assert (
+        out.output.splitlines()[0]
+        == "4 of 4 stand(s) of the stick landed; FJ-1 suppressed; FJ-4 suppressed"
+    )
     out = ab("airborne", "glider", "1/LLR", "--zone", "20,8", "--heading", "90")
-    assert "glider(s) down" in out.output
-    assert "AA over" in ab("airborne", "aa", "--zone", "20,20", "--side", "Germany").output
-    assert "replay reproduces" in ab("replay").output
+    assert out.output.splitlines()[0] == "3 of 3 glider(s) down; GL-1 deviated"
+    assert (
+        ab("airborne", "aa", "--zone", "20,20", "--side", "Germany").output.splitlines()[0]
+        == "AA over 20,20: 0 may fire"
+    )
+    assert ab("replay").output == "replay reproduces the stored state (3 events)\n"
     ab("undo")
     ab("undo")
     assert stands(ab)["FJ-1"]["x"] is None

@@ -29,35 +29,54 @@ def test_barrage_json_contract_and_cover_modifier(artillery: Run) -> None:
 
 def test_indirect_fire_only_in_the_artillery_phase(game: Run) -> None:
     out = game("barrage", "US-5", "--at", "27,21", code=3)
-    assert "indirect fire is not allowed in the movement phase" in out.output
+    assert out.output == (
+        "Error: indirect fire is not allowed in the movement phase: it happens in the "
+        "artillery phase (turn chart); advance with 'tabletop phase next'\n"
+    )
 
 
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["--at", "99,99"], 2, "off the 48 x 36 table"),
-        (["--at", "nonsense"], 2, "not a point"),
-        (["--at", "27,21", "--ammo", "smoke", "--hni"], 2, "H&I fire is HE"),
-        (["--at", "27,21", "--weapon", "rifle"], 2, "US-5 does not carry 'rifle'"),
+        (["--at", "99,99"], 2, "Error: --at 99,99 is off the 48 x 36 table\n"),
+        (
+            ["--at", "nonsense"],
+            2,
+            "Error: Invalid value for '--at': 'nonsense' is not a point: write X,Y in inches, "
+            "like 24,12.5 (see 'cli barrage --help')\n",
+        ),
+        (
+            ["--at", "27,21", "--ammo", "smoke", "--hni"],
+            2,
+            "Error: H&I fire is HE (--hni goes with --ammo he)\n",
+        ),
+        (
+            ["--at", "27,21", "--weapon", "rifle"],
+            2,
+            "Error: US-5 does not carry 'rifle'; it carries mortar-81\n",
+        ),
     ],
 )
 def test_bad_barrage_input(artillery: Run, args, code, message) -> None:
-    assert message in artillery("barrage", "US-5", *args, code=code).output
+    assert artillery("barrage", "US-5", *args, code=code).output == message
 
 
 def test_a_direct_fire_gun_cannot_fire_indirect(artillery: Run) -> None:
     out = artillery("barrage", "US-4", "--at", "27,21", "--weapon", "us-75mm-m2", code=3)
-    assert "us-75mm-m2 cannot fire indirect" in out.output
+    assert out.output == "Error: us-75mm-m2 cannot fire indirect (weapons chart)\n"
 
 
 def test_a_stand_without_indirect_weapons_is_refused(artillery: Run) -> None:
-    assert "no indirect-fire weapon" in artillery("barrage", "US-1", "--at", "27,21", code=3).output
+    assert (
+        artillery("barrage", "US-1", "--at", "27,21", code=3).output
+        == "Error: US-1 has no indirect-fire weapon (weapons chart)\n"
+    )
 
 
 def test_smoke_drifts_downwind_and_blocks_sight(artillery: Run) -> None:
     # Wind from 3 (east): the strip runs west from the aiming point.
     out = as_json(artillery("barrage", "US-5", "--at", "20,16", "--ammo", "smoke", "--json"))
-    assert out["verdict"].startswith("smoke placed")
+    assert out["verdict"] == "smoke placed at 20,16 by US-5"
     sight = as_json(artillery("measure", "G-1", "US-1", "--json"))
     assert sight["los"] is False and sight["blocked_by"] == ["smoke-1"]
 
@@ -106,17 +125,23 @@ def test_barrage_and_its_odds_use_the_same_outcome_words(
 
 
 @pytest.mark.parametrize(
-    ("first", "second"),
+    ("first", "second", "fired"),
     [
-        (["--at", "27,21", "--dice", "9"], ["--at", "20,16", "--ammo", "smoke"]),
-        (["--at", "30,30", "--hni", "--dice", "9"], ["--at", "27,21"]),  # H&I counts too
+        (["--at", "27,21", "--dice", "9"], ["--at", "20,16", "--ammo", "smoke"], "barrage US-5"),
+        (["--at", "30,30", "--hni", "--dice", "9"], ["--at", "27,21"], "H&I by US-5"),  # counts too
     ],
 )
-def test_a_weapon_barrages_once_a_turn(artillery: Run, first: list[str], second: list[str]) -> None:
+def test_a_weapon_barrages_once_a_turn(
+    artillery: Run, first: list[str], second: list[str], fired: str
+) -> None:
     artillery("barrage", "US-5", *first)
     before = file_digest(artillery.game)  # type: ignore[attr-defined]
     out = artillery("barrage", "US-5", *second, code=3)
-    assert "US-5 cannot fire its mortar-81 again this turn" in out.output
+    assert out.output == (
+        f"Error: US-5 cannot fire its mortar-81 again this turn: it fired in the artillery phase "
+        f"({fired}); each weapon fires once a turn, in one phase: opportunity fire, fire, or a "
+        "barrage (CD core (default), ammo chart fires-per-turn)\n"
+    )
     assert file_digest(artillery.game) == before  # type: ignore[attr-defined]
     # Odds still answer (they look ahead), and next turn the mortar fires again.
     artillery("odds", "barrage", "US-5", *second)

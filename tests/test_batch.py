@@ -36,7 +36,10 @@ def test_one_refused_stand_places_none(game: Run) -> None:
 
 def test_a_bad_item_is_bad_input_naming_it(game: Run) -> None:
     out = game("place", "--and", "G-1 1", code=2)
-    assert out.output.startswith("Error: --and 'G-1 1': missing Y")
+    assert out.output == (
+        "Error: --and 'G-1 1': missing Y: give the position as X Y (or X,Y) in inches "
+        "(see 'cli place --help')\n"
+    )
 
 
 def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: Path) -> None:
@@ -52,7 +55,9 @@ def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: P
 
 def test_nothing_to_place_is_a_usage_error(game: Run) -> None:
     out = game("place", code=2)
-    assert out.output.startswith("Error: give STAND X Y, or --file with one 'STAND X Y' a line")
+    assert out.output == (
+        "Error: give STAND X Y, or --file with one 'STAND X Y' a line (see 'cli place --help')\n"
+    )
 
 
 def test_several_moves_in_one_event_each_refereed(game: Run) -> None:

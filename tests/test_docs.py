@@ -50,8 +50,8 @@ def test_generated_docs_are_current(rendered: dict[str, Any], name: str) -> None
 
 def test_the_tutorial_runs_from_new_to_the_end_of_turn_2(rendered: dict[str, Any]) -> None:
     text = rendered["tutorial.md"]
-    assert "$ tabletop new crossroads --seed 1" in text
-    assert "Turn 3, command phase" in text  # turn 2 ended
+    assert "$ tabletop new crossroads --seed 1" in text.splitlines()
+    assert "Turn 3, command phase" in text.splitlines()  # turn 2 ended
     assert "/tmp" not in text and "tabletop-docs-" not in text  # no temporary paths
     assert "tutorial-map.svg" in rendered and (DOCS / "tutorial-map.svg").exists()
 

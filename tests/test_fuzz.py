@@ -767,7 +767,11 @@ def test_json_output_stays_one_object_for_hostile_but_valid_text(
         assert out.code == 0, out.stderr
         assert json.loads(out.stdout)["purpose"] == purpose
     too_long = invoke(("roll", "d6", "--for", LONG, "--json"), game)
-    assert too_long.code == 2 and "at most 200 characters" in too_long.stderr
+    assert (
+        too_long.code == 2
+        and too_long.stderr
+        == "Error: --for: say what the roll is for in at most 200 characters (got 5000)\n"
+    )
     out = invoke(("log", "--json"), game)
     assert [e["result"]["purpose"] for e in json.loads(out.stdout)["events"][-5:]] == [
         "Ünïcødé ✓",

@@ -241,4 +241,7 @@ def test_unrecorded_tests_are_named_as_the_phase_ends(night: Run) -> None:
 
 def test_bad_result_word_is_a_usage_error(night: Run) -> None:
     out = night("morale", "NEAR", "--result", "panic", code=2).output
-    assert "'panic' is not one of 'pass', 'pinned', 'forced-back', 'rallied'" in out
+    assert out == (
+        "Error: Invalid value for '--result': 'panic' is not one of 'pass', 'pinned', "
+        "'forced-back', 'rallied'. (see 'cli morale --help')\n"
+    )

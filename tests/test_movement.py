@@ -301,8 +301,9 @@ def test_deep_mud_beside_a_flood_mires(table: Table) -> None:
 
 def test_no_miring_roll_on_dry_ground(table: Table) -> None:
     result = table("move", "CAR", "12,9", "--dice", "3", code=2)
-    assert "no roll was needed: CAR crossed no ground where it can mire (CD 11.1.4)" in (
-        result.output
+    assert result.output == (
+        "Error: --dice gave 3 but no roll was needed: CAR crossed no ground where it "
+        "can mire (CD 11.1.4)\n"
     )
 
 
@@ -407,7 +408,7 @@ def test_scenario_minefields_follow_the_placing_rules(tmp_path: Path) -> None:
     bad.write_text(text)
     result = CliRunner().invoke(cli, ["new", str(bad), "--game", str(tmp_path / "b.sqlite")])
     assert result.exit_code == 2
-    assert "minefields[0]: no minefields in river (CD 3.1.1)" in result.output
+    assert result.output == "Error: bad.yaml: minefields[0]: no minefields in river (CD 3.1.1)\n"
 
 
 # --- refusals and bad input ------------------------------------------------------------------
@@ -474,7 +475,12 @@ def test_place_outside_set_up_is_an_override_saying_what_move_refuses(table: Tab
         "TANK cannot enter river-1 at 7.00,19.00: river-1 (river) is crossed only at a ford, "
         "by a bridge that carries the stand or by assault boat ('tabletop engineer boat') (CD 2)"
     )
-    assert r["notes"][0].startswith("referee's override (not a refereed move); 'move' would")
+    assert r["notes"][0] == (
+        "referee's override (not a refereed move); 'move' would have refused: TANK "
+        "cannot enter river-1 at 7.00,19.00: river-1 (river) is crossed only at a "
+        "ford, by a bridge that carries the stand or by assault boat ('tabletop "
+        "engineer boat') (CD 2)"
+    )
 
 
 def test_opportunity_candidates_see_the_path(table: Table) -> None:
@@ -491,7 +497,10 @@ def test_targets_lists_what_the_stand_sees_with_the_fire_procedure(table: Table)
     assert r["stand"] == "US-2"
     for t in r["targets"]:
         assert set(t) >= {"id", "range", "band", "to_hit", "p_hit"}
-    assert refused(table, "targets", "NOPE", code=2).startswith("Error: unknown stand 'NOPE'")
+    assert refused(table, "targets", "NOPE", code=2) == (
+        "Error: unknown stand 'NOPE' (stands: INF, TANK, CAR, LORRY, AC2, HT, ENG, PZ, "
+        "FAST, US-1, US-2)"
+    )
 
 
 def _context(template: Path, tmp_path: Path) -> Any:

@@ -51,8 +51,11 @@ def test_a_scripted_session_logs_exactly_what_the_shell_does(game: Run, tmp_path
 
 def test_an_error_does_not_end_the_session_and_sets_the_exit_status(game: Run) -> None:
     result = game("play", input="show NOPE\nroll d6 --dice 3\n", code=2)
-    assert result.output.splitlines()[0].startswith("Error: unknown stand 'NOPE'")
-    assert "1d6: 3 (total 3)" in result.output
+    assert result.output.splitlines()[0] == (
+        "Error: unknown stand 'NOPE' (stands: G-1, G-2, G-3, G-4, G-5, G-S, US-1, "
+        "US-2, US-3, US-4, US-5, US-S)"
+    )
+    assert result.output.splitlines()[1] == "1d6: 3 (total 3)"
     assert len(events(game.game)) == 2  # type: ignore[attr-defined]
 
 

@@ -142,7 +142,10 @@ def test_turn_next_with_yes_names_the_phases_it_passed_over(game: Run) -> None:
     assert out["skipped"] == ["opportunity-fire", "fire", "morale"]
     assert (out["turn"], out["phase"]) == (2, "command")
     text = game("turn", "next", "--yes").output
-    assert "  passed over: artillery, movement, opportunity-fire, fire, morale phase(s)\n" in text
+    assert (
+        text.splitlines()[1]
+        == "  passed over: artillery, movement, opportunity-fire, fire, morale phase(s)"
+    )
 
 
 def test_turn_next_in_the_last_phase_needs_no_yes(game: Run) -> None:
@@ -154,11 +157,21 @@ def test_turn_next_in_the_last_phase_needs_no_yes(game: Run) -> None:
 def test_turn_next_asks_at_a_terminal(game: Run, monkeypatch) -> None:
     monkeypatch.setattr("tabletop.cli.commands.turn.can_ask", lambda: True)
     no = game("turn", "next", input="n\n")
-    assert "passes over the opportunity-fire, fire, morale phases" in no.output
-    assert "Nothing done; 'tabletop phase next' takes one phase at a time." in no.output
+    assert no.output.splitlines()[0] == (
+        "turn next from the movement phase of turn 1 ends it and passes over the "
+        "opportunity-fire, fire, morale phases (each phase's boundary procedures still "
+        "run)."
+    )
+    assert (
+        no.output.splitlines()[2]
+        == "Nothing done; 'tabletop phase next' takes one phase at a time."
+    )
     assert as_json(game("status", "--json"))["phase"] == "movement"
     yes = game("turn", "next", input="y\n")
-    assert "Finish the turn? [y/N]: y\nTurn 2, command phase\n" in yes.output
+    assert yes.output.splitlines()[1:3] == [
+        "Finish the turn? [y/N]: y",
+        "Turn 2, command phase",
+    ]
 
 
 def test_phase_next_says_what_runs_at_the_boundary(game: Run) -> None:

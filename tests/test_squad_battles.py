@@ -1585,7 +1585,9 @@ def test_quick_mode_beyond_range_is_refused(run: Run) -> None:
         "13",
         code=3,
     )
-    assert "SB Firing: Range Effect" in result.output
+    assert result.output == (
+        "Error: Rifle reaches 12 hexes; the target is 13 hexes away (SB Firing: Range Effect)\n"
+    )
 
 
 def test_model_show_and_list(runner: CliRunner) -> None:
@@ -1596,7 +1598,10 @@ def test_model_show_and_list(runner: CliRunner) -> None:
     )
     assert "terrain" in shown["fire_options"]
     listed = json.loads(runner.invoke(cli, ["model", "list", "--json"]).output)
-    assert any(m["model"] == "squad-battles" and "hex" in m["scale"] for m in listed["models"])
+    assert any(
+        m["model"] == "squad-battles" and m["scale"] == "1 hex = 0.87 inches"
+        for m in listed["models"]
+    )
 
 
 def test_model_run_quick_mode(run: Run) -> None:
@@ -1652,8 +1657,11 @@ def test_table_mode_fire_records_the_target_state(sb_game: Run) -> None:
     # one fire action a stand a phase: the second waits for the next fire phase
     before = file_digest(sb_game.game)  # type: ignore[attr-defined]
     refused = sb_game("fire", "US-SQ", "G-SQ", code=3)
-    assert "US-SQ has already fired this fire phase of turn 1 under squad-battles" in (
-        refused.output
+    assert refused.output == (
+        "Error: US-SQ has already fired this fire phase of turn 1 under squad-battles, "
+        "at G-SQ: one fire action a pulse (SB Unit displays: a weapon fires a set "
+        "number of times a turn; on the table, one fire action a phase (our reading)); "
+        "it fires again next phase\n"
     )
     assert file_digest(sb_game.game) == before  # type: ignore[attr-defined]
     goto_phase(sb_game, "morale")
@@ -1685,14 +1693,21 @@ def test_table_mode_explosion_lists_neighbours(sb_game: Run) -> None:
 def test_table_mode_stand_without_profile(sb_game: Run) -> None:
     before = file_digest(sb_game.game)  # type: ignore[attr-defined]
     result = sb_game("fire", "US-SQ", "G-NP", "--range", "5", code=2)
-    assert "G-NP" in result.output and "charts/models/squad_battles.yaml" in result.output
+    assert result.output == (
+        "Error: stands without a profile for the squad-battles model: G-NP; give each "
+        "'profiles: {squad-battles: ID}' in the scenario, with IDs from "
+        "charts/models/squad_battles.yaml\n"
+    )
     assert file_digest(sb_game.game) == before  # type: ignore[attr-defined]
 
 
 def test_table_mode_no_line_of_sight_is_refused(sb_game: Run) -> None:
     before = file_digest(sb_game.game)  # type: ignore[attr-defined]
     result = sb_game("fire", "US-SQ", "G-WD", code=3)
-    assert "Line-of-Sight" in result.output
+    assert result.output == (
+        "Error: Rifle needs a line of sight to the target hex; only indirect fire may "
+        "fire without one (SB Firing: Line-of-Sight)\n"
+    )
     assert file_digest(sb_game.game) == before  # type: ignore[attr-defined]
 
 
@@ -1716,8 +1731,12 @@ def test_chart_problems_are_reported(charts: Charts) -> None:
     with pytest.raises(ChartError) as caught:
         Tables(Charts(raw).model_tables("squad_battles", SCHEMAS))
     text = "\n".join(caught.value.problems)
-    assert "'rifle-squad': weapon: 'sherman' is not a weapon profile" in text
-    assert "fort-cave" in text
+    assert text.splitlines()[0] == (
+        "models/squad_battles.yaml: entry 'rifle-squad': weapon: 'sherman' is not a weapon profile"
+    )
+    assert text.splitlines()[1] == (
+        "models/squad_battles.yaml: entry 'fort-cave': give one of protection or protection_as"
+    )
 
 
 def test_every_unprinted_parameter_is_marked_default(tables: Tables) -> None:
@@ -1760,7 +1779,8 @@ def test_random_rounding_is_the_fraction_exactly(rolls: tuple[int, ...], result:
     out = combat_result(F(10_000), F(1445, 1000), F(1445, 1000), F(10_000), d, "casualties")
     d.finish()
     assert out.result == result
-    assert "fraction 0.445: rounds up 44.50% of the time" in out.lines[-1]
+    rolled = " then ".join(f"d100 {r}" for r in rolls)
+    assert out.lines[-1] == f"  fraction 0.445: rounds up 44.50% of the time; {rolled} -> {result}"
     exact = distribution(F(10_000), F(1445, 1000), F(1445, 1000), F(10_000))
     assert exact == {1: F(555, 1000), 2: F(445, 1000)}
 

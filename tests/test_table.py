@@ -152,7 +152,7 @@ def test_line_of_sight_cases(field, a, b, with_smoke, blocked_by, crossed):
     assert line_of_sight(field, b, a, smoke=smoke).clear is (not blocked_by)
 
 
-def test_crossing_working(field):
+def test_a_wood_crossing_reports_its_exit_depth_top_and_reason(field):
     sight = line_of_sight(field, (10, 15), (40, 15))
     (crossing,) = sight.crossings
     assert crossing.kind == "woods"
@@ -160,20 +160,27 @@ def test_crossing_working(field):
     assert crossing.inside == pytest.approx(10.0)
     assert crossing.top == 1.0
     assert crossing.line_level == 0.0
-    assert "rises to level 1.0 above the sight line at 0.0" in crossing.reason
+    assert crossing.reason == 'rises to level 1.0 above the sight line at 0.0; 10.0" inside'
 
 
 def test_see_into_reasons(field):
     out = line_of_sight(field, (21, 15), (10, 15)).crossings[0]
     assert out.inside == pytest.approx(1.0)
-    assert out.reason.startswith("A stands inside it")
+    assert out.reason == (
+        'A stands inside it; the sight line runs 1.0" inside, within the see-into depth 2.0"'
+    )
     deep = line_of_sight(field, (23, 15), (10, 15)).crossings[0]
-    assert 'more than the 2.0" a stand can see into it' in deep.reason
+    assert deep.reason == (
+        'rises to level 1.0 above the sight line at 0.0; 3.0" inside, more than the '
+        '2.0" a stand can see into it'
+    )
     seen = line_of_sight(field, (10, 15), (20.5, 15)).crossings[0]
-    assert seen.reason.startswith("B stands inside it")
+    assert seen.reason == (
+        'B stands inside it; the sight line runs 0.5" inside, within the see-into depth 2.0"'
+    )
 
 
-def test_levels_and_tops(field):
+def test_sight_line_levels_over_hills_and_the_tops_of_pieces(field):
     sight = line_of_sight(field, (30, 75), (70, 75))
     assert (sight.level_a, sight.level_b) == (2.0, 2.0)
     wood_crossing = sight.crossings[1]
@@ -181,7 +188,7 @@ def test_levels_and_tops(field):
     assert wood_crossing.line_level == 2.0
     over = line_of_sight(field, (5, 35), (40, 35)).crossings[1]
     assert over.line_level == pytest.approx(2 * (1 - 11 / 35))
-    assert "passes over its top 1.0" in over.reason
+    assert over.reason == 'sight line at 1.37 passes over its top 1.0; 2.0" inside'
 
 
 def test_smoke_reported_with_infinite_top(field):
@@ -248,7 +255,7 @@ def test_same_point_is_clear(field):
     assert line_of_sight(field, (25, 15), (25, 15), smoke=SMOKE).clear
 
 
-def test_empty_table():
+def test_an_empty_table_blocks_nothing_and_lies_at_level_0():
     table = build_table(10, 10, [])
     assert line_of_sight(table, (1, 1), (9, 9)).clear
     assert sight_matrix(table, [(1, 1), (9, 9), (5, 5)]).all()
@@ -343,7 +350,7 @@ def test_piece_freezes_lists():
         (Base("a", 0, 0, 2, 2), Base("b", 1, 1, 2, 2), 0.0, math.sqrt(2)),  # overlapping
     ],
 )
-def test_distance(a, b, edge, centre):
+def test_edge_and_centre_distances_between_bases(a, b, edge, centre):
     assert distance(a, b) == pytest.approx(edge, abs=1e-12)
     assert distance(a, b, "edge") == pytest.approx(edge, abs=1e-12)
     assert distance(a, b, "centre") == pytest.approx(centre)
@@ -352,7 +359,7 @@ def test_distance(a, b, edge, centre):
     assert within(a, b, centre, measure="centre")
 
 
-def test_unknown_measure():
+def test_an_unknown_measure_is_a_value_error():
     a, b = Base("a", 0, 0, 1, 1), Base("b", 5, 0, 1, 1)
     with pytest.raises(ValueError, match="unknown measure: 'center'"):
         distance(a, b, "center")
@@ -373,7 +380,7 @@ def test_base_validation():
         Base("x", 0, 0, 0, 1)
 
 
-def test_point_distance():
+def test_a_points_distance_is_to_the_base_edge_and_0_inside():
     base = Base("a", 0, 0, 2, 2)
     assert point_distance(base, (0.5, 0.5)) == 0.0
     assert point_distance(base, (1, 0)) == 0.0
@@ -407,7 +414,7 @@ def test_bearing_edge_cases():
 # --- templates ---------------------------------------------------------------------------
 
 
-def test_circle():
+def test_a_circle_template_has_its_diameter_and_refuses_0():
     burst = circle(10, 10, 4)
     assert burst.area == pytest.approx(math.pi * 4, rel=2e-3)
     assert burst.bounds == pytest.approx((8, 8, 12, 12))
@@ -419,7 +426,7 @@ def test_circle():
     ("bearing_deg", "bounds"),
     [(0, (9, 10, 11, 16)), (90, (10, 9, 16, 11)), (180, (9, 4, 11, 10)), (270, (4, 9, 10, 11))],
 )
-def test_strip(bearing_deg, bounds):
+def test_a_strip_template_runs_along_its_bearing(bearing_deg, bounds):
     shape = strip(10, 10, bearing_deg, 2, 6)
     assert shape.area == pytest.approx(12.0)
     assert_allclose(shape.bounds, bounds, atol=1e-12)
@@ -462,7 +469,7 @@ def test_beam_stops_where_sight_starts_to_fail_inside_an_interval():
     assert not line_of_sight(table, (0, 24), (15.01, 24)).clear
 
 
-def test_coverage():
+def test_coverage_gives_each_base_the_fraction_under_a_template():
     burst = circle(0, 0, 4)
     bases = [
         Base("far", 10, 0, 1, 1),

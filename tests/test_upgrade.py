@@ -174,10 +174,15 @@ def test_replay_takes_the_opening_state_from_the_log_when_this_version_builds_an
 
     monkeypatch.setattr(game_module, "opening_state", newer)
     result = game("replay")
-    assert result.output.startswith("replay reproduces the stored state (from the opening")
+    assert result.output == (
+        "replay reproduces the stored state (from the opening state in the log: this "
+        "version builds it differently) (5 events)\n"
+    )
     # The log still has to account for the stored state exactly.
     conn = sqlite3.connect(game.game)  # type: ignore[attr-defined]
     with conn:
         conn.execute("UPDATE state SET value = replace(value, '\"ok\"', '\"eliminated\"')")
     conn.close()
-    assert game("replay", code=1).output.startswith("DIVERGED at event 1:")
+    assert game("replay", code=1).output == (
+        "DIVERGED at event 1: the scenario no longer builds the opening state recorded at 'new'\n"
+    )

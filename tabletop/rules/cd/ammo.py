@@ -109,11 +109,11 @@ def check_can_fire(stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts
         if not weapon.smoke:
             raise BadInput(f"{weapon.id} cannot fire smoke (weapons chart)")
         if weapon.indirect:
-            _check_limited(who, True, ammo.get("smoke"), "smoke", "CD 1.3.2")
+            _check_limited(who, True, ammo.get("smoke"), "smoke rounds", "CD 1.3.2")
     elif ammo_kind == "illum":
         if not weapon.illum:
             raise BadInput(f"{weapon.id} cannot fire illumination (weapons chart)")
-        _check_limited(who, True, ammo.get("illum"), "illumination", "CD 9.2.1")
+        _check_limited(who, True, ammo.get("illum"), "illumination rounds", "CD 9.2.1")
 
 
 def check_fires_left(state: Any, stand: dict[str, Any], weapon: Weapon, charts: Charts) -> None:
