@@ -1,0 +1,23 @@
+"""Chart entry classes: the base every entry shares, and the classes of the charts few
+commands read, one module per area, each imported when a game first reads one of its charts.
+
+The entry classes of the charts nearly every command reads (weapons, stand kinds, quality,
+terrain, params, conditions, spotting) are in ``tabletop.data.charts`` with the loading;
+``charts.CHART_SCHEMAS`` names the others by ``"module:Class"``. Defining a frozen
+dataclass costs about half a millisecond when its module loads, and ``measure`` should not
+pay for the airborne charts (docs/performance.md).
+"""
+
+# No ``from __future__ import annotations``: the hints stay objects (see ``charts.py``).
+from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["I", "II", "III", "IV", "V", "VI"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    id: str
+    rule: str
+    default: bool = False
+    note: str | None = None
