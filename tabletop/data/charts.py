@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from tabletop.data.entries.ground import Preset as Preset
     from tabletop.data.entries.ground import WindChange as WindChange
     from tabletop.data.entries.movement import Allowance as Allowance
+    from tabletop.data.entries.stands import Quality as Quality
+    from tabletop.data.entries.stands import StandKind as StandKind
     from tabletop.data.entries.turn import Phase
     from tabletop.data.entries.works import ObstacleWork as ObstacleWork
     from tabletop.data.entries.works import PregameWork as PregameWork
@@ -143,42 +145,6 @@ def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
         )
 
 
-# --- stands and quality ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class StandKind(Entry):
-    category: Literal["personnel", "vehicle", "gun"]
-    mobility: Literal[
-        "foot", "mounted", "towed", "wheeled", "halftrack", "tracked", "static", "boat"
-    ]
-    armoured: bool = False
-    soft: bool = False
-    weak_afv: bool = False
-    width: float = bounded(min=0.1, max=12)
-    depth: float = bounded(min=0.1, max=12)
-    weight_class: Level | None = None
-    depletion_adjust_cm: int = bounded(0, min=-5, max=5)
-    supply: bool = False
-    engineer: bool = False
-    earthmover: bool = False
-    recovery: bool = False
-    command: bool = False
-    ap_immune: bool = False
-
-    @property
-    def is_vehicle(self) -> bool:
-        return self.category == "vehicle"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Quality(Entry):
-    rank: int = bounded(min=0, max=9)
-    no_effect_up_to: int = bounded(min=0, max=10)
-    forced_back_up_to: int = bounded(min=0, max=10)
-    night_as: str | None = None
-
-
 # --- terrain ---------------------------------------------------------------------------------
 
 
@@ -236,20 +202,20 @@ class Spotting(Entry):
 
 
 class _Schemas(MutableMapping[str, type[Entry]]):
-    """Chart name -> its entry class. A class given as ``"module:Class"`` (the charts few
-    commands read, in ``tabletop.data.entries``) is imported when first asked for, as the
-    action and model registries load theirs: ``measure`` builds six tables and should not
-    define the classes of twenty (docs/performance.md)."""
+    """Chart name -> its entry class. A class given as ``"module:Class"`` (in
+    ``tabletop.data.entries``) is imported when first asked for, as the action and model
+    registries load theirs: ``measure`` builds six tables and should not define the classes
+    of twenty (docs/performance.md)."""
 
     def __init__(self, schemas: dict[str, "type[Entry] | str"]):
         self._schemas = schemas
+        # Class name -> "module:Class", for those named by text.
+        self.lazy = {s.partition(":")[2]: s for s in schemas.values() if isinstance(s, str)}
 
     def __getitem__(self, name: str) -> type[Entry]:
         schema = self._schemas[name]
         if isinstance(schema, str):
-            module, _, attr = schema.partition(":")
-            schema = self._schemas[name] = getattr(importlib.import_module(module), attr)
-        assert not isinstance(schema, str)
+            schema = self._schemas[name] = _import(schema)
         return schema
 
     def __setitem__(self, name: str, schema: type[Entry]) -> None:
@@ -264,16 +230,12 @@ class _Schemas(MutableMapping[str, type[Entry]]):
     def __len__(self) -> int:
         return len(self._schemas)
 
-    def named(self) -> dict[str, str]:
-        """Class name -> chart name, for the classes not loaded yet."""
-        return {s.partition(":")[2]: n for n, s in self._schemas.items() if isinstance(s, str)}
-
 
 CHART_SCHEMAS = _Schemas(
     {
         "weapons": Weapon,
-        "stand_kinds": StandKind,
-        "quality": Quality,
+        "stand_kinds": "tabletop.data.entries.stands:StandKind",
+        "quality": "tabletop.data.entries.stands:Quality",
         "terrain": TerrainKind,
         "cover": "tabletop.data.entries.fire:Cover",
         "modifiers": "tabletop.data.entries.fire:Modifier",
@@ -304,10 +266,16 @@ CHART_SCHEMAS = _Schemas(
 def __getattr__(name: str) -> Any:
     """``charts.Phase`` and the other classes kept in ``tabletop.data.entries``, loaded on
     first use (PEP 562), so this module's names stay what they were."""
-    chart = CHART_SCHEMAS.named().get(name)
-    if chart is None:
+    target = CHART_SCHEMAS.lazy.get(name)
+    if target is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return CHART_SCHEMAS[chart]
+    return _import(target)
+
+
+def _import(target: str) -> type[Entry]:
+    module, _, name = target.partition(":")
+    schema: type[Entry] = getattr(importlib.import_module(module), name)
+    return schema
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -667,11 +635,11 @@ class Charts:
         return self._tables["weapons"]
 
     @property
-    def stand_kinds(self) -> Mapping[str, StandKind]:
+    def stand_kinds(self) -> Mapping[str, "StandKind"]:
         return self._tables["stand_kinds"]
 
     @property
-    def quality(self) -> Mapping[str, Quality]:
+    def quality(self) -> Mapping[str, "Quality"]:
         return self._tables["quality"]
 
     @property

@@ -104,7 +104,7 @@ class Game:
     @cached_property
     def loaded(self) -> LoadedScenario:
         """The scenario and charts the game was started with (as stored in the file)."""
-        return stored_scenario(self.info, profile_lookup)
+        return stored_scenario(self.info)
 
     def state(self) -> State:
         return State.from_db(self.store.rows())

@@ -9,6 +9,7 @@ and charts with ``stored_scenario`` here.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from pathlib import Path
 
@@ -21,6 +22,11 @@ from tabletop.state.store import GameRow, Store
 
 # The scenario and charts last built, by the digest of the texts they were built from.
 _LOADED: dict[str, LoadedScenario] = {}
+
+# What an older game's stands' model profiles are checked against when its scenario is checked
+# again: named as the registries name their entries, and imported only for such a game, so a
+# reading command over a current game does not load the alternative models.
+PROFILE_LOOKUP = "tabletop.rules.models:profile_lookup"
 
 
 def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
@@ -60,25 +66,23 @@ def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] |
         store.close()
 
 
-def read_context(path: Path, profiles: ProfileLookup | None = None) -> RulesContext:
+def read_context(path: Path) -> RulesContext:
     """A read-only context over the game's current state, its scenario and its charts (for
-    ``measure``); the file is closed again before it is returned. ``profiles`` as for
-    ``stored_scenario``."""
+    ``measure``); the file is closed again before it is returned."""
     store = Store.open(path)
     try:
         rows, row = store.rows(), store.game()
     finally:
         store.close()
-    loaded = stored_scenario(row, profiles)
+    loaded = stored_scenario(row)
     return RulesContext(State.from_db(rows), Dice(row.seed), loaded.scenario, loaded.charts)
 
 
-def stored_scenario(row: GameRow, profiles: ProfileLookup | None = None) -> LoadedScenario:
+def stored_scenario(row: GameRow) -> LoadedScenario:
     """The scenario and charts the game was started with (as stored in the file).
 
     Kept for the process by the stored texts' digest: a warm session ('tabletop play')
-    builds them once, not for every command. ``profiles`` checks a stand's model profiles
-    when an older game's scenario is checked again (``rules.models.profile_lookup``)."""
+    builds them once, not for every command."""
     key = hashlib.sha256(
         "\0".join(
             (row.scenario_text, row.charts_json, row.scenario_json or "", str(row.charts_format))
@@ -86,18 +90,20 @@ def stored_scenario(row: GameRow, profiles: ProfileLookup | None = None) -> Load
     ).hexdigest()
     found = _LOADED.get(key)
     if found is None:
-        found = _load(row, profiles)
+        found = _load(row)
         _LOADED.clear()  # one game at a time is the common case; keep memory flat
         _LOADED[key] = found
     return found
 
 
-def _load(row: GameRow, profiles: ProfileLookup | None) -> LoadedScenario:
+def _load(row: GameRow) -> LoadedScenario:
     raw = json.loads(row.charts_json)
     if row.charts_format < CHARTS_FORMAT:
         # An older game: its own numbers stand, and entries added since come from the
         # bundled charts (checked together, as they were never checked as one).
         raw = overlay(load_raw(), raw)
+        module, _, name = PROFILE_LOOKUP.partition(":")
+        profiles: ProfileLookup = getattr(importlib.import_module(module), name)
         return parse_scenario(
             row.scenario_text, row.scenario_source, charts_raw=raw, profiles=profiles
         )
