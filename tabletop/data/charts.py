@@ -15,18 +15,37 @@ later gives the same result even if the files on disk change.
 # opening a game resolves without compiling each one from text (docs/performance.md).
 import dataclasses
 import difflib
+import importlib
 import pickle
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from tabletop.core.errors import BadInput, ChartError
 from tabletop.core.units import within
+from tabletop.data.entries import Entry as Entry
+from tabletop.data.entries import Level as Level
 from tabletop.data.resources import charts_dir
 from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
+
+if TYPE_CHECKING:
+    # At run time these are loaded on first use (CHART_SCHEMAS, ``__getattr__`` below).
+    from tabletop.data.entries.airborne import AirborneRow as AirborneRow
+    from tabletop.data.entries.amphibious import AmphibiousRow as AmphibiousRow
+    from tabletop.data.entries.fire import Cover, Modifier
+    from tabletop.data.entries.ground import GroundEffect as GroundEffect
+    from tabletop.data.entries.ground import Miring as Miring
+    from tabletop.data.entries.ground import Preset as Preset
+    from tabletop.data.entries.ground import WindChange as WindChange
+    from tabletop.data.entries.movement import Allowance as Allowance
+    from tabletop.data.entries.stands import Quality as Quality
+    from tabletop.data.entries.stands import StandKind as StandKind
+    from tabletop.data.entries.turn import Phase
+    from tabletop.data.entries.works import ObstacleWork as ObstacleWork
+    from tabletop.data.entries.works import PregameWork as PregameWork
 
 Raw = dict[str, list[dict[str, Any]]]
 
@@ -35,21 +54,12 @@ Raw = dict[str, list[dict[str, Any]]]
 # entries from the bundled charts (their own numbers still stand).
 CHARTS_FORMAT = 6  # 6: the turn chart names the boundary steps (issue 17)
 
-Level = Literal["I", "II", "III", "IV", "V", "VI"]
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
 
 
 def weight_number(level: str | None) -> int:
     """Weight class I-VI as 1-6 (0 for none)."""
     return WEIGHT_LEVELS.index(level) + 1 if level in WEIGHT_LEVELS else 0
-
-
-@dataclass(frozen=True, kw_only=True)
-class Entry:
-    id: str
-    rule: str
-    default: bool = False
-    note: str | None = None
 
 
 # --- weapons -------------------------------------------------------------------------------
@@ -135,42 +145,6 @@ def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
         )
 
 
-# --- stands and quality ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class StandKind(Entry):
-    category: Literal["personnel", "vehicle", "gun"]
-    mobility: Literal[
-        "foot", "mounted", "towed", "wheeled", "halftrack", "tracked", "static", "boat"
-    ]
-    armoured: bool = False
-    soft: bool = False
-    weak_afv: bool = False
-    width: float = bounded(min=0.1, max=12)
-    depth: float = bounded(min=0.1, max=12)
-    weight_class: Level | None = None
-    depletion_adjust_cm: int = bounded(0, min=-5, max=5)
-    supply: bool = False
-    engineer: bool = False
-    earthmover: bool = False
-    recovery: bool = False
-    command: bool = False
-    ap_immune: bool = False
-
-    @property
-    def is_vehicle(self) -> bool:
-        return self.category == "vehicle"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Quality(Entry):
-    rank: int = bounded(min=0, max=9)
-    no_effect_up_to: int = bounded(min=0, max=10)
-    forced_back_up_to: int = bounded(min=0, max=10)
-    night_as: str | None = None
-
-
 # --- terrain ---------------------------------------------------------------------------------
 
 
@@ -195,43 +169,6 @@ class TerrainKind(Entry):
 
 
 # --- fire ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class Cover(Entry):
-    """To-hit modifiers for the target's cover (direct fire and indirect fire)."""
-
-    direct: int = bounded(min=-10, max=10)
-    indirect: int = bounded(min=-10, max=10)
-    # Where the direct value comes from, when it is not the entry's rule (the indirect
-    # values are published; the direct ones are our defaults).
-    direct_rule: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Modifier(Entry):
-    """A named to-hit modifier; the procedure decides when it applies, the chart its value."""
-
-    label: str
-    value: int = bounded(min=-10, max=10)
-    fire: Literal["direct", "indirect", "both"] = "both"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Phase(Entry):
-    """An entry of the turn chart: a phase, or (with ``at``) a step run at a boundary.
-
-    Steps are named here, in the order they run at their boundary, so the order of the
-    turn's bookkeeping is read from the chart rather than from numbers in the code. ``at``
-    is ``start-turn``, ``end-turn``, ``end-phase`` (as any phase ends),
-    ``start-phase:<phase>`` or ``end-phase:<phase>``; the procedure is the one a rule area
-    registers under the step's id (``rules/sequence.py``).
-    """
-
-    label: str
-    at: str | None = None
-    allows: tuple[str, ...] = ()
-    depletion_rolls: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,145 +201,81 @@ class Spotting(Entry):
     firing: float | None = bounded(None, min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
-class GroundEffect(Entry):
-    """Extra movement cost of a ground condition (CD 11)."""
+class _Schemas(MutableMapping[str, type[Entry]]):
+    """Chart name -> its entry class. A class given as ``"module:Class"`` (in
+    ``tabletop.data.entries``) is imported when first asked for, as the action and model
+    registries load theirs: ``measure`` builds six tables and should not define the classes
+    of twenty (docs/performance.md)."""
 
-    personnel: float = bounded(min=0)
-    vehicle: float = bounded(min=0)
-    road_exempt: tuple[Literal["hard", "paved", "dirt", "plowed"], ...] = ()
-    unplowed_road: float | None = bounded(None, min=0)
-    ski: bool = False
-    mires: Literal["moderate", "deep"] | None = None
+    def __init__(self, schemas: dict[str, "type[Entry] | str"]):
+        self._schemas = schemas
+        # Class name -> "module:Class", for those named by text.
+        self.lazy = {s.partition(":")[2]: s for s in schemas.values() if isinstance(s, str)}
 
+    def __getitem__(self, name: str) -> type[Entry]:
+        schema = self._schemas[name]
+        if isinstance(schema, str):
+            schema = self._schemas[name] = _import(schema)
+        return schema
 
-@dataclass(frozen=True, kw_only=True)
-class Miring(Entry):
-    """A row of the miring chart (CD 11.1.4); None where there is no chance."""
+    def __setitem__(self, name: str, schema: type[Entry]) -> None:
+        self._schemas[name] = schema
 
-    vehicle: Literal["wheeled", "tracked"]
-    where: Literal["open", "dirt-road"]
-    moderate: int | None = bounded(None, min=0, max=10)
-    deep: int | None = bounded(None, min=0, max=10)
+    def __delitem__(self, name: str) -> None:
+        del self._schemas[name]
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._schemas)
 
-@dataclass(frozen=True, kw_only=True)
-class WindChange(Entry):
-    """A row of the variable wind chart (CD 10.1.3)."""
-
-    up_to: int = bounded(min=1, max=10)
-    turn: int = bounded(min=-1, max=1)
-    force: int = bounded(min=-1, max=1)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Preset(Entry):
-    """A region and season's D10 tables for a day's conditions (CD 11 geographical note)."""
-
-    region: str
-    season: Literal["spring", "summer", "autumn", "winter"]
-    weather: tuple[tuple[int, str], ...]
-    ground: tuple[tuple[int, str], ...]
-    wind: tuple[tuple[int, str], ...] = ((10, "light"),)
-    dusty_up_to: int = bounded(0, min=0, max=10)
+    def __len__(self) -> int:
+        return len(self._schemas)
 
 
-@dataclass(frozen=True, kw_only=True)
-class ObstacleWork(Entry):
-    """Clearing an obstacle (CD 4); the id is the terrain kind."""
-
-    turns: int = bounded(min=1, max=20)
-    earthmover: bool = True
-    bridgeable: bool = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class PregameWork(Entry):
-    """A pregame work (CD 5): who builds it, how much a stand does in a day."""
-
-    by: Literal["troops", "engineers", "companies"]
-    per_day: float | None = bounded(None, min=0)
-    unit: str | None = None
-    earthmover: float | None = bounded(None, min=0)
-    hours_in_place: float | None = bounded(None, min=0)
-    days_in_place: float | None = bounded(None, min=0)
-    cover: Literal["light", "medium", "hard", "fortification"] | None = None
-    not_in: tuple[str, ...] = ()
-    only_in: tuple[str, ...] = ()
-    # Ground conditions (charts/ground.yaml ids) on which the work cannot be built (CD 5.1).
-    not_on_ground: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
-class AirborneRow(Entry):
-    """A row of the airborne charts (CD 7): ``table`` names the chart, ``key`` the quality or
-    light it is for (drop-height, drop-raise, landing-number, crew), or nothing (param)."""
-
-    table: Literal["drop-height", "drop-raise", "landing-number", "crew", "param"]
-    key: str | None = None
-    value: float | bool | str
-    unit: str | None = None
+CHART_SCHEMAS = _Schemas(
+    {
+        "weapons": Weapon,
+        "stand_kinds": "tabletop.data.entries.stands:StandKind",
+        "quality": "tabletop.data.entries.stands:Quality",
+        "terrain": TerrainKind,
+        "cover": "tabletop.data.entries.fire:Cover",
+        "modifiers": "tabletop.data.entries.fire:Modifier",
+        "turn": "tabletop.data.entries.turn:Phase",
+        "ammo": Param,
+        "barrage": Param,
+        "table": Param,
+        "conditions": Condition,
+        "spotting": Spotting,
+        "weather": Param,
+        "ground": "tabletop.data.entries.ground:GroundEffect",
+        "miring": "tabletop.data.entries.ground:Miring",
+        "wind": "tabletop.data.entries.ground:WindChange",
+        "presets": "tabletop.data.entries.ground:Preset",
+        "engineering": Param,
+        "obstacles": "tabletop.data.entries.works:ObstacleWork",
+        "works": "tabletop.data.entries.works:PregameWork",
+        "mines": Param,
+        "structures": Param,
+        "airborne": "tabletop.data.entries.airborne:AirborneRow",
+        "amphibious": "tabletop.data.entries.amphibious:AmphibiousRow",
+        "morale": Param,
+        "movement": "tabletop.data.entries.movement:Allowance",
+    }
+)
 
 
-@dataclass(frozen=True, kw_only=True)
-class AmphibiousRow(Entry):
-    """A row of the amphibious charts (CD 8): a craft type, a crew quality by year, or a
-    param. Fields that do not belong to a row's table are left out."""
-
-    table: Literal["craft", "crew-by-year", "param"]
-    value: float | bool | str | None = None
-    unit: str | None = None
-    # craft (CD 8.1.1, 8.1.2, 8.2.1, 8.2.2)
-    lands: Literal["beaches", "drives-ashore"] | None = None
-    target: Literal["weak-afv", "soft"] | None = None
-    armour: int | None = bounded(None, min=0, max=20)
-    weight_class: Level | None = None
-    ap_immune: bool = False
-    open_water: float | None = bounded(None, min=0, max=1)
-    inland_water: float | None = bounded(None, min=0, max=1)
-    # crew-by-year (CD 8.2.3); major None: any nation
-    from_year: int | None = bounded(None, min=1900, max=2100)
-    up_to_year: int | None = bounded(None, min=1900, max=2100)
-    major: bool | None = None
-    quality: str | None = None
+def __getattr__(name: str) -> Any:
+    """``charts.Phase`` and the other classes kept in ``tabletop.data.entries``, loaded on
+    first use (PEP 562), so this module's names stay what they were."""
+    target = CHART_SCHEMAS.lazy.get(name)
+    if target is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _import(target)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Allowance(Entry):
-    """A stand kind's base movement allowance in inches (CD core; ``road`` for roads)."""
-
-    cross: float = bounded(min=0, max=200)
-    road: float | None = bounded(None, min=0, max=200)
-
-
-CHART_SCHEMAS: dict[str, type[Entry]] = {
-    "weapons": Weapon,
-    "stand_kinds": StandKind,
-    "quality": Quality,
-    "terrain": TerrainKind,
-    "cover": Cover,
-    "modifiers": Modifier,
-    "turn": Phase,
-    "ammo": Param,
-    "barrage": Param,
-    "table": Param,
-    "conditions": Condition,
-    "spotting": Spotting,
-    "weather": Param,
-    "ground": GroundEffect,
-    "miring": Miring,
-    "wind": WindChange,
-    "presets": Preset,
-    "engineering": Param,
-    "obstacles": ObstacleWork,
-    "works": PregameWork,
-    "mines": Param,
-    "structures": Param,
-    "airborne": AirborneRow,
-    "amphibious": AmphibiousRow,
-    "morale": Param,
-    "movement": Allowance,
-}
+def _import(target: str) -> type[Entry]:
+    module, _, name = target.partition(":")
+    schema: type[Entry] = getattr(importlib.import_module(module), name)
+    return schema
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -762,11 +635,11 @@ class Charts:
         return self._tables["weapons"]
 
     @property
-    def stand_kinds(self) -> Mapping[str, StandKind]:
+    def stand_kinds(self) -> Mapping[str, "StandKind"]:
         return self._tables["stand_kinds"]
 
     @property
-    def quality(self) -> Mapping[str, Quality]:
+    def quality(self) -> Mapping[str, "Quality"]:
         return self._tables["quality"]
 
     @property
@@ -774,11 +647,11 @@ class Charts:
         return self._tables["terrain"]
 
     @property
-    def cover(self) -> Mapping[str, Cover]:
+    def cover(self) -> Mapping[str, "Cover"]:
         return self._tables["cover"]
 
     @property
-    def modifiers(self) -> Mapping[str, Modifier]:
+    def modifiers(self) -> Mapping[str, "Modifier"]:
         return self._tables["modifiers"]
 
     @property
@@ -790,15 +663,15 @@ class Charts:
         return self._tables["spotting"]
 
     @cached_property
-    def phases(self) -> tuple[Phase, ...]:
+    def phases(self) -> tuple["Phase", ...]:
         """The turn's phases in order (the turn chart's entries without ``at``)."""
         return tuple(p for p in self._tables["turn"].values() if p.at is None)
 
-    def steps_at(self, boundary: str) -> tuple[Phase, ...]:
+    def steps_at(self, boundary: str) -> tuple["Phase", ...]:
         """The steps the turn chart runs at ``boundary``, in its order."""
         return tuple(p for p in self._tables["turn"].values() if p.at == boundary)
 
-    def phase(self, phase_id: str) -> Phase:
+    def phase(self, phase_id: str) -> "Phase":
         phase: Phase = self._tables["turn"][phase_id]
         return phase
 
@@ -814,7 +687,7 @@ class Charts:
         result: P = built
         return result
 
-    def modifier(self, key: str) -> Modifier:
+    def modifier(self, key: str) -> "Modifier":
         modifier: Modifier = self._tables["modifiers"][key]
         return modifier
 

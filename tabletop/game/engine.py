@@ -26,14 +26,12 @@ from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario
 from tabletop.game.actions import procedure
 from tabletop.game.opening import opening_state
+from tabletop.game.reading import stored_scenario
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
-
-# The scenario and charts last built, by the digest of the texts they were built from.
-_LOADED: dict[str, LoadedScenario] = {}
 
 # Runs of a procedure the generic odds may make before refusing (each on a fresh state).
 ODDS_LIMIT = 5_000
@@ -105,45 +103,8 @@ class Game:
 
     @cached_property
     def loaded(self) -> LoadedScenario:
-        """The scenario and charts the game was started with (as stored in the file).
-
-        Kept for the process by the stored texts' digest: a warm session ('tabletop play')
-        builds them once, not for every command."""
-        row = self.info
-        key = _sha256(
-            "\0".join(
-                (
-                    row.scenario_text,
-                    row.charts_json,
-                    row.scenario_json or "",
-                    str(row.charts_format),
-                )
-            )
-        )
-        found = _LOADED.get(key)
-        if found is None:
-            found = self._load()
-            _LOADED.clear()  # one game at a time is the common case; keep memory flat
-            _LOADED[key] = found
-        return found
-
-    def _load(self) -> LoadedScenario:
-        from tabletop.data.charts import load_raw, overlay
-
-        row = self.info
-        raw = json.loads(row.charts_json)
-        if row.charts_format < CHARTS_FORMAT:
-            # An older game: its own numbers stand, and entries added since come from the
-            # bundled charts (checked together, as they were never checked as one).
-            raw = overlay(load_raw(), raw)
-            return parse_scenario(
-                row.scenario_text, row.scenario_source, charts_raw=raw, profiles=profile_lookup
-            )
-        # Checked when the game began; rebuilding without checks keeps commands quick.
-        data = None if row.scenario_json is None else json.loads(row.scenario_json)
-        return parse_scenario(
-            row.scenario_text, row.scenario_source, charts_raw=raw, trusted=True, data=data
-        )
+        """The scenario and charts the game was started with (as stored in the file)."""
+        return stored_scenario(self.info)
 
     def state(self) -> State:
         return State.from_db(self.store.rows())

@@ -1,13 +1,32 @@
-"""Light reads of a game file, for commands and completions that need neither the scenario
-nor the charts (``status``, shell completion): the state rows and the game row, straight
-from the store, with the file closed again at once. Commands that change or replay a game
-go through ``Game`` (``engine.py``)."""
+"""Light reads of a game file: the state rows and the game row, straight from the store, with
+the file closed again at once, for commands and completions that need neither the scenario
+nor the charts (``status``, shell completion); and a read-only ``RulesContext`` for commands
+that only look (``measure``), without the action registry, the views or the log. Commands
+that change or replay a game go through ``Game`` (``engine.py``), which builds its scenario
+and charts with ``stored_scenario`` here.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import json
 from pathlib import Path
 
+from tabletop.core.dice import Dice
+from tabletop.data.charts import CHARTS_FORMAT, load_raw, overlay
+from tabletop.data.scenario import LoadedScenario, ProfileLookup, parse_scenario
+from tabletop.rules.context import RulesContext
+from tabletop.state.document import State
 from tabletop.state.store import GameRow, Store
+
+# The scenario and charts last built, by the digest of the texts they were built from.
+_LOADED: dict[str, LoadedScenario] = {}
+
+# What an older game's stands' model profiles are checked against when its scenario is checked
+# again: named as the registries name their entries, and imported only for such a game, so a
+# reading command over a current game does not load the alternative models.
+PROFILE_LOOKUP = "tabletop.rules.models:profile_lookup"
 
 
 def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
@@ -45,3 +64,51 @@ def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] |
         return now, (None if now == head else store.rows())
     finally:
         store.close()
+
+
+def read_context(path: Path) -> RulesContext:
+    """A read-only context over the game's current state, its scenario and its charts (for
+    ``measure``); the file is closed again before it is returned."""
+    store = Store.open(path)
+    try:
+        rows, row = store.rows(), store.game()
+    finally:
+        store.close()
+    loaded = stored_scenario(row)
+    return RulesContext(State.from_db(rows), Dice(row.seed), loaded.scenario, loaded.charts)
+
+
+def stored_scenario(row: GameRow) -> LoadedScenario:
+    """The scenario and charts the game was started with (as stored in the file).
+
+    Kept for the process by the stored texts' digest: a warm session ('tabletop play')
+    builds them once, not for every command."""
+    key = hashlib.sha256(
+        "\0".join(
+            (row.scenario_text, row.charts_json, row.scenario_json or "", str(row.charts_format))
+        ).encode()
+    ).hexdigest()
+    found = _LOADED.get(key)
+    if found is None:
+        found = _load(row)
+        _LOADED.clear()  # one game at a time is the common case; keep memory flat
+        _LOADED[key] = found
+    return found
+
+
+def _load(row: GameRow) -> LoadedScenario:
+    raw = json.loads(row.charts_json)
+    if row.charts_format < CHARTS_FORMAT:
+        # An older game: its own numbers stand, and entries added since come from the
+        # bundled charts (checked together, as they were never checked as one).
+        raw = overlay(load_raw(), raw)
+        module, _, name = PROFILE_LOOKUP.partition(":")
+        profiles: ProfileLookup = getattr(importlib.import_module(module), name)
+        return parse_scenario(
+            row.scenario_text, row.scenario_source, charts_raw=raw, profiles=profiles
+        )
+    # Checked when the game began; rebuilding without checks keeps commands quick.
+    data = None if row.scenario_json is None else json.loads(row.scenario_json)
+    return parse_scenario(
+        row.scenario_text, row.scenario_source, charts_raw=raw, trusted=True, data=data
+    )

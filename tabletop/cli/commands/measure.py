@@ -57,8 +57,8 @@ def cli(
       tabletop measure 10,10 40,30
       tabletop measure --all --json
     """
-    from tabletop.cli.core import open_game
     from tabletop.core.errors import BadInput
+    from tabletop.game.reading import read_context
     from tabletop.rules.cd.sighting import sight
 
     if all_pairs:
@@ -72,8 +72,7 @@ def cli(
         raise BadInput(f"give B ({b!r}) or --at X,Y, not both")
     if b is None and at is None:
         raise BadInput(f"measure from {a!r} to what? give B (a stand or X,Y) or --at X,Y")
-    g = open_game(game)
-    ctx, known = _viewed(g, view)
+    ctx, known = _viewed(read_context(game), view)
     first = _end(ctx, a, known)
     second = _end(ctx, b, known) if b is not None else _point(ctx, at)
     result = sight(ctx, first, second)
@@ -83,13 +82,17 @@ def cli(
     click.echo(render(result))
 
 
-def _viewed(g: Any, view: str | None) -> tuple[Any, Any]:
-    """The context a view measures in (its own terrain), and what it knows."""
+def _viewed(ctx: Any, view: str | None) -> tuple[Any, Any]:
+    """The context a view measures in (its own terrain), and what it knows (None for the
+    referee, who knows everything: the views are not even imported then)."""
     from tabletop.cli.core import chosen_view
+    from tabletop.core.sides import REFEREE
+
+    chosen = chosen_view(view, ctx.state, ctx.scenario.side_names())
+    if chosen == REFEREE:
+        return ctx, None
     from tabletop.rules.views import knowledge, view_context
 
-    ctx = g.context()
-    chosen = chosen_view(view, ctx.state, ctx.scenario.side_names())
     # Only stands known now matter here: last-seen markers are not measured from.
     known = knowledge(ctx, chosen)
     return view_context(ctx, chosen), known
@@ -151,12 +154,13 @@ def render(s: Any) -> str:
 
 
 def _all_pairs(game: Path, view: str | None, as_json: bool) -> None:
-    from tabletop.cli.core import open_game
+    from tabletop.game.reading import read_context
     from tabletop.rules.cd.sighting import all_pairs
-    from tabletop.rules.views import state_for_view
 
-    ctx, known = _viewed(open_game(game), view)
-    if not known.is_referee:
+    ctx, known = _viewed(read_context(game), view)
+    if known is not None:
+        from tabletop.rules.views import state_for_view
+
         # Only the stands this view may see, over the terrain it knows.
         ctx = dataclasses.replace(ctx, state=state_for_view(ctx.state, known), subjects=set())
     data = all_pairs(ctx)

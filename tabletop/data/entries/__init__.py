@@ -1,0 +1,24 @@
+"""Chart entry classes: the base every entry shares, and the classes of the charts that not
+every command reads, one module per area, each imported when a game first reads one of its
+charts.
+
+The entry classes of the charts that a line of sight reads (weapons, terrain, params,
+conditions, spotting) are in ``tabletop.data.charts`` with the loading; ``charts.CHART_SCHEMAS``
+names the others by ``"module:Class"``, and ``charts.StandKind`` and the rest still work
+(``charts.__getattr__``). Defining a frozen dataclass costs about half a millisecond when its
+module loads, and ``measure`` should not pay for the airborne charts (docs/performance.md).
+"""
+
+# No ``from __future__ import annotations``: the hints stay objects (see ``charts.py``).
+from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["I", "II", "III", "IV", "V", "VI"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    id: str
+    rule: str
+    default: bool = False
+    note: str | None = None
