@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from tabletop.render import style as st
-from tabletop.render.labels import Item, place
+from tabletop.render.labels import Item, Placed, place
 from tabletop.render.scene import Ring, Scene, StandShape
 from tabletop.rules.cd.compass import point_bearing, point_name
 
@@ -280,20 +280,9 @@ class _Painter:
         )
 
     def title_block(self) -> None:
-        s, lay, fig = self.scene, self.lay, self.fig
-        c = s.conditions
+        lay, fig = self.lay, self.fig
         x = LEFT / lay.fig_w
-        head = f"{s.name}: turn {s.turn}, {s.phase} phase"
-        weather = f"{c['light']}, {c['weather']}{', dusty' if c.get('dusty') else ''}"
-        wind = f"wind from {point_name(c['wind_from'])} ({c['wind_from']}), {c['wind_force']}"
-        line2 = f"{weather}; {wind}; ground {c['ground']}"
-        view = (
-            "Referee's view: everything, hidden information included"
-            if s.is_referee
-            else f"{s.view}'s view: what {s.view} may know"
-        )
-        size = (s.width, s.depth)
-        line3 = f'{view}. Table {size[0]:g}" x {size[1]:g}", grid every {GRID_STEP}"; north is up.'
+        head, line2, line3 = title_lines(self.scene)
         fig.text(x, 1 - 0.32 / lay.fig_h, head, fontsize=14, weight="bold", va="baseline")
         fig.text(x, 1 - 0.58 / lay.fig_h, line2, fontsize=9.5, va="baseline")
         fig.text(x, 1 - 0.8 / lay.fig_h, line3, fontsize=8.5, va="baseline", color="#444444")
@@ -609,29 +598,10 @@ class _Painter:
         return st.side_colours(self.side_index.get(s.side, len(self.side_index)))
 
     def _labels(self) -> None:
-        lay = self.lay
-        pts = lay.label_points
-        per_inch = lay.points_per_inch()
-        items, texts = [], {}
-        for s in self.scene.stands:
-            text = _stand_label(s)
-            texts[s.id] = text
-            xs = [p[0] for p in s.corners]
-            ys = [p[1] for p in s.corners]
-            items.append(
-                Item(
-                    s.id,
-                    (min(xs), min(ys), max(xs), max(ys)),
-                    width=0.6 * pts * len(text) / per_inch + 0.15,
-                    height=1.15 * pts / per_inch,
-                )
-            )
-        bounds = (0.0, 0.0, self.scene.width, self.scene.depth)
-        by_id = {s.id: s for s in self.scene.stands}
+        pts = self.lay.label_points
         leaders: list[list[tuple[float, float]]] = []
         leader_colours: list[str] = []
-        for placed in place(items, bounds, gap=0.08):
-            s = by_id[placed.id]
+        for s, placed, text in stand_labels(self.scene, self.lay):
             index = self.side_index.get(s.side, len(self.side_index))
             colour = st.side_colours(index)[1]
             if placed.leader:
@@ -640,7 +610,7 @@ class _Painter:
             self._text(
                 placed.x,
                 placed.y,
-                texts[s.id],
+                text,
                 f"label-{s.id}",
                 fontsize=pts,
                 color=colour,
@@ -755,7 +725,6 @@ class _Painter:
                     linestyle="none",
                 )
             mark.set_gid(f"los-crossing-{n}")
-        verdict = "clear" if line.clear else "BLOCKED by " + ", ".join(line.blocked_by)
         # The range label sits a quarter of the way from A, clear of the blocking mark; along
         # the line when it runs across the table, level beside it when it runs up and down
         # (sideways text is hard to read at the table).
@@ -776,7 +745,6 @@ class _Painter:
             zorder=st.Z_LABELS,
             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
         )
-        self.los_verdict = f"{line.a} to {line.b}: sight {verdict}"
 
     # --- the side panel ---------------------------------------------------------------------
 
@@ -806,16 +774,7 @@ class _Painter:
             handlelength=2.2,
             borderaxespad=0,
         )
-        notes = [
-            "Label codes: (sup) suppressed, (fb) forced back,",
-            "(dep) a weapon out of ammunition, (elim) eliminated.",
-        ]
-        if self.scene.off_table:
-            shown = ", ".join(self.scene.off_table[:8])
-            more = len(self.scene.off_table) - 8
-            notes.append(f"Not on the table: {shown}" + (f" and {more} more" if more > 0 else ""))
-        if self.scene.sight is not None:
-            notes.append(getattr(self, "los_verdict", ""))
+        notes = panel_notes(self.scene)
         legend_ax.text(
             0,
             0,
@@ -871,6 +830,66 @@ class _Painter:
         ax.text(
             1.55, -0.25, f"from {point_name(point)} ({point})\n{force}", fontsize=8, va="center"
         )
+
+
+# --- what both pictures say (the SVG drawn here, the PNG by ``render.png``) -----------------
+
+
+def title_lines(scene: Scene) -> tuple[str, str, str]:
+    """The title block: the game and moment, the conditions, the view and the table."""
+    c = scene.conditions
+    head = f"{scene.name}: turn {scene.turn}, {scene.phase} phase"
+    weather = f"{c['light']}, {c['weather']}{', dusty' if c.get('dusty') else ''}"
+    wind = f"wind from {point_name(c['wind_from'])} ({c['wind_from']}), {c['wind_force']}"
+    line2 = f"{weather}; {wind}; ground {c['ground']}"
+    view = (
+        "Referee's view: everything, hidden information included"
+        if scene.is_referee
+        else f"{scene.view}'s view: what {scene.view} may know"
+    )
+    size = (scene.width, scene.depth)
+    line3 = f'{view}. Table {size[0]:g}" x {size[1]:g}", grid every {GRID_STEP}"; north is up.'
+    return head, line2, line3
+
+
+def panel_notes(scene: Scene) -> list[str]:
+    """The lines under the legend: label codes, stands off the table, the sight verdict."""
+    notes = [
+        "Label codes: (sup) suppressed, (fb) forced back,",
+        "(dep) a weapon out of ammunition, (elim) eliminated.",
+    ]
+    if scene.off_table:
+        shown = ", ".join(scene.off_table[:8])
+        more = len(scene.off_table) - 8
+        notes.append(f"Not on the table: {shown}" + (f" and {more} more" if more > 0 else ""))
+    line = scene.sight
+    if line is not None:
+        verdict = "clear" if line.clear else "BLOCKED by " + ", ".join(line.blocked_by)
+        notes.append(f"{line.a} to {line.b}: sight {verdict}")
+    return notes
+
+
+def stand_labels(scene: Scene, lay: Layout) -> list[tuple[StandShape, Placed, str]]:
+    """Every stand's label text and where it goes (``labels.place``), in drawing order."""
+    pts = lay.label_points
+    per_inch = lay.points_per_inch()
+    items, texts = [], {}
+    for s in scene.stands:
+        text = _stand_label(s)
+        texts[s.id] = text
+        xs = [p[0] for p in s.corners]
+        ys = [p[1] for p in s.corners]
+        items.append(
+            Item(
+                s.id,
+                (min(xs), min(ys), max(xs), max(ys)),
+                width=0.6 * pts * len(text) / per_inch + 0.15,
+                height=1.15 * pts / per_inch,
+            )
+        )
+    bounds = (0.0, 0.0, scene.width, scene.depth)
+    by_id = {s.id: s for s in scene.stands}
+    return [(by_id[p.id], p, texts[p.id]) for p in place(items, bounds, gap=0.08)]
 
 
 # --- geometry helpers -----------------------------------------------------------------------
