@@ -1,8 +1,11 @@
-"""Paint a ``Scene`` with matplotlib: one drawing, saved as SVG or PNG.
+"""Paint a ``Scene`` with matplotlib as SVG; ``write`` hands a PNG to ``render.png``.
 
-matplotlib draws the figure once and writes it through its SVG backend (vector, text kept
-as text so stand ids can be searched) or its Agg rasteriser (PNG). It is imported only
-inside these functions, on the Agg canvas, without pyplot and its global state.
+matplotlib draws the figure and writes it through its SVG backend (vector, text kept as
+text so stand ids can be searched). It is imported only inside these functions, on the Agg
+canvas, without pyplot and its global state. The PNG is painted with Pillow from the same
+scene, layout, title, notes and label placement (the functions at the end of this module),
+because importing matplotlib's figure and rasteriser alone takes about as long as a referee
+should wait for the picture (docs/performance.md).
 
 The table is drawn to scale: one table inch is the same length across and up the picture,
 with a 6" grid and inch rulers along all four edges. A panel to the right holds the wind
@@ -40,10 +43,6 @@ RC: Any = {  # the rcParams this drawing needs (typed loosely: matplotlib lists 
     "axes.linewidth": 0.8,
     "path.simplify": True,
 }
-
-# Glyphs drawn as the font shapes them, without FreeType's hinting pass: a fifth of the
-# time the PNG's text takes, and at 130 dpi the labels read the same (a shade softer).
-PNG_RC: Any = {"text.hinting": "no_hinting"}
 
 STATUS_CODES = {"eliminated": "elim", "forced back": "fb", "forced-back": "fb"}
 MARKER_CODES = {"suppressed": "sup", "forced-back": "fb", "forced back": "fb", "pinned": "pin"}
@@ -84,46 +83,25 @@ class Layout:
 
 
 def write(scene: Scene, out: IO[bytes], fmt: str, progress: Progress | None = None) -> None:
-    """Draw the scene and write it to ``out`` as ``svg`` or ``png``."""
-    import matplotlib
-
+    """Draw the scene and write it to ``out`` as ``svg`` or ``png`` (painted by
+    ``render.png`` with Pillow: matplotlib's import alone would cost more than the rest)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown map format {fmt!r}")
+    if fmt == "png":
+        from tabletop.render.png import write as write_png
+
+        write_png(scene, out, progress)
+        return
+    import matplotlib
+
     tick = progress or (lambda _stage: None)
     with matplotlib.rc_context(RC):
         fig = figure(scene, tick)
         tick("writing")
         title = f"{scene.name}: turn {scene.turn}, {scene.phase} phase, {scene.view} view"
-        if fmt == "svg":
-            fig.savefig(
-                out, format="svg", metadata={"Title": title, "Date": None, "Creator": "tabletop"}
-            )
-        else:
-            _save_png(fig, out, title)
-
-
-def _save_png(fig: Any, out: IO[bytes], title: str) -> None:
-    """Agg's pixels, reduced to a 256-colour palette and written once: a map has few
-    colours, and the file comes out about a third of the size with no visible change.
-    (Taking the pixels straight from the canvas, rather than letting matplotlib write a
-    full-colour PNG and reading it back, saves encoding and decoding the picture twice.)"""
-    import matplotlib
-    from PIL import Image
-    from PIL.PngImagePlugin import PngInfo
-
-    fig.set_dpi(PNG_DPI)
-    canvas = fig.canvas
-    with matplotlib.rc_context(PNG_RC):
-        canvas.draw()
-    width, height = canvas.get_width_height(physical=True)
-    rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    palette = rgba.convert("RGB").quantize(
-        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
-    info = PngInfo()
-    info.add_text("Title", title)
-    info.add_text("Software", "tabletop (matplotlib)")
-    palette.save(out, format="png", pnginfo=info)
+        fig.savefig(
+            out, format="svg", metadata={"Title": title, "Date": None, "Creator": "tabletop"}
+        )
 
 
 def figure(scene: Scene, tick: Progress | None = None) -> Any:
