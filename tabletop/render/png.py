@@ -409,8 +409,7 @@ class _Painter:
             [self.px(x, 0.0), self.px(x, d)] for x in _marks(w, GRID_STEP)[1:]
         ]
         grid += [[self.px(0.0, y), self.px(w, y)] for y in _marks(d, GRID_STEP)[1:]]
-        for a, b in grid:
-            self.on_table(1.5, lambda a=a, b=b: self.draw.line([a, b], fill=self.solid(st.GRID)))
+        self.on_table(1.5, lambda: self._lines(grid, st.GRID))
         self.on_table(2.5, self.frame)
         for _z, _n, op in sorted(self.ops, key=lambda o: (o[0], o[1])):
             op()
@@ -421,6 +420,11 @@ class _Painter:
             self.img.paste(white, _box(box))
         self.frame()
         self.rulers()
+
+    def _lines(self, lines: list[list[PxPoint]], colour: str) -> None:
+        ink = self.solid(colour)
+        for line in lines:
+            self.draw.line(line, fill=ink)
 
     def frame(self) -> None:
         x0, y0, x1, y1 = self.table_box
@@ -569,11 +573,12 @@ class _Painter:
             dash = st.BAND_STYLES.get(ring.band, "-")
             self.on_table(
                 st.Z_RINGS,
-                lambda p=points, c=colour, d=dash: self.line([*p, p[0]], c, 1.3, linestyle=d),
+                functools.partial(self.line, [*points, points[0]], colour, 1.3, linestyle=dash),
             )
             self._band_label(ring, colour)
-            self.key(f"{ring.weapon} range bands ({b.stand})", G_BANDS, False, edge=colour,
-                     linewidth=1.3)  # fmt: skip
+            self.key(
+                f"{ring.weapon} range bands ({b.stand})", G_BANDS, False, edge=colour, linewidth=1.3
+            )
         for band, dash in st.BAND_STYLES.items():
             if any(r.band == band for r in b.rings):
                 self.key(f"{band} range limit", G_BANDS, False, edge="#555555", linestyle=dash)
@@ -648,8 +653,7 @@ class _Painter:
             self.look_key("eliminated", look, G_STANDS, hatch="xxxx")
         if self.scene.stands:
             self.on_table(st.Z_STANDS + 0.1, fronts)
-            self.key("stand's front edge (facing)", G_STANDS, False, edge="#ffe14d",
-                     linewidth=2.5)  # fmt: skip
+            self.key("stand's front edge (facing)", G_STANDS, False, edge="#ffe14d", linewidth=2.5)
 
     def _labels(self) -> None:
         pts = self.lay.label_points
@@ -684,8 +688,7 @@ class _Painter:
         )
         self.key("enemy last seen (turn)", G_STANDS, False, edge=colour, linestyle="--")
         text = f"{m.id} ({m.gone})" if m.gone else f"{m.id}? t{m.turn}"
-        self.table_text(st.Z_LABELS, m.x, m.y - 0.9, text, self.small(), colour=colour,
-                        anchor="mt")  # fmt: skip
+        self.table_text(st.Z_LABELS, m.x, m.y - 0.9, text, self.small(), colour=colour, anchor="mt")
 
     # --- line of sight ------------------------------------------------------------------
 
@@ -704,31 +707,56 @@ class _Painter:
             self.on_table(
                 st.Z_LOS, lambda: self.line(rest, st.LOS_BLOCKED, 2.0, linestyle=(4.0, 2.0))
             )
-            self.key("line of sight, blocked", G_LOS, False, edge=st.LOS_BLOCKED, linewidth=2.0,
-                     linestyle="--")  # fmt: skip
+            self.key(
+                "line of sight, blocked",
+                G_LOS,
+                False,
+                edge=st.LOS_BLOCKED,
+                linewidth=2.0,
+                linestyle="--",
+            )
         small = self.small()
         for c in line.crossings:
             if c.blocks:
                 at = self.px(*c.entry)
-                self.on_table(st.Z_LOS + 0.2, lambda at=at: self._cross(at, 9.0))
-                self.key("where the sight line is blocked", G_LOS, False, edge=st.LOS_BLOCKED,
-                         linestyle="none", marker="X")  # fmt: skip
+                self.on_table(st.Z_LOS + 0.2, functools.partial(self._cross, at, 9.0))
+                self.key(
+                    "where the sight line is blocked",
+                    G_LOS,
+                    False,
+                    edge=st.LOS_BLOCKED,
+                    linestyle="none",
+                    marker="X",
+                )
                 # Beside the mark, on the line's left as seen from A: off the line itself.
                 nx, ny, ha = _left_of(line.start, line.end)
                 anchor = {"left": "lm", "right": "rm"}.get(ha, "mm")
                 note = self.px(c.entry[0] + nx * 0.7, c.entry[1] + ny * 0.7)
                 self.on_table(
                     st.Z_LABELS,
-                    lambda note=note, anchor=anchor, piece=c.piece: self.text(
-                        note, f"blocked: {piece}", small, st.LOS_BLOCKED, anchor, "bold",
+                    functools.partial(
+                        self.text,
+                        note,
+                        f"blocked: {c.piece}",
+                        small,
+                        st.LOS_BLOCKED,
+                        anchor,
+                        "bold",
                         box=(0.8, 0.15),
                     ),
-                )  # fmt: skip
+                )
             else:
                 ends = [self.px(*c.entry), self.px(*c.exit)]
-                self.on_table(st.Z_LOS + 0.1, lambda ends=ends: self._rings(ends, 3.5))
-                self.key("sight line crosses terrain (clear)", G_LOS, False, edge=st.LOS_CLEAR,
-                         linestyle="none", marker="o", marker_face="white")  # fmt: skip
+                self.on_table(st.Z_LOS + 0.1, functools.partial(self._rings, ends, 3.5))
+                self.key(
+                    "sight line crosses terrain (clear)",
+                    G_LOS,
+                    False,
+                    edge=st.LOS_CLEAR,
+                    linestyle="none",
+                    marker="o",
+                    marker_face="white",
+                )
         # The range label a quarter of the way from A; along the line when it runs across
         # the table, level beside it when it runs up and down.
         angle = _text_angle(ax_, ay, bx, by)
@@ -800,8 +828,9 @@ class _Painter:
         x0, y0, x1, y1 = box
         if key.patch:
             corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-            self.polygon(corners, key.face, key.edge, key.linewidth, key.alpha, key.hatch,
-                         key.linestyle)  # fmt: skip
+            self.polygon(
+                corners, key.face, key.edge, key.linewidth, key.alpha, key.hatch, key.linestyle
+            )
             return
         mid = (y0 + y1) / 2
         if key.linestyle != "none":
@@ -823,8 +852,9 @@ class _Painter:
         c = self.scene.conditions
         cx, cy = at(0, 0)
         r = 0.95 * unit
-        self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=self.solid("#999999"),
-                          width=width_px(0.8))  # fmt: skip
+        self.draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), outline=self.solid("#999999"), width=width_px(0.8)
+        )
         for n, name in enumerate(("N", "E", "S", "W")):
             angle = math.radians(n * 90)
             self.text(at(1.15 * math.sin(angle), 1.15 * math.cos(angle)), name, 7, "#555555")
@@ -838,8 +868,9 @@ class _Painter:
             self.draw.polygon([at(u, v) for u, v in arrow], fill=self.solid("#1f5f8b"))
         self.text(at(1.55, 0.3), "Wind", 9, anchor="lm", face="bold")
         pitch = 8 * PT * 1.2 / unit
-        self.text(at(1.55, -0.25 + pitch / 2), f"from {point_name(point)} ({point})", 8,
-                  anchor="lm")  # fmt: skip
+        self.text(
+            at(1.55, -0.25 + pitch / 2), f"from {point_name(point)} ({point})", 8, anchor="lm"
+        )
         self.text(at(1.55, -0.25 - pitch / 2), force, 8, anchor="lm")
 
 
@@ -899,8 +930,16 @@ def _hatch_lines(pen: Any, size: tuple[int, int], pattern: str, ink: int) -> boo
     ``/`` and ``\\`` diagonals, ``x`` both, ``-`` across, ``|`` up, ``+`` both, ``.`` dots."""
     w, h = size
     drew = False
-    for char, kinds in (("/", "/"), ("\\", "\\"), ("x", "/\\"), ("X", "/\\"), ("-", "-"),
-                        ("+", "-|"), ("|", "|"), (".", ".")):  # fmt: skip
+    for char, kinds in (
+        ("/", "/"),
+        ("\\", "\\"),
+        ("x", "/\\"),
+        ("X", "/\\"),
+        ("-", "-"),
+        ("+", "-|"),
+        ("|", "|"),
+        (".", "."),
+    ):
         repeats = pattern.count(char)
         if not repeats:
             continue
