@@ -688,17 +688,18 @@ def png_of(scene: Any) -> Any:
 
 def pixel(image: Any, scene: Any, x: float, y: float) -> tuple[int, int, int]:
     """The colour at table point (x, y): the table is drawn to ``Layout``'s scale."""
-    from tabletop.render.draw import LEFT, PNG_DPI, TOP, Layout
+    from tabletop.render.layout import LEFT, PNG_DPI, TOP, Layout
 
     lay = Layout.for_scene(scene)
     px = (LEFT + x * lay.scale) * PNG_DPI
     py = (TOP + (scene.depth - y) * lay.scale) * PNG_DPI
-    return tuple(image.convert("RGB").getpixel((round(px), round(py))))  # type: ignore[no-any-return]
+    r, g, b = image.convert("RGB").getpixel((round(px), round(py)))
+    return (r, g, b)
 
 
 def colours_near(image: Any, scene: Any, x: float, y: float) -> set[tuple[int, int, int]]:
     """The colours within two pixels of table point (x, y), for lines a pixel wide."""
-    from tabletop.render.draw import LEFT, PNG_DPI, TOP, Layout
+    from tabletop.render.layout import LEFT, PNG_DPI, TOP, Layout
 
     lay = Layout.for_scene(scene)
     px = round((LEFT + x * lay.scale) * PNG_DPI)
@@ -750,7 +751,7 @@ def test_png_map_draws_the_sight_line_and_what_a_side_knows(games: dict[str, Gam
 @pytest.mark.parametrize("name", BUNDLED)
 def test_png_map_of_every_bundled_scenario(games: dict[str, Game], name: str) -> None:
     from tabletop.render import style
-    from tabletop.render.draw import PNG_DPI, Layout
+    from tabletop.render.layout import PNG_DPI, Layout
 
     scene = build_scene(secret_context(games[name]), name)  # hidden things included
     lay = Layout.for_scene(scene)

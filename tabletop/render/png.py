@@ -3,10 +3,10 @@
 The SVG is drawn by ``draw`` with matplotlib; importing matplotlib's figure and its Agg
 rasteriser alone costs about as much as a referee should wait for a PNG of a big table, so
 the PNG is painted here with Pillow's ``ImageDraw`` from the same scene, the same looks
-(``style``), the same layout (``draw.Layout``: figure inches, 130 dpi), the same title,
-notes and stand label placement (``draw.title_lines``, ``draw.panel_notes``,
-``draw.stand_labels``). What the two pictures show is decided once, in ``scene`` and
-``draw``; this module only paints it.
+(``style``), the same layout (``layout.Layout``: figure inches, 130 dpi), the same title,
+notes and stand label placement (``layout.title_lines``, ``layout.panel_notes``,
+``layout.stand_labels``). What the two pictures show is decided once, in ``scene``,
+``style`` and ``layout``; this module only paints it.
 
 Things on the table are painted in matplotlib's drawing order (the ``zorder`` of
 ``style``); what spills over the table's edge is cut off as matplotlib clips it. Shapes are
@@ -31,7 +31,7 @@ from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
 from tabletop.render import style as st
-from tabletop.render.draw import (
+from tabletop.render.layout import (
     BOTTOM,
     G_BANDS,
     G_HIDDEN,
@@ -46,16 +46,16 @@ from tabletop.render.draw import (
     TOP,
     Layout,
     Progress,
-    _area,
-    _buffered,
-    _centroid,
-    _label_point,
-    _left_of,
-    _marks,
-    _on_step,
-    _text_angle,
+    area,
+    buffered,
+    centroid,
+    label_point,
+    left_of,
+    marks,
+    on_step,
     panel_notes,
     stand_labels,
+    text_angle,
     title_lines,
 )
 from tabletop.render.scene import Ring, Scene, StandShape
@@ -406,9 +406,9 @@ class _Painter:
         self.img.paste(self.solid(st.TABLE_CLOTH), _box(self.table_box))
         w, d = scene.width, scene.depth
         grid: list[list[PxPoint]] = [
-            [self.px(x, 0.0), self.px(x, d)] for x in _marks(w, GRID_STEP)[1:]
+            [self.px(x, 0.0), self.px(x, d)] for x in marks(w, GRID_STEP)[1:]
         ]
-        grid += [[self.px(0.0, y), self.px(w, y)] for y in _marks(d, GRID_STEP)[1:]]
+        grid += [[self.px(0.0, y), self.px(w, y)] for y in marks(d, GRID_STEP)[1:]]
         self.on_table(1.5, lambda: self._lines(grid, st.GRID))
         self.on_table(2.5, self.frame)
         for _z, _n, op in sorted(self.ops, key=lambda o: (o[0], o[1])):
@@ -436,21 +436,21 @@ class _Painter:
         ink = self.solid("#444444")
         pen = width_px(0.6)
         x0, y0, x1, y1 = self.table_box
-        for x in _marks(w, 1):
-            n = long_ if _on_step(x) else short
+        for x in marks(w, 1):
+            n = long_ if on_step(x) else short
             px = self.px(x, 0)[0]
             self.draw.line([(px, y1), (px, y1 + n)], fill=ink, width=pen)
             self.draw.line([(px, y0), (px, y0 - n)], fill=ink, width=pen)
-        for y in _marks(d, 1):
-            n = long_ if _on_step(y) else short
+        for y in marks(d, 1):
+            n = long_ if on_step(y) else short
             py = self.px(0, y)[1]
             self.draw.line([(x0, py), (x0 - n, py)], fill=ink, width=pen)
             self.draw.line([(x1, py), (x1 + n, py)], fill=ink, width=pen)
-        for x in _marks(w, GRID_STEP):
+        for x in marks(w, GRID_STEP):
             px = self.px(x, 0)[0]
             self.text((px, y1 + gap), f'{x:g}"', 7, "#444444", "mt")
             self.text((px, y0 - gap), f'{x:g}"', 7, "#444444", "mb")
-        for y in _marks(d, GRID_STEP):
+        for y in marks(d, GRID_STEP):
             py = self.px(0, y)[1]
             self.text((x0 - gap, py), f'{y:g}"', 7, "#444444", "rm")
             self.text((x1 + gap, py), f'{y:g}"', 7, "#444444", "lm")
@@ -482,18 +482,18 @@ class _Painter:
     def _hill(self, piece: Any, above: list[Ring]) -> None:
         colour = st.hill_colour(piece.height)
         look = st.Look(f"hill, level {piece.height:g}", colour, st.HILL_EDGE, zorder=1.6)
-        ring = piece.polygon or _buffered(piece.line, piece.width)[0]
+        ring = piece.polygon or buffered(piece.line, piece.width)[0]
         self.look_shape(ring, look, 1.6 + piece.height * 0.01, linewidth=0.9)
         self.look_key(look.label, look, G_TERRAIN, linewidth=0.9)
         self._terrain_extras(piece, ring)
-        x, y = _label_point(ring, avoid=above)
+        x, y = label_point(ring, avoid=above)
         text = f"{piece.id} (level {piece.height:g})"
         self.table_text(4.5, x, y, text, self.small(), colour="#6b4f26", face="italic")
 
     def _piece(self, piece: Any) -> None:
         look = st.terrain_look(piece.kind)
         label = look.label if look is not st.UNKNOWN_TERRAIN else piece.kind
-        rings = [piece.polygon] if piece.polygon else _buffered(piece.line, piece.width)
+        rings = [piece.polygon] if piece.polygon else buffered(piece.line, piece.width)
         over: dict[str, Any] = {}
         if piece.state == "destroyed":
             over = {"alpha": 0.45, "hatch": "xx", "linestyle": "--"}
@@ -506,8 +506,8 @@ class _Painter:
             self.look_shape(ring, look, **over)
         self.look_key(label, look, G_TERRAIN)
         self._terrain_extras(piece, rings[0])
-        if piece.polygon and _area(piece.polygon) >= 2.0:
-            x, y = _label_point(piece.polygon)
+        if piece.polygon and area(piece.polygon) >= 2.0:
+            x, y = label_point(piece.polygon)
             state = "" if piece.state == "intact" else f" ({piece.state})"
             colour = look.edge if look.edge != "none" else "#444444"
             self.table_text(4.5, x, y, piece.id + state, self.small(), colour=colour, face="italic")
@@ -522,7 +522,7 @@ class _Painter:
             look = st.Look("wired for demolition", "none", "#e31a1c", linewidth=1.6)
             self.look_shape(ring, look, 4.7, linestyle=(2.0, 1.5), fill=False)
             self.look_key(look.label, look, G_HIDDEN, face="none", linestyle=":")
-            x, y = _label_point(ring)
+            x, y = label_point(ring)
             self.table_text(4.7, x, y - 0.9, "wired", self.small(), colour="#e31a1c", face="bold")
 
     # --- minefields and templates -----------------------------------------------------
@@ -540,7 +540,7 @@ class _Painter:
                 label += ", hidden"
             self.look_shape(mine.polygon, look, linewidth=0.9)
             self.look_key(label, look, G_HIDDEN, linewidth=0.9)
-            x, y = _centroid(mine.polygon)
+            x, y = centroid(mine.polygon)
             colour = "white" if mine.real else "#3b220b"
             self.table_text(5.1, x, y, mark, self.small(), colour=colour, face="bold")
 
@@ -551,7 +551,7 @@ class _Painter:
             # Above the stands (and translucent): the referee sees at a glance who is under it.
             self.look_shape(t.polygon, look, st.Z_TEMPLATES + look.zorder - 6)
             self.look_key(label, look, G_TEMPLATES)
-            x, y = _centroid(t.polygon)
+            x, y = centroid(t.polygon)
             self.table_text(
                 st.Z_TEMPLATES + 0.5,
                 x,
@@ -729,7 +729,7 @@ class _Painter:
                     marker="X",
                 )
                 # Beside the mark, on the line's left as seen from A: off the line itself.
-                nx, ny, ha = _left_of(line.start, line.end)
+                nx, ny, ha = left_of(line.start, line.end)
                 anchor = {"left": "lm", "right": "rm"}.get(ha, "mm")
                 note = self.px(c.entry[0] + nx * 0.7, c.entry[1] + ny * 0.7)
                 self.on_table(
@@ -759,9 +759,9 @@ class _Painter:
                 )
         # The range label a quarter of the way from A; along the line when it runs across
         # the table, level beside it when it runs up and down.
-        angle = _text_angle(ax_, ay, bx, by)
+        angle = text_angle(ax_, ay, bx, by)
         steep = abs(angle) > 55
-        nx, ny, ha = _left_of(line.start, line.end) if steep else (0.0, 0.0, "center")
+        nx, ny, ha = left_of(line.start, line.end) if steep else (0.0, 0.0, "center")
         at = self.px(ax_ + (bx - ax_) * 0.25 + nx * 0.5, ay + (by - ay) * 0.25 + ny * 0.5)
         text = f'{line.a} to {line.b}: {line.range:.1f}"'
         if steep:
