@@ -362,6 +362,8 @@ class _Painter:
         self.img.paste(turned, corner, turned)
 
     def key(self, label: str, group: int, patch: bool, **kwargs: Any) -> None:
+        if not patch:
+            kwargs.setdefault("linewidth", 1.5)  # matplotlib's lines.linewidth
         if label not in self.legend:
             self.legend[label] = Key(label, group, len(self.legend), patch, **kwargs)
 
@@ -783,14 +785,15 @@ class _Painter:
             self.draw.ellipse((x - r, y - r, x + r, y + r), fill=self.solid(colour))
 
     def _cross(self, at: PxPoint, size: float) -> None:
-        """matplotlib's 'X' marker: a bold cross edged in white."""
+        """matplotlib's 'X' marker: a filled cross ``size`` points across, edged in white."""
         x, y = at
-        h = size * PT / 2
-        arms = [[(x - h, y - h), (x + h, y + h)], [(x - h, y + h), (x + h, y - h)]]
-        for arm in arms:
-            self.draw.line(arm, fill=(255, 255, 255), width=round(size * PT / 3) + 2)
-        for arm in arms:
-            self.draw.line(arm, fill=self.solid(st.LOS_BLOCKED), width=round(size * PT / 3))
+        half, arm = size * PT / 2, size * PT * 0.14  # the arm's half-width
+        reach = half * math.sqrt(2) - arm  # so that the arms' ends touch the box's corners
+        plus = [(arm, reach), (arm, arm), (reach, arm), (reach, -arm), (arm, -arm), (arm, -reach)]
+        plus += [(-u, -v) for u, v in plus]
+        r = math.sqrt(0.5)  # the plus turned 45 degrees
+        outline = [(x + (u - v) * r, y + (u + v) * r) for u, v in plus]
+        self.draw.polygon(outline, fill=self.solid(st.LOS_BLOCKED), outline=(255, 255, 255))
 
     def _rings(self, points: list[PxPoint], size: float) -> None:
         r = size * PT / 2
@@ -807,14 +810,14 @@ class _Painter:
         size = 1.35
         self._wind(x0, TOP * DPI, size * DPI)
         top = (TOP + size + 0.15) * DPI
-        self.text((x0, top), "Legend", 9, anchor="lt")
-        y = top + 9 * PT * 1.6
+        self.text((x0, top + 4), "Legend", 9, anchor="lt")
+        y = top + 4 + 9 * PT * 1.45
         em = 7.5 * PT
         keys = sorted(self.legend.values(), key=lambda k: (k.group, k.order))
         for key in keys:
             self._swatch(key, (x0, y, x0 + 2.2 * em, y + 0.7 * em))
             self.text((x0 + 3.0 * em, y + 0.35 * em), key.label, 7.5, anchor="lm")
-            y += 1.57 * em
+            y += 1.5 * em
         notes = panel_notes(self.scene)
         width = (lay.fig_w - LEFT - lay.table_w - GAP) * DPI - 4
         f = font(7)
