@@ -134,6 +134,7 @@ def _palette(img: Image.Image, inks: set[RGB]) -> Image.Image:
 # --- fonts ----------------------------------------------------------------------------------
 
 
+@functools.cache
 def _font_folder() -> Path | None:
     """matplotlib's DejaVu fonts (the SVG's font), found without importing matplotlib."""
     spec = importlib.util.find_spec("matplotlib")
