@@ -366,7 +366,9 @@ def main() -> int:
             1.15,
         ),
         ("odds fire ROF 10 compute (s)", results["odds"]["seconds"], 0.05),
-        ("map --out png, large (s)", m["map --out png (large)"]["seconds"], 0.5),
+        # Seconds of CPU: the one absolute limit on a whole command, and a loaded machine's
+        # wall time drifts with the load (docs/performance.md).
+        ("map --out png, large (s)", m["map --out png (large)"]["cpu_seconds"], 0.5),
         ("move / import floor", m["move --check (large)"]["seconds"] / floor_s, 1.3),
         ("move 10-waypoint pricing (s)", results["move"]["seconds"], 0.02),
         ("command inside play, large (s)", results["play"]["seconds"], 0.03),

@@ -682,18 +682,37 @@ def test_fit_table_wraps_the_widest_column() -> None:
     assert text.splitlines()[2] == "G-1      rifle lmg panzerschreck rifle"
 
 
-def test_help_and_map_help_do_not_import_matplotlib() -> None:
+HEAVY = ("shapely", "numpy", "matplotlib", "PIL")
+
+
+def imported_by(*argvs: list[str]) -> list[str]:
+    """The heavy libraries loaded after running these command lines in one fresh process."""
     script = (
         "import sys\n"
         "from click.testing import CliRunner\n"
         "from tabletop.cli import cli\n"
-        "for args in (['--help'], ['map', '--help'], ['report', '--help']):\n"
-        "    assert CliRunner().invoke(cli, args).exit_code == 0\n"
-        "print(','.join(sorted(m for m in sys.modules if m.startswith('matplotlib'))))\n"
+        f"for args in {list(argvs)!r}:\n"
+        "    assert CliRunner().invoke(cli, args).exit_code == 0, args\n"
+        f"print(','.join(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r})))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == ""
+    return [m for m in done.stdout.strip().split(",") if m]
+
+
+def test_help_imports_no_geometry_plotting_or_imaging_library() -> None:
+    assert imported_by(["--help"]) == []
+
+
+def test_map_and_report_help_do_not_import_matplotlib() -> None:
+    assert "matplotlib" not in imported_by(["map", "--help"], ["report", "--help"])
+
+
+def test_png_map_is_painted_without_matplotlib(shared: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m.png"
+    loaded = imported_by(["map", "--out", str(out), "--game", str(shared)])
+    assert loaded == ["PIL", "numpy", "shapely"]  # the game's geometry, and Pillow to paint
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_stand_bases_are_drawn_to_scale(games: dict[str, Game]) -> None:
@@ -703,3 +722,90 @@ def test_stand_bases_are_drawn_to_scale(games: dict[str, Game]) -> None:
     xs, ys = zip(*g4.corners, strict=True)
     side = math.dist(g4.corners[0], g4.corners[1])
     assert side == pytest.approx(1.0) and (sum(xs) / 4, sum(ys) / 4) == pytest.approx((34, 24))
+
+
+# --- the PNG, painted with Pillow from the same scene as the SVG ----------------------------
+
+
+def png_of(scene: Any) -> Any:
+    from PIL import Image
+
+    from tabletop.render.draw import write
+
+    out = io.BytesIO()
+    write(scene, out, "png")
+    return Image.open(io.BytesIO(out.getvalue()))
+
+
+def pixel(image: Any, scene: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The colour at table point (x, y): the table is drawn to ``Layout``'s scale."""
+    from tabletop.render.layout import LEFT, PNG_DPI, TOP, Layout
+
+    lay = Layout.for_scene(scene)
+    px = (LEFT + x * lay.scale) * PNG_DPI
+    py = (TOP + (scene.depth - y) * lay.scale) * PNG_DPI
+    r, g, b = image.convert("RGB").getpixel((round(px), round(py)))
+    return (r, g, b)
+
+
+def colours_near(image: Any, scene: Any, x: float, y: float) -> set[tuple[int, int, int]]:
+    """The colours within two pixels of table point (x, y), for lines a pixel wide."""
+    from tabletop.render.layout import LEFT, PNG_DPI, TOP, Layout
+
+    lay = Layout.for_scene(scene)
+    px = round((LEFT + x * lay.scale) * PNG_DPI)
+    py = round((TOP + (scene.depth - y) * lay.scale) * PNG_DPI)
+    picture = image.convert("RGB")
+    return {picture.getpixel((px + i, py + j)) for i in range(-2, 3) for j in range(-2, 3)}
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def test_png_map_shows_stands_and_terrain_in_their_colours(games: dict[str, Game]) -> None:
+    from tabletop.render import style
+
+    scene = build_scene(games["crossroads"].context(), "Crossroads")
+    image = png_of(scene)
+    # 18.7" x 12.65" at 130 dpi, as matplotlib drew it; a palette of 256 colours.
+    assert (image.format, image.mode, image.size) == ("PNG", "P", (2431, 1644))
+    assert image.info["Title"] == "Crossroads: turn 1, movement phase, referee view"
+    assert pixel(image, scene, 34, 24) == rgb(style.SIDE_COLOURS[0])  # G-4, Germany's blue
+    assert pixel(image, scene, 40, 4) == rgb(style.SIDE_COLOURS[1])  # US-3, the USA's red
+    assert pixel(image, scene, 8, 11) == rgb(style.TERRAIN["woods"].face)  # inside wood-1
+    assert pixel(image, scene, 37, 10) == rgb(style.HILL_LEVELS[0])  # hill-1, level 1
+    assert pixel(image, scene, 3, 33) == rgb(style.TABLE_CLOTH)  # open ground
+    assert pixel(image, scene, 10, 18) == rgb(style.TERRAIN["road-hard"].face)  # road-1
+
+
+def test_png_map_draws_the_sight_line_and_what_a_side_knows(games: dict[str, Game]) -> None:
+    from tabletop.render import style
+    from tabletop.rules.views import LastSeen
+
+    ctx = secret_context(games["crossroads"])
+    scene = build_scene(ctx, "t", "Germany", los=("G-2", "US-2"), bands="G-4")
+    gone = scene.stands[0]
+    gone.status = "eliminated"
+    scene.last_seen = [LastSeen("US-9", "USA", "tank", 30.0, 30.0, 1, "movement")]
+    image = png_of(scene)
+    assert image.size == (2431, 1644)
+    # G-2 (10, 24) to US-2 (11, 5): clear until wood-1 (y 16 down to 9) blocks it.
+    assert pixel(image, scene, 10 + 5 / 19, 19) == rgb(style.LOS_CLEAR)
+    assert rgb(style.SIDE_EDGES[1]) in colours_near(image, scene, 30.6, 30)  # last seen here
+    assert rgb(style.SIDE_EDGES[1]) not in colours_near(image, scene, 30, 30)  # a ring: hollow
+    # An eliminated stand: a white base hatched across, no longer the side's solid blue.
+    assert (255, 255, 255) in colours_near(image, scene, gone.x, gone.y)
+    assert rgb(style.SIDE_COLOURS[0]) not in colours_near(image, scene, gone.x, gone.y)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_png_map_of_every_bundled_scenario(games: dict[str, Game], name: str) -> None:
+    from tabletop.render import style
+    from tabletop.render.layout import PNG_DPI, Layout
+
+    scene = build_scene(secret_context(games[name]), name)  # hidden things included
+    lay = Layout.for_scene(scene)
+    image = png_of(scene)
+    assert image.size == (round(lay.fig_w * PNG_DPI), round(lay.fig_h * PNG_DPI))
+    assert pixel(image, scene, 1.3, 3.7) == rgb(style.TERRAIN["bridge"].face)  # the wired span

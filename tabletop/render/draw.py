@@ -1,8 +1,11 @@
-"""Paint a ``Scene`` with matplotlib: one drawing, saved as SVG or PNG.
+"""Paint a ``Scene`` with matplotlib as SVG; ``write`` hands a PNG to ``render.png``.
 
-matplotlib draws the figure once and writes it through its SVG backend (vector, text kept
-as text so stand ids can be searched) or its Agg rasteriser (PNG). It is imported only
-inside these functions, on the Agg canvas, without pyplot and its global state.
+matplotlib draws the figure and writes it through its SVG backend (vector, text kept as
+text so stand ids can be searched). It is imported only inside these functions, on the Agg
+canvas, without pyplot and its global state. The PNG is painted with Pillow from the same
+scene, layout, title, notes and label placement (``render.layout``), because importing
+matplotlib's figure and rasteriser alone takes about as long as a referee should wait for
+the picture (docs/performance.md).
 
 The table is drawn to scale: one table inch is the same length across and up the picture,
 with a 6" grid and inch rulers along all four edges. A panel to the right holds the wind
@@ -13,25 +16,42 @@ and the view.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import IO, Any
 
 from tabletop.render import style as st
-from tabletop.render.labels import Item, place
+from tabletop.render.layout import (
+    BOTTOM,
+    FORMATS,
+    G_BANDS,
+    G_HIDDEN,
+    G_LOS,
+    G_STANDS,
+    G_TEMPLATES,
+    G_TERRAIN,
+    GAP,
+    GRID_STEP,
+    LEFT,
+    PANEL,
+    STAGES,
+    TOP,
+    Layout,
+    Progress,
+    area,
+    buffered,
+    centroid,
+    label_point,
+    left_of,
+    marks,
+    on_step,
+    panel_notes,
+    stand_labels,
+    text_angle,
+    title_lines,
+)
 from tabletop.render.scene import Ring, Scene, StandShape
 from tabletop.rules.cd.compass import point_bearing, point_name
 
-FORMATS = ("svg", "png")
-STAGES = ("terrain", "minefields and templates", "stands and labels", "writing")
-
-# Figure inches; see ``Layout``.
-LEFT, GAP, PANEL, RIGHT = 0.65, 0.55, 2.9, 0.2
-TOP, BOTTOM = 1.35, 0.5
-MIN_PANEL_HEIGHT = 7.0
-PNG_DPI = 130
-GRID_STEP = 6  # inches between grid lines (CD tables are laid out in feet and half-feet)
-
+__all__ = ["FORMATS", "STAGES", "figure", "write"]
 RC: Any = {  # the rcParams this drawing needs (typed loosely: matplotlib lists every key)
     "svg.fonttype": "none",  # text stays text: searchable, selectable, small
     "svg.hashsalt": "tabletop",  # the same game draws the same SVG, byte for byte
@@ -41,89 +61,27 @@ RC: Any = {  # the rcParams this drawing needs (typed loosely: matplotlib lists 
     "path.simplify": True,
 }
 
-# Glyphs drawn as the font shapes them, without FreeType's hinting pass: a fifth of the
-# time the PNG's text takes, and at 130 dpi the labels read the same (a shade softer).
-PNG_RC: Any = {"text.hinting": "no_hinting"}
-
-STATUS_CODES = {"eliminated": "elim", "forced back": "fb", "forced-back": "fb"}
-MARKER_CODES = {"suppressed": "sup", "forced-back": "fb", "forced back": "fb", "pinned": "pin"}
-
-Progress = Callable[[str], None]
-
-# Legend sections, in the order they are listed.
-G_STANDS, G_LOS, G_BANDS, G_TEMPLATES, G_HIDDEN, G_TERRAIN = range(6)
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Sizes in figure inches; ``scale`` is figure inches per table inch."""
-
-    scale: float
-    fig_w: float
-    fig_h: float
-    table_w: float
-    table_h: float
-
-    @classmethod
-    def for_scene(cls, scene: Scene) -> Layout:
-        # About 20 figure inches across for a big table, larger scale for a small one, so a
-        # stand stays big enough to read and a label about half an inch of table high.
-        scale = min(0.3, max(0.15, 20.0 / max(scene.width, 1.0)))
-        table_w, table_h = scene.width * scale, scene.depth * scale
-        fig_w = LEFT + table_w + GAP + PANEL + RIGHT
-        fig_h = TOP + max(table_h, MIN_PANEL_HEIGHT) + BOTTOM
-        return cls(scale, fig_w, fig_h, table_w, table_h)
-
-    def points_per_inch(self) -> float:
-        """Typographic points per table inch."""
-        return self.scale * 72.0
-
-    @property
-    def label_points(self) -> float:
-        return max(5.5, min(9.0, 0.5 * self.points_per_inch()))
-
 
 def write(scene: Scene, out: IO[bytes], fmt: str, progress: Progress | None = None) -> None:
-    """Draw the scene and write it to ``out`` as ``svg`` or ``png``."""
-    import matplotlib
-
+    """Draw the scene and write it to ``out`` as ``svg`` or ``png`` (painted by
+    ``render.png`` with Pillow: matplotlib's import alone would cost more than the rest)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown map format {fmt!r}")
+    if fmt == "png":
+        from tabletop.render.png import write as write_png
+
+        write_png(scene, out, progress)
+        return
+    import matplotlib
+
     tick = progress or (lambda _stage: None)
     with matplotlib.rc_context(RC):
         fig = figure(scene, tick)
         tick("writing")
         title = f"{scene.name}: turn {scene.turn}, {scene.phase} phase, {scene.view} view"
-        if fmt == "svg":
-            fig.savefig(
-                out, format="svg", metadata={"Title": title, "Date": None, "Creator": "tabletop"}
-            )
-        else:
-            _save_png(fig, out, title)
-
-
-def _save_png(fig: Any, out: IO[bytes], title: str) -> None:
-    """Agg's pixels, reduced to a 256-colour palette and written once: a map has few
-    colours, and the file comes out about a third of the size with no visible change.
-    (Taking the pixels straight from the canvas, rather than letting matplotlib write a
-    full-colour PNG and reading it back, saves encoding and decoding the picture twice.)"""
-    import matplotlib
-    from PIL import Image
-    from PIL.PngImagePlugin import PngInfo
-
-    fig.set_dpi(PNG_DPI)
-    canvas = fig.canvas
-    with matplotlib.rc_context(PNG_RC):
-        canvas.draw()
-    width, height = canvas.get_width_height(physical=True)
-    rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-    palette = rgba.convert("RGB").quantize(
-        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
-    info = PngInfo()
-    info.add_text("Title", title)
-    info.add_text("Software", "tabletop (matplotlib)")
-    palette.save(out, format="png", pnginfo=info)
+        fig.savefig(
+            out, format="svg", metadata={"Title": title, "Date": None, "Creator": "tabletop"}
+        )
 
 
 def figure(scene: Scene, tick: Progress | None = None) -> Any:
@@ -236,8 +194,8 @@ class _Painter:
         from matplotlib.collections import LineCollection
 
         w, d = self.scene.width, self.scene.depth
-        lines = [[(x, 0.0), (x, d)] for x in _marks(w, GRID_STEP)[1:]]
-        lines += [[(0.0, y), (w, y)] for y in _marks(d, GRID_STEP)[1:]]
+        lines = [[(x, 0.0), (x, d)] for x in marks(w, GRID_STEP)[1:]]
+        lines += [[(0.0, y), (w, y)] for y in marks(d, GRID_STEP)[1:]]
         grid = LineCollection(lines, colors=st.GRID, linewidths=0.5, zorder=1.5)
         grid.set_gid("grid")
         self.ax.add_collection(grid)
@@ -252,20 +210,20 @@ class _Painter:
         per = self.lay.points_per_inch()
         short, long_, gap = 2.5 / per, 5.0 / per, 7.0 / per
         segments = []
-        for x in _marks(w, 1):
-            n = long_ if _on_step(x) else short
+        for x in marks(w, 1):
+            n = long_ if on_step(x) else short
             segments += [[(x, 0.0), (x, -n)], [(x, d), (x, d + n)]]
-        for y in _marks(d, 1):
-            n = long_ if _on_step(y) else short
+        for y in marks(d, 1):
+            n = long_ if on_step(y) else short
             segments += [[(0.0, y), (-n, y)], [(w, y), (w + n, y)]]
         ticks = LineCollection(segments, colors="#444444", linewidths=0.6, clip_on=False)
         ticks.set_gid("rulers")
         self.ax.add_collection(ticks)
         style = {"fontsize": 7, "color": "#444444", "clip_on": False}
-        for x in _marks(w, GRID_STEP):
+        for x in marks(w, GRID_STEP):
             self.ax.text(x, -gap, f'{x:g}"', ha="center", va="top", **style)
             self.ax.text(x, d + gap, f'{x:g}"', ha="center", va="bottom", **style)
-        for y in _marks(d, GRID_STEP):
+        for y in marks(d, GRID_STEP):
             self.ax.text(-gap, y, f'{y:g}"', ha="right", va="center", **style)
             self.ax.text(w + gap, y, f'{y:g}"', ha="left", va="center", **style)
         self.ax.text(
@@ -280,20 +238,9 @@ class _Painter:
         )
 
     def title_block(self) -> None:
-        s, lay, fig = self.scene, self.lay, self.fig
-        c = s.conditions
+        lay, fig = self.lay, self.fig
         x = LEFT / lay.fig_w
-        head = f"{s.name}: turn {s.turn}, {s.phase} phase"
-        weather = f"{c['light']}, {c['weather']}{', dusty' if c.get('dusty') else ''}"
-        wind = f"wind from {point_name(c['wind_from'])} ({c['wind_from']}), {c['wind_force']}"
-        line2 = f"{weather}; {wind}; ground {c['ground']}"
-        view = (
-            "Referee's view: everything, hidden information included"
-            if s.is_referee
-            else f"{s.view}'s view: what {s.view} may know"
-        )
-        size = (s.width, s.depth)
-        line3 = f'{view}. Table {size[0]:g}" x {size[1]:g}", grid every {GRID_STEP}"; north is up.'
+        head, line2, line3 = title_lines(self.scene)
         fig.text(x, 1 - 0.32 / lay.fig_h, head, fontsize=14, weight="bold", va="baseline")
         fig.text(x, 1 - 0.58 / lay.fig_h, line2, fontsize=9.5, va="baseline")
         fig.text(x, 1 - 0.8 / lay.fig_h, line3, fontsize=8.5, va="baseline", color="#444444")
@@ -316,13 +263,13 @@ class _Painter:
     def _hill(self, piece: Any, above: list[Ring]) -> None:
         colour = st.hill_colour(piece.height)
         look = st.Look(f"hill, level {piece.height:g}", colour, st.HILL_EDGE, zorder=1.6)
-        ring = piece.polygon or _buffered(piece.line, piece.width)[0]
+        ring = piece.polygon or buffered(piece.line, piece.width)[0]
         self._patch(
             ring, look, f"terrain-{piece.id}", zorder=1.6 + piece.height * 0.01, linewidth=0.9
         )
         self._key(look.label, look, G_TERRAIN, linewidth=0.9)
         self._terrain_extras(piece, ring)
-        x, y = _label_point(ring, avoid=above)
+        x, y = label_point(ring, avoid=above)
         self._text(
             x,
             y,
@@ -339,7 +286,7 @@ class _Painter:
     def _piece(self, piece: Any) -> None:
         look = st.terrain_look(piece.kind)
         label = look.label if look is not st.UNKNOWN_TERRAIN else piece.kind
-        rings = [piece.polygon] if piece.polygon else _buffered(piece.line, piece.width)
+        rings = [piece.polygon] if piece.polygon else buffered(piece.line, piece.width)
         over: dict[str, Any] = {}
         if piece.state == "destroyed":
             over = {"alpha": 0.45, "hatch": "xx", "linestyle": "--"}
@@ -353,8 +300,8 @@ class _Painter:
             self._patch(ring, look, gid, **over)
         self._key(label, look, G_TERRAIN)
         self._terrain_extras(piece, rings[0])
-        if piece.polygon and _area(piece.polygon) >= 2.0:
-            x, y = _label_point(piece.polygon)
+        if piece.polygon and area(piece.polygon) >= 2.0:
+            x, y = label_point(piece.polygon)
             state = "" if piece.state == "intact" else f" ({piece.state})"
             self._text(
                 x,
@@ -383,7 +330,7 @@ class _Painter:
                 ring, look, f"wired-{piece.id}", fill=False, linestyle=(0, (2, 1.5)), zorder=4.7
             )
             self._key(look.label, look, G_HIDDEN, fill=False, linestyle=":")
-            x, y = _label_point(ring)
+            x, y = label_point(ring)
             self._text(
                 x,
                 y - 0.9,
@@ -412,7 +359,7 @@ class _Painter:
                 label += ", hidden"
             self._patch(mine.polygon, look, f"minefield-{mine.id}", linewidth=0.9)
             self._key(label, look, G_HIDDEN, linewidth=0.9)
-            x, y = _centroid(mine.polygon)
+            x, y = centroid(mine.polygon)
             self._text(
                 x,
                 y,
@@ -435,7 +382,7 @@ class _Painter:
                 t.polygon, look, f"template-{t.id}", zorder=st.Z_TEMPLATES + look.zorder - 6
             )
             self._key(label, look, G_TEMPLATES)
-            x, y = _centroid(t.polygon)
+            x, y = centroid(t.polygon)
             self._text(
                 x,
                 y,
@@ -609,29 +556,10 @@ class _Painter:
         return st.side_colours(self.side_index.get(s.side, len(self.side_index)))
 
     def _labels(self) -> None:
-        lay = self.lay
-        pts = lay.label_points
-        per_inch = lay.points_per_inch()
-        items, texts = [], {}
-        for s in self.scene.stands:
-            text = _stand_label(s)
-            texts[s.id] = text
-            xs = [p[0] for p in s.corners]
-            ys = [p[1] for p in s.corners]
-            items.append(
-                Item(
-                    s.id,
-                    (min(xs), min(ys), max(xs), max(ys)),
-                    width=0.6 * pts * len(text) / per_inch + 0.15,
-                    height=1.15 * pts / per_inch,
-                )
-            )
-        bounds = (0.0, 0.0, self.scene.width, self.scene.depth)
-        by_id = {s.id: s for s in self.scene.stands}
+        pts = self.lay.label_points
         leaders: list[list[tuple[float, float]]] = []
         leader_colours: list[str] = []
-        for placed in place(items, bounds, gap=0.08):
-            s = by_id[placed.id]
+        for s, placed, text in stand_labels(self.scene, self.lay):
             index = self.side_index.get(s.side, len(self.side_index))
             colour = st.side_colours(index)[1]
             if placed.leader:
@@ -640,7 +568,7 @@ class _Painter:
             self._text(
                 placed.x,
                 placed.y,
-                texts[s.id],
+                text,
                 f"label-{s.id}",
                 fontsize=pts,
                 color=colour,
@@ -719,7 +647,7 @@ class _Painter:
                     linestyle="none",
                 )
                 # Beside the mark, on the line's left as seen from A: off the line itself.
-                nx, ny, ha = _left_of(line.start, line.end)
+                nx, ny, ha = left_of(line.start, line.end)
                 self._text(
                     c.entry[0] + nx * 0.7,
                     c.entry[1] + ny * 0.7,
@@ -755,13 +683,12 @@ class _Painter:
                     linestyle="none",
                 )
             mark.set_gid(f"los-crossing-{n}")
-        verdict = "clear" if line.clear else "BLOCKED by " + ", ".join(line.blocked_by)
         # The range label sits a quarter of the way from A, clear of the blocking mark; along
         # the line when it runs across the table, level beside it when it runs up and down
         # (sideways text is hard to read at the table).
-        angle = _text_angle(ax_, ay, bx, by)
+        angle = text_angle(ax_, ay, bx, by)
         steep = abs(angle) > 55
-        nx, ny, ha = _left_of(line.start, line.end) if steep else (0.0, 0.0, "center")
+        nx, ny, ha = left_of(line.start, line.end) if steep else (0.0, 0.0, "center")
         self._text(
             ax_ + (bx - ax_) * 0.25 + nx * 0.5,
             ay + (by - ay) * 0.25 + ny * 0.5,
@@ -776,7 +703,6 @@ class _Painter:
             zorder=st.Z_LABELS,
             bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
         )
-        self.los_verdict = f"{line.a} to {line.b}: sight {verdict}"
 
     # --- the side panel ---------------------------------------------------------------------
 
@@ -806,16 +732,7 @@ class _Painter:
             handlelength=2.2,
             borderaxespad=0,
         )
-        notes = [
-            "Label codes: (sup) suppressed, (fb) forced back,",
-            "(dep) a weapon out of ammunition, (elim) eliminated.",
-        ]
-        if self.scene.off_table:
-            shown = ", ".join(self.scene.off_table[:8])
-            more = len(self.scene.off_table) - 8
-            notes.append(f"Not on the table: {shown}" + (f" and {more} more" if more > 0 else ""))
-        if self.scene.sight is not None:
-            notes.append(getattr(self, "los_verdict", ""))
+        notes = panel_notes(self.scene)
         legend_ax.text(
             0,
             0,
@@ -871,91 +788,3 @@ class _Painter:
         ax.text(
             1.55, -0.25, f"from {point_name(point)} ({point})\n{force}", fontsize=8, va="center"
         )
-
-
-# --- geometry helpers -----------------------------------------------------------------------
-
-
-def _marks(length: float, step: int) -> list[float]:
-    """0, step, 2 step, ... up to the length, and the far edge itself when it falls between."""
-    out = [float(v) for v in range(0, math.floor(length) + 1, step)]
-    if length - out[-1] > 1e-9 and step == 1:
-        out.append(float(length))
-    return out
-
-
-def _on_step(value: float) -> bool:
-    return abs(value / GRID_STEP - round(value / GRID_STEP)) < 1e-9
-
-
-def _stand_label(s: StandShape) -> str:
-    codes: list[str] = []
-    for marker in s.markers:
-        code = MARKER_CODES.get(marker)
-        if code and code not in codes:
-            codes.append(code)
-    status = STATUS_CODES.get(s.status)
-    if status and status not in codes:
-        codes.append(status)
-    if s.depleted:
-        codes.append("dep")
-    return s.id + (f" ({', '.join(codes)})" if codes else "")
-
-
-def _buffered(line: Ring | None, width: float) -> list[Ring]:
-    """A line piece as the area it covers (flat ends, as the geometry package sees it)."""
-    import shapely
-
-    assert line is not None
-    shape = shapely.buffer(shapely.linestrings(line), max(width, 0.05) / 2, cap_style="flat")
-    parts = list(getattr(shape, "geoms", [shape]))
-    return [[(float(x), float(y)) for x, y in p.exterior.coords] for p in parts if not p.is_empty]
-
-
-def _area(ring: Ring) -> float:
-    total = 0.0
-    for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]], strict=True):
-        total += x1 * y2 - x2 * y1
-    return abs(total) / 2
-
-
-def _centroid(ring: Ring) -> tuple[float, float]:
-    xs = [p[0] for p in ring]
-    ys = [p[1] for p in ring]
-    return (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-
-
-def _label_point(ring: Ring, avoid: list[Ring] | None = None) -> tuple[float, float]:
-    """A point inside the shape, clear of the ``avoid`` shapes drawn over it (a hill's label
-    stays off the higher ground on top of it): the centre when it will do."""
-    import shapely
-
-    polygon = shapely.polygons(ring)
-    for other in avoid or []:
-        rest = polygon.difference(shapely.polygons(other))
-        if not rest.is_empty:
-            polygon = rest
-    if polygon.geom_type == "Polygon" and polygon.contains(polygon.centroid):
-        point = polygon.centroid
-    else:
-        parts = list(getattr(polygon, "geoms", [polygon]))
-        point = max(parts, key=lambda p: p.area).point_on_surface()
-    return float(point.x), float(point.y)
-
-
-def _left_of(start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float, str]:
-    """The unit normal on the left of the line from start to end, and the text alignment
-    that keeps a label on that side."""
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    length = math.hypot(dx, dy) or 1.0
-    nx, ny = -dy / length, dx / length
-    return nx, ny, "right" if nx < -0.3 else "left" if nx > 0.3 else "center"
-
-
-def _text_angle(x1: float, y1: float, x2: float, y2: float) -> float:
-    angle = math.degrees(math.atan2(y2 - y1, x2 - x1))
-    if angle > 90:
-        angle -= 180
-    elif angle < -90:
-        angle += 180
-    return angle
