@@ -1,0 +1,17 @@
+"""Typed parameters of the table's conventions (SPEC 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableParams:
+    """charts/table.yaml: table conventions (SPEC 2)."""
+
+    CHART: ClassVar[str] = "table"
+
+    inches_per_yard: float  # CD scale (SPEC 2)
+    turn_minutes: int  # CD scale (SPEC 2)
+    base_overlap_tolerance: float  # tabletop (default)
