@@ -24,7 +24,7 @@ from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario
-from tabletop.game.actions import procedure
+from tabletop.game.actions import odds_outcome, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import profile_lookup
@@ -276,21 +276,41 @@ class Game:
         procedure over every face of every die it asks for (``tabletop.core.odds``), each run
         on a fresh copy of the state. Nothing is written or logged; a command the rules
         refuse now is refused the same way."""
-        from tabletop.core.odds import TooManyBranches, distribution
+        from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 
         run = procedure(command)
+        tell = odds_outcome(command) or outcome_of
         loaded = self.loaded
         rows = self.store.rows()
         results: dict[str, dict[str, Any]] = {}
+        # The table's geometry depends on the scenario only: built once, not for every run.
+        table: Any = None
 
         def one(dice: Any) -> str:
+            nonlocal table
             ctx = RulesContext(State.from_db(rows), dice, loaded.scenario, loaded.charts)
-            key, shown = outcome_of(run(ctx, inputs))
+            ctx._table = table
+            try:
+                key, shown = tell(run(ctx, inputs))
+            finally:
+                table = ctx._table
             results.setdefault(key, shown)
             return key
 
+        def staged(stages: Any) -> dict[str, Fraction]:
+            ctx = RulesContext(State.from_db(rows), no_dice(), loaded.scenario, loaded.charts)
+            first = stages.begin(ctx, inputs)
+            ended = by_stages(first, stages.stage, stages.over, stages.key, stages.copy, limit)
+            dist: dict[str, Fraction] = {}
+            for position, p in ended:
+                key, shown = tell(stages.finish(position))
+                results.setdefault(key, shown)
+                dist[key] = dist.get(key, Fraction(0)) + p
+            return dist
+
+        stages = odds_stages(command)
         try:
-            dist = distribution(one, limit)
+            dist = distribution(one, limit) if stages is None else staged(stages)
         except TooManyBranches as exc:
             raise BadInput(
                 f"the odds of {command} cannot be worked out exactly here: its dice branch "
