@@ -324,3 +324,24 @@ def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> Non
     )
     assert sum(outcomes.values()) == 1
     assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def test_model_procedure_odds_match_its_own_exact_chances(tmp_path: Path) -> None:
+    # SB Combat Results: a combat value of 45 against the baseline 10,000, between the fire
+    # chart's low 6 and high 60 casualties (the chart's defaults): a d100 picks the value
+    # between them, and its fraction is rounded up at random (percentile dice to the
+    # hundredth, tried by band). The procedure's own closed-form count must agree.
+    from tabletop.rules.models.squad_battles.results import distribution as sb_chances
+
+    path = _made(tmp_path, ("new", str(Path(__file__).parent / "data" / "squad_battles.yaml")))
+    got = odds_of(
+        path,
+        "model-run",
+        {
+            "model": "squad-battles",
+            "procedure": "combat-results",
+            "options": {"combat_value": "45"},
+        },
+    )
+    exact = sb_chances(Fraction(45), Fraction(6), Fraction(60), Fraction(10_000))
+    assert got == {f"{n} {'casualty' if n == 1 else 'casualties'}": p for n, p in exact.items()}

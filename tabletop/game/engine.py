@@ -35,8 +35,12 @@ from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash
 # The scenario and charts last built, by the digest of the texts they were built from.
 _LOADED: dict[str, LoadedScenario] = {}
 
-# Runs of a procedure the generic odds may make before refusing (each on a fresh state).
-ODDS_LIMIT = 5_000
+# Runs of a procedure the generic odds may make before refusing (each on a fresh state, each
+# ending in one outcome, the table's geometry built once): about a second or two of work.
+# A procedure worked out in stages (an assault's rounds) runs one stage at a time on a copy,
+# about a fifth of the work of a whole run.
+ODDS_LIMIT = 10_000
+ODDS_STAGE_LIMIT = 12_000
 
 
 @dataclass
@@ -273,9 +277,11 @@ class Game:
 
     def odds(self, command: str, inputs: dict[str, Any], limit: int = ODDS_LIMIT) -> OddsReport:
         """The exact distribution of what ``command`` would do now, by running its registered
-        procedure over every face of every die it asks for (``tabletop.core.odds``), each run
-        on a fresh copy of the state. Nothing is written or logged; a command the rules
-        refuse now is refused the same way."""
+        procedure over every face of every die it asks for (``tabletop.core.odds``: one face
+        per band where only bands matter), each run on a fresh copy of the state; a command
+        in stages (``actions.ODDS_STAGES``: an assault's rounds) one stage at a time, equal
+        positions merged. Nothing is written or logged; a command the rules refuse now is
+        refused the same way."""
         from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 
         run = procedure(command)
@@ -300,7 +306,14 @@ class Game:
         def staged(stages: Any) -> dict[str, Fraction]:
             ctx = RulesContext(State.from_db(rows), no_dice(), loaded.scenario, loaded.charts)
             first = stages.begin(ctx, inputs)
-            ended = by_stages(first, stages.stage, stages.over, stages.key, stages.copy, limit)
+            ended = by_stages(
+                first,
+                stages.stage,
+                stages.over,
+                stages.key,
+                stages.copy,
+                limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
+            )
             dist: dict[str, Fraction] = {}
             for position, p in ended:
                 key, shown = tell(stages.finish(position))
@@ -315,7 +328,11 @@ class Game:
             raise BadInput(
                 f"the odds of {command} cannot be worked out exactly here: its dice branch "
                 f"more than {exc.limit} ways (many dice, or a re-roll that may repeat); ask "
-                f"for a smaller case (fewer stands or dice)"
+                + (
+                    "for fewer rounds (--rounds N) or fewer stands"
+                    if stages is not None
+                    else "for a smaller case (fewer stands or dice)"
+                )
             ) from None
         ordered = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
         expected: dict[str, Fraction] = {}
