@@ -234,6 +234,7 @@ def test_plain_roll_odds_in_text_and_json(mud: Run) -> None:
     assert data["outcomes"]["total 7"] == "1/6"
     assert data["expected"] == {"total": "7/1"}
     assert "   16.7%  total 7" in mud("odds", "roll", "2d6").output.splitlines()
+    assert mud("roll", "2d6", "--odds").output == mud("odds", "roll", "2d6").output
 
 
 # --- the enumerator itself ---------------------------------------------------------------------
