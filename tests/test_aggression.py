@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import shutil
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -1371,3 +1373,101 @@ def test_surrender_and_pursuit_on_stands(game: Run) -> None:
 def test_play_by_mail_is_an_alias(game: Run) -> None:
     out = as_json(game("model", "run", "play-by-mail", "pursuit", "--set", "af=7", "--json"))
     assert out["model"] == "aggression" and out["pursues"] is True
+
+
+# --- assault --odds (issue 21 item 4) ------------------------------------------------------------
+
+
+def _assault_odds(agg: Run, *args: str) -> dict[str, Any]:
+    return as_json(agg("assault", *args, "--odds", "--json"))
+
+
+def test_assault_odds_one_round_one_against_one(agg: Run, chart: AggressionChart) -> None:
+    # AGG Combat: two rifle platoons hit each other on 50 or less; a hit does 10 damage
+    # (firepower at full strength). AGG Retreat chance: each then tests, on 50 with no
+    # losses, more after losses; a retreat one direction off costs 10 more (AGG Retreat
+    # example). Worked from the rules functions, not the battle's code.
+    before = file_digest(agg.game)  # type: ignore[attr-defined]
+    data = _assault_odds(agg, "US-2", "--against", "G-2", "--rounds", "1")
+    got = {k: Fraction(v) for k, v in data["outcomes"].items()}
+    assert sum(got.values()) == 1
+    hit = Fraction(50, 100)
+    stays = {
+        lost: 1
+        - Fraction(
+            rules.retreat_chance(chart, rules.RetreatTest(5, "regular", 40, lost)).chance, 100
+        )
+        for lost in (0, 10)
+    }
+    # Nobody hit, both stay: (1/2)^2 x (1/2)^2.
+    assert got["still fighting: US-2 stays, loses 0; G-2 stays, loses 0"] == (1 - hit) ** 2 * (
+        stays[0] ** 2
+    )
+    # Both hit, both stay (19% each at 10 casualties).
+    assert got["still fighting: US-2 stays, loses 10; G-2 stays, loses 10"] == hit**2 * (
+        stays[10] ** 2
+    )
+    assert got["still fighting: US-2 stays, loses 10; G-2 stays, loses 10"] == Fraction(361, 10000)
+    assert data["expected"]["G-2 losses"] == "5/1"
+    assert file_digest(agg.game) == before  # type: ignore[attr-defined]
+
+
+def _enumerated(path: Path, inputs: dict[str, Any], staged: bool) -> dict[str, Fraction]:
+    """The assault's odds round by round (positions merged), or as one tree of its rolls."""
+    from tabletop.game import engine
+
+    g = engine.Game.open(path)
+    keep = engine.odds_stages
+    try:
+        if not staged:
+            engine.odds_stages = lambda name: None  # type: ignore[assignment]
+        return g.odds("assault", inputs, limit=100_000).outcomes
+    finally:
+        engine.odds_stages = keep  # type: ignore[assignment]
+        g.close()
+
+
+def test_assault_odds_by_rounds_match_the_whole_tree_two_against_one(agg: Run) -> None:
+    # Merging battles that reach the same position between rounds changes no chance.
+    inputs = {"attackers": ["US-A", "US-B"], "defenders": ["VG"], "rounds": 2}
+    path = Path(agg.game)  # type: ignore[attr-defined]
+    by_rounds = _enumerated(path, inputs, staged=True)
+    assert by_rounds == _enumerated(path, inputs, staged=False)
+    assert sum(by_rounds.values()) == 1
+
+
+def test_assault_odds_default_rounds_answer(agg: Run) -> None:
+    # Up to the chart's 6 rounds (AGG Combat, max-rounds): each round's positions merged.
+    data = _assault_odds(agg, "US-2", "--against", "G-2")
+    got = {k: Fraction(v) for k, v in data["outcomes"].items()}
+    assert sum(got.values()) == 1
+    # Fighting on to the end without a hit on either side takes six rounds of misses and
+    # passed tests: (1/2)^4 a round.
+    assert got["still fighting: US-2 stays, loses 0; G-2 stays, loses 0"] == Fraction(1, 16) ** 6
+
+
+def test_percent_test_bands_agree_with_every_face() -> None:
+    # The odds roll a percentile test once per band; over all 100 faces the chance is the same.
+    from tabletop.core.odds import distribution
+
+    for chance in (1, 37, 50, 99):
+        banded = distribution(lambda d, c=chance: rules.percent_test(d, c, "test")[0])
+        faces = Fraction(sum(1 for face in range(1, 101) if face <= chance), 100)
+        assert banded == {True: faces, False: 1 - faces}
+
+
+def test_model_run_retreat_test_odds_match_every_face(agg: Run, chart: AggressionChart) -> None:
+    # AGG Retreat chance: AF 5, regular, 40 strong with 10 lost.
+    data = as_json(
+        agg(
+            "model", "run", "aggression", "retreat-test", "--set", "strength=40",
+            "--set", "casualties=10", "--odds", "--json",
+        )
+    )  # fmt: skip
+    chance = rules.retreat_chance(chart, rules.RetreatTest(5, "regular", 40, 10)).chance
+    every_face = Counter(
+        "result retreats" if face <= chance else "result stands" for face in range(1, 101)
+    )
+    assert {k: Fraction(v) for k, v in data["outcomes"].items()} == {
+        k: Fraction(n, 100) for k, n in every_face.items()
+    }

@@ -163,8 +163,149 @@ def test_odds_refused_by_the_rules_like_the_command(mud: Run) -> None:
 
 
 def test_odds_of_too_many_branches_is_a_clear_refusal(mud: Run) -> None:
-    out = mud("weather", "roll", "--odds", code=2).output
-    assert out.startswith("Error: the odds of weather-roll cannot be worked out exactly here")
+    out = mud("odds", "roll", "3d100", code=2).output
+    assert out.startswith("Error: the odds of roll cannot be worked out exactly here")
+
+
+def _faces_until_kept(path: Path, command: str, inputs: dict[str, Any], dice: int) -> Any:
+    """Every combination of ``dice`` d10, each run through the command; combinations after
+    which the command still wanted a die (a re-roll not yet settled) are left out."""
+    g = Game.open(path)
+    try:
+        rows, loaded = g.store.rows(), g.loaded
+        counts: Counter[str] = Counter()
+        for faces in product(range(1, 11), repeat=dice):
+            d = Dice(0, physical=list(faces), rest=GENERATE)
+            ctx = RulesContext(State.from_db(rows), d, loaded.scenario, loaded.charts)
+            key, _ = outcome_of(procedure(command)(ctx, inputs))
+            if not any(r.source == GENERATED for r in d.rolls):
+                counts[key] += 1
+    finally:
+        g.close()
+    return counts
+
+
+def test_weather_roll_odds_are_exact_however_often_the_wind_die_is_rolled_again(
+    mud_file: Path,
+) -> None:
+    # CD 10.1.1: a d10 on the wind direction chart, rolled again on 9 or 10: each of the
+    # eight directions 1/8. By brute force over three dice, among the throws that settle
+    # the wind within them, each direction is equally common.
+    inputs = {"preset": None}
+    got = odds_of(mud_file, "weather-roll", inputs)
+    assert got == {f"wind from {n}": Fraction(1, 8) for n in range(1, 9)}
+    counts = _faces_until_kept(mud_file, "weather-roll", inputs, 3)
+    settled = sum(counts.values())
+    assert {k: Fraction(n, settled) for k, n in counts.items()} == got
+
+
+def test_weather_roll_preset_odds_match_brute_force(mud_file: Path) -> None:
+    # A preset rolls a d10 each on its weather, ground and wind tables and for dust, then
+    # the wind direction (1/8 each, above). Brute force over every face of the four table
+    # dice with the direction die on 1, against the odds of "wind from 1" times 8.
+    inputs = {"preset": "eastern-europe-winter"}
+    got = odds_of(mud_file, "weather-roll", inputs)
+    assert sum(got.values()) == 1
+    from_1 = {k: p * 8 for k, p in got.items() if k.startswith("wind from 1;")}
+    g = Game.open(mud_file)
+    try:
+        rows, loaded = g.store.rows(), g.loaded
+        counts: Counter[str] = Counter()
+        for faces in product(range(1, 11), repeat=4):
+            d = Dice(0, physical=[*faces, 1])
+            ctx = RulesContext(State.from_db(rows), d, loaded.scenario, loaded.charts)
+            counts[outcome_of(procedure("weather-roll")(ctx, inputs))[0]] += 1
+    finally:
+        g.close()
+    assert from_1 == {k: Fraction(n, 10**4) for k, n in counts.items()}
+
+
+def test_plain_roll_odds_are_those_of_the_total(mud_file: Path) -> None:
+    # 3d6: the dice are followed total by total; brute force over all 216 throws agrees.
+    inputs = {"dice": "3d6", "purpose": None}
+    got = odds_of(mud_file, "roll", inputs)
+    counts = Counter(f"total {sum(t)}" for t in product(range(1, 7), repeat=3))
+    assert got == {k: Fraction(n, 216) for k, n in counts.items()}
+    assert got["total 10"] == Fraction(1, 8)
+
+
+def test_plain_roll_odds_in_text_and_json(mud: Run) -> None:
+    data = as_json(mud("odds", "roll", "2d6", "--json"))
+    assert data["outcomes"]["total 7"] == "1/6"
+    assert data["expected"] == {"total": "7/1"}
+    assert "   16.7%  total 7" in mud("odds", "roll", "2d6").output.splitlines()
+    assert mud("roll", "2d6", "--odds").output == mud("odds", "roll", "2d6").output
+
+
+# --- the enumerator itself ---------------------------------------------------------------------
+
+
+def _walk(d: Any, banded: bool, marks: bool) -> int:
+    """A made-up procedure of rounds: each round a d10 against 4 (banded or not), moving a
+    counter; what follows a round depends on the counter only."""
+    from tabletop.core.dice import checkpoint, roll_in_bands
+
+    at = 0
+    for n in range(4):
+        if marks:
+            checkpoint(d, (n, at))
+        face = roll_in_bands(d, 10, "step", (4,)) if banded else d.roll(10, "step")
+        at += 1 if face <= 4 else -1
+        if at < -1:
+            return at
+    return at
+
+
+def test_bands_and_checkpoints_change_no_chance() -> None:
+    from tabletop.core.odds import distribution
+
+    plain = distribution(lambda d: _walk(d, banded=False, marks=False))
+    assert distribution(lambda d: _walk(d, banded=True, marks=False)) == plain
+    assert distribution(lambda d: _walk(d, banded=True, marks=True)) == plain
+    assert distribution(lambda d: _walk(d, banded=False, marks=True)) == plain
+    # By hand: four steps up, (4/10)^4.
+    assert plain[4] == Fraction(2, 5) ** 4
+
+
+def test_checkpoints_save_runs() -> None:
+    from tabletop.core.odds import TooManyBranches, distribution
+
+    with pytest.raises(TooManyBranches):
+        distribution(lambda d: _walk(d, banded=False, marks=False), limit=2000)
+    distribution(lambda d: _walk(d, banded=False, marks=True), limit=2000)
+
+
+def test_a_die_rolled_again_is_exact() -> None:
+    from tabletop.core.dice import roll_again_above
+    from tabletop.core.odds import distribution
+
+    assert distribution(lambda d: roll_again_above(d, 6, 4, "again on 5+")[-1]) == {
+        n: Fraction(1, 4) for n in range(1, 5)
+    }
+    # The game's dice throw until a face is kept, each throw logged.
+    dice = Dice(0, physical=[6, 5, 2])
+    assert roll_again_above(dice, 6, 4, "again on 5+") == [6, 5, 2]
+    assert [r.value for r in dice.rolls] == [6, 5, 2]
+
+
+def test_stages_merge_positions_without_changing_chances() -> None:
+    from tabletop.core.odds import by_stages, distribution
+
+    def stage(s: list[int], d: Any) -> None:
+        s[0] += 1 if d.roll(6, "step") <= 2 else 0
+        s[1] += 1
+
+    ended = by_stages([0, 0], stage, lambda s: s[1] == 5, lambda s: tuple(s), list)
+    staged = {s[0]: p for s, p in ended}
+
+    def whole(d: Any) -> int:
+        s = [0, 0]
+        while s[1] < 5:
+            stage(s, d)
+        return s[0]
+
+    assert staged == distribution(whole)
+    assert staged[5] == Fraction(1, 3) ** 5
 
 
 def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> None:
@@ -184,3 +325,24 @@ def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> Non
     )
     assert sum(outcomes.values()) == 1
     assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def test_model_procedure_odds_match_its_own_exact_chances(tmp_path: Path) -> None:
+    # SB Combat Results: a combat value of 45 against the baseline 10,000, between the fire
+    # chart's low 6 and high 60 casualties (the chart's defaults): a d100 picks the value
+    # between them, and its fraction is rounded up at random (percentile dice to the
+    # hundredth, tried by band). The procedure's own closed-form count must agree.
+    from tabletop.rules.models.squad_battles.results import distribution as sb_chances
+
+    path = _made(tmp_path, ("new", str(Path(__file__).parent / "data" / "squad_battles.yaml")))
+    got = odds_of(
+        path,
+        "model-run",
+        {
+            "model": "squad-battles",
+            "procedure": "combat-results",
+            "options": {"combat_value": "45"},
+        },
+    )
+    exact = sb_chances(Fraction(45), Fraction(6), Fraction(60), Fraction(10_000))
+    assert got == {f"{n} {'casualty' if n == 1 else 'casualties'}": p for n, p in exact.items()}

@@ -17,7 +17,7 @@ The generator is counter-based: roll *n* of a game with seed *s* is derived from
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
@@ -216,6 +216,44 @@ def explain_no_roll(dice: DiceLike, reason: str) -> None:
     reasons = getattr(dice, "no_roll_because", None)
     if reasons is not None:
         reasons.append(reason)
+
+
+def roll_in_bands(dice: DiceLike, sides: int, purpose: str, cuts: Iterable[int]) -> int:
+    """A roll whose face matters only by the band it falls in: ``cuts`` are the highest face
+    of each band but the last (a test passed on 37 or less: ``(37,)``), taken from the same
+    chart numbers the caller then compares the face with.
+
+    The game's dice roll, log and show the real face as for any roll; only the odds
+    enumerator reads the bands, trying one face of each band weighted by the band's size.
+    The caller must then use the face only through its band (results may still show it)."""
+    method = getattr(dice, "roll_in_bands", None)
+    if method is not None:
+        return int(method(sides, purpose, tuple(cuts)))
+    return dice.roll(sides, purpose)
+
+
+def roll_again_above(dice: DiceLike, sides: int, above: int, purpose: str) -> list[int]:
+    """Roll, and roll again while the face is over ``above`` (CD 10.1.1's wind die): every
+    face thrown, the last one the face kept. The odds enumerator takes the kept face as one
+    of 1 to ``above``, each equally likely, which is exact however often the die repeats."""
+    method = getattr(dice, "roll_again_above", None)
+    if method is not None and 1 <= above < sides:
+        return [int(method(sides, above, purpose))]
+    rolls = []
+    while True:
+        rolls.append(dice.roll(sides, purpose))
+        if rolls[-1] <= above:
+            return rolls
+
+
+def checkpoint(dice: DiceLike, key: Hashable) -> None:
+    """Say that everything still to happen, and every part of the outcome, depends only on
+    ``key`` and the dice still to come (an assault at the start of a round: who is left,
+    their strength and place). The odds enumerator works out what follows each ``key`` once;
+    the game's dice ignore it."""
+    method = getattr(dice, "checkpoint", None)
+    if method is not None:
+        method(key)
 
 
 def rolls_as_dicts(rolls: Iterable[Roll]) -> list[dict[str, object]]:

@@ -2,7 +2,12 @@
 
 ``distribution(procedure)`` calls ``procedure(dice)`` with a scripted dice object; whenever
 the procedure asks for a roll beyond the script, every face is tried in turn. Each complete
-run is one branch whose probability is the product of ``1/sides`` over its rolls. Because
+run is one branch whose probability is the product of ``1/sides`` over its rolls. Three
+helpers of ``tabletop.core.dice`` keep the tree small and the answer exact: a roll that
+matters only by band (``roll_in_bands``: a test passed on 37 or less) is tried once per
+band, weighted by the band's size; a die rolled again while over a number
+(``roll_again_above``) is tried once per face kept; and a ``checkpoint`` (an assault's next
+round) lets runs that reach the same position share what follows it. Because
 the procedure is the very function the real command calls with the game's dice, the odds
 and the resolution cannot disagree: there is one copy of each rule.
 
@@ -18,40 +23,112 @@ from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import TypeVar
 
-from tabletop.core.dice import Roll
+from tabletop.core.dice import DiceLike, Roll
 
 T = TypeVar("T", bound=Hashable)
 S = TypeVar("S", bound=Hashable)
 
 MAX_BRANCHES = 200_000
 
+# One branch of a roll: the face tried and the chance of the faces it stands for.
+Branch = tuple[int, Fraction]
 
-class _NeedRoll(Exception):
-    def __init__(self, sides: int):
-        self.sides = sides
+
+class _Known(Exception):
+    def __init__(self, key: Hashable):
+        self.key = key
+
+
+class _Split(Exception):
+    """A run passed a checkpoint past its own start: what follows is worked out once for
+    that checkpoint (a nested enumeration)."""
+
+
+def _faces(sides: int) -> tuple[Branch, ...]:
+    each = Fraction(1, sides)
+    return tuple((v, each) for v in range(1, sides + 1))
+
+
+def _bands(sides: int, cuts: tuple[int, ...]) -> tuple[Branch, ...]:
+    """One branch per band of faces (``cuts``: the highest face of each band but the last),
+    its lowest face standing for the band."""
+    tops = [*sorted({c for c in cuts if 1 <= c < sides}), sides]
+    out: list[Branch] = []
+    low = 1
+    for top in tops:
+        out.append((low, Fraction(top - low + 1, sides)))
+        low = top + 1
+    return tuple(out)
 
 
 class _ScriptedDice:
-    """Dice that follow a script of faces, recording each roll as the game's dice do (rules
-    code may read back ``rolls``), and ask for a new branch past its end."""
+    """Dice that follow a script of faces, then take the first branch of each die past it
+    (recording the other branches, to be run in turn), recording each roll as the game's
+    dice do (rules code may read back ``rolls``)."""
 
-    def __init__(self, script: tuple[tuple[int, int], ...]):
-        self._script = script
+    def __init__(
+        self,
+        script: tuple[int, ...],
+        start: int = 0,
+        memo: Mapping[Hashable, object] | None = None,
+    ) -> None:
+        self.faces = list(script)
         self._next = 0
+        self._start = start
+        self._memo = memo
+        # The chance of the first branches taken past the script.
+        self.weight = Fraction(1)
+        # (position, chance before it, other branches) for each die past the script.
+        self.others: list[tuple[int, Fraction, tuple[Branch, ...]]] = []
         self.rolls: list[Roll] = []
         self.no_roll_because: list[str] = []
         self.fewer_because: list[str] = []
+        # Checkpoints passed where the enumeration started (for its memo).
+        self.reached: list[Hashable] = []
+
+    def _take(self, sides: int, purpose: str, branches: Callable[[], tuple[Branch, ...]]) -> int:
+        if self._next < len(self.faces):
+            value = self.faces[self._next]
+        else:
+            (value, p), *others = branches()
+            self.others.append((self._next, self.weight, tuple(others)))
+            self.weight *= p
+            self.faces.append(value)
+        self._next += 1
+        self.rolls.append(Roll(sides, value, purpose, "odds"))
+        return value
 
     def roll(self, sides: int, purpose: str) -> int:
-        if self._next < len(self._script):
-            value, _ = self._script[self._next]
-            self._next += 1
-            self.rolls.append(Roll(sides, value, purpose, "odds"))
-            return value
-        raise _NeedRoll(sides)
+        return self._take(sides, purpose, lambda: _faces(sides))
+
+    def roll_in_bands(self, sides: int, purpose: str, cuts: tuple[int, ...]) -> int:
+        return self._take(sides, purpose, lambda: _bands(sides, cuts))
+
+    def roll_again_above(self, sides: int, above: int, purpose: str) -> int:
+        # Rolling again over ``above`` until a face is kept: each kept face 1/above.
+        return self._take(sides, purpose, lambda: _faces(above))
+
+    def checkpoint(self, key: Hashable) -> None:
+        if self._memo is None or self._next < self._start:
+            return
+        if self._next > self._start:
+            raise _Split()
+        self.reached.append(key)
+        if key in self._memo:
+            raise _Known(key)
 
     def allow_unused(self, reason: str) -> None:
         self.fewer_because.append(reason)
+
+
+class _NoDice:
+    def roll(self, sides: int, purpose: str) -> int:
+        raise RuntimeError(f"no die may be rolled here (asked a d{sides} for {purpose})")
+
+
+def no_dice() -> DiceLike:
+    """Dice for the part of a procedure that must not roll (the opening of a staged one)."""
+    return _NoDice()
 
 
 class TooManyBranches(ValueError):
@@ -64,26 +141,49 @@ def distribution(
     procedure: Callable[[_ScriptedDice], T], limit: int | None = None
 ) -> dict[T, Fraction]:
     """Exact distribution of ``procedure``'s result over all its dice; more than ``limit``
-    runs of the procedure raise ``TooManyBranches``."""
+    runs of the procedure raise ``TooManyBranches``.
+
+    Each run follows a script of faces and then takes the first branch of every further
+    die (each face, or one face for each band of a banded roll), noting the others; each
+    noted branch is run in turn, so every run ends in one complete outcome. A run that
+    passes a ``checkpoint`` works out what follows it once, for its key: a later run that
+    reaches the same key takes that distribution, so rounds that end alike are followed
+    once.
+    """
     limit = MAX_BRANCHES if limit is None else limit
-    result: dict[T, Fraction] = {}
-    stack: list[tuple[tuple[int, int], ...]] = [()]
+    memo: dict[Hashable, dict[T, Fraction]] = {}
     runs = 0
-    while stack:
-        script = stack.pop()
-        runs += 1
-        if runs > limit:
-            raise TooManyBranches(limit)
-        try:
-            outcome = procedure(_ScriptedDice(script))
-        except _NeedRoll as need:
-            stack.extend((*script, (v, need.sides)) for v in range(need.sides, 0, -1))
-            continue
-        p = Fraction(1)
-        for _, sides in script:
-            p /= sides
-        result[outcome] = result.get(outcome, Fraction(0)) + p
-    return result
+
+    def explore(script: tuple[int, ...]) -> dict[T, Fraction]:
+        """The distribution given the first faces ``script``."""
+        nonlocal runs
+        found: dict[T, Fraction] = {}
+        reached: list[Hashable] = []
+        stack: list[tuple[tuple[int, ...], Fraction]] = [(script, Fraction(1))]
+        while stack:
+            prefix, w = stack.pop()
+            runs += 1
+            if runs > limit:
+                raise TooManyBranches(limit)
+            dice = _ScriptedDice(prefix, len(script), memo)
+            try:
+                after: Mapping[T, Fraction] = {procedure(dice): Fraction(1)}
+            except _Known as known:
+                after = memo[known.key]
+            except _Split:
+                after = explore(tuple(dice.faces[: dice._next]))
+            reached += dice.reached
+            for position, before, others in dice.others:
+                head = tuple(dice.faces[:position])
+                stack.extend(((*head, v), w * before * q) for v, q in reversed(others))
+            share = w * dice.weight
+            for o, q in after.items():
+                found[o] = found.get(o, Fraction(0)) + share * q
+        for key in reached:
+            memo.setdefault(key, found)
+        return found
+
+    return explore(())
 
 
 def convolve(
@@ -118,3 +218,53 @@ def marginal(dist: Mapping[T, Fraction], key: Callable[[T], Hashable]) -> dict[H
 
 def expectation(dist: Mapping[T, Fraction], value: Callable[[T], float | int]) -> Fraction:
     return sum((p * Fraction(value(o)) for o, p in dist.items()), Fraction(0))
+
+
+def by_stages(
+    first: S,
+    stage: Callable[[S, _ScriptedDice], None],
+    over: Callable[[S], bool],
+    key: Callable[[S], Hashable],
+    copy: Callable[[S], S],
+    limit: int | None = None,
+) -> list[tuple[S, Fraction]]:
+    """Exact distribution of where a procedure made of stages (an assault's rounds) ends.
+
+    ``stage(s, dice)`` plays one stage on ``s`` in place; ``over(s)`` says the procedure has
+    ended; ``key(s)`` holds everything the stages still to come and the outcome depend on.
+    Each stage is enumerated from every position it can start from, on a ``copy``, and
+    positions with the same key are merged (their chances added), so a battle of many
+    rounds is followed as a few positions a round rather than as one tree of every roll.
+    Returns each end position once, with its chance; more than ``limit`` runs of a stage
+    raise ``TooManyBranches``.
+    """
+    limit = MAX_BRANCHES if limit is None else limit
+    frontier: dict[Hashable, tuple[S, Fraction]] = {key(first): (first, Fraction(1))}
+    ended: list[tuple[S, Fraction]] = []
+    runs = 0
+    while frontier:
+        following: dict[Hashable, tuple[S, Fraction]] = {}
+        for start, p in frontier.values():
+            if over(start):
+                ended.append((start, p))
+                continue
+            reached: dict[Hashable, S] = {}
+
+            def one(
+                dice: _ScriptedDice, start: S = start, reached: dict[Hashable, S] = reached
+            ) -> Hashable:
+                nonlocal runs
+                runs += 1
+                if runs > limit:
+                    raise TooManyBranches(limit)
+                position = copy(start)
+                stage(position, dice)
+                k = key(position)
+                reached.setdefault(k, position)
+                return k
+
+            for k, q in distribution(one).items():
+                before = following.get(k)
+                following[k] = (reached[k], p * q + (before[1] if before else Fraction(0)))
+        frontier = following
+    return ended

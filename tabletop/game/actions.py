@@ -74,3 +74,40 @@ def procedure(name: str) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
     module_name, _, attr = target.partition(":")
     module = importlib.import_module(module_name)
     return getattr(module, attr)  # type: ignore[no-any-return,unused-ignore]
+
+
+# Actions whose odds are told apart by their own reading of the result (``Game.odds``), not
+# by the common outcome fields: ``reader(result) -> (key, fields)``.
+ODDS_OUTCOMES: dict[str, str] = {
+    "roll": "tabletop.rules.cd.movement:roll_outcome",
+    "assault": "tabletop.rules.models.aggression.battle:odds_outcome",
+}
+
+
+def odds_outcome(
+    name: str,
+) -> Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None:
+    target = ODDS_OUTCOMES.get(name)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    reader: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] = getattr(
+        importlib.import_module(module_name), attr
+    )
+    return reader
+
+
+# Actions whose odds are worked out in stages (an assault's rounds), positions merged between
+# them: an object with ``begin(ctx, inputs)``, ``stage(s, dice)``, ``over(s)``, ``key(s)``,
+# ``copy(s)`` and ``finish(s) -> result`` (``core.odds.by_stages``).
+ODDS_STAGES: dict[str, str] = {
+    "assault": "tabletop.rules.models.aggression.battle:AssaultStages",
+}
+
+
+def odds_stages(name: str) -> Any:
+    target = ODDS_STAGES.get(name)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)

@@ -14,11 +14,13 @@ from tabletop.cli.core import (
     emit_json,
     game_option,
     json_option,
+    odds_option,
     rolls_text,
 )  # fmt: skip
 
 
 @click.command("roll")
+@odds_option
 @click.argument("dice_spec", metavar="NdX")
 @click.option("--for", "purpose", default=None, help="What the roll is for (kept in the log).")
 @click.option(

@@ -74,6 +74,7 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
 
 
 @cli.command("bomb")
+@odds_option
 @click.argument("at", type=POINT, metavar="X,Y")
 @click.option(
     "--radius",
@@ -115,6 +116,7 @@ def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: 
 
 
 @cli.command("fire")
+@odds_option
 @click.argument("target")
 @click.option("--by", "by", type=STAND, required=True, help="The firing stand (a large gun).")
 @click.option("--weapon", default=None, help="Its weapon, if it carries several.")

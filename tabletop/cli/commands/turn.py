@@ -9,7 +9,14 @@ from typing import Any
 import click
 
 from tabletop.cli.commands.phase import advance
-from tabletop.cli.core import command, dice_option, game_option, json_option, open_game
+from tabletop.cli.core import (
+    command,
+    dice_option,
+    game_option,
+    json_option,
+    odds_option,
+    open_game,
+)
 
 
 def can_ask() -> bool:
@@ -28,6 +35,7 @@ def cli() -> None:
 
 
 @cli.command("next")
+@odds_option
 @click.option(
     "--yes",
     "-y",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tabletop.core.dice import explain_no_roll
+from tabletop.core.dice import explain_no_roll, roll_again_above, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
@@ -94,12 +94,13 @@ def snapshot(cond: dict[str, Any]) -> dict[str, Any]:
 def roll_wind_direction(ctx: RulesContext) -> tuple[int, list[int]]:
     """CD 10.1.1: a D10 on the wind direction chart, rolling again on 9 or 10."""
     above = ctx.charts.params(WeatherParams).wind_reroll_above
-    rolls = []
-    while True:
-        roll = ctx.dice.roll(10, f"wind direction (again on {above + 1}+)")
-        rolls.append(roll)
-        if roll <= above:
-            return roll, rolls
+    rolls = roll_again_above(ctx.dice, 10, above, f"wind direction (again on {above + 1}+)")
+    return rolls[-1], rolls
+
+
+def _roll_on(ctx: RulesContext, table: tuple[tuple[int, str], ...], purpose: str) -> str:
+    """A d10 on a preset's table: the faces matter only by the row they fall in."""
+    return _pick(table, roll_in_bands(ctx.dice, 10, purpose, (up_to for up_to, _ in table)))
 
 
 def _pick(table: tuple[tuple[int, str], ...], roll: int) -> str:
@@ -118,10 +119,11 @@ def weather_roll_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, 
         if preset_id not in presets:
             raise BadInput(f"--preset {preset_id!r}: known presets: {', '.join(presets)}")
         preset = presets[preset_id]
-        cond["weather"] = _pick(preset.weather, ctx.dice.roll(10, f"{preset_id}: weather"))
-        cond["ground"] = _pick(preset.ground, ctx.dice.roll(10, f"{preset_id}: ground"))
-        cond["wind"]["force"] = _pick(preset.wind, ctx.dice.roll(10, f"{preset_id}: wind force"))
-        cond["dusty"] = ctx.dice.roll(10, f"{preset_id}: dust") <= preset.dusty_up_to
+        cond["weather"] = _roll_on(ctx, preset.weather, f"{preset_id}: weather")
+        cond["ground"] = _roll_on(ctx, preset.ground, f"{preset_id}: ground")
+        cond["wind"]["force"] = _roll_on(ctx, preset.wind, f"{preset_id}: wind force")
+        dust = roll_in_bands(ctx.dice, 10, f"{preset_id}: dust", (preset.dusty_up_to,))
+        cond["dusty"] = dust <= preset.dusty_up_to
     direction, _ = roll_wind_direction(ctx)
     cond["wind"]["from"] = direction
     after = snapshot(cond)
@@ -173,12 +175,9 @@ def variable_wind(ctx: RulesContext) -> list[Happened]:
     cond = ctx.state.conditions
     if not cond.get("variable_wind"):
         return []
-    roll = ctx.dice.roll(10, "variable wind")
-    row = next(
-        r
-        for r in sorted(ctx.charts.table("wind").values(), key=lambda r: r.up_to)
-        if roll <= r.up_to
-    )
+    rows = sorted(ctx.charts.table("wind").values(), key=lambda r: r.up_to)
+    roll = roll_in_bands(ctx.dice, 10, "variable wind", (r.up_to for r in rows))
+    row = next(r for r in rows if roll <= r.up_to)
     wind = cond["wind"]
     old = dict(wind)
     wind["from"] = (int(wind["from"]) - 1 + row.turn) % 8 + 1
@@ -201,11 +200,15 @@ def mist_and_fog(ctx: RulesContext) -> list[Happened]:
     if weather not in ("mist", "fog") and not returning:
         return []
     change_on = ctx.charts.params(WeatherParams).fog_change_up_to
-    roll = ctx.dice.roll(10, f"mist and fog: changes on {change_on} or less")
+    roll = roll_in_bands(
+        ctx.dice, 10, f"mist and fog: changes on {change_on} or less", (change_on,)
+    )
     if roll > change_on:
         return [{"what": "mist and fog", "rolls": [roll], "result": f"{weather} holds"}]
     thin_on = ctx.charts.params(WeatherParams).fog_thins_up_to
-    effect = ctx.dice.roll(10, f"mist and fog: thins on {thin_on} or less, else thickens")
+    effect = roll_in_bands(
+        ctx.dice, 10, f"mist and fog: thins on {thin_on} or less, else thickens", (thin_on,)
+    )
     step = -1 if effect <= thin_on else 1
     new = FOG_SCALE[min(max(FOG_SCALE.index(weather) + step, 0), 2)]
     cond["weather"] = new
@@ -228,11 +231,13 @@ def precipitation(ctx: RulesContext) -> list[Happened]:
     if not cond.get("precipitation_changes") or kind not in ("rain", "snow"):
         return []
     change_on = ctx.charts.params(WeatherParams).precipitation_change_up_to
-    roll = ctx.dice.roll(10, f"{kind}: changes on {change_on} or less")
+    roll = roll_in_bands(ctx.dice, 10, f"{kind}: changes on {change_on} or less", (change_on,))
     if roll > change_on:
         return [{"what": kind, "rolls": [roll], "result": f"{cond['weather']} holds"}]
     lighter_on = ctx.charts.params(WeatherParams).precipitation_lightens_up_to
-    effect = ctx.dice.roll(10, f"{kind}: lightens on {lighter_on} or less, else heavier")
+    effect = roll_in_bands(
+        ctx.dice, 10, f"{kind}: lightens on {lighter_on} or less, else heavier", (lighter_on,)
+    )
     index = PRECIPITATION.index(level) + (-1 if effect <= lighter_on else 1)
     new = "clear" if index < 0 else f"{kind}-{PRECIPITATION[min(index, 2)]}"
     old, cond["weather"] = cond["weather"], new

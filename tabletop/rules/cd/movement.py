@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tabletop.core.dice import explain_no_roll
+from tabletop.core.dice import checkpoint, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import distribution
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
@@ -1183,11 +1183,19 @@ def plain_roll(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             f"--for: say what the roll is for in at most {MAX_PURPOSE} characters "
             f"(got {len(purpose)})"
         )
-    values = [
-        ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose)
-        for i in range(1, count + 1)
-    ]
+    values = []
+    for i in range(1, count + 1):
+        values.append(ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose))
+        if i < count:
+            # The odds of a plain roll are those of its total (``roll_outcome``): what
+            # follows depends on the total so far only.
+            checkpoint(ctx.dice, ("roll", i, sum(values)))
     return {"dice": f"{count}d{sides}", "purpose": purpose, "values": values, "total": sum(values)}
+
+
+def roll_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """What tells the outcomes of a plain roll apart, for its odds: the total."""
+    return f"total {result['total']}", {"total": result["total"]}
 
 
 MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entrenched")

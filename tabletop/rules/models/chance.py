@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from tabletop.core.dice import DiceLike
+from tabletop.core.dice import DiceLike, roll_in_bands
 
 SCALE = 10_000  # hundredths of a percent
 
@@ -50,11 +50,13 @@ def roll_chance(dice: DiceLike, chance: Fraction, purpose: str) -> tuple[bool, l
     rule = [f"yes on 1-{whole}"] if whole else []
     if part:
         rule.append(f"{whole + 1} rolls again for 1-{part}")
-    first = dice.roll(100, f"{purpose}: {'; '.join(rule)}")
+    # The faces matter by band only (yes, the straddling face, no): the odds try one of each.
+    cuts = (whole, whole + 1) if part else (whole,)
+    first = roll_in_bands(dice, 100, f"{purpose}: {'; '.join(rule)}", cuts)
     if first <= whole:
         return True, [first]
     if part and first == whole + 1:
-        second = dice.roll(100, f"{purpose}, hundredths: yes on 1-{part}")
+        second = roll_in_bands(dice, 100, f"{purpose}, hundredths: yes on 1-{part}", (part,))
         return second <= part, [first, second]
     return False, [first]
 

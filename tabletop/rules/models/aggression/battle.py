@@ -15,15 +15,19 @@ The stand's record under ``stand["models"]["aggression"]`` keeps ``strength``, `
 
 from __future__ import annotations
 
+import copy
+import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
+from tabletop.state.document import State
 
 MODEL = "aggression"
 
@@ -90,6 +94,8 @@ class Battle:
         self.eliminated: list[str] = []
         self.lines: list[str] = []
         self.admin_firing: dict[str, list[str]] = {}
+        # Answers of the table's geometry (``_forbidden``), shared with copies.
+        self._ground_seen: dict[Any, list[str]] = {}
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -182,6 +188,11 @@ class Battle:
     # --- the rounds ------------------------------------------------------------------------
 
     def fight(self) -> None:
+        self.introduce()
+        while not self.ended():
+            self.next_round()
+
+    def introduce(self) -> None:
         for f in self.fighters:
             self.lines.append(
                 f"{f.id}: AF {f.af} {'moving' if f.moving else 'stationary'} "
@@ -189,10 +200,63 @@ class Battle:
                 f"toward {f.retreat_bearing:.0f} ({f.bearing_from})"
                 + (f"; {'; '.join(f.notes)}" if f.notes else "")
             )
-        for number in range(1, self.limit + 1):
-            self._round(number)
-            if self._over():
-                break
+
+    def ended(self) -> bool:
+        """One side has left, or the rounds asked for are fought."""
+        return bool(self.rounds) and (self._over() or len(self.rounds) >= self.limit)
+
+    def next_round(self) -> None:
+        self._round(len(self.rounds) + 1)
+
+    def position(self) -> str:
+        """Everything the rounds still to come and the outcome depend on, between rounds:
+        the rounds fought, each fighter as it stands (its table row and record included) and
+        who has left, how. Not the rolls made, nor the words said about them (the odds merge
+        battles that reach the same position: ``odds_stages``)."""
+        fighters = [
+            {k: v for k, v in vars(f).items() if k not in ("profile", "notes", "start_strength")}
+            for f in self.fighters
+        ]
+        return json.dumps(
+            [
+                len(self.rounds),
+                fighters,
+                self.retreated,
+                self.disengaged,
+                self.surrendered,
+                self.eliminated,
+                self.admin_firing,
+            ],
+            sort_keys=True,
+            default=str,
+        )
+
+    def copy(self) -> Battle:
+        """A copy to play the next round on, sharing what a round never changes: the other
+        stands' rows, the rounds already recorded, the charts, the scenario and the table's
+        geometry. The fighters' rows (and records in them) are copied, and every list or
+        map a round adds to."""
+        ctx = self.ctx
+        _ = ctx.table  # built once, shared by the copies
+        rows = dict(ctx.state.rows)
+        where = {id(v): k for k, v in rows.items()}
+        fighters = []
+        for f in self.fighters:
+            row = rows[where[id(f.row)]] = _copied(f.row)
+            fighters.append(replace(f, row=row, record=row["models"][MODEL]))
+        new = copy.copy(self)
+        new.ctx = replace(ctx, state=State(rows), subjects=set(ctx.subjects))
+        new.fighters = fighters
+        new.by_id = {f.id: f for f in fighters}
+        new.rounds = list(self.rounds)
+        new.chances = {k: list(v) for k, v in self.chances.items()}
+        new.retreated = list(self.retreated)
+        new.disengaged = list(self.disengaged)
+        new.surrendered = list(self.surrendered)
+        new.eliminated = list(self.eliminated)
+        new.lines = list(self.lines)
+        new.admin_firing = {k: list(v) for k, v in self.admin_firing.items()}
+        return new
 
     def _meaning(self, f: Fighter) -> str:
         factor = self.chart.factor(f.af)
@@ -400,6 +464,22 @@ class Battle:
                 self.lines.append(f"  {f.id} is left alone: the leader retreats")
                 self._retreat(f, number, "retreat")
 
+    def _forbidden(self, f: Fighter, bearing_deg: float, inches: float) -> list[str]:
+        """Why ``f`` may not move ``inches`` along ``bearing_deg`` (``Ground.forbidden``),
+        kept by everything it depends on: the same move from the same place among the same
+        stands is the same answer (the odds meet it on many branches)."""
+        placed = tuple(
+            (s["id"], s["side"], s["x"], s["y"], s["facing"])
+            for s in self.ctx.state.stands()
+            if s["x"] is not None and s["status"] != "eliminated"
+        )
+        fought = tuple(g.id for g in self._present() if g.side != f.side)
+        key = (f.id, bearing_deg, inches, placed, fought)
+        found = self._ground_seen.get(key)
+        if found is None:
+            found = self._ground_seen[key] = self._ground(f).forbidden(bearing_deg, inches)
+        return list(found)
+
     def _ground(self, f: Fighter) -> Any:
         from tabletop.rules.models.aggression.ground import Ground
 
@@ -418,7 +498,6 @@ class Battle:
     def _retreat(self, f: Fighter, number: int, how: str) -> str:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
         allowed, test it for surrender (a disengaging unit just stays)."""
-        ground = self._ground(f)
         step = 360.0 / self.chart.params.directions
         inches = self.chart.params.retreat_hexes * self.chart.scale.inches_per_hex
 
@@ -426,7 +505,7 @@ class Battle:
             return (f.retreat_bearing + offset * step) % 360.0
 
         choice = rules.choose_direction(
-            self.chart, lambda offset: ground.forbidden(bearing_at(offset), inches)
+            self.chart, lambda offset: self._forbidden(f, bearing_at(offset), inches)
         )
         tried = [
             {"bearing": round(bearing_at(t.offset), 1), "steps": t.steps, "reasons": t.reasons}
@@ -535,8 +614,7 @@ class Battle:
             entry["pursued_by"] = [g.id for g in followers]
             bearing_deg = entry["bearing"]
             if f.gone != "eliminated":
-                ground = self._ground(f)
-                blocked = ground.forbidden(bearing_deg, inches, start=None)
+                blocked = self._forbidden(f, bearing_deg, inches)
                 blocked = [r for r in blocked if not r.startswith("toward ")]
                 if blocked:
                     self.lines.append(f"    {f.id} cannot fall back further: {'; '.join(blocked)}")
@@ -545,9 +623,10 @@ class Battle:
                     entry["to"] = [round(f.row["x"], 3), round(f.row["y"], 3)]
                     self.lines.append(f"    {f.id} falls back a further hex")
             for g in followers:
-                ground = self._ground(g)
                 blocked = [
-                    r for r in ground.forbidden(bearing_deg, inches) if not r.startswith("toward ")
+                    r
+                    for r in self._forbidden(g, bearing_deg, inches)
+                    if not r.startswith("toward ")
                 ]
                 if blocked:
                     self.lines.append(f"    {g.id} cannot follow: {'; '.join(blocked)}")
@@ -596,6 +675,7 @@ class Battle:
         victor = self._victor()
         spoils = self._spoils(victor) if victor is not None else None
         turn = self.ctx.state.turn
+        losses = {f.id: int(f.record["strength_at_battle"]) - f.strength for f in self.fighters}
         for f in self.fighters:
             f.record["strength"] = f.strength
             f.record["af"] = f.af
@@ -616,6 +696,7 @@ class Battle:
             "victor": victor,
             "spoils": spoils,
             "strength": {f.id: f.strength for f in self.fighters},
+            "losses": losses,
             "factors": {
                 f.id: {
                     "af": f.af,
@@ -888,3 +969,77 @@ def start_strength(profile: Profile, given: int | None) -> int:
     if profile.vehicles:
         return max(1, round(given * profile.strength / profile.vehicles))
     return int(given)
+
+
+def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """What tells one assault's outcome from another, for its odds: who holds the field, and
+    for each stand how it left the fight (retreated, pursued, surrendered, destroyed,
+    disengaged) and what it lost. The fields count each stand's fate (1 when it happened)
+    and its losses, so the odds show their expected values (each fate's chance)."""
+    fates: dict[str, str] = {}
+    for entry in result["retreated"]:
+        fates[entry["stand"]] = "retreated" + (
+            f" (pursued by {', '.join(entry['pursued_by'])})" if entry["pursued_by"] else ""
+        )
+    for entry in result["disengaged"]:
+        fates[entry["stand"]] = "disengaged"
+    for sid in result["eliminated"]:
+        fates[sid] = "destroyed"
+    for sid in result["surrendered"]:
+        fates[sid] = "surrendered"
+    fields: dict[str, Any] = {}
+    parts = []
+    for sid in [*result["attackers"], *result["defenders"]]:
+        fate = fates.get(sid, "stays")
+        lost = result["losses"][sid]
+        parts.append(f"{sid} {fate}, loses {lost}")
+        fields[f"{sid} losses"] = lost
+        for word in ("retreated", "pursued", "surrendered", "destroyed", "disengaged"):
+            if word in fate:
+                fields[f"{sid} {word}"] = 1
+    victor = result["victor"]
+    head = f"{victor} holds the field" if victor is not None else "still fighting"
+    return f"{head}: {'; '.join(parts)}", fields
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a JSON-like value (a stand's row): dicts and lists copied, the rest
+    shared (numbers and strings do not change)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
+class AssaultStages:
+    """The assault in stages, for its odds (``Game.odds``, ``core.odds.by_stages``): opened
+    as the command opens it, then played one round at a time on copies, battles that reach
+    the same position merged. The rounds are the command's own (``Battle.next_round``)."""
+
+    @staticmethod
+    def begin(ctx: RulesContext, inputs: dict[str, Any]) -> Battle:
+        battle = Battle.open(ctx, inputs)
+        battle.introduce()
+        return battle
+
+    @staticmethod
+    def stage(battle: Battle, dice: DiceLike) -> None:
+        battle.ctx.dice = dice
+        battle.next_round()
+
+    @staticmethod
+    def over(battle: Battle) -> bool:
+        return battle.ended()
+
+    @staticmethod
+    def key(battle: Battle) -> str:
+        return battle.position()
+
+    @staticmethod
+    def copy(battle: Battle) -> Battle:
+        return battle.copy()
+
+    @staticmethod
+    def finish(battle: Battle) -> dict[str, Any]:
+        return battle.result()

@@ -297,6 +297,8 @@ def _retreat_test(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[st
     return {
         "verdict": f"{'Retreats' if retreats else 'Stands'}: {chance.chance}% retreat chance, "
         f"{rules.roll_text(roll)}",
+        # What the odds tell apart (the verdict shows the face, the odds roll by band).
+        "result": "retreats" if retreats else "stands",
         "retreat_chance": chance.chance,
         "roll": roll,
         "retreated": retreats,
@@ -350,6 +352,7 @@ def _surrender(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, 
     return {
         "verdict": f"{'Surrenders' if gives_up else 'Fights on'}: {chance.chance}% surrender "
         f"chance, {rules.roll_text(roll)}",
+        "result": "surrenders" if gives_up else "fights on",
         "surrender_chance": chance.chance,
         "roll": roll,
         "surrendered": gives_up,
@@ -517,6 +520,7 @@ def _mine_clear(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str,
     )
     return {
         "verdict": f"{'Cleared' if cleared else 'Not cleared'}: {why}",
+        "result": "cleared" if cleared else "not cleared",
         "cleared": cleared,
         "roll": roll,
     }

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tabletop.core.dice import DiceLike
+from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.aggression.chart import AggressionChart, Profile
 
@@ -25,7 +25,8 @@ def percent_test(dice: DiceLike, chance: int, purpose: str) -> tuple[bool, int |
         return False, None
     if chance >= 100:
         return True, None
-    roll = dice.roll(100, purpose)
+    # Only the band matters (passed or not): the odds try one face of each.
+    roll = roll_in_bands(dice, 100, purpose, (chance,))
     return roll <= chance, roll
 
 
