@@ -13,6 +13,11 @@ modules (``"tabletop.rules.cd.fire:fire_action"``, what the action and model reg
 - ``store``: the game file's store used outside ``state/`` and ``game/``: importing
   ``tabletop.state.store`` or ``sqlite3``, or reading a game object's ``.store``.
 
+Separately, every import outside ``cli/`` and ``render/`` is at module level: a
+function-level import there would hide a dependency (or a cycle) until the function runs.
+Only the commands and the pictures put imports inside functions, to keep heavy libraries
+off the start-up path (``tabletop --help`` loads neither shapely nor numpy).
+
 Today's violations are listed, each with why, in ``KNOWN_VIOLATIONS``. The test fails on a
 violation not in the list, and on a listed one that is gone (delete its line: the list only
 shrinks).
@@ -263,6 +268,42 @@ def differences(found: set[str], known: frozenset[str]) -> list[str]:
         message.append("fixed, so delete these lines from KNOWN_VIOLATIONS:")
         message += [f"  {line}" for line in gone]
     return message
+
+
+# The floors where an import may sit inside a function (start-up time, see above).
+LAZY_IMPORTS_ALLOWED = ("cli", "render")
+
+
+def function_level_imports(root: Path) -> list[str]:
+    """``module:line`` of each import inside a function, outside the floors allowed them."""
+    found = []
+    for name, path in modules(root).items():
+        if name.partition(".")[2].split(".")[0] in LAZY_IMPORTS_ALLOWED:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found += [
+                    f"{name}:{inner.lineno}"
+                    for inner in ast.walk(node)
+                    if isinstance(inner, (ast.Import, ast.ImportFrom))
+                ]
+    return sorted(set(found))
+
+
+def test_imports_are_at_module_level_outside_the_commands_and_pictures() -> None:
+    assert function_level_imports(PACKAGE) == []
+
+
+def test_checker_finds_a_function_level_import_in_the_rules(tmp_path: Path) -> None:
+    root = fake_package(
+        tmp_path,
+        {
+            "rules/fire.py": "def f():\n    from pkg.core import dice\n    return dice\n",
+            "cli/main.py": "def g():\n    import shapely\n    return shapely\n",
+        },
+    )
+    assert function_level_imports(root) == ["pkg.rules.fire:2"]
 
 
 def test_floors_and_cycles_only_known_violations() -> None:

@@ -10,6 +10,7 @@ every problem.
 
 # No ``from __future__ import annotations``: the dataclasses' hints are then objects, which
 # opening a game resolves without compiling each one from text (docs/performance.md).
+import difflib
 import hashlib
 import typing
 from collections.abc import Callable, Mapping
@@ -17,9 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml
+from shapely import Polygon, is_valid_reason
+
 from tabletop.core.errors import BadInput, ChartError, ScenarioError
-from tabletop.data.charts import Charts, Level, Raw, Weapon, check_weapon, entry_id, overlay
-from tabletop.data.schema import Context, PathT, bounded, build, load_yaml
+from tabletop.data.charts import (
+    Charts,
+    Level,
+    Raw,
+    Weapon,
+    check_weapon,
+    entry_id,
+    overlay,
+    read_charts,
+)
+from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, load_yaml
 
 LIGHTS = ("day", "twilight", "night-moonlit", "night-dark", "artificial-moonlight")
 WEATHERS = (
@@ -269,8 +282,6 @@ def parse_scenario(
 def _rebuild(
     text: str, source: str, charts_raw: Raw, data: dict[str, Any] | None
 ) -> LoadedScenario:
-    from tabletop.data.schema import build_trusted
-
     if data is None:
         data = scenario_data(text)
     return LoadedScenario(
@@ -280,7 +291,6 @@ def _rebuild(
 
 def scenario_data(text: str) -> dict[str, Any]:
     """The scenario's YAML as data, weapon rules filled in (as the game stores it)."""
-    import yaml
 
     data: dict[str, Any] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     _prefill_weapon_rules(data)
@@ -396,7 +406,6 @@ def _charts_for(
     Raises ``ScenarioError`` with every problem so far when the charts cannot be built: the
     checks across the file need them.
     """
-    from tabletop.data.charts import read_charts
 
     problems: list[str] = []
     bad_weapons: set[str] = set()
@@ -459,8 +468,6 @@ def _scenario_weapons(
 
 
 def _known(ctx: Context, path: PathT, value: str, known: Any, what: str) -> bool:
-    import difflib
-
     if value in known:
         return True
     names = sorted(known)
@@ -552,8 +559,6 @@ def _check_profiles(
             else:
                 known[name] = lookup(name, charts)
         if known[name] is None:
-            import difflib
-
             models = [m for m in KNOWN_MODELS if m != "cd"]
             close = difflib.get_close_matches(name, models, n=1)
             ctx.error(
@@ -628,7 +633,6 @@ def _check_piece(sc: Scenario, charts: Charts, ctx: Context, i: int, piece: Terr
                 f"a polygon needs at least 3 corners, got {len(piece.polygon)}",
             )
             return
-        from shapely import Polygon, is_valid_reason
 
         shape = Polygon(piece.polygon)
         if not shape.is_valid:

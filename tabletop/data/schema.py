@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
+import yaml
+
 from tabletop.core.errors import BadInput
 
 C = TypeVar("C")
@@ -96,7 +98,6 @@ def load_yaml(text: str, source: str) -> tuple[Any, Context]:
     A key given twice in one mapping is recorded as a problem in the returned context (YAML
     would keep the last silently).
     """
-    import yaml
 
     loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     ctx = Context(source)
@@ -128,8 +129,6 @@ def _too_deep() -> str:
 
 
 def _check_depth(events: Iterable[Any], source: str) -> None:
-    import yaml
-
     depth = 0
     for event in events:
         if isinstance(event, yaml.CollectionStartEvent):
@@ -143,8 +142,6 @@ def _check_depth(events: Iterable[Any], source: str) -> None:
 
 
 def _collect_lines(root: Any, ctx: Context) -> None:
-    import yaml
-
     stack: list[tuple[Any, PathT]] = [(root, ())]
     for count in itertools.count():
         if not stack:

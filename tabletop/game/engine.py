@@ -21,9 +21,10 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
+from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
-from tabletop.data.scenario import LoadedScenario, parse_scenario
+from tabletop.data.scenario import LoadedScenario, parse_scenario, scenario_data
 from tabletop.game.actions import odds_outcome, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.game.reading import stored_scenario
@@ -243,7 +244,6 @@ class Game:
         in stages (``actions.ODDS_STAGES``: an assault's rounds) one stage at a time, equal
         positions merged. Nothing is written or logged; a command the rules refuse now is
         refused the same way."""
-        from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 
         run = procedure(command)
         tell = odds_outcome(command) or outcome_of
@@ -495,14 +495,11 @@ class Game:
             # Games started before a digest was recorded have no entry to compare with.
             if key in recorded and recorded[key] != value:
                 return f"the game's {what} is not the one recorded when it began (event 1)"
-        if row.scenario_json is not None:
-            from tabletop.data.scenario import scenario_data
-
-            # The parsed copy commands use must be the recorded scenario's own.
-            if json.loads(row.scenario_json) != json.loads(
-                canonical(scenario_data(row.scenario_text))
-            ):
-                return "the game's parsed scenario does not match its recorded text"
+        # The parsed copy commands use must be the recorded scenario's own.
+        if row.scenario_json is not None and json.loads(row.scenario_json) != json.loads(
+            canonical(scenario_data(row.scenario_text))
+        ):
+            return "the game's parsed scenario does not match its recorded text"
         return None
 
     def replay(self, progress: Callable[[int, int], None] | None = None) -> ReplayReport:

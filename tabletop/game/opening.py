@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.core.dice import Dice
+from tabletop.core.errors import ScenarioError, TabletopError
 from tabletop.data.scenario import LoadedScenario, stand_extent
 from tabletop.rules.cd import terrain_state
 from tabletop.rules.cd.ammo import fresh_ammo
+from tabletop.rules.cd.minefields import place_action
+from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
 
 
@@ -65,10 +69,6 @@ def opening_state(loaded: LoadedScenario, seed: int) -> State:
 def _lay_minefields(loaded: LoadedScenario, state: State) -> None:
     """The scenario's pregame minefields, under the same rules as 'minefield place --pregame'
     (CD 3.1.1); a field the rules refuse is a scenario problem."""
-    from tabletop.core.dice import Dice
-    from tabletop.core.errors import ScenarioError, TabletopError
-    from tabletop.rules.cd.minefields import place_action
-    from tabletop.rules.context import RulesContext
 
     ctx = RulesContext(state, Dice(0), loaded.scenario, loaded.charts)
     problems = []

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.dice import DiceLike
+from tabletop.data.board import build_table
 from tabletop.data.charts import Charts
 from tabletop.data.scenario import Scenario
 from tabletop.state.document import State
@@ -27,8 +28,6 @@ class RulesContext:
     def table(self) -> Table:
         """The table's geometry, built on first use (shapely is imported only then)."""
         if self._table is None:
-            from tabletop.data.board import build_table
-
             self._table = build_table(self.scenario, self.charts)
         return self._table  # type: ignore[no-any-return,unused-ignore]
 

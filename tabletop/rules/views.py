@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.core.errors import UnknownStand
-from tabletop.core.sides import REFEREE
+from tabletop.core.sides import REFEREE, resolve_view
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
 from tabletop.rules.cd.sighting import End, sight
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State, in_play, unknown_stand_message
+from tabletop.table import sight_matrix
 
 # What a side learns of an enemy stand it spots: what it looks like and where it is.
 SEEN_KEYS = ("id", "side", "kind", "x", "y", "facing", "width", "depth", "status", "markers")
@@ -145,7 +146,6 @@ def spotted_by(
     the single-line trace); the full spotting procedure then runs only for pairs that see
     each other, nearest spotter first, and stops at the first that spots.
     """
-    from tabletop.table import sight_matrix
 
     stands = _on_table(ctx.state)
     wanted = None if among is None else set(among)
@@ -545,7 +545,6 @@ def view_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     A player's copy of the game set to its side never shows the referee's view by accident;
     ``--view`` (or TABLETOP_VIEW) still chooses another for one command.
     """
-    from tabletop.core.sides import resolve_view
 
     view = resolve_view(inputs["view"], ctx.scenario.side_names(), option="view")
     settings = ctx.state.rows.setdefault(SETTINGS, {})

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.chart_params import AmmoParams
+from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
 
@@ -413,7 +414,6 @@ def supply_distance(ctx: RulesContext, a: dict[str, Any], b: dict[str, Any]) -> 
     if a["x"] is None or b["x"] is None:
         return None
     # Imported here: status reads ammunition states without loading the table's geometry.
-    from tabletop.rules.cd.sighting import distance_between, end_for_stand
 
     return distance_between(
         end_for_stand(ctx.state, a["id"]), end_for_stand(ctx.state, b["id"]), ctx.scenario.measure

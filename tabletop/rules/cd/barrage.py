@@ -17,7 +17,9 @@ from typing import Any, cast
 from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import AmmoParams, BarrageParams
+from tabletop.rules.cd.ammo import check_can_fire, check_fires_left, note_fired, record_firing
 from tabletop.rules.cd.compass import wind_bearing
 from tabletop.rules.cd.fire import (
     ELIMINATED,
@@ -31,8 +33,12 @@ from tabletop.rules.cd.fire import (
     roll_effect,
     roll_to_hit,
 )
+from tabletop.rules.cd.sighting import target_cover
+from tabletop.rules.cd.stands import apply_effect, check_phase, choose_weapon, firer_of, target_of
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
+from tabletop.table import circle, coverage, strip
 
 
 @dataclass
@@ -48,16 +54,12 @@ class Barrage:
 
 
 def smoke_length(ctx: RulesContext) -> float:
-    from tabletop.rules.cd.weather import effects
-
     length = ctx.charts.params(BarrageParams).smoke_length
     cap = effects(ctx.state.conditions, ctx.charts).smoke_max_length
     return length if cap is None else min(length, cap)
 
 
 def template_for(ctx: RulesContext, weapon: Any, ammo: str, x: float, y: float) -> Any:
-    from tabletop.table import circle, strip
-
     if ammo == "smoke":
         return strip(x, y, wind_bearing(ctx.state.conditions), weapon.burst, smoke_length(ctx))
     if ammo == "illum":
@@ -67,13 +69,6 @@ def template_for(ctx: RulesContext, weapon: Any, ammo: str, x: float, y: float) 
 
 
 def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = False) -> Barrage:
-    from tabletop.data.board import base_of
-    from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
-    from tabletop.rules.cd.sighting import target_cover
-    from tabletop.rules.cd.stands import check_phase, choose_weapon, firer_of, target_of
-    from tabletop.rules.cd.weather import effects
-    from tabletop.table import coverage
-
     state, charts = ctx.state, ctx.charts
     shooter = state.stand(inputs["shooter"])
     if not any_phase:
@@ -134,9 +129,6 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
 
 
 def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.ammo import note_fired, record_firing
-    from tabletop.rules.cd.stands import apply_effect
-
     b = prepare(ctx, inputs)
     state, charts = ctx.state, ctx.charts
     shooter = b.shooter

@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.data.chart_params import AmmoParams, BarrageParams
-from tabletop.rules.cd import ammo
+from tabletop.rules.cd import ammo, engineering, minefields, tasks  # noqa: F401  (completions)
+from tabletop.rules.cd.minefields import resolve_attacks
+from tabletop.rules.cd.sighting import distance_between, end_for_stand
+from tabletop.rules.cd.smokegen import each_turn
+from tabletop.rules.cd.structures import fires_out
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
 from tabletop.state.document import out_of_play
@@ -59,9 +63,7 @@ def _says_smoke(ctx: RulesContext) -> str | None:
 
 
 def _says_tasks(ctx: RulesContext) -> str | None:
-    from tabletop.rules.cd.tasks import tasks
-
-    active = [t for t in tasks(ctx.state) if t["status"] == "active"]
+    active = [t for t in tasks.tasks(ctx.state) if t["status"] == "active"]
     if not active:
         return None
     return f"{len(active)} engineering task(s) work a turn or complete (CD 2-5, 9.1.7)"
@@ -84,7 +86,6 @@ def limited_rounds(ctx: RulesContext) -> list[Happened]:
 @step("resupply", says=_says_resupply)
 def resupply(ctx: RulesContext) -> list[Happened]:
     """CD 1.4: resupply at the end of the turn within reach of a supply point."""
-    from tabletop.rules.cd.sighting import distance_between, end_for_stand
 
     state = ctx.state
 
@@ -133,7 +134,6 @@ def clear_last_turn(ctx: RulesContext) -> list[Happened]:
 @step("engineering-tasks", says=_says_tasks)
 def engineering_tasks(ctx: RulesContext) -> list[Happened]:
     """Engineering tasks work a turn, are interrupted, or complete (CD 2, 3.3.1, 4)."""
-    from tabletop.rules.cd import engineering, minefields, tasks  # noqa: F401  (completions)
 
     return tasks.advance(ctx)
 
@@ -141,7 +141,6 @@ def engineering_tasks(ctx: RulesContext) -> list[Happened]:
 @step("fires-out")
 def fires(ctx: RulesContext) -> list[Happened]:
     """Burning buildings may go out (CD 6.2.2)."""
-    from tabletop.rules.cd.structures import fires_out
 
     return fires_out(ctx)
 
@@ -149,7 +148,6 @@ def fires(ctx: RulesContext) -> list[Happened]:
 @step("smoke-generators", says=_says_smoke)
 def smoke_generators(ctx: RulesContext) -> list[Happened]:
     """Smoke screens grow or thin (CD 5.3)."""
-    from tabletop.rules.cd.smokegen import each_turn
 
     return each_turn(ctx)
 
@@ -166,6 +164,5 @@ def flails_stop(ctx: RulesContext) -> list[Happened]:
 @step("mine-attacks")
 def mine_attacks(ctx: RulesContext) -> list[Happened]:
     """Real minefields attack the stands that moved into them (CD 3.2)."""
-    from tabletop.rules.cd.minefields import resolve_attacks
 
     return resolve_attacks(ctx)

@@ -8,11 +8,13 @@ from typing import Any
 from tabletop.core.dice import explain_no_roll, roll_again_above, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.rules.cd import ground
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
-from tabletop.state.document import out_of_play
+from tabletop.state.document import in_play, out_of_play
+from tabletop.table import distance, overlapping
 
 FORCES = ("light", "moderate", "high")
 FOG_SCALE = ("clear", "mist", "fog")
@@ -385,8 +387,6 @@ def check_in_contact(ctx: RulesContext, helper: dict[str, Any], stand: dict[str,
         )
     if helper["x"] is None or stand["x"] is None:
         return  # not on the table: the referee vouches for contact, as in quick mode
-    from tabletop.data.board import base_of
-    from tabletop.table import distance
 
     gap = float(distance(base_of(helper), base_of(stand), "edge"))
     reach = ctx.charts.params(EngineeringParams).adjacent
@@ -419,9 +419,6 @@ def _inch_for_assist(
     new_stand = (round(sx + ux, 6), round(sy + uy, 6))
     new_helper = (round(hx + ux, 6), round(hy + uy, 6))
     width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
-    from tabletop.data.board import base_of
-    from tabletop.state.document import in_play
-    from tabletop.table import overlapping
 
     moved = [
         {**stand, "x": new_stand[0], "y": new_stand[1]},

@@ -12,6 +12,8 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import AmmoParams
+from tabletop.rules.cd import terrain_state
+from tabletop.rules.cd.ammo import record_firing
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
@@ -21,6 +23,7 @@ from tabletop.rules.cd.fire import (
     roll_effect,
     roll_to_hit,
 )  # fmt: skip
+from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
 from tabletop.rules.cd.stands import (
     apply_effect,
     check_phase,
@@ -30,6 +33,8 @@ from tabletop.rules.cd.stands import (
     gun_fire_refusal,
     target_of,
 )
+from tabletop.rules.cd.structures import after_direct_fire
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
@@ -68,8 +73,6 @@ def prepare(
     drop phase); ``look_ahead`` (``odds``) also skips the once-a-turn allowance, which a
     later turn renews.
     """
-    from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
-    from tabletop.rules.cd.weather import effects
 
     state, charts = ctx.state, ctx.charts
     shooter = state.stand(inputs["shooter"])
@@ -177,8 +180,6 @@ def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list
 
 
 def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.ammo import record_firing
-
     prep = prepare(ctx, inputs)
     plan, shooter, target = prep.plan, prep.shooter, prep.target
     ctx.involve(shooter["id"], target["id"])
@@ -208,7 +209,6 @@ def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     target["fired_at"] = ctx.state.turn
     outcome = apply_effect(target, tally.worst, ctx.state)
     effects = [d["effect"] for d in dice_out if d["hit"]]
-    from tabletop.rules.cd.structures import after_direct_fire
 
     before = _structure_states(ctx)
     structure = after_direct_fire(ctx, weapon, plan.band, target, prep.ammo)
@@ -238,8 +238,6 @@ def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _structure_states(ctx: RulesContext) -> dict[str, str]:
-    from tabletop.rules.cd import terrain_state
-
     return {
         key.removeprefix(terrain_state.TERRAIN): str(row["state"])
         for key, row in ctx.state.rows.items()

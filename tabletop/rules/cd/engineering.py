@@ -10,14 +10,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely.geometry import LineString, Point
+
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.data.charts import WEIGHT_LEVELS, Charts, weight_number
 from tabletop.rules.cd import tasks, terrain_state
 from tabletop.rules.cd.conditions import weight_class_of
+from tabletop.rules.cd.structures import apply_damage
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
+from tabletop.table import base_polygon, bearing, overlapping, strip
 
 CONFIGS = ("nominal", "lower", "higher")
 
@@ -91,8 +96,6 @@ def placed(stand: dict[str, Any]) -> None:
 
 def gap_to_piece(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> tuple[float, bool]:
     """Inches from the stand's base to the piece, and whether the base is on it."""
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
 
     placed(stand)
     base = base_polygon(base_of(stand))
@@ -127,7 +130,6 @@ def owner_of(ctx: RulesContext, piece: Any) -> tuple[str, str]:
     """
     if piece.owner is not None:
         return str(piece.owner), "the scenario's owner"
-    from shapely.geometry import Point
 
     shape = ctx.table.geometry(piece.id)
     best: tuple[float, str] | None = None
@@ -201,7 +203,6 @@ def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
         )
     if piece.kind != "bridge":
         # CD 6.1.3: other wired structures are simply destroyed.
-        from tabletop.rules.cd.structures import apply_damage
 
         effects = apply_damage(ctx, piece.id, destroy=True)
         return {
@@ -412,7 +413,6 @@ def gap_spanned(ctx: RulesContext, a: tuple[float, float], b: tuple[float, float
     Both ends must stand on land (a bank: outside the water, its edge allowed) and the span
     must cross at least one water piece; a span that ends in mid-stream is refused.
     """
-    from shapely.geometry import LineString, Point
 
     line = LineString([a, b])
     crossed = []
@@ -437,11 +437,6 @@ def gap_spanned(ctx: RulesContext, a: tuple[float, float], b: tuple[float, float
 
 
 def bridge_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from shapely.geometry import LineString
-
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     workers = _workers(ctx, inputs["by"], "CD 2.4.3")
     (x1, y1), (x2, y2) = inputs["span"]
     span = math.dist((x1, y1), (x2, y2))
@@ -562,8 +557,6 @@ def add_built_bridge(
 
 
 def _span_polygon(a: list[float], b: list[float]) -> list[list[float]]:
-    from tabletop.table import bearing, strip
-
     shape = strip(a[0], a[1], bearing(a[0], a[1], b[0], b[1]), 1.0, math.dist(a, b))
     return [list(p) for p in shape.exterior.coords]
 
@@ -671,7 +664,6 @@ def _launch_span(
     ctx: RulesContext, vehicle: dict[str, Any], piece_id: str
 ) -> tuple[list[float], list[float]]:
     """From the bank by the vehicle straight across the obstacle, a little onto each side."""
-    from shapely.geometry import LineString, Point
 
     shape = ctx.table.geometry(piece_id)
     here = Point(vehicle["x"], vehicle["y"])
@@ -735,11 +727,6 @@ def _beside_piece(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]
 
 @tasks.place_check("bridge-set")
 def _beside_span(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
-    from shapely.geometry import LineString
-
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     if stand["x"] is None:
         return f"{stand['id']} is off the table"
     line = LineString([task["detail"]["from"], task["detail"]["to"]])
@@ -826,9 +813,6 @@ def _cleared(ctx: RulesContext, task: dict[str, Any]) -> str:
 
 
 def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     state, charts = ctx.state, ctx.charts
     boat = state.stand(inputs["boat"])
     ctx.involve(boat["id"])
@@ -908,8 +892,6 @@ def _landing_spot(
     ``at`` if given (it must be such a place); otherwise the first free place of: ahead of
     the bow, to port, to starboard, astern.
     """
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon, overlapping
 
     hull = base_polygon(base_of(boat))
     others = [

@@ -10,6 +10,7 @@ commands, their explanations and ``odds`` all use these same functions.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import BarrageParams
 from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
+from tabletop.rules.cd.ammo import depletes_by_roll, depletion_threshold
 
 MISSED = "missed"
 NO_EFFECT = "no effect"
@@ -233,7 +235,6 @@ def requested_modifiers(
     A referee's own name that is close to a charted one is taken for a typo and refused:
     a misspelt charted modifier must not slip in as a new one.
     """
-    import difflib
 
     out = []
     for name, value in requested:
@@ -459,8 +460,6 @@ def plan_indirect(
 
 
 def _depletion(weapon: Weapon, firer: Firer, ammo: str, charts: Charts) -> tuple[str, int | None]:
-    from tabletop.rules.cd.ammo import depletes_by_roll, depletion_threshold
-
     if weapon.flame is not None:
         return "flame", None
     if ammo in ("limited", "smoke", "illum"):

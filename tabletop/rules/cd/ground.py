@@ -18,6 +18,7 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import Charts, StandKind, weight_number
+from tabletop.rules.cd.weather import effects
 
 # How each kind of mobility pays terrain costs (terrain chart columns).
 TERRAIN_COLUMN = {
@@ -52,8 +53,6 @@ def move_cost(
     ski: bool = False,
     near_flood: bool = False,
 ) -> Cost:
-    from tabletop.rules.cd.weather import effects
-
     if road is not None and road not in ROADS:
         raise BadInput(f"--road {road!r}: accepted: {', '.join(ROADS)}")
     if kind.mobility == "static":

@@ -11,11 +11,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely import Point
+
 from tabletop.core.errors import RulesRefusal
 from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import WEIGHT_LEVELS, weight_number
+from tabletop.rules.cd.conditions import weight_class_of
+from tabletop.rules.cd.structures import automatic_hit
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
+from tabletop.table import beam
 
 ICE_ORDER = ("0", *WEIGHT_LEVELS)
 
@@ -45,14 +51,11 @@ def ice_under(ctx: RulesContext, x: float, y: float) -> list[Any]:
 
 
 def _point(x: float, y: float) -> Any:
-    from shapely import Point
-
     return Point(x, y)
 
 
 def needs(ctx: RulesContext, stand: dict[str, Any]) -> str:
     """The ice class a stand needs: personnel a charted class, others their weight class."""
-    from tabletop.rules.cd.conditions import weight_class_of
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
     if kind.category == "personnel":
@@ -64,7 +67,6 @@ def check_ice(
     ctx: RulesContext, stand: dict[str, Any], came_from: tuple[float, float] | None
 ) -> list[str]:
     """After a stand is placed: break through thin ice (CD 11.3); note hidden lakes."""
-    from tabletop.rules.cd.structures import automatic_hit
 
     notes: list[str] = []
     for piece in ice_under(ctx, stand["x"], stand["y"]):
@@ -109,8 +111,6 @@ def referee_note(ctx: RulesContext, stand: dict[str, Any], piece: Any, cls: str)
 
 def searchlight_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A searchlight beam 2" wide and 40" long, stopped by what blocks sight (CD 9.2.2)."""
-    from tabletop.rules.cd.weather import effects
-    from tabletop.table import beam
 
     state = ctx.state
     stand = state.stand(inputs["stand"])

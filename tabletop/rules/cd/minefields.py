@@ -17,10 +17,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from shapely import LineString, box
+
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import TOLERANCE, within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, MinesParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd import tasks
@@ -32,10 +35,14 @@ from tabletop.rules.cd.engineering import (
     require_fit,
     require_phase,
 )  # fmt: skip
+from tabletop.rules.cd.fire import SEVERITY, hit_effect
+from tabletop.rules.cd.ground import refuse_if_mired
 from tabletop.rules.cd.hidden import MINEFIELD, fields
-from tabletop.rules.cd.stands import effect_plan
+from tabletop.rules.cd.stands import apply_effect, effect_plan
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
+from tabletop.table import base_polygon, strip
+from tabletop.table.sweep import sweep
 
 EPS = 1e-9  # inches along a path: the same point
 
@@ -48,8 +55,6 @@ def get(state: Any, field_id: str) -> dict[str, Any]:
 
 
 def square(field: dict[str, Any]) -> Any:
-    from shapely import box
-
     half = field["size"] / 2
     return box(field["x"] - half, field["y"] - half, field["x"] + half, field["y"] + half)
 
@@ -167,9 +172,6 @@ def before_battle(ctx: RulesContext) -> bool:
 def _check_layer(
     ctx: RulesContext, stand: dict[str, Any], side: str, field: dict[str, Any]
 ) -> None:
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     ctx.involve(stand["id"])
     if stand["side"] != side:
         raise RulesRefusal(f"{stand['id']} is {stand['side']}'s, not {side}'s")
@@ -260,8 +262,6 @@ def tidy_stop(stand: dict[str, Any], x: float, y: float, squares: list[Any]) -> 
     hundredth of an inch a referee can place, on the same side of every field as the exact
     point: a base that stopped clear of a field stays clear, one on a field stays on it.
     (The exact contact point has long decimals that meant nothing at the table.)"""
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
 
     def touching(px: float, py: float) -> list[bool]:
         base = base_polygon(base_of({**stand, "x": px, "y": py}))
@@ -287,9 +287,6 @@ def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """``minefield cross``: the minefield step of a move alone (CD 3.2), through the same
     ``meetings`` and ``settle`` that 'tabletop move' uses, for moves the referee prices
     himself or other rules move (an amphibious vehicle driving ashore, CD 8.1.5)."""
-    from shapely import LineString
-
-    from tabletop.rules.cd.ground import refuse_if_mired
 
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
@@ -355,9 +352,6 @@ def meetings(
     A side knows where its own fields lie and keeps to their lanes (our reading: CD 3.2
     speaks of the fields a stand blunders into): its stands neither find nor set them off.
     """
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-    from tabletop.table.sweep import sweep
 
     if sum(math.dist(a, b) for a, b in itertools.pairwise(points)) <= EPS:
         return []
@@ -378,8 +372,6 @@ def settle(
 ) -> dict[str, Any]:
     """At the end of a move that stopped ``stop`` inches along (the stand already there):
     reveal the fields met, take away dummies, schedule the attacks of real ones (CD 3.2)."""
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
 
     state, charts = ctx.state, ctx.charts
     kind = kind_of(ctx, stand)
@@ -442,8 +434,6 @@ def attack_roll(dice: DiceLike, attack: dict[str, Any], n: int, stand_id: str) -
 
 def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
     """Opportunity fire phase: real minefields attack the stands that met them (CD 3.2)."""
-    from tabletop.rules.cd.fire import SEVERITY, hit_effect
-    from tabletop.rules.cd.stands import apply_effect
 
     happened = []
     queue = ctx.state.pending("mine-attacks")
@@ -482,9 +472,6 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
 
 
 def clear_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     state = ctx.state
     stand = state.stand(inputs["by"])
     ctx.involve(stand["id"])
@@ -621,8 +608,6 @@ def _line_charge_window(ctx: RulesContext, stand: dict[str, Any], field: dict[st
 def _tank_clears(
     ctx: RulesContext, stand: dict[str, Any], kit: str, heading: float | None
 ) -> dict[str, Any]:
-    from tabletop.table import strip
-
     state = ctx.state
     bearing = float(stand["facing"] if heading is None else heading)
     distance = ctx.charts.params(MinesParams).clearing_tank_distance
@@ -651,9 +636,6 @@ def _tank_clears(
 
 @tasks.place_check("hand-lift")
 def _beside_field(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     field = ctx.state.rows.get(MINEFIELD + task["target"])
     if field is None or stand["x"] is None:
         return None if field is None else f"{stand['id']} is off the table"

@@ -18,6 +18,7 @@ from typing import Any
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.chart_params import MoraleParams, WeatherParams
+from tabletop.rules.cd.ammo import supply_distance
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
@@ -190,8 +191,6 @@ def _check_rally(ctx: RulesContext, stand: dict[str, Any], by: str | None) -> st
     if chief["side"] != stand["side"] or out_of_play(chief):
         raise RulesRefusal(f"{chief['id']} cannot order {stand['id']}")
     if chief["x"] is not None and stand["x"] is not None:
-        from tabletop.rules.cd.ammo import supply_distance
-
         gap = supply_distance(ctx, chief, stand)
         if gap is not None and not within(gap, orders["radius"]):
             raise RulesRefusal(

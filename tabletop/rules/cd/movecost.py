@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
+
+from shapely import Point
 
 from tabletop.core.errors import BadInput
 from tabletop.core.units import within
@@ -30,8 +33,6 @@ def move_cost_for(
         areas = [p.kind for p in here if p.kind not in ROAD_KINDS and charts.terrain[p.kind].move]
         terrain = areas[-1] if areas else "open"
     elif terrain not in charts.terrain:
-        import difflib
-
         close = difflib.get_close_matches(terrain, list(charts.terrain), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise BadInput(f"--terrain {terrain!r}: unknown terrain kind{hint}")
@@ -68,8 +69,6 @@ def move_cost_for(
 
 
 def _near_flood(ctx: RulesContext, stand: dict[str, Any]) -> bool:
-    from shapely import Point
-
     margin = ctx.charts.params(WeatherParams).flooded_mud_margin
     here = Point(stand["x"], stand["y"])
     for spec in ctx.scenario.terrain:

@@ -23,17 +23,23 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from shapely import Point, Polygon
+
 from tabletop.core.dice import checkpoint, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import distribution
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.ground import refuse_if_mired
-from tabletop.rules.cd.ice import ICE_ORDER, ice_class, needs, referee_note
+from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
+from tabletop.rules.cd.sighting import End, end_for_stand, sight
+from tabletop.rules.cd.structures import automatic_hit
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play, out_of_play
+from tabletop.table import bearing, overlapping
 from tabletop.table.paths import EPS, Stretch, path_length, point_along, split_path
 
 DICE_SPEC = re.compile(r"^\s*([0-9]*)\s*[dD]\s*([0-9]+)\s*$")
@@ -231,7 +237,6 @@ class Extra:
 def _extras(ctx: RulesContext) -> tuple[list[Any], list[Extra]]:
     """Flood margins (CD 10.3.4), bridges built in play (CD 2.4.3) and gaps, VLBs and
     fascines across obstacles and narrow water (CD 2.4.5, 4)."""
-    from shapely import Point, Polygon
 
     shapes: list[Any] = []
     extras: list[Extra] = []
@@ -592,8 +597,6 @@ def plan_move(
     ctx: RulesContext, stand: dict[str, Any], points: list[Any], facing: float | None
 ) -> MovePlan:
     """Price the path and find what it meets, changing nothing and rolling nothing."""
-    from tabletop.data.board import base_of
-    from tabletop.table import bearing, overlapping
 
     pricer = Pricer(ctx, stand)
     if facing is None:
@@ -658,7 +661,6 @@ def plan_move(
 
 
 def _mines_met(ctx: RulesContext, stand: dict[str, Any], plan: MovePlan) -> None:
-
     for m, f in minefields.meetings(ctx, stand, plan.points):
         point = point_along(plan.points, m.contact)
         plan.events.append(
@@ -704,7 +706,6 @@ def _ground_rank(ground_id: str, charts: Any) -> tuple[int, float]:
 
 def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
     """Carry out a plan that passed: mines and ice may stop it short, then miring."""
-    from tabletop.rules.cd.structures import automatic_hit
 
     state, charts = ctx.state, ctx.charts
     stand = plan.stand
@@ -878,7 +879,6 @@ def opportunity(
 ) -> list[dict[str, Any]]:
     """Enemy stands that can see some part of the path and reach it with a weapon: the
     candidates for opportunity fire, each with the nearest point it sees."""
-    from tabletop.rules.cd.sighting import End, end_for_stand, sight
 
     samples: list[tuple[float, float]] = []
     step = 1.0
@@ -1057,9 +1057,6 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     Outside setting up a place is the referee's override: it is logged as one, with what
     ``move`` would have refused, and not refused for it.
     """
-    from tabletop.data.board import base_of
-    from tabletop.rules.cd.ice import check_ice
-    from tabletop.table import overlapping
 
     state, scenario = ctx.state, ctx.scenario
     stand = state.stand(inputs["stand"])

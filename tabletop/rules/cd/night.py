@@ -6,9 +6,11 @@ import math
 from typing import Any
 
 from tabletop.core.units import within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.weather import Effects
 from tabletop.rules.context import RulesContext
+from tabletop.table import base_polygon
 
 
 def _noisy_near(ctx: RulesContext, x: float, y: float, radius: float) -> str | None:
@@ -64,8 +66,6 @@ def sound_detects(
 def lit_by_fire(ctx: RulesContext, shape: Any) -> str | None:
     """A burning vehicle within 1" or a burning building within 3" lights a stand's base or a
     point (CD 9.2); distances are measured base to base, as ranges are."""
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
 
     small = ctx.charts.params(WeatherParams).fire_light_radius
     large = ctx.charts.params(WeatherParams).large_fire_light_radius

@@ -11,12 +11,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely.geometry import LineString, box
+
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.data.chart_params import EngineeringParams
 from tabletop.data.charts import Charts
+from tabletop.rules.cd.engineering import is_earthmover
+from tabletop.rules.cd.minefields import engineer_companies
+from tabletop.rules.cd.terrain_state import TERRAIN
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
+from tabletop.table import bearing, strip
 
 
 def work_hours(charts: Charts, hours: float | None, days: float | None) -> float:
@@ -40,7 +46,6 @@ def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
     kinds = {s["id"]: charts.stand_kinds[s["kind"]] for s in stands}
     engineers = [s["id"] for s in stands if kinds[s["id"]].engineer]
     movers = [s["id"] for s in stands if _earthmover(ctx, s)]
-    from tabletop.rules.cd.minefields import engineer_companies
 
     companies = engineer_companies(ctx, side)
     ground = state.conditions["ground"]
@@ -100,8 +105,6 @@ def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
 
 
 def _earthmover(ctx: RulesContext, stand: dict[str, Any]) -> bool:
-    from tabletop.rules.cd.engineering import is_earthmover
-
     return is_earthmover(ctx, stand)
 
 
@@ -131,9 +134,6 @@ def parse_build(text: str) -> dict[str, Any]:
 
 def _footprint(ctx: RulesContext, build: dict[str, Any]) -> tuple[Any, float]:
     """The shape a work covers on the table, and its amount in the work's unit."""
-    from shapely.geometry import LineString, box
-
-    from tabletop.table import bearing, strip
 
     params = ctx.charts.params(EngineeringParams)
     work, points = build["work"], build["points"]
@@ -189,7 +189,6 @@ def build_works(
     engineer companies carry. Each work becomes a terrain row ``terrain:works-N`` (kind the
     work's terrain kind, ``built: True``, ``polygon``, ``state``, ``side``) and a map template.
     """
-    from tabletop.rules.cd.terrain_state import TERRAIN
 
     charts, state = ctx.charts, ctx.state
     works = charts.table("works")

@@ -12,13 +12,24 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from shapely import Point, Polygon
+
 from tabletop.core.errors import BadInput
 from tabletop.core.units import within
 from tabletop.data.board import base_of, smoke_blockers
 from tabletop.data.chart_params import WeatherParams
+from tabletop.rules.cd.night import lit_by_fire, sound_detects
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
+from tabletop.table import (
+    base_polygon,
+    bearing,
+    distance,
+    line_of_sight,
+    point_distance,
+    sight_matrix,
+)
 
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
 
@@ -90,8 +101,6 @@ def end_for_point(x: float, y: float, scenario: Any) -> End:
 
 
 def distance_between(a: End, b: End, measure: str) -> float:
-    from tabletop.table import distance, point_distance
-
     if a.stand is not None and b.stand is not None:
         return float(distance(base_of(a.stand), base_of(b.stand), measure))
     if a.stand is not None and measure == "edge":
@@ -166,10 +175,6 @@ def illuminated(ctx: RulesContext, b: End, reach: float | None = None) -> str | 
     (fog, precipitation): a searchlight beam lights nothing farther than that from the
     searchlight (CD 9.2.2 follows sight; CD 10.2.1, 10.3.1 limit it).
     """
-    from shapely import Point, Polygon
-
-    from tabletop.rules.cd.night import lit_by_fire
-    from tabletop.table import base_polygon
 
     shape = base_polygon(base_of(b.stand)) if b.stand is not None else Point(b.x, b.y)
     for t in ctx.state.templates():
@@ -204,8 +209,6 @@ def lifts_light_limits(conditions: dict[str, Any], charts: Any) -> bool:
 
 
 def sight(ctx: RulesContext, a: End, b: End) -> Sight:
-    from tabletop.table import bearing, line_of_sight
-
     table = ctx.table
     rng = distance_between(a, b, ctx.scenario.measure)
     line = line_of_sight(table, (a.x, a.y), (b.x, b.y), smoke_blockers(ctx.state.templates()))
@@ -276,8 +279,6 @@ def _spot(
         )
     effective = result.range
     if result.a_stand is not None and now.night and not lit:
-        from tabletop.rules.cd.night import sound_detects
-
         heard, why = sound_detects(ctx, result.a_stand, b.stand, result.range, now)
         if heard:
             effective = result.range * ctx.charts.params(WeatherParams).sound_distance_factor
@@ -319,7 +320,6 @@ def _crossing(c: Any) -> dict[str, Any]:
 
 def all_pairs(ctx: RulesContext) -> dict[str, Any]:
     """Line of sight between every pair of placed stands, at once (vectorised geometry)."""
-    from tabletop.table import sight_matrix
 
     stands = [s for s in ctx.state.stands() if s["x"] is not None and in_play(s)]
     points = [(float(s["x"]), float(s["y"])) for s in stands]

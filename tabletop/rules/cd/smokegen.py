@@ -14,24 +14,23 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.data.chart_params import EngineeringParams
+from tabletop.rules.cd.compass import wind_bearing
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
+from tabletop.table import strip
 
 SCREEN = "screen:"
 
 
 def template_length(ctx: RulesContext) -> float:
-    from tabletop.rules.cd.weather import effects
-
     length = ctx.charts.params(EngineeringParams).smoke_generator_length
     cap = effects(ctx.state.conditions, ctx.charts).smoke_max_length
     return length if cap is None else min(length, cap)
 
 
 def start_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.compass import wind_bearing
-
     state = ctx.state
     stand = state.stand(inputs["stand"])
     ctx.involve(stand["id"])
@@ -89,7 +88,6 @@ def _lay(ctx: RulesContext, screen: dict[str, Any]) -> str | None:
     than its maximum, and no template is laid off the table (the part beyond an edge is
     cut off).
     """
-    from tabletop.table import strip
 
     length = template_length(ctx)
     cap = ctx.charts.params(EngineeringParams).smoke_generator_max

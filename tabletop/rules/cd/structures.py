@@ -13,20 +13,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from shapely.geometry import Point, Polygon
+
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import StructuresParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd import terrain_state
+from tabletop.rules.cd.ammo import note_fired
+from tabletop.rules.cd.compass import wind_bearing
+from tabletop.rules.cd.fire import hit_effect
+from tabletop.rules.cd.stands import (
+    apply_effect,
+    check_phase,
+    check_ready,
+    choose_weapon,
+    effect_plan,
+)
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import in_play
+from tabletop.table import base_polygon, strip
 
 CAUSES = ("bomb", "direct-he", "demolition", "flame")
 
 
 def occupants(ctx: RulesContext, piece_id: str) -> list[dict[str, Any]]:
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     shape = structure_shape(ctx, piece_id)
     return [
         s
@@ -52,7 +63,6 @@ def apply_damage(
     ctx: RulesContext, piece_id: str, *, destroy: bool = False, flame: bool = False
 ) -> list[str]:
     """Damage (or destroy) a structure and apply what follows to it and its occupants."""
-    from tabletop.rules.cd.stands import apply_effect
 
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
     out: list[str] = []
@@ -98,9 +108,6 @@ def apply_damage(
 
 
 def automatic_hit(ctx: RulesContext, stand: dict[str, Any]) -> str:
-    from tabletop.rules.cd.fire import hit_effect
-    from tabletop.rules.cd.stands import apply_effect, effect_plan
-
     plan = effect_plan(ctx, stand)
     roll = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
     effect = hit_effect(roll, plan)
@@ -110,9 +117,6 @@ def automatic_hit(ctx: RulesContext, stand: dict[str, Any]) -> str:
 
 
 def set_alight(ctx: RulesContext, piece_id: str) -> list[str]:
-    from tabletop.rules.cd.compass import wind_bearing
-    from tabletop.table import strip
-
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
     row["state"] = "burning"
     shape = ctx.table.geometry(piece_id)
@@ -210,7 +214,6 @@ LARGE_BOMBERS = ("dive", "medium", "heavy")
 
 def structure_shape(ctx: RulesContext, piece_id: str) -> Any:
     """A structure's area: the scenario's piece, or a built bridge's deck."""
-    from shapely.geometry import Polygon
 
     row = ctx.state.rows.get(terrain_state.TERRAIN + piece_id) or {}
     if row.get("built"):
@@ -243,9 +246,6 @@ def bomb_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     A 1 damages every vulnerable structure in the burst, a 1 or 2 every flimsy BUA. The
     burst's size is the referee's (the air rules give it): ``radius`` inches.
     """
-    from shapely.geometry import Point
-
-    from tabletop.rules.cd.stands import check_phase
 
     aircraft = inputs["aircraft"]
     if aircraft not in AIRCRAFT:
@@ -311,10 +311,6 @@ def large_calibre_refusal(weapon: Any, band: str | None, ammo: str, charts: Char
 
 def direct_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A large gun fires directly at a structure itself (empty or not): one die (CD 6.1.2)."""
-    from tabletop.data.board import base_of
-    from tabletop.rules.cd.ammo import note_fired
-    from tabletop.rules.cd.stands import check_phase, check_ready, choose_weapon
-    from tabletop.table import base_polygon
 
     state, charts = ctx.state, ctx.charts
     piece_id = inputs["target"]

@@ -23,6 +23,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import EngineeringParams, TableParams
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
@@ -64,8 +65,6 @@ def completion(
 
 
 def turn_hours(ctx: RulesContext) -> float:
-    from tabletop.rules.cd.weather import effects
-
     now = effects(ctx.state.conditions, ctx.charts)
     if now.night:
         return ctx.charts.params(EngineeringParams).night_hour_per_turn
@@ -79,7 +78,6 @@ def day_turn_hours(ctx: RulesContext) -> float:
 def turns_for(ctx: RulesContext, hours: float) -> tuple[int, bool]:
     """Turns of the light in force that ``hours`` of work take, and whether they are night
     turns (CD 9.1.7: a night turn does an hour's work, and no task takes less than a turn)."""
-    from tabletop.rules.cd.weather import effects
 
     night = bool(effects(ctx.state.conditions, ctx.charts).night)
     if hours <= 1e-9:

@@ -6,6 +6,7 @@ Each such piece has a state row ``terrain:<id>``; the scenario keeps its shape a
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from tabletop.core.errors import BadInput
@@ -51,7 +52,6 @@ def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
     if piece_id in known:
         kind = scenario.piece(piece_id).kind
         raise BadInput(f"{piece_id} is {kind}: nothing about it changes in play")
-    import difflib
 
     close = difflib.get_close_matches(piece_id, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""

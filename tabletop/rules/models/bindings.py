@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.sighting import end_for_stand, sight
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
+from tabletop.rules.models.aggression.battle import profile_id, start_strength
+from tabletop.rules.models.aggression.chart import AggressionChart
+from tabletop.rules.models.mech_brigade.formulas import half_up
+from tabletop.rules.models.mech_brigade.table import line_of_fire, square_terrain
+from tabletop.rules.models.squad_battles.assault import assault_value
+from tabletop.rules.models.squad_battles.fire import hexes_for
+from tabletop.rules.models.squad_battles.results import apply_effectiveness, morale_value
 from tabletop.rules.models.stands import (
     STATUS,
     Reader,
@@ -263,8 +272,6 @@ def mb_linked(
 def mb_sighted(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
-    from tabletop.rules.models.mech_brigade.table import square_terrain
-
     tables = model.tables  # type: ignore[attr-defined]
     out: dict[str, Any] = {"target": need_profile(ctx, model, stand)}
     out["moving"] = moving(ctx, stand) or None
@@ -287,17 +294,13 @@ def mb_line(ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
     """MB 8.0 traced over the table's squares from this stand to the ``target`` stand."""
     if "target" not in found or stand.get("x") is None or found["target"].get("x") is None:
         return {}
-    from tabletop.rules.cd.sighting import end_for_stand, sight
-    from tabletop.rules.models.mech_brigade.table import line_of_fire
 
     target = found["target"]
     seen = sight(ctx, end_for_stand(ctx.state, stand["id"]), end_for_stand(ctx.state, target["id"]))
     line = line_of_fire(model.tables, ctx, stand, target, seen)  # type: ignore[attr-defined]
-    from tabletop.rules.models.mech_brigade.formulas import half_up
 
     letters = {"woods": "w", "broken": "b", "town": "t", "entrenchment": "e"}
     path = ",".join(f"{lvl}{letters.get(kind, '')}" for lvl, kind in line["path"])
-    from fractions import Fraction
 
     return {
         "viewer": half_up(Fraction(float(seen.level_a))),
@@ -475,11 +478,6 @@ def sb_side(role: str) -> Reader:
     def read(
         ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
     ) -> dict[str, Any]:
-        from fractions import Fraction
-
-        from tabletop.rules.models.squad_battles.assault import assault_value
-        from tabletop.rules.models.squad_battles.results import morale_value
-
         tables = model.tables  # type: ignore[attr-defined]
         pid = need_profile(ctx, model, stand)
         profile = tables.profiles[pid]
@@ -514,8 +512,6 @@ def sb_side(role: str) -> Reader:
         attacker = found.get("attacker")
         if attacker is not None and attacker.get("x") is not None and stand.get("x") is not None:
             # measured as fire measures it (the scenario's edge or centre range)
-            from tabletop.rules.cd.sighting import end_for_stand, sight
-            from tabletop.rules.models.squad_battles.fire import hexes_for
 
             ends = (end_for_stand(ctx.state, attacker["id"]), end_for_stand(ctx.state, stand["id"]))
             hexes = hexes_for(float(sight(ctx, *ends).range), model.inches_per_unit)
@@ -546,10 +542,6 @@ def sb_side_leader(role: str) -> Reader:
     def read(
         ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
     ) -> dict[str, Any]:
-        from fractions import Fraction
-
-        from tabletop.rules.models.squad_battles.results import morale_value
-
         sb_need_leader(ctx, model, stand, f"{role}_leader")
         facts = sb_unit(ctx, model, stand, found)
         effectiveness = Fraction(str(facts["effectiveness"] or 100))
@@ -570,10 +562,6 @@ def sb_assaulted(role: str) -> Writer:
     def write(
         ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
     ) -> dict[str, Any]:
-        from fractions import Fraction
-
-        from tabletop.rules.models.squad_battles.results import apply_effectiveness
-
         out: dict[str, Any] = {}
         if result.get("result") == "X":  # SB Hard Vehicle Morale Check: no effect
             if role == "attacker" and sb_men(ctx, model, stand) is not None:
@@ -609,9 +597,6 @@ def sb_assaulted(role: str) -> Writer:
 def agg_unit(
     ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
 ) -> dict[str, Any]:
-    from tabletop.rules.models.aggression.battle import profile_id, start_strength
-    from tabletop.rules.models.aggression.chart import AggressionChart
-
     chart = AggressionChart.of(ctx.charts)
     mine = record(model, stand)
     spec = ctx.scenario.stand_spec(stand["id"])
@@ -632,7 +617,6 @@ def agg_retreat(
 ) -> dict[str, Any]:
     if not result.get("retreated"):
         return {}
-    from tabletop.rules.models.aggression.chart import AggressionChart
 
     af = AggressionChart.of(ctx.charts).params.af_after_retreat
     return {"af": af, "retreated_turn": ctx.state.turn}

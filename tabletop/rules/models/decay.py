@@ -22,8 +22,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import find_model
+from tabletop.rules.models.typhoon.command import run_suppression
 from tabletop.rules.sequence import Happened, step
 from tabletop.state.document import in_play
 
@@ -120,7 +122,6 @@ def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
     ]
     if not stands:
         return []
-    from tabletop.rules.models.typhoon.command import run_suppression
 
     model = find_model(TOS, ctx.charts)
     t = model.t  # type: ignore[attr-defined]
@@ -158,7 +159,6 @@ def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
 
 def typhoon_conditions(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> dict[str, Any]:
     """The after-pulse-3 options of ``run_suppression`` for one stand, read from the table."""
-    from tabletop.rules.cd.sighting import target_cover
 
     spec = ctx.scenario.stand_spec(stand["id"])
     unit = t.units[spec.profiles[TOS]]
@@ -227,7 +227,6 @@ def _good_state(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> bool:
 
 def sighted(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     """Whether any enemy stand in play spots ``stand`` now (the game's own spotting)."""
-    from tabletop.rules.cd.sighting import end_for_stand, sight
 
     seen = end_for_stand(ctx.state, stand["id"])
     for enemy in ctx.state.stands():

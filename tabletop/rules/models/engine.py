@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.sighting import end_for_stand, sight
+from tabletop.rules.cd.stands import check_phase
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Shot, find_alternative
+from tabletop.rules.models.bindings import bind
+from tabletop.rules.models.stands import apply
+from tabletop.state.document import out_of_play
 
 
 def missing_profiles(ctx: RulesContext, model: Model, stand_ids: list[str]) -> list[str]:
@@ -38,8 +43,6 @@ def check_shot(
     stand does not fire at itself, the phase allows fire (the game's turn sequence holds
     whatever the model; ``any_phase`` lets ``odds`` look ahead), both stands are in play and
     on opposite sides."""
-    from tabletop.rules.cd.stands import check_phase
-    from tabletop.state.document import out_of_play
 
     model.check_can_fire()
     state = ctx.state
@@ -92,8 +95,6 @@ def streak(ctx: RulesContext, model: Model, shooter: dict[str, Any], target_id: 
 def shot_from_table(
     ctx: RulesContext, model: Model, inputs: dict[str, Any], *, any_phase: bool = False
 ) -> tuple[Shot, Any]:
-    from tabletop.rules.cd.sighting import end_for_stand, sight
-
     check_shot(ctx, model, inputs, any_phase=any_phase)
     state = ctx.state
     shooter, target = state.stand(inputs["shooter"]), state.stand(inputs["target"])
@@ -212,8 +213,6 @@ def model_run_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any
     """A model procedure run inside a game, so its dice are logged and replayed. Stands given
     (``STAND`` arguments, or ``--set unit=STAND``) are read in and the result recorded on
     them (``tabletop.rules.models.stands``)."""
-    from tabletop.rules.models.bindings import bind
-    from tabletop.rules.models.stands import apply
 
     model = find_alternative(inputs["model"], ctx.charts)
     name = inputs["procedure"]

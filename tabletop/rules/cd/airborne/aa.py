@@ -23,6 +23,8 @@ from tabletop.rules.cd.airborne.common import (
     roll_effect,
 )
 from tabletop.rules.cd.airborne.stick import check_zone
+from tabletop.rules.cd.ammo import check_fires_left, record_firing
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 
 
@@ -61,8 +63,6 @@ def aa_number(ctx: RulesContext, quality: str) -> tuple[int, list[Line]]:
 
 def aa_candidates(ctx: RulesContext, side: str, zone: tuple[float, float]) -> list[dict[str, Any]]:
     """Every enemy stand with an AA weapon, and whether it may fire at this zone."""
-    from tabletop.rules.cd.ammo import check_fires_left
-    from tabletop.rules.cd.weather import effects
 
     reach = ctx.charts.params(AirborneParams).aa_range
     night = effects(ctx.state.conditions, ctx.charts).night
@@ -124,7 +124,6 @@ def aa_fire(
     ctx: RulesContext, aircraft: list[Aircraft], guns: list[Any], glider: bool
 ) -> list[Any]:
     """Each gun's dice; each hit on a random aircraft still flying (CD 7.2.2, 7.3.1)."""
-    from tabletop.rules.cd.ammo import record_firing
 
     charts, state = ctx.charts, ctx.state
     face = charts.params(AmmoParams).trigger_face

@@ -8,6 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import shapely
+
+from tabletop.rules.cd.fire import effect_quality
+from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
+from tabletop.rules.cd.stands import target_of
+from tabletop.rules.cd.weather import effects, worsened_weather
 from tabletop.rules.context import RulesContext
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
@@ -57,8 +64,6 @@ def is_overcast_night(conditions: dict[str, Any], overcast: bool | None) -> bool
 
 
 def is_bad_weather(conditions: dict[str, Any], charts: Any, bad: bool | None) -> bool:
-    from tabletop.rules.cd.weather import worsened_weather
-
     if bad is not None:
         return bad
     weather = worsened_weather(conditions["weather"], conditions["wind"]["force"])
@@ -94,9 +99,6 @@ def roll_effect(ctx: RulesContext, quality: str, purpose: str) -> str:
 
 def stand_effect(ctx: RulesContext, stand: dict[str, Any], purpose: str) -> str:
     """A hit on a landing stand, rolled as if by fire (soft vehicles green, night lower)."""
-    from tabletop.rules.cd.fire import effect_quality
-    from tabletop.rules.cd.stands import target_of
-    from tabletop.rules.cd.weather import effects
 
     target = target_of(stand, ctx, "none", None)
     night = effects(ctx.state.conditions, ctx.charts).night
@@ -115,8 +117,6 @@ def site_groups(ctx: RulesContext, points: Any) -> list[tuple[dict[str, Any], An
     distinct site, with the indices of the points (an array of N x 2) that lie in it. One
     query of the table's index; each point's pieces in scenario order, as ``pieces_at``
     gives them, and off the table as ``on_table`` says (edges on the table)."""
-    import numpy as np
-    import shapely
 
     table = ctx.table
     xy = np.asarray(points, dtype=float).reshape(-1, 2)
@@ -166,8 +166,6 @@ def _spec(ctx: RulesContext, stand_id: str, field: str, default: Any) -> Any:
 
 
 def _gap(ctx: RulesContext, stand: dict[str, Any], point: Any) -> float:
-    from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
-
     here = End("zone", float(point[0]), float(point[1]))
     return float(distance_between(end_for_stand(ctx.state, stand["id"]), here,
                                   ctx.scenario.measure))  # fmt: skip

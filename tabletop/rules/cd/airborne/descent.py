@@ -10,15 +10,16 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.chart_params import AirborneParams, AmmoParams
 from tabletop.rules.cd.airborne.common import _gap
+from tabletop.rules.cd.ammo import record_firing
+from tabletop.rules.cd.direct import prepare, roll_plan, verdict
+from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
+from tabletop.rules.cd.stands import apply_effect
 from tabletop.rules.context import RulesContext
 
 # --- fire at descending paratroopers (CD 7.2.2) -------------------------------------------------
 
 
 def descent_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.direct import prepare
-    from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
-
     state = ctx.state
     shooter = state.stand(inputs["shooter"])
     target = state.stand(inputs["target"])
@@ -55,9 +56,6 @@ def descent_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, 
 
 def shoot(ctx: RulesContext, prep: Any) -> dict[str, Any]:
     """Roll a prepared direct-fire plan and book it, as 'fire' does."""
-    from tabletop.rules.cd.ammo import record_firing
-    from tabletop.rules.cd.direct import roll_plan, verdict
-    from tabletop.rules.cd.stands import apply_effect
 
     plan, shooter, target = prep.plan, prep.shooter, prep.target
     ctx.involve(shooter["id"], target["id"])

@@ -34,6 +34,7 @@ from tabletop.rules.cd.airborne.stick import (
     check_zone,
     stick_stands,
 )
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 
 PARTS = ("crew", "ammo", "weapon")  # CD 7.1, 7.2: a parachuted gun is three squares
@@ -171,8 +172,6 @@ def flight_slots(
 
 
 def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd.weather import effects
-
     plan = plan_drop(ctx, inputs)
     state, charts = ctx.state, ctx.charts
     stands, aircraft, zone, heading, raised = (

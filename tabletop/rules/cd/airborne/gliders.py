@@ -12,6 +12,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import AirborneParams, WeatherParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
 from tabletop.rules.cd.airborne.common import (
@@ -38,6 +39,7 @@ from tabletop.rules.cd.airborne.stick import (
 )
 from tabletop.rules.cd.compass import point_bearing
 from tabletop.rules.context import RulesContext
+from tabletop.table import base_polygon
 
 # Rings of glider slots around the zone (along the heading, across it), in glider sizes.
 SLOTS = (
@@ -272,9 +274,6 @@ def deviation_at(
 
 
 def glider_footprint(x: float, y: float, heading: float, length: float, width: float) -> Any:
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
-
     row = {"id": "glider", "x": x, "y": y, "width": width, "depth": length, "facing": heading}
     return base_polygon(base_of(row))
 
@@ -283,8 +282,6 @@ def _glider_site(
     ctx: RulesContext, stand: dict[str, Any], at: tuple[float, float], heading: float
 ) -> tuple[str | None, list[str]]:
     """(why it is lost, or None; what it crashes into) for a deviated glider (CD 7.3.3-4)."""
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
 
     charts, state = ctx.charts, ctx.state
     site = site_of(ctx, *at)

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.core.odds import distribution
@@ -221,7 +223,6 @@ def drop_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
 def _weights(dist: dict[Any, Fraction]) -> tuple[list[Any], Any, int]:
     """A distribution as its outcomes and whole-number weights over one denominator (ten
     thousand drift points are then summed as integers, not fractions)."""
-    import numpy as np
 
     denominator = math.lcm(*(p.denominator for p in dist.values()))
     weights = np.array([int(p * denominator) for p in dist.values()], dtype=np.int64)

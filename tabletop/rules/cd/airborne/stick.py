@@ -9,9 +9,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.airborne.common import ELIMINATED, FORCED_BACK, _spec, names, stand_effect
+from tabletop.rules.cd.stands import check_phase as phase_allows
 from tabletop.rules.context import RulesContext
+from tabletop.table import overlapping
 
 # --- sticks --------------------------------------------------------------------------------------
 
@@ -101,8 +104,6 @@ def check_zone(ctx: RulesContext, zone: Any) -> tuple[float, float]:
 
 
 def check_phase(ctx: RulesContext) -> None:
-    from tabletop.rules.cd.stands import check_phase as phase_allows
-
     phase_allows(ctx, "air", "an airborne landing")
 
 
@@ -160,9 +161,6 @@ def _take(stand: dict[str, Any], effect: str, rule: str) -> None:
 
 
 def _overlaps(ctx: RulesContext, ids: Iterable[str]) -> list[list[str]]:
-    from tabletop.data.board import base_of
-    from tabletop.table import overlapping
-
     placed = [ctx.state.stand(i) for i in ids]
     placed = [s for s in placed if s["x"] is not None]
     others = [s for s in ctx.state.stands() if s["x"] is not None and s["status"] == "ok"]

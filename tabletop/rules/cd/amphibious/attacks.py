@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.airborne.common import stand_effect
 from tabletop.rules.cd.amphibious.common import (
     ELIMINATED,
     FORCED_BACK,
@@ -30,8 +31,6 @@ AFLOAT = ("approach", "afloat", "beached")
 
 
 def _craft_effect(ctx: RulesContext, craft: dict[str, Any], purpose: str) -> str:
-    from tabletop.rules.cd.airborne.common import stand_effect
-
     return stand_effect(ctx, craft, purpose)
 
 
@@ -79,7 +78,6 @@ def _passenger(
     ctx: RulesContext, craft: dict[str, Any], stand: dict[str, Any], sunk_at: Any, afloat: bool
 ) -> str:
     """Vehicles and guns aboard go down; personnel take a hit (CD 8.2.5)."""
-    from tabletop.rules.cd.airborne.common import stand_effect
 
     ctx.involve(stand["id"])
     stand.pop("aboard", None)

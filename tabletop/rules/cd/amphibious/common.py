@@ -20,7 +20,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely import Point, box, unary_union
+from shapely.ops import nearest_points
+
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.stands import check_phase as allows
 from tabletop.rules.context import RulesContext
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
@@ -50,7 +54,6 @@ def craft_type(ctx: RulesContext, stand: dict[str, Any]) -> Any | None:
 
 def sea(ctx: RulesContext) -> Any:
     """The open water, as one shape; refuses when the table has none."""
-    from shapely import unary_union
 
     kinds = set(names(ctx.charts, "sea-kinds"))
     shapes = [ctx.table.geometry(p.id) for p in ctx.table.pieces if p.kind in kinds]
@@ -64,7 +67,6 @@ def sea(ctx: RulesContext) -> Any:
 
 def shoreline(ctx: RulesContext) -> Any:
     """The sea's edge, less the table's edges."""
-    from shapely import box
 
     eps = 1e-6
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
@@ -78,8 +80,6 @@ def shore_frame(
     ctx: RulesContext, x: float, y: float
 ) -> tuple[tuple[float, float], tuple[float, float]]:
     """The shore point nearest (x, y) and the unit vector from it out to sea."""
-    from shapely import Point
-    from shapely.ops import nearest_points
 
     water = sea(ctx)
     line = shoreline(ctx)
@@ -100,8 +100,6 @@ def shore_frame(
 
 
 def in_sea(ctx: RulesContext, x: float, y: float) -> bool:
-    from shapely import Point
-
     return bool(sea(ctx).covers(Point(x, y)))
 
 
@@ -141,6 +139,4 @@ def cargo_of(ctx: RulesContext, craft: dict[str, Any]) -> list[str]:
 
 
 def check_phase(ctx: RulesContext, what: str) -> None:
-    from tabletop.rules.cd.stands import check_phase as allows
-
     allows(ctx, "movement", what)

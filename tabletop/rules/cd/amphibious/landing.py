@@ -12,6 +12,8 @@ from typing import Any
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import AmphibiousParams
+from tabletop.rules.cd import minefields
+from tabletop.rules.cd.airborne.stick import company_of
 from tabletop.rules.cd.amphibious.attacks import _craft_effect, apply_craft_result
 from tabletop.rules.cd.amphibious.common import (
     NO_EFFECT,
@@ -181,8 +183,6 @@ def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[dic
 
 
 def _company(ctx: RulesContext, craft: dict[str, Any]) -> str:
-    from tabletop.rules.cd.airborne.stick import company_of
-
     cargo = cargo_of(ctx, craft)
     owner = ctx.state.stand(cargo[0]) if cargo else craft
     return str(company_of(ctx, owner.get("formation")) or owner["id"])
@@ -244,8 +244,6 @@ def landing_craft(ctx: RulesContext, inputs: dict[str, Any]) -> list[tuple[dict[
 
 
 def _land_one(ctx: RulesContext, craft: dict[str, Any], kind: Any) -> dict[str, Any]:
-    from tabletop.rules.cd import minefields
-
     am = craft["amphib"]
     start = (float(craft["x"]), float(craft["y"]))
     beach = tuple(am["beach"])

@@ -9,7 +9,9 @@ from typing import Any
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.data.chart_params import AmphibiousParams
+from tabletop.data.charts import weight_number
 from tabletop.rules.cd.amphibious.common import cargo_of
+from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.context import RulesContext
 
 LIFT = "lift:"
@@ -17,8 +19,6 @@ LIFT = "lift:"
 
 def lift_points(ctx: RulesContext, stand: dict[str, Any]) -> int:
     """One for a personnel stand, the weight class for a vehicle or towed gun (CD 8.3.1)."""
-    from tabletop.data.charts import weight_number
-    from tabletop.rules.cd.conditions import weight_class_of
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
     if kind.category == "personnel":

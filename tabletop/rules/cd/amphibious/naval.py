@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from shapely import Polygon, box
+
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import AmphibiousParams
+from tabletop.rules.cd.airborne.common import crew_class
+from tabletop.rules.cd.ammo import check_fires_left
 from tabletop.rules.cd.amphibious.common import (
     ELIMINATED,
     FORCED_BACK,
@@ -17,7 +22,14 @@ from tabletop.rules.cd.amphibious.common import (
     names,
     shoreline,
 )
+from tabletop.rules.cd.barrage import barrage_action
+from tabletop.rules.cd.fire import Firer, hit_effect, plan_indirect
+from tabletop.rules.cd.sighting import End, end_for_stand, sight, target_cover
+from tabletop.rules.cd.stands import apply_effect, target_of
+from tabletop.rules.cd.stands import check_phase as allows
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
+from tabletop.table import base_polygon
 
 SEVERITY = {NO_EFFECT: 0, FORCED_BACK: 1, ELIMINATED: 2}
 BOMBARDED = "bombardment:"
@@ -28,7 +40,6 @@ BOMBARDED = "bombardment:"
 
 def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """One to three D10 at every enemy stand in the area, before the battle (CD 8.4.1)."""
-    from tabletop.rules.cd.stands import apply_effect
 
     state = ctx.state
     side, count, weapon, area, night = bombard_plan(ctx, inputs)
@@ -63,9 +74,6 @@ def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 def bombard_plan(ctx: RulesContext, inputs: dict[str, Any]) -> tuple[str, int, Any, Any, bool]:
     """A bombardment checked (CD 8.4.1): the side firing, dice per stand, the weapon, the area
     and whether it is night; nothing rolled."""
-    from shapely import Polygon, box
-
-    from tabletop.rules.cd.weather import effects
 
     state, charts = ctx.state, ctx.charts
     side = inputs["side"]
@@ -85,8 +93,6 @@ def bombard_plan(ctx: RulesContext, inputs: dict[str, Any]) -> tuple[str, int, A
 
 def bombarded(ctx: RulesContext, side: str, area: Any) -> list[dict[str, Any]]:
     """The enemy stands on the table whose bases touch the area (CD 8.4.1)."""
-    from tabletop.data.board import base_of
-    from tabletop.table import base_polygon
 
     return [
         stand
@@ -100,9 +106,6 @@ def bombarded(ctx: RulesContext, side: str, area: Any) -> list[dict[str, Any]]:
 
 def bombard_target(ctx: RulesContext, stand: dict[str, Any], weapon: Any, night: bool) -> Any:
     """The HE attack on one stand: its cover and armour as for indirect fire (CD 8.4.1)."""
-    from tabletop.rules.cd.fire import Firer, plan_indirect
-    from tabletop.rules.cd.sighting import target_cover
-    from tabletop.rules.cd.stands import target_of
 
     cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
     return plan_indirect(weapon, Firer(None, None), target_of(stand, ctx, cover, source),
@@ -115,7 +118,6 @@ def bombard_die(
     """One bombardment die at a stand, and the effect die of a hit (CD 8.4.1): (the roll, the
     effect roll or None, the effect or None). Rolled by the bombardment, enumerated by its
     odds."""
-    from tabletop.rules.cd.fire import hit_effect
 
     roll = ctx.dice.roll(10, f"bombardment of {stand['id']} ({index} of {count}), "
                          f"needs {plan.to_hit} or less")  # fmt: skip
@@ -158,7 +160,6 @@ def ship_weapon(ctx: RulesContext, ship: dict[str, Any]) -> Any:
 
 def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A request for a ship's fire and, if it comes, an indirect HE burst (CD 8.4.2, 8.4.3)."""
-    from tabletop.rules.cd.barrage import barrage_action
 
     ship, weapon, observer, (x, y) = naval_fire_plan(ctx, inputs)
     request = _request(ctx, ship, weapon, observer, (x, y))
@@ -175,8 +176,6 @@ def naval_fire_plan(
 ) -> tuple[dict[str, Any], Any, dict[str, Any], tuple[float, float]]:
     """Naval fire checked before its request die: the ship, its rating, the observer and the
     aiming point (CD 8.4.2, 8.4.3)."""
-    from tabletop.rules.cd.ammo import check_fires_left
-    from tabletop.rules.cd.stands import check_phase as allows
 
     allows(ctx, "indirect-fire", "naval fire")
     ship = ctx.state.stand(inputs["ship"])
@@ -213,7 +212,6 @@ def _request(
     at: tuple[float, float],
 ) -> dict[str, Any]:
     """Who may observe, and the response roll (CD 8.4.3; numbers from SPEC 2)."""
-    from tabletop.rules.cd.airborne.common import crew_class
 
     charts = ctx.charts
     if observer["id"] == ship["id"]:
@@ -278,8 +276,6 @@ def _request(
 
 
 def _observer_sees(ctx: RulesContext, observer: dict[str, Any], at: tuple[float, float]) -> None:
-    from tabletop.rules.cd.sighting import End, end_for_stand, sight
-
     seen = sight(ctx, end_for_stand(ctx.state, observer["id"]), End("target", *at))
     if not (seen.los and seen.visible):
         why = ", ".join(seen.blocked_by) or "beyond what can be seen now"
@@ -289,7 +285,6 @@ def _observer_sees(ctx: RulesContext, observer: dict[str, Any], at: tuple[float,
 
 def _seen_from_beach(ctx: RulesContext, at: tuple[float, float]) -> list[float] | None:
     """A point along the beach that sees the target, or None (CD 8.4.3)."""
-    from tabletop.rules.cd.sighting import End, sight
 
     line = shoreline(ctx)
     step = ctx.charts.params(AmphibiousParams).beach_sight_step

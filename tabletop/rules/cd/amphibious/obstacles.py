@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from shapely import LineString, Point
+
 from tabletop.data.chart_params import EngineeringParams
+from tabletop.rules.cd import minefields
 from tabletop.rules.cd.amphibious.common import names, sea
+from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.rules.context import RulesContext
 
 
 def _path_band(start: tuple[float, float], end: tuple[float, float], width: float) -> Any:
-    from shapely import LineString
-
     return LineString([start, end]).buffer(width / 2, cap_style="flat")
 
 
@@ -23,10 +25,6 @@ def _hazards(
 ) -> list[dict[str, Any]]:
     """Submerged real minefields and obstacles on a landing craft's run in, nearest first
     (CD 8.1.5, 8.1.6); dummies met on the way are revealed and taken away."""
-    from shapely import LineString, Point
-
-    from tabletop.rules.cd import minefields
-    from tabletop.rules.cd.hidden import MINEFIELD, fields
 
     band = _path_band(start, end, craft["width"])
     line = LineString([start, end])
@@ -66,8 +64,6 @@ def _cleared(ctx: RulesContext, piece_id: str) -> bool:
 
 
 def _through_gap(ctx: RulesContext, piece_id: str, wet: Any) -> bool:
-    from shapely import Point
-
     row = ctx.state.rows.get("terrain:" + piece_id) or {}
     for gap in row.get("gaps", []):
         width = float(gap.get("width") or ctx.charts.params(EngineeringParams).gap_width)
@@ -80,7 +76,6 @@ def _barring_obstacle(
     ctx: RulesContext, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
 ) -> dict[str, Any] | None:
     """The first submerged obstacle that bars this vehicle, and where it stops before it."""
-    from shapely import LineString, Point
 
     mobility = ctx.charts.stand_kinds[craft["kind"]].mobility
     band = _path_band(start, end, craft["width"])

@@ -20,6 +20,8 @@ from tabletop.core.odds import TooManyBranches, convolve
 from tabletop.rules.cd.airborne.odds import PartOdds, PartsReport, add, ordered, stage, with_dice
 from tabletop.rules.cd.amphibious import landing, naval
 from tabletop.rules.cd.amphibious.common import ELIMINATED
+from tabletop.rules.cd.barrage import prepare
+from tabletop.rules.cd.odds import template_odds
 from tabletop.rules.context import RulesContext
 
 
@@ -181,8 +183,6 @@ def _worse(state: tuple[int, str | None], effect: str | None) -> tuple[int, str 
 def naval_fire_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
     """Each stand under the burst if the ship answers (CD 8.4.2, 8.4.3): the request die
     through ``naval._request``, then the barrage's own odds per stand under its template."""
-    from tabletop.rules.cd.barrage import prepare
-    from tabletop.rules.cd.odds import template_odds
 
     ship, weapon, observer, at = naval.naval_fire_plan(ctx, inputs)
 

@@ -9,17 +9,22 @@ import math
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
-from tabletop.core.units import within
+from tabletop.core.units import TOLERANCE, within
+from tabletop.data.board import base_of
 from tabletop.data.chart_params import AmphibiousParams, WeatherParams
+from tabletop.rules.cd import minefields
 from tabletop.rules.cd.amphibious.common import check_phase, in_sea
+from tabletop.rules.cd.sighting import distance_between, end_for_stand
+from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import in_play
+from tabletop.table import base_polygon
+from tabletop.table.sweep import sweep
 
 # --- wading (CD 8.1.4) -------------------------------------------------------------------------
 
 
 def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
-    from tabletop.rules.cd import minefields
-
     check_phase(ctx, "wading")
     state, charts = ctx.state, ctx.charts
     allowance = charts.params(AmphibiousParams).wade_cautious
@@ -71,11 +76,6 @@ def _short_of_bases(
 ) -> tuple[tuple[float, float], str | None]:
     """Where a wade from ``here`` toward ``end`` stops: before its base would overlap another
     stand's (bases may touch, not overlap, as 'place' says), and which stand stopped it."""
-    from tabletop.core.units import TOLERANCE
-    from tabletop.data.board import base_of
-    from tabletop.state.document import in_play
-    from tabletop.table import base_polygon
-    from tabletop.table.sweep import sweep
 
     length = math.dist(here, end)
     if length <= 0:
@@ -100,8 +100,6 @@ def _check_commander(
     ctx: RulesContext, chief: dict[str, Any], stands: list[dict[str, Any]]
 ) -> None:
     """Only a command stand ashore within orders reach may order a hasty wade (CD 8.1.4)."""
-    from tabletop.rules.cd.sighting import distance_between, end_for_stand
-    from tabletop.rules.cd.weather import effects
 
     ctx.involve(chief["id"])
     if not ctx.charts.stand_kinds[chief["kind"]].command:

@@ -20,7 +20,9 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
+from tabletop.rules.models.aggression.battle import assault
 from tabletop.rules.models.aggression.chart import CHART, AggressionChart
+from tabletop.rules.models.aggression.procedures import build
 
 
 class Aggression(Model):
@@ -65,13 +67,10 @@ class Aggression(Model):
         )
 
     def procedures(self) -> Mapping[str, Procedure]:
-        from tabletop.rules.models.aggression.procedures import build
-
         return build(lambda: self.table)
 
 
 def assault_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Close combat between stands in contact (the ``assault`` action)."""
-    from tabletop.rules.models.aggression.battle import assault
 
     return assault(ctx, inputs)

@@ -23,11 +23,17 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.units import within
+from tabletop.data.board import base_of
+from tabletop.rules.cd.ammo import weapon_status
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
+from tabletop.rules.models.aggression.ground import Ground, near_route
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
 from tabletop.state.document import State
+from tabletop.table import distance
+from tabletop.table.measure import heading
 
 MODEL = "aggression"
 
@@ -144,8 +150,6 @@ class Battle:
         return battle
 
     def _check_lists(self, orders: Orders) -> None:
-        from tabletop.rules.models.aggression.ground import near_route
-
         for name in ("admin", "joined", "disengage"):
             for sid in orders.listed(name):
                 setattr(self.by_id[sid], "admin" if name == "admin" else name, True)
@@ -481,8 +485,6 @@ class Battle:
         return list(found)
 
     def _ground(self, f: Fighter) -> Any:
-        from tabletop.rules.models.aggression.ground import Ground
-
         placed = [
             s for s in self.ctx.state.stands() if s["x"] is not None and s["status"] != "eliminated"
         ]
@@ -571,8 +573,6 @@ class Battle:
         return "fights on"
 
     def _move(self, row: dict[str, Any], bearing_deg: float, inches: float) -> None:
-        from tabletop.table.measure import heading
-
         dx, dy = heading(bearing_deg)
         row["x"] = round(float(row["x"]) + dx * inches, 6) + 0.0
         row["y"] = round(float(row["y"]) + dy * inches, 6) + 0.0
@@ -767,9 +767,6 @@ def _check_contact(
 ) -> None:
     """AGG Combat: a fight needs the two sides in the same place, on the table bases in
     contact. Each stand must touch at least one stand of the other side."""
-    from tabletop.core.units import within
-    from tabletop.data.board import base_of
-    from tabletop.table import distance
 
     limit = chart.params.contact
     bases = {s: base_of(r) for s, r in rows.items()}
@@ -900,7 +897,6 @@ def _ammo_short(row: dict[str, Any], turn: int) -> bool:
     """AGG Aggression factors: ammunition that could not be resupplied. In CD terms a weapon
     still depleted after an end of turn has passed (resupply comes at the end of a turn);
     weapons spent by design (flamethrowers, rockets) do not count."""
-    from tabletop.rules.cd.ammo import weapon_status
 
     for ammo in (row.get("ammo") or {}).values():
         if weapon_status(ammo) != "depleted":

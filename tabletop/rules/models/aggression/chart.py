@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from tabletop.core.errors import BadInput
+from tabletop.core.errors import BadInput, ChartError
 from tabletop.data.charts import Entry, Param, build_params
 from tabletop.data.schema import bounded
 
@@ -166,7 +167,6 @@ class AggressionChart:
 
     def check(self) -> None:
         """Entries the procedures look up by id: a chart without them is reported whole."""
-        from tabletop.core.errors import ChartError
 
         where = f"models/{CHART}.yaml"
         problems = [
@@ -271,8 +271,6 @@ class AggressionChart:
     def profile(self, profile_id: str) -> Profile:
         found = self.profiles.get(profile_id)
         if found is None:
-            import difflib
-
             close = difflib.get_close_matches(profile_id, list(self.profiles), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadInput(

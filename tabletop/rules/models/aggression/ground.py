@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shapely import convex_hull, union
+
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.ground import TERRAIN_COLUMN
 from tabletop.rules.context import RulesContext
-from tabletop.table import Base, bearing
+from tabletop.table import Base, base_polygon, bearing, overlapping
 from tabletop.table.measure import heading
 
 SAMPLE_STEP = 0.25  # inches between the points checked for terrain along a move
@@ -70,8 +72,6 @@ class Ground:
         return reasons
 
     def _off_table(self, end: Base) -> list[str]:
-        from tabletop.table import base_polygon
-
         width, depth = self.ctx.scenario.table.width, self.ctx.scenario.table.depth
         x0, y0, x1, y1 = base_polygon(end).bounds
         if x0 < -EDGE or y0 < -EDGE or x1 > width + EDGE or y1 > depth + EDGE:
@@ -85,9 +85,6 @@ class Ground:
         """The path may not run into an enemy base; an enemy it is fighting only may not be
         where it ends (the bearing toward it is already barred, and a base touching it
         would otherwise bar every bearing that slides past its corner)."""
-        from shapely import convex_hull, union
-
-        from tabletop.table import base_polygon
 
         swept = convex_hull(union(base_polygon(start), base_polygon(end)))
         landing = base_polygon(end)
@@ -101,8 +98,6 @@ class Ground:
         return hits
 
     def _onto_friends(self, end: Base) -> list[str]:
-        from tabletop.table import overlapping
-
         others = [base_of(f) for f in self.friends if f["id"] != self.stand["id"]]
         return [f"onto friendly {s}" for s in overlapping(end, others, self._tolerance())]
 
@@ -141,7 +136,6 @@ def impassable_at(ctx: RulesContext, column: str, x: float, y: float) -> str | N
 
 def near_route(ctx: RulesContext, stand: dict[str, Any]) -> bool:
     """Whether a stand's base touches a road, railway, river or stream (AGG Ambush)."""
-    from tabletop.table import base_polygon
 
     shape = base_polygon(base_of(stand))
     kinds = ctx.charts.terrain

@@ -42,8 +42,10 @@ from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
-from tabletop.rules.models.mech_brigade.fire import FIRE_OPTIONS, Attack, resolve
+from tabletop.rules.models.mech_brigade.fire import FIRE_OPTIONS, Attack, Situation, resolve
 from tabletop.rules.models.mech_brigade.formulas import kill_chance, killed_distribution, num
+from tabletop.rules.models.mech_brigade.procedures import procedures
+from tabletop.rules.models.mech_brigade.table import situation, strength
 
 
 class MechBrigade(Model):
@@ -68,8 +70,6 @@ class MechBrigade(Model):
         return self.tables.profiles
 
     def procedures(self) -> Mapping[str, Procedure]:
-        from tabletop.rules.models.mech_brigade.procedures import procedures
-
         return procedures(self.tables)
 
     # --- fire ------------------------------------------------------------------------------
@@ -194,20 +194,15 @@ class MechBrigade(Model):
 
     def table_count(self, ctx: RulesContext, stand: dict[str, Any]) -> int:
         # MB 7.3 (5), 7.4: every weapon the unit has left fires, one per vehicle or man.
-        from tabletop.rules.models.mech_brigade.table import strength
-
         return strength(self, ctx, stand)
 
     def situation_from_table(
         self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
     ) -> dict[str, Any]:
-        from tabletop.rules.models.mech_brigade.table import situation
-
         return situation(self, ctx, shooter, target, sight)
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         super().check_options(options)
         # Validate values too, so a bad one is refused before anything is rolled.
-        from tabletop.rules.models.mech_brigade.fire import Situation
 
         Situation.read(self.tables, options)

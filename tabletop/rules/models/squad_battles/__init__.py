@@ -22,6 +22,9 @@ from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.squad_battles.fire import fire_opts, shooting
 from tabletop.rules.models.squad_battles.opts import describe, parse
+from tabletop.rules.models.squad_battles.procedures import build
+from tabletop.rules.models.squad_battles.resolve import odds, resolve
+from tabletop.rules.models.squad_battles.table import situation
 from tabletop.rules.models.squad_battles.tables import CHART, SCHEMAS, Profile, Tables
 
 NEAR = "_near"  # table mode: stands near the target, measured by situation_from_table
@@ -67,8 +70,6 @@ class SquadBattles(Model):
         return shooting(self.tables, shot, o), near
 
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
-        from tabletop.rules.models.squad_battles.resolve import resolve
-
         sh, near = self._shooting(shot)
         outcome = resolve(self.tables, sh, dice)
         if shot.shooter_stand:
@@ -82,21 +83,15 @@ class SquadBattles(Model):
         return outcome
 
     def odds(self, shot: Shot) -> dict[str, Any]:
-        from tabletop.rules.models.squad_battles.resolve import odds
-
         sh, _ = self._shooting(shot)
         return odds(self.tables, sh)
 
     def situation_from_table(
         self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
     ) -> dict[str, Any]:
-        from tabletop.rules.models.squad_battles.table import situation
-
         return situation(ctx, self.tables, self.name, shooter, target, sight)
 
     def procedures(self) -> Mapping[str, Procedure]:
-        from tabletop.rules.models.squad_battles.procedures import build
-
         return build(self.tables)
 
 

@@ -27,6 +27,7 @@ from tabletop.rules.models.squad_battles.results import (
     num,
     pin_check,
     position,
+    scaled,
     show,
 )
 from tabletop.rules.models.squad_battles.tables import Tables, frac
@@ -406,8 +407,6 @@ def _vehicle_odds(
     base: Fraction,
     averaged: bool,
 ) -> dict[str, Any]:
-    from tabletop.rules.models.squad_battles.results import scaled
-
     low, high = scaled(cv, lcv, hcv, base)
     ip = settled(tables.param("immobile-probability") / 100)
     if sh.o["flying"]:

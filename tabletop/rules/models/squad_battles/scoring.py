@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from tabletop.core.errors import BadInput
 from tabletop.rules.models.squad_battles.results import num, show
 from tabletop.rules.models.squad_battles.tables import Tables
 
@@ -154,8 +155,6 @@ def score(tables: Tables, o: dict[str, Any]) -> dict[str, Any]:
         weak = losses[weaker]
         strong = losses[OTHER[weaker]]
         if len(weak) > turns:
-            from tabletop.core.errors import BadInput
-
             raise BadInput(f"{len(weak)} turns of {weaker} side losses but only {turns} turns")
         # A weaker side's loss counts in its turn and every turn after it.
         weak_total = sum((x * (turns - i) for i, x in enumerate(weak)), Fraction(0))

@@ -8,8 +8,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from shapely import Point, Polygon
+
+from tabletop.data.board import base_of
+from tabletop.rules.cd.sighting import activity
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models.squad_battles.tables import Profile, Tables
+from tabletop.table import distance
 
 NEAR_HEXES = 10  # stands further from the target than this are never under a blast
 
@@ -118,7 +123,6 @@ def _concealed(
     ctx: RulesContext, tables: Tables, target: dict[str, Any], height: float, out: dict[str, Any]
 ) -> bool:
     """SB Concealment: idle infantry in terrain 2 m tall, or 1 m tall when on the ground."""
-    from tabletop.rules.cd.sighting import activity
 
     if activity(target, ctx.state) != "stationary":
         return False
@@ -140,9 +144,6 @@ def aspect(bearing_to_target: float, facing: float) -> str:
 
 
 def _with_vehicle(ctx: RulesContext, tables: Tables, name: str, target: dict[str, Any]) -> bool:
-    from tabletop.data.board import base_of
-    from tabletop.table import distance
-
     share = tables.scale.inches_per_hex / 2
     for other in ctx.state.stands():
         if other["id"] == target["id"] or other["side"] != target["side"]:
@@ -158,8 +159,6 @@ def _with_vehicle(ctx: RulesContext, tables: Tables, name: str, target: dict[str
 
 
 def _in_smoke(ctx: RulesContext, stand: dict[str, Any]) -> bool:
-    from shapely import Point, Polygon
-
     if stand["x"] is None:
         return False
     here = Point(float(stand["x"]), float(stand["y"]))
@@ -190,8 +189,6 @@ def near_stands(
 ) -> list[dict[str, Any]]:
     """Stands near the target: hexes from it, and hexes along the strike direction (the
     line from the shooter through the target) when within half a hex of that line."""
-    from tabletop.data.board import base_of
-    from tabletop.table import distance
 
     iph = tables.scale.inches_per_hex
     tx, ty = float(target["x"]), float(target["y"])

@@ -7,6 +7,7 @@ overlaid by id), so the keyed tables prefix their ids (``quality-B``, ``terrain-
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -229,8 +230,6 @@ class Tables:
     def profile(self, key: str, role: str) -> Profile:
         found = self.profiles.get(key)
         if found is None:
-            import difflib
-
             close = difflib.get_close_matches(key, list(self.profiles), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadInput(

@@ -15,18 +15,25 @@ men when it gives one (else its profile's). ``--set`` values override what the t
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
+from dataclasses import replace
+from fractions import Fraction
 from functools import cached_property, partial
 from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
-from tabletop.core.errors import BadInput
+from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.odds import distribution
+from tabletop.rules.cd.sighting import target_cover
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
 from tabletop.rules.models.typhoon.catalog import PROCEDURES
+from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
 from tabletop.rules.models.typhoon.fire import Firing, resolve
-from tabletop.rules.models.typhoon.situation import OPTIONS, TARGET_STATES, parse_situation
+from tabletop.rules.models.typhoon.odds import FireOdds, label
+from tabletop.rules.models.typhoon.situation import MOVING, OPTIONS, TARGET_STATES, parse_situation
 from tabletop.rules.models.typhoon.tables import Tables, Unit
 
 NAME = "typhoon"
@@ -60,8 +67,6 @@ class Typhoon(Model):
     def unit(self, ident: str, role: str) -> Unit:
         units = self.t.units
         if ident not in units:
-            import difflib
-
             close = difflib.get_close_matches(ident, list(units), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadInput(
@@ -81,8 +86,6 @@ class Typhoon(Model):
     # --- fire -----------------------------------------------------------------------------
 
     def fire(self, shot: Shot, dice: DiceLike) -> Outcome:
-        from tabletop.rules.models.typhoon.odds import label
-
         f = self.firing(shot)
         res = resolve(f, dice, shot.count)
         shots, status, state = res["shots"], res["status"], res["state"]
@@ -155,10 +158,6 @@ class Typhoon(Model):
     def fire_on_table(self, shot: Shot, dice: DiceLike, streak: int, count_given: bool) -> Outcome:
         """ToS II.B.3: the rate of fire is checked before any shot; failing it on the first
         pulse at a target means no fire at all this pulse."""
-        from dataclasses import replace
-
-        from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
-        from tabletop.rules.models.typhoon.situation import MOVING
 
         f = self.firing(shot)
         f.check_allowed()
@@ -199,8 +198,6 @@ class Typhoon(Model):
         return outcome
 
     def odds(self, shot: Shot) -> dict[str, Any]:
-        from tabletop.rules.models.typhoon.odds import FireOdds
-
         f = self.firing(shot)
         f.check_allowed()
         if shot.shooter_stand is not None:
@@ -219,12 +216,6 @@ class Typhoon(Model):
     def _table_odds(self, f: Firing, shot: Shot) -> dict[str, Any]:
         """Table fire's odds: the rate-of-fire checks first (ToS II.B.3), by the same
         procedure ``fire_on_table`` rolls, then the shots they allow."""
-        from fractions import Fraction
-
-        from tabletop.core.odds import distribution
-        from tabletop.rules.models.typhoon.combat import first_shot_rating, rate_of_fire
-        from tabletop.rules.models.typhoon.odds import FireOdds
-        from tabletop.rules.models.typhoon.situation import MOVING
 
         lost = max(0, f.shooter.men - f.sit.firer_men) if f.shooter.is_vehicle else 0
         pulse = 2 if f.sit.fired_last_pulse else 1
@@ -269,8 +260,6 @@ class Typhoon(Model):
                 out[option] = mine[key]
         theirs = (shooter.get("models") or {}).get(NAME) or {}
         if theirs.get("state") == "heavily-suppressed":
-            from tabletop.core.errors import RulesRefusal
-
             raise RulesRefusal(
                 f"{shooter['id']} is heavily suppressed and cannot fire (ToS II.A Heavy "
                 "suppression)"
@@ -287,8 +276,6 @@ class Typhoon(Model):
             theirs.get("state"), shooter, turn, ("pinned", "buttoned")
         )
         if target.get("x") is not None:
-            from tabletop.rules.cd.sighting import target_cover
-
             cover, _ = target_cover(ctx, float(target["x"]), float(target["y"]))
             row = self.t.tables["cover"].get(f"cd-{cover}")
             out["cover"] = row.typhoon if row is not None else "none"

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tabletop.core.dice import DiceLike
-from tabletop.core.errors import BadInput
+from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.models.chance import percent, rolls_text, shown
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.states import unit_state
@@ -202,8 +202,6 @@ def run_rally(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict[str
     cr = o.whole("cr", hq.command if hq else None, 0, 40, "the HQ's command rating")
     hq_state = o.choice("hq_state", (*RALLY_STATES, "retreating", "routed"), "positioned")
     if hq_state not in RALLY_STATES:
-        from tabletop.core.errors import RulesRefusal
-
         raise RulesRefusal(f"a {hq_state} HQ cannot attempt a rally (ToS II.B.4 Rally)")
     distance = o.number("distance", None, 0, None, "squares from the HQ to the unit")
     points = o.whole("points", None, 0, 1000, "the unit's suppression points")
