@@ -713,11 +713,32 @@ def _odds_instead(
         )
     else:
         click.echo(headline(f"Odds of {command} (exact; nothing rolled or logged):"))
-        for key, p in report.outcomes.items():
+        # Most likely first; a long tail (an assault's every mix of losses) is summed in one
+        # line so the referee reads the outcomes that matter; --json lists every one.
+        outcomes = list(report.outcomes.items())
+        shown = [
+            (key, p)
+            for i, (key, p) in enumerate(outcomes)
+            if i < ODDS_LINES and (i < ODDS_LINES_ALWAYS or p >= ODDS_SMALL)
+        ]
+        for key, p in shown:
             click.echo(f"  {_percent(p):>6}  {key}")
+        if len(shown) < len(outcomes):
+            rest = sum(p for _, p in outcomes[len(shown) :])
+            click.echo(
+                f"  {_percent(rest):>6}  the {len(outcomes) - len(shown)} other outcomes "
+                "together (--json lists every one)"
+            )
         for key, v in report.expected.items():
             click.echo(f"  expected {key}: {float(v):.3f}")
     ctx.exit(0)
+
+
+# Text odds list at most this many outcomes, and past the first ten only those of at least
+# one in a thousand; the rest are summed in one line.
+ODDS_LINES = 30
+ODDS_LINES_ALWAYS = 10
+ODDS_SMALL = 0.001
 
 
 def _fraction(p: Any) -> str:
@@ -725,6 +746,10 @@ def _fraction(p: Any) -> str:
 
 
 def _percent(p: Any) -> str:
+    """A chance to a tenth of a percent; one that rounds to nothing but can happen is
+    "<0.1%", not "0.0%"."""
+    if 0 < float(p) < 0.0005:
+        return "<0.1%"
     return f"{float(p) * 100:.1f}%"
 
 
