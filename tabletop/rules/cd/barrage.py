@@ -37,13 +37,13 @@ from tabletop.rules.cd.sighting import target_cover
 from tabletop.rules.cd.stands import apply_effect, check_phase, choose_weapon, firer_of, target_of
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play, out_of_play
+from tabletop.state.document import StandRow, in_play, out_of_play, position
 from tabletop.table import circle, coverage, strip
 
 
 @dataclass
 class Barrage:
-    shooter: dict[str, Any]
+    shooter: StandRow
     weapon: Any
     ammo: str
     hni: bool
@@ -96,7 +96,7 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
     if not (0 <= x <= w and 0 <= y <= d):
         raise BadInput(f"--at {x:g},{y:g} is off the {w:g} x {d:g} table")
     if shooter["x"] is not None:
-        reach = math.dist((shooter["x"], shooter["y"]), (x, y))
+        reach = math.dist(position(shooter), (x, y))
         if not within(reach, weapon.ranges.long):
             raise RulesRefusal(
                 f"{x:g},{y:g} is {reach:.1f}\" from {shooter['id']}: beyond {weapon.id}'s range "
@@ -116,7 +116,7 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
         firer = firer_of(shooter, ctx)
         for sid, _ in under:
             stand = state.stand(sid)
-            cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
+            cover, source = target_cover(ctx, *position(stand), stand)
             plans[sid] = plan_indirect(
                 weapon,
                 firer,
@@ -257,7 +257,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _suppress(stand: dict[str, Any]) -> None:
+def _suppress(stand: StandRow) -> None:
     if in_play(stand) and "suppressed" not in stand["markers"]:
         stand["markers"].append("suppressed")
 

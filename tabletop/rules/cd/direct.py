@@ -36,20 +36,20 @@ from tabletop.rules.cd.stands import (
 from tabletop.rules.cd.structures import after_direct_fire
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, out_of_play, position
 
 
 @dataclass
 class Prepared:
     plan: FirePlan
-    shooter: dict[str, Any]
-    target: dict[str, Any]
+    shooter: StandRow
+    target: StandRow
     sight: Any | None
     ammo: str
 
 
 def _other_weapons(
-    state: Any, stand: dict[str, Any], refused: str, ammo: str, charts: Any, look_ahead: bool
+    state: Any, stand: StandRow, refused: str, ammo: str, charts: Any, look_ahead: bool
 ) -> str:
     """When the first weapon cannot fire, which others can (a two-gun tank's second gun)."""
     can = []
@@ -132,7 +132,7 @@ def prepare(
         distance = seen.range
     if cover is None:
         cover, source = (
-            target_cover(ctx, target["x"], target["y"], target)
+            target_cover(ctx, *position(target), target)
             if target["x"] is not None
             else ("none", None)
         )
