@@ -17,7 +17,7 @@ from tabletop.core.units import within
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import AmmoRow, StandRow, in_play, out_of_play
+from tabletop.state.document import AmmoRow, StandRow, State, in_play, out_of_play
 
 if TYPE_CHECKING:  # status reads ammunition without loading the charts
     from tabletop.core.dice import DiceLike
@@ -121,7 +121,7 @@ def check_can_fire(stand: StandRow, weapon: Weapon, ammo_kind: str, charts: Char
         _check_limited(who, True, ammo.get("illum"), "illumination rounds", "CD 9.2.1")
 
 
-def check_fires_left(state: Any, stand: StandRow, weapon: Weapon, charts: Charts) -> None:
+def check_fires_left(state: State, stand: StandRow, weapon: Weapon, charts: Charts) -> None:
     """Refuse a weapon that has already fired its allowance this turn (CD core, default).
 
     Direct fire, opportunity fire, fire at descending paratroopers, AA fire and barrages all
@@ -140,7 +140,7 @@ def check_fires_left(state: Any, stand: StandRow, weapon: Weapon, charts: Charts
     )
 
 
-def note_fired(state: Any, stand: StandRow, weapon: Weapon, what: str) -> None:
+def note_fired(state: State, stand: StandRow, weapon: Weapon, what: str) -> None:
     """Count a firing against the weapon's allowance for this turn."""
     ammo = stand["ammo"][weapon.id]
     fired = ammo.get("fired")
@@ -159,7 +159,7 @@ def _check_limited(who: str, has: bool, state: str | None, what: str, rule: str)
 
 
 def record_firing(
-    ctx_state: Any,
+    ctx_state: State,
     stand: StandRow,
     weapon: Weapon,
     kind: StandKind,
@@ -234,7 +234,7 @@ def _adjust_rule(kind: StandKind) -> str:
 # --- phase and turn boundaries ---------------------------------------------------------------
 
 
-def roll_pending_depletion(state: Any, dice: DiceLike, charts: Charts) -> list[dict[str, Any]]:
+def roll_pending_depletion(state: State, dice: DiceLike, charts: Charts) -> list[dict[str, Any]]:
     """End of a fire phase: roll every queued depletion die (CD 1.2)."""
     happened: list[dict[str, Any]] = []
     queue = state.pending("depletion")
@@ -286,7 +286,7 @@ def _last_roll(dice: DiceLike) -> int | None:
 LIMITED_RULE = {"limited": "CD 1.3", "smoke": "CD 1.3.2", "illum": "CD 9.2.1"}
 
 
-def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
+def spend_limited_rounds(state: State) -> list[dict[str, Any]]:
     """End of a phase: limited rounds fired in it are gone (CD 1.3, 1.3.2, 9.2.1)."""
     happened = []
     for stand in state.stands():
@@ -305,7 +305,9 @@ def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
     return happened
 
 
-def supply_points_for(state: Any, stand: StandRow, scenario: Any, charts: Charts) -> list[StandRow]:
+def supply_points_for(
+    state: State, stand: StandRow, scenario: Any, charts: Charts
+) -> list[StandRow]:
     """Supply points of the stand's own battalion, regiment, brigade or division (CD 1.4)."""
     levels = set(charts.params(AmmoParams).resupply_levels.split(","))
     formations = scenario.formation_index()
@@ -357,7 +359,7 @@ def resupply(stand: StandRow, turn: int | None, charts: Charts) -> tuple[list[st
 
 
 def resupply_end_of_turn(
-    state: Any, scenario: Any, charts: Charts, distance: Any
+    state: State, scenario: Any, charts: Charts, distance: Any
 ) -> list[dict[str, Any]]:
     """End of turn: stands within range of one of their supply points resupply (CD 1.4).
 

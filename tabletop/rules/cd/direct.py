@@ -36,7 +36,7 @@ from tabletop.rules.cd.stands import (
 from tabletop.rules.cd.structures import after_direct_fire
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, out_of_play, position
+from tabletop.state.document import StandRow, State, out_of_play, position
 
 
 @dataclass
@@ -49,7 +49,7 @@ class Prepared:
 
 
 def _other_weapons(
-    state: Any, stand: StandRow, refused: str, ammo: str, charts: Any, look_ahead: bool
+    state: State, stand: StandRow, refused: str, ammo: str, charts: Any, look_ahead: bool
 ) -> str:
     """When the first weapon cannot fire, which others can (a two-gun tank's second gun)."""
     can = []

@@ -40,14 +40,14 @@ from tabletop.rules.cd.ground import refuse_if_mired
 from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.rules.cd.stands import apply_effect, effect_plan
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, centre, fired_on, out_of_play, position
+from tabletop.state.document import StandRow, State, centre, fired_on, out_of_play, position
 from tabletop.table import base_polygon, strip
 from tabletop.table.sweep import sweep
 
 EPS = 1e-9  # inches along a path: the same point
 
 
-def get(state: Any, field_id: str) -> dict[str, Any]:
+def get(state: State, field_id: str) -> dict[str, Any]:
     found = state.rows.get(MINEFIELD + field_id)
     if found is None:
         raise BadInput(f"unknown minefield {field_id!r}")

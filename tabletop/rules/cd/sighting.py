@@ -21,7 +21,7 @@ from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.night import lit_by_fire, sound_detects
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, centre, in_play
+from tabletop.state.document import StandRow, State, centre, in_play
 from tabletop.table import (
     base_polygon,
     bearing,
@@ -83,14 +83,14 @@ class Sight:
         }
 
 
-def end_for_stand(state: Any, stand_id: str) -> End:
+def end_for_stand(state: State, stand_id: str) -> End:
     stand = state.stand(stand_id)
     if stand["x"] is None:
         raise BadInput(
             f"{stand_id} has no position on the table: place it with "
             f"'tabletop place {stand_id} X Y', or give --range for quick mode"
         )
-    return End(stand_id, float(stand["x"]), float(stand["y"]), stand)
+    return End(stand_id, *centre(stand), stand)
 
 
 def end_for_point(x: float, y: float, scenario: Any) -> End:
@@ -143,7 +143,7 @@ def target_cover(
     return best, source
 
 
-def activity(stand: StandRow, state: Any) -> str:
+def activity(stand: StandRow, state: State) -> str:
     fired = stand.get("fired")
     if fired and fired.get("turn") == state.turn:
         return "firing"
@@ -152,7 +152,7 @@ def activity(stand: StandRow, state: Any) -> str:
     return "stationary"
 
 
-def fired_recently(stand: StandRow, state: Any) -> bool:
+def fired_recently(stand: StandRow, state: State) -> bool:
     """Spotted by muzzle flash: fired this turn, or last turn during opportunity fire (9.1.2)."""
     fired = stand.get("fired")
     if not fired:

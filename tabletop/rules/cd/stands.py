@@ -23,7 +23,7 @@ from tabletop.rules.cd.fire import (
 )
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow
+from tabletop.state.document import StandRow, State
 
 
 def check_phase(ctx: RulesContext, action: str, what: str) -> None:
@@ -52,7 +52,7 @@ def choose_weapon(stand: StandRow, requested: str | None, charts: Any) -> str:
 
 
 def check_ready(
-    state: Any, stand: StandRow, weapon: Any, ammo: str, charts: Any, look_ahead: bool
+    state: State, stand: StandRow, weapon: Any, ammo: str, charts: Any, look_ahead: bool
 ) -> None:
     """Refuse a weapon with nothing to fire (CD 1) or that has fired this turn; ``odds``
     (``look_ahead``) asks about a shot still to come, so the allowance does not apply."""
@@ -83,7 +83,7 @@ def firer_of(stand: StandRow, ctx: RulesContext) -> Firer:
     )
 
 
-def apply_effect(stand: StandRow, worst: str | None, state: Any = None) -> str | None:
+def apply_effect(stand: StandRow, worst: str | None, state: State | None = None) -> str | None:
     """Put the worst hit result on the target; returns its new status word.
 
     A carrier eliminated takes its passengers with it (CD 2.1 for assault boats).

@@ -25,7 +25,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, fired_on, out_of_play
+from tabletop.state.document import StandRow, State, fired_on, out_of_play
 
 TASK = "task:"
 COMPLETIONS: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
@@ -154,7 +154,7 @@ def start(
     return task
 
 
-def tasks(state: Any) -> list[dict[str, Any]]:
+def tasks(state: State) -> list[dict[str, Any]]:
     return [
         v
         for k, v in sorted(state.rows.items(), key=lambda kv: kv[1].get("id", ""))
@@ -162,7 +162,7 @@ def tasks(state: Any) -> list[dict[str, Any]]:
     ]
 
 
-def get(state: Any, task_id: str) -> dict[str, Any]:
+def get(state: State, task_id: str) -> dict[str, Any]:
     found = state.rows.get(TASK + task_id)
     if found is None:
         known = ", ".join(t["id"] for t in tasks(state)) or "none"

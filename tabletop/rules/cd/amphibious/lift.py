@@ -13,7 +13,7 @@ from tabletop.data.charts import weight_number
 from tabletop.rules.cd.amphibious.common import cargo_of
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow
+from tabletop.state.document import StandRow, State
 
 LIFT = "lift:"
 
@@ -30,7 +30,7 @@ def lift_points(ctx: RulesContext, stand: StandRow) -> int:
 # --- lift (CD 8.3) -----------------------------------------------------------------------------
 
 
-def lift_row(state: Any, side: str) -> dict[str, Any] | None:
+def lift_row(state: State, side: str) -> dict[str, Any] | None:
     found: dict[str, Any] | None = state.rows.get(LIFT + side)
     return found
 
@@ -79,7 +79,7 @@ def lift_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             "even waves (CD 8.3.2)", **lift_status(ctx.state, side)}  # fmt: skip
 
 
-def lift_status(state: Any, side: str) -> dict[str, Any]:
+def lift_status(state: State, side: str) -> dict[str, Any]:
     """A side's lift points: the two totals, what was lost and used by wave, and for each
     parity what its next wave (this turn's or later) can carry (CD 8.3.2)."""
     row = lift_row(state, side)
