@@ -35,13 +35,13 @@ class AmmoRow(TypedDict, total=False):
     fired: dict[str, Any]  # the last firing booked against it: turn, phase, by, count
     uses_left: int  # flame weapons: uses before empty (CD 1.3.1)
     resupplies_left: int  # rockets: one resupply a game (CD 1.3.3)
-    limited: str  # limited-issue rounds: "available" or "used" (CD 1.3)
-    smoke: str  # an indirect weapon's smoke rounds: "available" or "used" (CD 1.3.2)
-    illum: str  # an indirect weapon's illumination rounds (CD 9.2.1)
+    limited: str  # limited-issue rounds: "available", "firing" or "spent" (CD 1.3)
+    smoke: str  # an indirect weapon's smoke rounds, as ``limited`` (CD 1.3.2)
+    illum: str  # an indirect weapon's illumination rounds, as ``limited`` (CD 9.2.1)
 
 
 class FiredRow(TypedDict, total=False):
-    """When, with what and from where a stand last fired (CD 6; sighting CD 9.1, night)."""
+    """When, with what and from where a stand last fired (sighting and hearing read it)."""
 
     turn: Required[int]
     phase: Required[str]
@@ -57,7 +57,7 @@ class LastMoveRow(TypedDict):
     turn: int
     phase: str
     ground: str | None  # the worst ground crossed
-    where: str  # open, road, ... the worst kind of place crossed
+    where: str  # hard-road, dirt-road or open: the worst kind of place crossed
     mire_checked: bool  # a vehicle crossed mud and was checked
 
 
@@ -67,12 +67,12 @@ class AmphibRow(TypedDict, total=False):
     stage: Required[str]  # approach, afloat, landed, beached, disembarked, wading, sunk, ...
     approach: list[float]  # where the craft entered (x, y) (CD 8.1.1)
     beach: list[float]  # the beach point it heads for
-    wave: str | int  # the landing wave it belongs to
-    entered_turn: int
-    company: str | None
-    landed_turn: int  # beached on this turn (CD 8.1.3)
+    wave: int  # the landing wave it belongs to
+    entered_turn: int  # the turn it came on
+    company: str  # its company: craft of one company scatter together (CD 8.1)
+    landed_turn: int  # beached on this turn
     off_turn: int  # the turn it left the table
-    sunk_at: list[float | None]  # where it sank (CD 8.2)
+    sunk_at: list[float | None]  # where it sank (CD 8)
     waded_turn: int  # waded on this turn (CD 8.1.4)
 
 
@@ -101,16 +101,16 @@ class StandRow(TypedDict, total=False):
     id: Required[str]
     side: Required[str]
     kind: Required[str]  # a stand kind in charts/stand_kinds.yaml
-    quality: Required[str]  # troop quality (CD 6.1.1, morale); a landing craft's crew (CD 8)
-    formation: Required[str | None]  # its formation, e.g. "1/A/2" (command, CD 7.2.1)
+    quality: Required[str]  # troop quality; a landing craft's, its crew's (CD 8)
+    formation: Required[str | None]  # its formation in the scenario's order of battle
     weapons: Required[list[str]]  # weapon ids in charts/weapons.yaml, the first is its main
     x: Required[float | None]  # centre, inches; None while off the table (aboard, off-table)
     y: Required[float | None]
-    facing: Required[float]  # degrees, 0 = north (the table's top edge)
+    facing: Required[float]  # degrees clockwise from +y (a step ahead adds sin, cos)
     width: Required[float]  # base, inches
     depth: Required[float]
     status: Required[str]  # ok, eliminated, lost, aborted, removed (OUT_OF_PLAY below)
-    markers: Required[list[str]]  # suppressed, pinned, foxholes, no-crew, ... (CD 6, 11)
+    markers: Required[list[str]]  # suppressed, pinned, mired, foxholes, no-crew, ...
     moved_turn: Required[int | None]  # the last turn it moved
     fired: Required[FiredRow | None]  # its last firing
     ammo: Required[dict[str, AmmoRow]]  # by weapon id (CD 1)
@@ -120,20 +120,20 @@ class StandRow(TypedDict, total=False):
     mire_checked_turn: int  # the turn a miring check was rolled for it (CD 11.1.4)
     unmired_turn: int  # the turn it got out of the mud (CD 11.1.4)
     unmire_tried_turn: int  # the turn it tried to (CD 11.1.4)
-    morale_due: list[dict[str, Any]]  # morale tests owed: rule, why, turn (CD 7.3.3)
+    morale_due: list[dict[str, Any]]  # morale tests owed: rule, why, turn (CD 7.3.4)
     morale_pin_tested: int  # the turn it tested for being pinned at night
     aboard: str  # the assault boat or craft carrying it (CD 2.1, 8)
     carrying: list[str]  # an assault boat's passengers (CD 2.1)
     cargo: list[str]  # a landing craft's passengers (CD 8)
     amphib: AmphibRow  # landing progress (CD 8)
-    disembarked_turn: int  # the turn it left its landing craft (CD 8.1.3)
-    order: str  # an order it is on, e.g. hasty-advance after landing (CD 7.2.2, 8.1.3)
+    disembarked_turn: int  # the turn it left its landing craft (CD 8)
+    order: str  # an order it is on, e.g. hasty-advance after landing (CD 7.2.2, CD 8)
     drop: DropRow  # how it came down from the air (CD 7.2, 7.3)
     landed_turn: int  # the turn it landed from the air (CD 7.2.2)
     landed_by: str  # parachute or glider
-    regroup: bool  # a lost stick that may come back (CD 7.2.3)
+    regroup: bool  # a lost stick that may still come back
     parts: dict[str, PartRow]  # a parachuted gun's crew, ammunition and gun (CD 7.1)
-    vlb_bridge: str  # the bridge a bridgelayer has laid and may recover (CD 2.3.2)
+    vlb_bridge: str  # the bridge a bridgelayer has laid and may recover (CD 2.4.5)
     # Each alternative model's own state, by model name (free-form for each model).
     models: dict[str, dict[str, Any]]
 
