@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
@@ -128,13 +128,35 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
     return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans)
 
 
-def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+class BarrageResult(TypedDict):
+    """The ``barrage`` action's result: every stand under the template, by id."""
+
+    verdict: NotRequired[str]  # set once the fall of shot is known (always, on return)
+    shooter: str
+    weapon: str
+    ammo: str  # he, smoke, illum, or hni for harassing fire
+    at: list[float]  # the template's centre
+    under_template: list[str]
+    fractions: dict[str, float]  # how much of each base lies under it
+    rolls: dict[str, list[int]]  # to-hit die then effect dice, by stand
+    hits: dict[str, int]
+    effects: dict[str, str | None]
+    to_hit: dict[str, int]
+    modifiers: dict[str, list[dict[str, Any]]]
+    depletion_checks: int  # ammunition depletion dice booked (CD 1.1, 1.2)
+    marked_die: str | None  # the stand whose die also counts for depletion (CD 1.1)
+    ammunition: list[str]
+    landing_roll: NotRequired[int]  # H&I: the roll that says whether it lands
+    landed: NotRequired[bool]
+
+
+def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
     b = prepare(ctx, inputs)
     state, charts = ctx.state, ctx.charts
     shooter = b.shooter
     ctx.involve(shooter["id"], *(sid for sid, _ in b.under))
     face = charts.params(AmmoParams).trigger_face
-    result: dict[str, Any] = {
+    result: BarrageResult = {
         "shooter": shooter["id"],
         "weapon": b.weapon.id,
         "ammo": "hni" if b.hni else b.ammo,
