@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from shapely import Point, Polygon
 
@@ -712,7 +712,32 @@ def _ground_rank(ground_id: str, charts: Any) -> tuple[int, float]:
     return ({None: 0, "moderate": 1, "deep": 2}[row.mires], max(row.vehicle, row.personnel))
 
 
-def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
+# The ``move`` action's result ("from" is a keyword: the functional form).
+MoveResult = TypedDict(
+    "MoveResult",
+    {
+        "verdict": str,
+        "stand": str,
+        "from": list[float],  # where it started, to 3 places
+        "to": list[float],  # where it stopped
+        "path": list[list[float]],  # the points given, the start first
+        "moved": float,  # inches travelled
+        "cost": float,  # inches of its allowance spent
+        "allowance": float,
+        "segments": list[dict[str, Any]],  # ``shown_segments``: terrain, multiplier, cost, rule
+        "crossed": list[dict[str, Any]],  # ``Event.as_json``: what it met on the way, in order
+        "attacks": int,  # minefield attacks it has coming (CD 3.2)
+        "revealed": list[dict[str, Any]],  # minefields it revealed (CD 3.2)
+        "mired": bool,  # mired at the end of the move (CD 11.1.4)
+        "status": str,
+        "refused": None,
+        # Enemy stands that may fire at it on the way (set by ``move_action``).
+        "opportunity": NotRequired[list[dict[str, Any]]],
+    },
+)
+
+
+def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     """Carry out a plan that passed: mines and ice may stop it short, then miring."""
 
     state, charts = ctx.state, ctx.charts
@@ -936,7 +961,7 @@ def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> StandRow:
     return stand
 
 
-def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
     """``tabletop move``: a refereed move (see the module's docstring)."""
     stand = _stand_for_move(ctx, inputs)
     points = parse_path(ctx, stand, inputs)
@@ -1031,7 +1056,7 @@ def _mine_hits(attack: dict[str, Any]) -> Any:
     return run
 
 
-def _attacks_of(ctx: RulesContext, result: dict[str, Any]) -> list[dict[str, Any]]:
+def _attacks_of(ctx: RulesContext, result: MoveResult) -> list[dict[str, Any]]:
     return [a for a in ctx.state.pending("mine-attacks") if a["stand"] == result["stand"]]
 
 
