@@ -6,6 +6,7 @@ Builds the ``Table`` from the scenario's terrain and the terrain chart, turns st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabletop.data.charts import Charts
@@ -39,7 +40,8 @@ def build_table(scenario: Scenario, charts: Charts) -> Table:
     return _build(scenario.table.width, scenario.table.depth, pieces_for(scenario, charts))
 
 
-def base_of(stand: dict[str, Any]) -> Base:
+def base_of(stand: Mapping[str, Any]) -> Base:
+    """The base of a stand's row (``state.document.StandRow``) or of a view of one."""
     if stand["x"] is None:
         raise ValueError(f"{stand['id']} has no position")
     return Base(
@@ -52,7 +54,7 @@ def base_of(stand: dict[str, Any]) -> Base:
     )
 
 
-def is_placed(stand: dict[str, Any]) -> bool:
+def is_placed(stand: Mapping[str, Any]) -> bool:
     return stand.get("x") is not None
 
 

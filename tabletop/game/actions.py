@@ -13,6 +13,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from tabletop.rules.context import Procedure
+
 ACTIONS: dict[str, str] = {
     "place": "tabletop.rules.cd.movement:place",
     "move": "tabletop.rules.cd.movement:move_action",
@@ -66,7 +68,7 @@ ACTIONS: dict[str, str] = {
 }
 
 
-def procedure(name: str) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
+def procedure(name: str) -> Procedure:
     try:
         target = ACTIONS[name]
     except KeyError:

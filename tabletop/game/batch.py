@@ -13,14 +13,14 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, TabletopError
 from tabletop.game.actions import ACTIONS, procedure
-from tabletop.rules.context import RulesContext
+from tabletop.rules.context import ActionResult, RulesContext
 
 # Actions whose items may be batched: setting up and moving stands.
 BATCHABLE = ("place", "move")
 MAX_ITEMS = 500
 
 
-def batch_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def batch_action(ctx: RulesContext, inputs: dict[str, Any]) -> ActionResult:
     name = str(inputs.get("command"))
     items = inputs.get("items")
     if name not in BATCHABLE or name not in ACTIONS:

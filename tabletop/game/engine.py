@@ -28,7 +28,7 @@ from tabletop.data.scenario import LoadedScenario, parse_scenario, scenario_data
 from tabletop.game.actions import odds_outcome, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.game.reading import stored_scenario
-from tabletop.rules.context import RulesContext
+from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
@@ -48,7 +48,7 @@ class Outcome:
     command: str
     turn: int
     phase: str
-    result: dict[str, Any]
+    result: ActionResult
     rolls: list[Roll] = field(default_factory=list)
 
 

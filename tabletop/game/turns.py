@@ -17,6 +17,7 @@ from tabletop.rules.cd.amphibious import attacks  # noqa: F401
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import decay  # noqa: F401  (MB 7.6, ToS V)
 from tabletop.rules.sequence import (
+    AdvanceResult,
     announce,
     phase_next_action,
     skip_warning,
@@ -26,11 +27,11 @@ from tabletop.rules.sequence import (
 __all__ = ["announce", "phase_next", "skip_warning", "turn_next"]
 
 
-def phase_next(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def phase_next(ctx: RulesContext, inputs: dict[str, Any]) -> AdvanceResult:
     """The ``phase-next`` action."""
     return phase_next_action(ctx, inputs)
 
 
-def turn_next(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def turn_next(ctx: RulesContext, inputs: dict[str, Any]) -> AdvanceResult:
     """The ``turn-next`` action."""
     return turn_next_action(ctx, inputs)

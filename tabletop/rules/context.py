@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,12 @@ from tabletop.state.document import State
 
 if TYPE_CHECKING:
     from tabletop.table import Table
+
+
+# What an action's procedure returns (``game/actions.py``): a JSON-able object the log keeps
+# and the CLI prints. The most used actions describe theirs as a TypedDict (``FireResult``,
+# ``MoveResult``, ``BarrageResult``, ``AdvanceResult``); the rest are this.
+ActionResult = dict[str, Any]
 
 
 @dataclass
@@ -34,3 +41,7 @@ class RulesContext:
     def involve(self, *stand_ids: str) -> None:
         """Mark stands whose history (``show STAND``) this event belongs to."""
         self.subjects.update(s for s in stand_ids if s)
+
+
+# An action: ``procedure(ctx, inputs) -> result`` (``game/actions.py``).
+Procedure = Callable[[RulesContext, dict[str, Any]], ActionResult]

@@ -23,13 +23,32 @@ referee knows what a boundary runs before and after it runs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.data.charts import Charts
 from tabletop.rules.context import RulesContext
 
 Happened = dict[str, Any]
+
+
+class TurnPhase(TypedDict):
+    turn: int
+    phase: str
+
+
+# The result of ``phase-next`` and ``turn-next`` ("from" is a keyword: the functional form).
+AdvanceResult = TypedDict(
+    "AdvanceResult",
+    {
+        "from": TurnPhase,  # where the game was
+        "turn": int,  # where it is now
+        "phase": str,
+        "skipped": NotRequired[list[str]],  # turn-next: the phases passed over
+        "runs": list[str],  # what ran at the boundaries, each naming its rule
+        "happened": list[Happened],  # what the boundary steps did
+    },
+)
 Hook = Callable[[Any], list[Happened]]
 
 Says = Callable[[Any], "str | None"]
@@ -137,7 +156,7 @@ def advance_phase(ctx: RulesContext) -> list[Happened]:
     return happened
 
 
-def phase_next_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def phase_next_action(ctx: RulesContext, inputs: dict[str, Any]) -> AdvanceResult:
     before = (ctx.state.turn, ctx.state.phase)
     runs = announce(ctx)
     happened = advance_phase(ctx)
@@ -164,7 +183,7 @@ def skip_warning(ctx: RulesContext) -> str | None:
     )
 
 
-def turn_next_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def turn_next_action(ctx: RulesContext, inputs: dict[str, Any]) -> AdvanceResult:
     """Advance through the rest of the turn to the first phase of the next one.
 
     Outside the last phase it passes over whole phases: refused when ``skip`` is False (the

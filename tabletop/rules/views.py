@@ -35,7 +35,7 @@ from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
 from tabletop.rules.cd.sighting import End, sight
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import State, in_play, unknown_stand_message
+from tabletop.state.document import StandRow, State, centre, in_play, unknown_stand_message
 from tabletop.table import sight_matrix
 
 # What a side learns of an enemy stand it spots: what it looks like and where it is.
@@ -129,11 +129,11 @@ class Knowledge:
 # --- spotting -----------------------------------------------------------------------------
 
 
-def _end(stand: dict[str, Any]) -> End:
-    return End(stand["id"], float(stand["x"]), float(stand["y"]), stand)
+def _end(stand: StandRow) -> End:
+    return End(stand["id"], *centre(stand), stand)
 
 
-def _on_table(state: State) -> list[dict[str, Any]]:
+def _on_table(state: State) -> list[StandRow]:
     return [s for s in state.stands() if is_placed(s) and in_play(s)]
 
 
@@ -157,7 +157,7 @@ def spotted_by(
     ]
     if not own or not enemies:
         return {}
-    points = [(float(s["x"]), float(s["y"])) for s in stands]
+    points = [centre(s) for s in stands]
     clear = sight_matrix(ctx.table, points, smoke_blockers(ctx.state.templates()))
     found: dict[str, Spotted] = {}
     for e in enemies:
@@ -225,8 +225,7 @@ def last_seen(
                 stand_id,
                 row["side"],
                 row["kind"],
-                float(row["x"]),
-                float(row["y"]),
+                *centre(row),
                 state.turn,
                 state.phase,
                 None if in_play(now) else str(now["status"]),
@@ -266,16 +265,17 @@ def view_context(ctx: RulesContext, view: str) -> RulesContext:
     return RulesContext(ctx.state, ctx.dice, scenario, ctx.charts)
 
 
-def stand_for_view(stand: dict[str, Any], known: Knowledge) -> dict[str, Any] | None:
+def stand_for_view(stand: StandRow, known: Knowledge) -> Mapping[str, Any] | None:
     """The stand's row as the view may read it: all of it, what is seen of it, or nothing."""
     if known.is_own(stand["id"]):
         return stand
     if stand["id"] in known.spotted:
-        return {k: stand[k] for k in SEEN_KEYS if k in stand}
+        row: Mapping[str, Any] = stand
+        return {k: row[k] for k in SEEN_KEYS if k in row}
     return None
 
 
-def stand_in_view(state: State, known: Knowledge, stand_id: str) -> dict[str, Any]:
+def stand_in_view(state: State, known: Knowledge, stand_id: str) -> Mapping[str, Any]:
     """The stand ``stand_id`` as the view may read it (``stand_for_view``).
 
     A stand the view may not see now is answered exactly as a stand that does not exist,
@@ -291,7 +291,7 @@ def stand_in_view(state: State, known: Knowledge, stand_id: str) -> dict[str, An
     raise UnknownStand(unknown_stand_message(stand_id, ids))
 
 
-def stands_for_view(state: State, known: Knowledge) -> list[dict[str, Any]]:
+def stands_for_view(state: State, known: Knowledge) -> list[Mapping[str, Any]]:
     out = []
     for stand in state.stands():
         shown = stand_for_view(stand, known)

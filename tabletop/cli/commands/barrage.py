@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -22,6 +22,14 @@ from tabletop.cli.core import (
     open_game,
     weapon_completer,
 )  # fmt: skip
+
+if TYPE_CHECKING:
+    from tabletop.rules.cd.barrage import BarrageResult
+
+    class ShownBarrage(BarrageResult):
+        """The barrage's result as the command shows it: with its event number."""
+
+        event: int
 
 
 def barrage_inputs(
@@ -118,7 +126,7 @@ def cli(
     out = g.execute(
         "barrage", barrage_inputs(shooter, at, weapon, ammo, hni, mods), **dice_inputs(dice)
     )
-    r = executed(out, as_json)
+    r = cast("ShownBarrage | None", executed(out, as_json))
     if r is None:
         return
     click.echo(headline(r["verdict"]))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -18,6 +18,9 @@ from tabletop.cli.core import (
     odds_option,
     open_game,
 )
+
+if TYPE_CHECKING:
+    from tabletop.rules.sequence import AdvanceResult
 
 
 @click.group("phase")
@@ -59,7 +62,7 @@ def advance(
 
     g = open_game(game)
     out = g.execute(action, inputs or {}, **dice_inputs(dice))
-    r = out.result
+    r = cast("AdvanceResult", out.result)
     if as_json:
         emit_json(
             {

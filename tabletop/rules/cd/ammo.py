@@ -10,14 +10,14 @@ fixed-quantity rounds: flamethrower ``uses_left`` (CD 1.3.1), rocket ``resupplie
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play, out_of_play
+from tabletop.state.document import AmmoRow, StandRow, State, in_play, out_of_play
 
 if TYPE_CHECKING:  # status reads ammunition without loading the charts
     from tabletop.core.dice import DiceLike
@@ -26,8 +26,12 @@ if TYPE_CHECKING:  # status reads ammunition without loading the charts
 AMMO_KINDS = ("standard", "limited", "smoke", "illum")
 
 
-def fresh_ammo(weapon: Weapon, charts: Charts) -> dict[str, Any]:
-    ammo: dict[str, Any] = {"state": "ok", "depleted_turn": None}
+# The limited-issue rounds an ammunition row counts (CD 1.3, 1.3.2, 9.2.1).
+LimitedRounds = Literal["limited", "smoke", "illum"]
+
+
+def fresh_ammo(weapon: Weapon, charts: Charts) -> AmmoRow:
+    ammo: AmmoRow = {"state": "ok", "depleted_turn": None}
     if weapon.flame is not None:
         params = charts.params(AmmoParams)
         ammo["uses_left"] = {
@@ -63,7 +67,7 @@ def roll_depletion(threshold: int, dice: DiceLike, sides: int, purpose: str) -> 
     return dice.roll(sides, purpose) <= threshold
 
 
-def weapon_status(ammo: dict[str, Any]) -> str:
+def weapon_status(ammo: AmmoRow) -> str:
     """``ok``, ``depleted`` (resupply will restore it) or ``spent`` (nothing will).
 
     Read from the ammunition record alone (flamethrowers carry ``uses_left``, rockets
@@ -83,7 +87,7 @@ class Recovery:
     text: str
 
 
-def check_can_fire(stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts: Charts) -> None:
+def check_can_fire(stand: StandRow, weapon: Weapon, ammo_kind: str, charts: Charts) -> None:
     """Refuse (exit 3, naming the rule) a weapon that has nothing to fire."""
     ammo = stand["ammo"][weapon.id]
     radius = charts.params(AmmoParams).resupply_radius
@@ -117,7 +121,7 @@ def check_can_fire(stand: dict[str, Any], weapon: Weapon, ammo_kind: str, charts
         _check_limited(who, True, ammo.get("illum"), "illumination rounds", "CD 9.2.1")
 
 
-def check_fires_left(state: Any, stand: dict[str, Any], weapon: Weapon, charts: Charts) -> None:
+def check_fires_left(state: State, stand: StandRow, weapon: Weapon, charts: Charts) -> None:
     """Refuse a weapon that has already fired its allowance this turn (CD core, default).
 
     Direct fire, opportunity fire, fire at descending paratroopers, AA fire and barrages all
@@ -136,7 +140,7 @@ def check_fires_left(state: Any, stand: dict[str, Any], weapon: Weapon, charts: 
     )
 
 
-def note_fired(state: Any, stand: dict[str, Any], weapon: Weapon, what: str) -> None:
+def note_fired(state: State, stand: StandRow, weapon: Weapon, what: str) -> None:
     """Count a firing against the weapon's allowance for this turn."""
     ammo = stand["ammo"][weapon.id]
     fired = ammo.get("fired")
@@ -155,8 +159,8 @@ def _check_limited(who: str, has: bool, state: str | None, what: str, rule: str)
 
 
 def record_firing(
-    ctx_state: Any,
-    stand: dict[str, Any],
+    ctx_state: State,
+    stand: StandRow,
     weapon: Weapon,
     kind: StandKind,
     ammo_kind: str,
@@ -179,7 +183,7 @@ def record_firing(
     if ammo_kind in ("limited", "smoke", "illum"):
         # CD 1.3: limited rounds last one fire phase and never roll for depletion; smoke
         # (1.3.2) and illumination (9.2.1) are limited rounds of indirect fire.
-        ammo[ammo_kind] = "firing"
+        ammo[cast(LimitedRounds, ammo_kind)] = "firing"
         out["notes"].append(
             f"{ammo_kind} rounds in use this phase, then spent ({LIMITED_RULE[ammo_kind]})"
         )
@@ -230,7 +234,7 @@ def _adjust_rule(kind: StandKind) -> str:
 # --- phase and turn boundaries ---------------------------------------------------------------
 
 
-def roll_pending_depletion(state: Any, dice: DiceLike, charts: Charts) -> list[dict[str, Any]]:
+def roll_pending_depletion(state: State, dice: DiceLike, charts: Charts) -> list[dict[str, Any]]:
     """End of a fire phase: roll every queued depletion die (CD 1.2)."""
     happened: list[dict[str, Any]] = []
     queue = state.pending("depletion")
@@ -282,7 +286,7 @@ def _last_roll(dice: DiceLike) -> int | None:
 LIMITED_RULE = {"limited": "CD 1.3", "smoke": "CD 1.3.2", "illum": "CD 9.2.1"}
 
 
-def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
+def spend_limited_rounds(state: State) -> list[dict[str, Any]]:
     """End of a phase: limited rounds fired in it are gone (CD 1.3, 1.3.2, 9.2.1)."""
     happened = []
     for stand in state.stands():
@@ -302,8 +306,8 @@ def spend_limited_rounds(state: Any) -> list[dict[str, Any]]:
 
 
 def supply_points_for(
-    state: Any, stand: dict[str, Any], scenario: Any, charts: Charts
-) -> list[dict[str, Any]]:
+    state: State, stand: StandRow, scenario: Any, charts: Charts
+) -> list[StandRow]:
     """Supply points of the stand's own battalion, regiment, brigade or division (CD 1.4)."""
     levels = set(charts.params(AmmoParams).resupply_levels.split(","))
     formations = scenario.formation_index()
@@ -324,7 +328,7 @@ def supply_points_for(
     ]
 
 
-def needs_resupply(stand: dict[str, Any], charts: Charts) -> list[str]:
+def needs_resupply(stand: StandRow, charts: Charts) -> list[str]:
     out = []
     for weapon_id, ammo in stand["ammo"].items():
         weapon = charts.weapons[weapon_id]
@@ -336,9 +340,7 @@ def needs_resupply(stand: dict[str, Any], charts: Charts) -> list[str]:
     return out
 
 
-def resupply(
-    stand: dict[str, Any], turn: int | None, charts: Charts
-) -> tuple[list[str], list[str]]:
+def resupply(stand: StandRow, turn: int | None, charts: Charts) -> tuple[list[str], list[str]]:
     """Restore depleted weapons (CD 1.4); returns (restored, refused-with-reason)."""
     restored: list[str] = []
     refused: list[str] = []
@@ -357,7 +359,7 @@ def resupply(
 
 
 def resupply_end_of_turn(
-    state: Any, scenario: Any, charts: Charts, distance: Any
+    state: State, scenario: Any, charts: Charts, distance: Any
 ) -> list[dict[str, Any]]:
     """End of turn: stands within range of one of their supply points resupply (CD 1.4).
 
@@ -409,7 +411,7 @@ def resupply_end_of_turn(
     return happened
 
 
-def supply_distance(ctx: RulesContext, a: dict[str, Any], b: dict[str, Any]) -> float | None:
+def supply_distance(ctx: RulesContext, a: StandRow, b: StandRow) -> float | None:
     """Inches between two stands' bases, or None when either is not on the table."""
     if a["x"] is None or b["x"] is None:
         return None
@@ -420,7 +422,7 @@ def supply_distance(ctx: RulesContext, a: dict[str, Any], b: dict[str, Any]) -> 
     )
 
 
-def nearest_supply(ctx: RulesContext, stand: dict[str, Any]) -> tuple[str, float | None] | None:
+def nearest_supply(ctx: RulesContext, stand: StandRow) -> tuple[str, float | None] | None:
     """The supply point that would serve ``stand`` and how far it is (None: not measured).
 
     Measured points come first, nearest first; None when no supply point of its own
@@ -436,7 +438,7 @@ def nearest_supply(ctx: RulesContext, stand: dict[str, Any]) -> tuple[str, float
     return ranges[0][1], None
 
 
-def _serving_text(ctx: RulesContext, stand: dict[str, Any]) -> str:
+def _serving_text(ctx: RulesContext, stand: StandRow) -> str:
     near = nearest_supply(ctx, stand)
     if near is None:
         return "no supply point of its battalion, regiment, brigade or division is in play"
@@ -504,9 +506,7 @@ def resupply_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def _check_resupply(
-    ctx: RulesContext, stand: dict[str, Any], point: dict[str, Any], radius: float
-) -> None:
+def _check_resupply(ctx: RulesContext, stand: StandRow, point: StandRow, radius: float) -> None:
     """Refuse (exit 3, CD 1.4) a hand resupply the rules would not give."""
     state, charts = ctx.state, ctx.charts
     serving = [p["id"] for p in supply_points_for(state, stand, ctx.scenario, charts)]

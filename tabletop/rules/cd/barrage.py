@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
@@ -37,13 +37,13 @@ from tabletop.rules.cd.sighting import target_cover
 from tabletop.rules.cd.stands import apply_effect, check_phase, choose_weapon, firer_of, target_of
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play, out_of_play
+from tabletop.state.document import StandRow, in_play, out_of_play, position
 from tabletop.table import circle, coverage, strip
 
 
 @dataclass
 class Barrage:
-    shooter: dict[str, Any]
+    shooter: StandRow
     weapon: Any
     ammo: str
     hni: bool
@@ -96,7 +96,7 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
     if not (0 <= x <= w and 0 <= y <= d):
         raise BadInput(f"--at {x:g},{y:g} is off the {w:g} x {d:g} table")
     if shooter["x"] is not None:
-        reach = math.dist((shooter["x"], shooter["y"]), (x, y))
+        reach = math.dist(position(shooter), (x, y))
         if not within(reach, weapon.ranges.long):
             raise RulesRefusal(
                 f"{x:g},{y:g} is {reach:.1f}\" from {shooter['id']}: beyond {weapon.id}'s range "
@@ -116,7 +116,7 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
         firer = firer_of(shooter, ctx)
         for sid, _ in under:
             stand = state.stand(sid)
-            cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
+            cover, source = target_cover(ctx, *position(stand), stand)
             plans[sid] = plan_indirect(
                 weapon,
                 firer,
@@ -128,13 +128,35 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
     return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans)
 
 
-def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+class BarrageResult(TypedDict):
+    """The ``barrage`` action's result: every stand under the template, by id."""
+
+    verdict: NotRequired[str]  # set once the fall of shot is known (always, on return)
+    shooter: str
+    weapon: str
+    ammo: str  # he, smoke, illum, or hni for harassing fire
+    at: list[float]  # the template's centre
+    under_template: list[str]
+    fractions: dict[str, float]  # how much of each base lies under it
+    rolls: dict[str, list[int]]  # to-hit die then effect dice, by stand
+    hits: dict[str, int]
+    effects: dict[str, str | None]
+    to_hit: dict[str, int]
+    modifiers: dict[str, list[dict[str, Any]]]
+    depletion_checks: int  # ammunition depletion dice booked (CD 1.1, 1.2)
+    marked_die: str | None  # the stand whose die also counts for depletion (CD 1.1)
+    ammunition: list[str]
+    landing_roll: NotRequired[int]  # H&I: the roll that says whether it lands
+    landed: NotRequired[bool]
+
+
+def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
     b = prepare(ctx, inputs)
     state, charts = ctx.state, ctx.charts
     shooter = b.shooter
     ctx.involve(shooter["id"], *(sid for sid, _ in b.under))
     face = charts.params(AmmoParams).trigger_face
-    result: dict[str, Any] = {
+    result: BarrageResult = {
         "shooter": shooter["id"],
         "weapon": b.weapon.id,
         "ammo": "hni" if b.hni else b.ammo,
@@ -257,7 +279,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _suppress(stand: dict[str, Any]) -> None:
+def _suppress(stand: StandRow) -> None:
     if in_play(stand) and "suppressed" not in stand["markers"]:
         stand["markers"].append("suppressed")
 

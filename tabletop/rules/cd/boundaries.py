@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.rules.cd import ammo, engineering, minefields, tasks  # noqa: F401  (completions)
 from tabletop.rules.cd.minefields import resolve_attacks
@@ -12,7 +10,7 @@ from tabletop.rules.cd.smokegen import each_turn
 from tabletop.rules.cd.structures import fires_out
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, out_of_play
 
 
 def _says_depletion(ctx: RulesContext) -> str | None:
@@ -89,7 +87,7 @@ def resupply(ctx: RulesContext) -> list[Happened]:
 
     state = ctx.state
 
-    def distance(a: dict[str, Any], b: dict[str, Any]) -> float | None:
+    def distance(a: StandRow, b: StandRow) -> float | None:
         if a["x"] is None or b["x"] is None:
             return None
         return distance_between(

@@ -13,7 +13,7 @@ from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherPa
 from tabletop.rules.cd import ground
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
-from tabletop.state.document import in_play, out_of_play
+from tabletop.state.document import StandRow, centre, in_play, out_of_play, position
 from tabletop.table import distance, overlapping
 
 FORCES = ("light", "moderate", "high")
@@ -249,7 +249,7 @@ def precipitation(ctx: RulesContext) -> list[Happened]:
 # --- miring ----------------------------------------------------------------------------------
 
 
-def weight_class_of(ctx: RulesContext, stand: dict[str, Any]) -> str | None:
+def weight_class_of(ctx: RulesContext, stand: StandRow) -> str | None:
     try:
         spec = ctx.scenario.stand_spec(stand["id"])
         own = spec.weight_class
@@ -258,12 +258,12 @@ def weight_class_of(ctx: RulesContext, stand: dict[str, Any]) -> str | None:
     return own or ctx.charts.stand_kinds[stand["kind"]].weight_class
 
 
-def where_is(ctx: RulesContext, stand: dict[str, Any], given: str | None) -> str:
+def where_is(ctx: RulesContext, stand: StandRow, given: str | None) -> str:
     if given is not None:
         return given
     if stand["x"] is None:
         return "open"
-    kinds = {p.kind for p in ctx.table.pieces_at(stand["x"], stand["y"])}
+    kinds = {p.kind for p in ctx.table.pieces_at(*position(stand))}
     if kinds & {"road-hard", "road-paved", "bridge"}:
         return "hard-road"
     if "road-dirt" in kinds:
@@ -287,9 +287,7 @@ WHERE_WORDS = {
 }
 
 
-def mire_check_basis(
-    ctx: RulesContext, stand: dict[str, Any], given: str | None
-) -> tuple[str, str, str]:
+def mire_check_basis(ctx: RulesContext, stand: StandRow, given: str | None) -> tuple[str, str, str]:
     """Where and on what ground the miring check is made, and what says so (CD 11.1.4).
 
     A move recorded by ``move`` (``last_move``) gives the worst ground it crossed: what
@@ -304,7 +302,7 @@ def mire_check_basis(
     return where_is(ctx, stand, given), ctx.state.conditions["ground"], basis
 
 
-def _check_once_per_move(ctx: RulesContext, stand: dict[str, Any]) -> None:
+def _check_once_per_move(ctx: RulesContext, stand: StandRow) -> None:
     """CD 11.1.4: one miring roll at the end of the movement phase, for a vehicle that moved."""
     turn = ctx.state.turn
     last = stand.get("last_move")
@@ -377,7 +375,7 @@ def mire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_in_contact(ctx: RulesContext, helper: dict[str, Any], stand: dict[str, Any]) -> None:
+def check_in_contact(ctx: RulesContext, helper: StandRow, stand: StandRow) -> None:
     """CD 11.1.5: the helper pushes or tows the mired vehicle, so it must be a friendly
     vehicle in contact with it (the charted 'adjacent' distance, bases nearly touching)."""
     if helper["side"] != stand["side"]:
@@ -398,7 +396,7 @@ def check_in_contact(ctx: RulesContext, helper: dict[str, Any], stand: dict[str,
 
 
 def _inch_for_assist(
-    ctx: RulesContext, stand: dict[str, Any], helper: dict[str, Any], how: str
+    ctx: RulesContext, stand: StandRow, helper: StandRow, how: str
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Where both stands end after the inch of CD 11.1.5, or None off the table's positions.
 
@@ -409,7 +407,7 @@ def _inch_for_assist(
     """
     if helper["x"] is None or stand["x"] is None:
         return None
-    sx, sy, hx, hy = float(stand["x"]), float(stand["y"]), float(helper["x"]), float(helper["y"])
+    sx, sy, hx, hy = *centre(stand), *centre(helper)
     dx, dy = (hx - sx, hy - sy) if how == "tow" else (sx - hx, sy - hy)
     length = math.hypot(dx, dy)
     if length < 1e-9:
@@ -420,7 +418,7 @@ def _inch_for_assist(
     new_helper = (round(hx + ux, 6), round(hy + uy, 6))
     width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
 
-    moved = [
+    moved: list[dict[str, Any]] = [
         {**stand, "x": new_stand[0], "y": new_stand[1]},
         {**helper, "x": new_helper[0], "y": new_helper[1]},
     ]
@@ -528,8 +526,9 @@ def unmire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             # CD 11.1.5: freed, it moves one inch the way it was ordered (its facing).
             rad = math.radians(stand["facing"])
             step = charts.params(EngineeringParams).unmire_distance
-            stand["x"] = round(stand["x"] + step * math.sin(rad), 6)
-            stand["y"] = round(stand["y"] + step * math.cos(rad), 6)
+            x, y = position(stand)
+            stand["x"] = round(x + step * math.sin(rad), 6)
+            stand["y"] = round(y + step * math.cos(rad), 6)
             moved_to = [stand["x"], stand["y"]]
     return {
         "verdict": f"{stand['id']} {'unmires itself' if free else 'stays mired'} "

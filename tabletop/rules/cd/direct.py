@@ -18,6 +18,7 @@ from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
     Tally,
+    Working,
     fold,
     plan_direct,
     roll_effect,
@@ -36,20 +37,20 @@ from tabletop.rules.cd.stands import (
 from tabletop.rules.cd.structures import after_direct_fire
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, State, out_of_play, position
 
 
 @dataclass
 class Prepared:
     plan: FirePlan
-    shooter: dict[str, Any]
-    target: dict[str, Any]
+    shooter: StandRow
+    target: StandRow
     sight: Any | None
     ammo: str
 
 
 def _other_weapons(
-    state: Any, stand: dict[str, Any], refused: str, ammo: str, charts: Any, look_ahead: bool
+    state: State, stand: StandRow, refused: str, ammo: str, charts: Any, look_ahead: bool
 ) -> str:
     """When the first weapon cannot fire, which others can (a two-gun tank's second gun)."""
     can = []
@@ -132,7 +133,7 @@ def prepare(
         distance = seen.range
     if cover is None:
         cover, source = (
-            target_cover(ctx, target["x"], target["y"], target)
+            target_cover(ctx, *position(target), target)
             if target["x"] is not None
             else ("none", None)
         )
@@ -179,7 +180,23 @@ def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list
     return tally, dice_out
 
 
-def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+class FireResult(Working):
+    """The ``fire`` action's result: the working (``FirePlan.working``), then the dice."""
+
+    verdict: str
+    shooter: str
+    rolls: list[int]  # the to-hit dice
+    dice: list[dict[str, Any]]  # each die: to_hit, hit, effect, trigger, ...
+    hits: int
+    effects: list[str]  # the effect of each hit
+    target_now: str | None  # the target's status after the worst effect
+    depletion_checks: int  # ammunition depletion dice booked (CD 1.2)
+    ammunition: list[str]  # ammunition notes (CD 1)
+    structures: list[str]  # what the shot did to a structure the target is in (CD 6.1.2)
+    sight: dict[str, Any] | None  # range, blocked_by, spotting; None in quick mode
+
+
+def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> FireResult:
     prep = prepare(ctx, inputs)
     plan, shooter, target = prep.plan, prep.shooter, prep.target
     ctx.involve(shooter["id"], target["id"])

@@ -21,7 +21,7 @@ from tabletop.rules.cd import tasks, terrain_state
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.structures import apply_damage
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, centre, out_of_play
 from tabletop.table import base_polygon, bearing, overlapping, strip
 
 CONFIGS = ("nominal", "lower", "higher")
@@ -30,18 +30,18 @@ CONFIGS = ("nominal", "lower", "higher")
 # --- who may work ------------------------------------------------------------------------------
 
 
-def kind_of(ctx: RulesContext, stand: dict[str, Any]) -> Any:
+def kind_of(ctx: RulesContext, stand: StandRow) -> Any:
     return ctx.charts.stand_kinds[stand["kind"]]
 
 
-def equipment(ctx: RulesContext, stand: dict[str, Any]) -> tuple[str, ...]:
+def equipment(ctx: RulesContext, stand: StandRow) -> tuple[str, ...]:
     try:
         return tuple(ctx.scenario.stand_spec(stand["id"]).equipment)
     except KeyError:
         return ()
 
 
-def is_earthmover(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def is_earthmover(ctx: RulesContext, stand: StandRow) -> bool:
     try:
         own = ctx.scenario.stand_spec(stand["id"]).earthmover
     except KeyError:
@@ -50,7 +50,7 @@ def is_earthmover(ctx: RulesContext, stand: dict[str, Any]) -> bool:
 
 
 def require_engineer(
-    ctx: RulesContext, stand: dict[str, Any], rule: str, *, earthmover_ok: bool = False
+    ctx: RulesContext, stand: StandRow, rule: str, *, earthmover_ok: bool = False
 ) -> None:
     kind = kind_of(ctx, stand)
     if kind.engineer or (earthmover_ok and is_earthmover(ctx, stand)):
@@ -61,7 +61,7 @@ def require_engineer(
 
 def require_fit(
     ctx: RulesContext,
-    stand: dict[str, Any],
+    stand: StandRow,
     rule: str,
     *,
     stationary: bool = True,
@@ -86,7 +86,7 @@ def require_phase(ctx: RulesContext, phase: str, what: str, rule: str) -> None:
         )
 
 
-def placed(stand: dict[str, Any]) -> None:
+def placed(stand: StandRow) -> None:
     if stand["x"] is None:
         raise BadInput(
             f"{stand['id']} is not placed on the table: place it with "
@@ -94,7 +94,7 @@ def placed(stand: dict[str, Any]) -> None:
         )
 
 
-def gap_to_piece(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> tuple[float, bool]:
+def gap_to_piece(ctx: RulesContext, stand: StandRow, piece_id: str) -> tuple[float, bool]:
     """Inches from the stand's base to the piece, and whether the base is on it."""
 
     placed(stand)
@@ -104,7 +104,7 @@ def gap_to_piece(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> tup
     return float(base.distance(shape)), on
 
 
-def adjacent(ctx: RulesContext, stand: dict[str, Any], piece_id: str) -> bool:
+def adjacent(ctx: RulesContext, stand: StandRow, piece_id: str) -> bool:
     gap, _ = gap_to_piece(ctx, stand, piece_id)
     return within(gap, ctx.charts.params(EngineeringParams).adjacent)
 
@@ -329,7 +329,7 @@ def _repaired(ctx: RulesContext, task: dict[str, Any]) -> str:
 
 def _workers(
     ctx: RulesContext, ids: list[str], rule: str, *, earthmover_ok: bool = False
-) -> list[dict[str, Any]]:
+) -> list[StandRow]:
     if not ids:
         raise BadInput("name the working stands with --by")
     if len(set(ids)) != len(ids):
@@ -661,7 +661,7 @@ def _emplaced(ctx: RulesContext, task: dict[str, Any]) -> str:
 
 
 def _launch_span(
-    ctx: RulesContext, vehicle: dict[str, Any], piece_id: str
+    ctx: RulesContext, vehicle: StandRow, piece_id: str
 ) -> tuple[list[float], list[float]]:
     """From the bank by the vehicle straight across the obstacle, a little onto each side."""
 
@@ -708,7 +708,7 @@ def _recovered(ctx: RulesContext, task: dict[str, Any]) -> str:
 
 
 @tasks.place_check("repair")
-def _at_bridge(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _at_bridge(ctx: RulesContext, task: dict[str, Any], stand: StandRow) -> str | None:
     gap, on = gap_to_piece(ctx, stand, task["target"])
     if on or adjacent(ctx, stand, task["target"]):
         return None
@@ -716,7 +716,7 @@ def _at_bridge(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -
 
 
 @tasks.place_check("clear", "vlb-emplace", "fascine-emplace", "vlb-recover")
-def _beside_piece(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _beside_piece(ctx: RulesContext, task: dict[str, Any], stand: StandRow) -> str | None:
     if stand["x"] is None:
         return f"{stand['id']} is off the table"
     if adjacent(ctx, stand, task["target"]):
@@ -726,7 +726,7 @@ def _beside_piece(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]
 
 
 @tasks.place_check("bridge-set")
-def _beside_span(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _beside_span(ctx: RulesContext, task: dict[str, Any], stand: StandRow) -> str | None:
     if stand["x"] is None:
         return f"{stand['id']} is off the table"
     line = LineString([task["detail"]["from"], task["detail"]["to"]])
@@ -870,7 +870,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         x, y = _landing_spot(ctx, boat, cargo, inputs.get("at"), near)
         carrying.pop()
         cargo.pop("aboard", None)
-        cargo.update(x=x, y=y, facing=boat["facing"])
+        cargo.update({"x": x, "y": y, "facing": boat["facing"]})
         cargo["moved_turn"] = state.turn
         verb = f"{cargo['id']} unloads from {boat['id']} to {x:g},{y:g}"
     half = charts.params(EngineeringParams).boat_load_turns
@@ -882,8 +882,8 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
 def _landing_spot(
     ctx: RulesContext,
-    boat: dict[str, Any],
-    cargo: dict[str, Any],
+    boat: StandRow,
+    cargo: StandRow,
     at: list[float] | None,
     near: float,
 ) -> tuple[float, float]:
@@ -926,8 +926,8 @@ def _landing_spot(
     along = boat["depth"] / 2 + cargo["depth"] / 2
     across = boat["width"] / 2 + cargo["width"] / 2
     for (ux, uy), reach in ((ahead, along), (right, -across), (right, across), (ahead, -along)):
-        x = round(boat["x"] + ux * reach, 4)
-        y = round(boat["y"] + uy * reach, 4)
+        x = round(centre(boat)[0] + ux * reach, 4)
+        y = round(centre(boat)[1] + uy * reach, 4)
         if why_not(x, y) is None:
             return x, y
     raise RulesRefusal(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
@@ -29,6 +29,25 @@ ELIMINATED = "eliminated"
 SEVERITY = {NO_EFFECT: 0, SUPPRESSED: 1, FORCED_BACK: 2, ELIMINATED: 3}
 # How alike a referee's modifier name must be to a charted one to be taken for a typo.
 TYPO_CUTOFF = 0.8
+
+
+class Working(TypedDict):
+    """How a shot's to-hit number was worked out (``FirePlan.working``), in every fire result."""
+
+    weapon: str
+    target: str
+    ammo: str
+    range: float | None  # inches, to 3 places; None in quick fire without a range
+    band: str | None  # the range band (CD 6.1.2)
+    row: str  # the weapons chart row it reads
+    base: int
+    modifiers: list[dict[str, Any]]  # ``ModLine.as_json``, each with its rule
+    to_hit: int  # base plus modifiers
+    rof: int
+    effect_quality: str
+    depletion: str  # roll | limited | rocket | flame | never (CD 1)
+    depletion_threshold: int | None
+    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -66,7 +85,7 @@ class FirePlan:
     def to_hit(self) -> int:
         return self.base + sum(m.value for m in self.modifiers)
 
-    def working(self) -> dict[str, Any]:
+    def working(self) -> Working:
         return {
             "weapon": self.weapon,
             "target": self.target,

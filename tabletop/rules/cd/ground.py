@@ -19,6 +19,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import Charts, StandKind, weight_number
 from tabletop.rules.cd.weather import effects
+from tabletop.state.document import StandRow
 
 # How each kind of mobility pays terrain costs (terrain chart columns).
 TERRAIN_COLUMN = {
@@ -123,7 +124,7 @@ def _ground(
 # --- miring ---------------------------------------------------------------------------------
 
 
-def refuse_if_mired(stand: dict[str, Any]) -> None:
+def refuse_if_mired(stand: StandRow) -> None:
     """A mired vehicle may not move or change facing until it is unmired (CD 11.1.4)."""
     if "mired" in stand["markers"]:
         raise RulesRefusal(

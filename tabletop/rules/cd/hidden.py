@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.state.document import State
+
 MINEFIELD = "minefield:"
 
 
-def fields(state: Any) -> list[dict[str, Any]]:
+def fields(state: State) -> list[dict[str, Any]]:
     return [
         v
         for k, v in sorted(state.rows.items(), key=lambda kv: kv[1].get("serial", 0))

@@ -20,7 +20,7 @@ from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.structures import automatic_hit
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play
+from tabletop.state.document import StandRow, in_play, position
 from tabletop.table import beam
 
 ICE_ORDER = ("0", *WEIGHT_LEVELS)
@@ -54,7 +54,7 @@ def _point(x: float, y: float) -> Any:
     return Point(x, y)
 
 
-def needs(ctx: RulesContext, stand: dict[str, Any]) -> str:
+def needs(ctx: RulesContext, stand: StandRow) -> str:
     """The ice class a stand needs: personnel a charted class, others their weight class."""
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
@@ -64,12 +64,12 @@ def needs(ctx: RulesContext, stand: dict[str, Any]) -> str:
 
 
 def check_ice(
-    ctx: RulesContext, stand: dict[str, Any], came_from: tuple[float, float] | None
+    ctx: RulesContext, stand: StandRow, came_from: tuple[float, float] | None
 ) -> list[str]:
     """After a stand is placed: break through thin ice (CD 11.3); note hidden lakes."""
 
     notes: list[str] = []
-    for piece in ice_under(ctx, stand["x"], stand["y"]):
+    for piece in ice_under(ctx, *position(stand)):
         need = needs(ctx, stand)
         cls = str(ice_class(piece))
         bears = ICE_ORDER.index(cls)
@@ -95,7 +95,7 @@ def check_ice(
     return notes
 
 
-def referee_note(ctx: RulesContext, stand: dict[str, Any], piece: Any, cls: str) -> str:
+def referee_note(ctx: RulesContext, stand: StandRow, piece: Any, cls: str) -> str:
     """What the referee is told when a stand ends on hidden ice (CD 11.3). Only snow hides a
     whole lake; on a bare table the hidden thing is a patch of different ice."""
     if ctx.state.conditions["ground"] in ("snow", "snow-deep") and piece.ice is not None:
@@ -132,7 +132,7 @@ def searchlight_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, A
     cut_by = None
     if weather.visibility is not None and weather.visibility < length:
         length, cut_by = weather.visibility, "; ".join(weather.because[1:])
-    shape = beam(stand["x"], stand["y"], float(inputs["bearing"]), width, length, ctx.table)
+    shape = beam(*position(stand), float(inputs["bearing"]), width, length, ctx.table)
     state.remove_template(template_id)
     if shape.is_empty:
         raise RulesRefusal(
@@ -153,7 +153,7 @@ def searchlight_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, A
     )
     if "searchlight" not in stand["markers"]:
         stand["markers"].append("searchlight")
-    reach = max(math.dist((stand["x"], stand["y"]), p) for p in shape.exterior.coords)
+    reach = max(math.dist(position(stand), p) for p in shape.exterior.coords)
     return {
         "verdict": f"{stand['id']} lights a beam on bearing {inputs['bearing']:g} for "
         f'{min(reach, length):.1f}"'

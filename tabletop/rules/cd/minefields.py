@@ -40,14 +40,14 @@ from tabletop.rules.cd.ground import refuse_if_mired
 from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.rules.cd.stands import apply_effect, effect_plan
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, State, centre, fired_on, out_of_play, position
 from tabletop.table import base_polygon, strip
 from tabletop.table.sweep import sweep
 
 EPS = 1e-9  # inches along a path: the same point
 
 
-def get(state: Any, field_id: str) -> dict[str, Any]:
+def get(state: State, field_id: str) -> dict[str, Any]:
     found = state.rows.get(MINEFIELD + field_id)
     if found is None:
         raise BadInput(f"unknown minefield {field_id!r}")
@@ -169,15 +169,13 @@ def before_battle(ctx: RulesContext) -> bool:
     return bool(ctx.state.turn == start.number and ctx.state.phase == start.phase)
 
 
-def _check_layer(
-    ctx: RulesContext, stand: dict[str, Any], side: str, field: dict[str, Any]
-) -> None:
+def _check_layer(ctx: RulesContext, stand: StandRow, side: str, field: dict[str, Any]) -> None:
     ctx.involve(stand["id"])
     if stand["side"] != side:
         raise RulesRefusal(f"{stand['id']} is {stand['side']}'s, not {side}'s")
     require_engineer(ctx, stand, "CD 3.1.2")
     require_fit(ctx, stand, "CD 3.1.2")
-    if (stand.get("fired") or {}).get("turn") == ctx.state.turn:
+    if fired_on(stand, ctx.state.turn):
         raise RulesRefusal(f"{stand['id']} fired this turn: it cannot lay mines (CD 3.1.2)")
     require_phase(ctx, "movement", "laying a minefield", "CD 3.1.2")
     placed(stand)
@@ -198,7 +196,7 @@ def _pieces_under(ctx: RulesContext, shape: Any) -> list[Any]:
 # --- crossing (CD 3.2) -------------------------------------------------------------------------
 
 
-def attack_number(ctx: RulesContext, stand: dict[str, Any]) -> int:
+def attack_number(ctx: RulesContext, stand: StandRow) -> int:
     """Dismounted personnel are hit on 1-3; guns, mounted troops and vehicles on 1-5."""
     kind = kind_of(ctx, stand)
     personnel = kind.category == "personnel" and kind.mobility == "foot"
@@ -257,7 +255,7 @@ def attacks_for(m: Meeting, stop: float, engineer: bool, charts: Charts) -> tupl
     return charts.params(MinesParams).attacks_at_edge, "stopped at the edge of"
 
 
-def tidy_stop(stand: dict[str, Any], x: float, y: float, squares: list[Any]) -> tuple[float, float]:
+def tidy_stop(stand: StandRow, x: float, y: float, squares: list[Any]) -> tuple[float, float]:
     """A stop short of the path's end (at a field's edge, or just across one), to the
     hundredth of an inch a referee can place, on the same side of every field as the exact
     point: a base that stopped clear of a field stays clear, one on a field stays on it.
@@ -294,7 +292,7 @@ def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
     refuse_if_mired(stand)
-    points = [(float(stand["x"]), float(stand["y"])), *[tuple(p) for p in inputs["path"]]]
+    points = [centre(stand), *[tuple(p) for p in inputs["path"]]]
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
     for x, y in points[1:]:
         if not (0 <= x <= w and 0 <= y <= d):
@@ -340,12 +338,12 @@ def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "stand": stand["id"],
         "attacks": attacks,
         "revealed": out["revealed"],
-        "stopped_at": [round(stand["x"], 3), round(stand["y"], 3)],
+        "stopped_at": [round(position(stand)[0], 3), round(position(stand)[1], 3)],
     }
 
 
 def meetings(
-    ctx: RulesContext, stand: dict[str, Any], points: list[tuple[float, float]]
+    ctx: RulesContext, stand: StandRow, points: list[tuple[float, float]]
 ) -> list[tuple[Meeting, dict[str, Any]]]:
     """The enemy fields the stand's base meets along the path, in the order it meets them.
 
@@ -368,7 +366,7 @@ def meetings(
 
 
 def settle(
-    ctx: RulesContext, stand: dict[str, Any], met: list[tuple[Meeting, dict[str, Any]]], stop: float
+    ctx: RulesContext, stand: StandRow, met: list[tuple[Meeting, dict[str, Any]]], stop: float
 ) -> dict[str, Any]:
     """At the end of a move that stopped ``stop`` inches along (the stand already there):
     reveal the fields met, take away dummies, schedule the attacks of real ones (CD 3.2)."""
@@ -566,7 +564,7 @@ def clear_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     raise BadInput(f"--method {method!r}: accepted: hand, tank, line-charge")
 
 
-def _line_charge_window(ctx: RulesContext, stand: dict[str, Any], field: dict[str, Any]) -> str:
+def _line_charge_window(ctx: RulesContext, stand: StandRow, field: dict[str, Any]) -> str:
     """When a line charge may be fired this turn, or why not (CD 3.3.3).
 
     Clear, then move: one field beside the vehicle as the movement phase begins (before it
@@ -606,14 +604,14 @@ def _line_charge_window(ctx: RulesContext, stand: dict[str, Any], field: dict[st
 
 
 def _tank_clears(
-    ctx: RulesContext, stand: dict[str, Any], kit: str, heading: float | None
+    ctx: RulesContext, stand: StandRow, kit: str, heading: float | None
 ) -> dict[str, Any]:
     state = ctx.state
     bearing = float(stand["facing"] if heading is None else heading)
     distance = ctx.charts.params(MinesParams).clearing_tank_distance
     rad = math.radians(bearing)
-    front_x = stand["x"] + math.sin(rad) * stand["depth"] / 2
-    front_y = stand["y"] + math.cos(rad) * stand["depth"] / 2
+    front_x = position(stand)[0] + math.sin(rad) * stand["depth"] / 2
+    front_y = position(stand)[1] + math.cos(rad) * stand["depth"] / 2
     lane = strip(front_x, front_y, bearing, stand["width"], distance)
     cleared = [
         f["id"]
@@ -622,8 +620,9 @@ def _tank_clears(
     ]
     for field_id in cleared:
         state.rows.pop(MINEFIELD + field_id, None)
-    stand["x"] = round(stand["x"] + math.sin(rad) * distance, 6)
-    stand["y"] = round(stand["y"] + math.cos(rad) * distance, 6)
+    x, y = position(stand)
+    stand["x"] = round(x + math.sin(rad) * distance, 6)
+    stand["y"] = round(y + math.cos(rad) * distance, 6)
     stand["moved_turn"] = state.turn
     if kit == "flail":
         stand["markers"].append("flailing")  # CD 3.3.2: may not fire this turn
@@ -635,7 +634,7 @@ def _tank_clears(
 
 
 @tasks.place_check("hand-lift")
-def _beside_field(ctx: RulesContext, task: dict[str, Any], stand: dict[str, Any]) -> str | None:
+def _beside_field(ctx: RulesContext, task: dict[str, Any], stand: StandRow) -> str | None:
     field = ctx.state.rows.get(MINEFIELD + task["target"])
     if field is None or stand["x"] is None:
         return None if field is None else f"{stand['id']} is off the table"

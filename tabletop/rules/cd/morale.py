@@ -22,7 +22,7 @@ from tabletop.rules.cd.ammo import supply_distance
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, out_of_play
 
 NIGHT_PIN_RULE = "CD 9.1.4"
 
@@ -67,7 +67,7 @@ def results(ctx: RulesContext) -> tuple[str, ...]:
     return tuple(ctx.charts.params(MoraleParams).results.split(","))
 
 
-def morale_level(ctx: RulesContext, stand: dict[str, Any]) -> int:
+def morale_level(ctx: RulesContext, stand: StandRow) -> int:
     """The stand's morale level by its quality (morale chart, our default)."""
     quality = stand.get("quality") or "none"
     table = ctx.charts.table("morale")
@@ -91,7 +91,7 @@ def orders_in_force(ctx: RulesContext) -> dict[str, Any]:
     return {"radius": radius, "rally": not night, "rule": "CD 9.1.5"}
 
 
-def _tests_of(ctx: RulesContext, stand: dict[str, Any]) -> list[tuple[str, str, int, bool]]:
+def _tests_of(ctx: RulesContext, stand: StandRow) -> list[tuple[str, str, int, bool]]:
     """(rule, why, turn, night pin) for each test due on one stand, in order."""
     out = [
         (
@@ -173,7 +173,7 @@ def unrecorded(ctx: RulesContext) -> list[Happened]:
     ]
 
 
-def _check_rally(ctx: RulesContext, stand: dict[str, Any], by: str | None) -> str:
+def _check_rally(ctx: RulesContext, stand: StandRow, by: str | None) -> str:
     """A rally order: by day from a command stand of its side within orders reach; never
     at night (CD 9.1.5)."""
     orders = orders_in_force(ctx)

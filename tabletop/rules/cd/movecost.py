@@ -12,6 +12,7 @@ from tabletop.core.units import within
 from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.ground import move_cost
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow, position
 
 ROAD_KINDS = {"road-hard": "hard", "road-paved": "paved", "road-dirt": "dirt"}
 
@@ -26,7 +27,7 @@ def move_cost_for(
     if terrain is None:
         if stand["x"] is None:
             raise BadInput(f"{stand_id} is not placed: give --terrain (one of the terrain kinds)")
-        here = ctx.table.pieces_at(stand["x"], stand["y"])
+        here = ctx.table.pieces_at(*position(stand))
         roads = [p.kind for p in here if p.kind in ROAD_KINDS]
         if roads and road is None:
             road = ROAD_KINDS[roads[0]]
@@ -45,7 +46,7 @@ def move_cost_for(
         specs = {p.id: p for p in ctx.scenario.terrain}
         local = [
             f"{specs[p.id].ground} here ({p.id}'s own ground, CD 11.1)"
-            for p in ctx.table.pieces_at(stand["x"], stand["y"])
+            for p in ctx.table.pieces_at(*position(stand))
             if specs[p.id].ground is not None
         ]
         if local:
@@ -68,7 +69,7 @@ def move_cost_for(
     }
 
 
-def _near_flood(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def _near_flood(ctx: RulesContext, stand: StandRow) -> bool:
     margin = ctx.charts.params(WeatherParams).flooded_mud_margin
     here = Point(stand["x"], stand["y"])
     for spec in ctx.scenario.terrain:

@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from shapely import Point, Polygon
 
@@ -38,7 +38,15 @@ from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, refere
 from tabletop.rules.cd.sighting import End, end_for_stand, sight
 from tabletop.rules.cd.structures import automatic_hit
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play, out_of_play
+from tabletop.state.document import (
+    LastMoveRow,
+    StandRow,
+    centre,
+    in_play,
+    out_of_play,
+    position,
+    stage_of,
+)
 from tabletop.table import bearing, overlapping
 from tabletop.table.paths import EPS, Stretch, path_length, point_along, split_path
 
@@ -124,7 +132,7 @@ class Event:
 
 @dataclass
 class MovePlan:
-    stand: dict[str, Any]
+    stand: StandRow
     points: list[tuple[float, float]]
     facing: float
     allowance: float
@@ -145,7 +153,7 @@ class MovePlan:
 # --- allowance ------------------------------------------------------------------------------------
 
 
-def allowance_of(ctx: RulesContext, stand: dict[str, Any]) -> tuple[float, float, str]:
+def allowance_of(ctx: RulesContext, stand: StandRow) -> tuple[float, float, str]:
     """The stand's base allowance across country and on roads, and where it comes from."""
     spec = _spec(ctx, stand["id"])
     own = getattr(spec, "move", None) if spec is not None else None
@@ -169,7 +177,7 @@ def _spec(ctx: RulesContext, stand_id: str) -> Any:
         return None
 
 
-def _ski(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def _ski(ctx: RulesContext, stand: StandRow) -> bool:
     spec = _spec(ctx, stand["id"])
     return bool(spec is not None and spec.ski)
 
@@ -177,7 +185,7 @@ def _ski(ctx: RulesContext, stand: dict[str, Any]) -> bool:
 # --- refusals before any geometry -------------------------------------------------------------
 
 
-def _special_cases(ctx: RulesContext, stand: dict[str, Any]) -> None:
+def _special_cases(ctx: RulesContext, stand: StandRow) -> None:
     """What already stops a stand moving, whatever its path (as ``place`` has always known)."""
     state = ctx.state
     sid = stand["id"]
@@ -189,7 +197,7 @@ def _special_cases(ctx: RulesContext, stand: dict[str, Any]) -> None:
         raise RulesRefusal(
             f"{sid} came ashore this turn and ends its move beside its landing craft (CD 8.1.1)"
         )
-    if (stand.get("amphib") or {}).get("stage") == "wading":
+    if stage_of(stand) == "wading":
         raise RulesRefusal(
             f"{sid} is wading ashore: move it with 'tabletop amphibious wade {sid}' (CD 8.1.4)"
         )
@@ -205,7 +213,7 @@ def _special_cases(ctx: RulesContext, stand: dict[str, Any]) -> None:
         )
 
 
-def _check_phase(ctx: RulesContext, stand: dict[str, Any]) -> None:
+def _check_phase(ctx: RulesContext, stand: StandRow) -> None:
     phase = ctx.charts.phase(ctx.state.phase)
     if "movement" not in phase.allows:
         allowed = [p.id for p in ctx.charts.phases if "movement" in p.allows]
@@ -213,7 +221,7 @@ def _check_phase(ctx: RulesContext, stand: dict[str, Any]) -> None:
             f"{stand['id']} cannot move in the {phase.id} phase: stands move in the "
             f"{' or '.join(allowed)} phase (turn chart); advance with 'tabletop phase next'"
         )
-    last = stand.get("last_move") or {}
+    last: LastMoveRow | dict[str, Any] = stand.get("last_move") or {}
     if last.get("turn") == ctx.state.turn and last.get("phase") == ctx.state.phase:
         raise RulesRefusal(
             f"{stand['id']} has already moved this movement phase: one move per stand per "
@@ -272,7 +280,7 @@ def _terrain_row(ctx: RulesContext, piece_id: str) -> dict[str, Any]:
 class Pricer:
     """Prices stretches of one stand's path; built once per move."""
 
-    def __init__(self, ctx: RulesContext, stand: dict[str, Any]):
+    def __init__(self, ctx: RulesContext, stand: StandRow):
         self.ctx = ctx
         self.stand = stand
         self.kind: StandKind = ctx.charts.stand_kinds[stand["kind"]]
@@ -579,12 +587,12 @@ class Pricer:
 # --- the plan -------------------------------------------------------------------------------------
 
 
-def parse_path(ctx: RulesContext, stand: dict[str, Any], inputs: dict[str, Any]) -> list[Any]:
+def parse_path(ctx: RulesContext, stand: StandRow, inputs: dict[str, Any]) -> list[Any]:
     width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
     raw = [*(inputs.get("via") or []), inputs["to"]]
     if len(raw) > MAX_WAYPOINTS:
         raise BadInput(f"{len(raw) - 1} waypoints: give at most {MAX_WAYPOINTS - 1} --via points")
-    points = [(float(stand["x"]), float(stand["y"]))]
+    points = [centre(stand)]
     for p in raw:
         x, y = float(p[0]), float(p[1])
         if not (0 <= x <= width and 0 <= y <= depth):
@@ -594,7 +602,7 @@ def parse_path(ctx: RulesContext, stand: dict[str, Any], inputs: dict[str, Any])
 
 
 def plan_move(
-    ctx: RulesContext, stand: dict[str, Any], points: list[Any], facing: float | None
+    ctx: RulesContext, stand: StandRow, points: list[Any], facing: float | None
 ) -> MovePlan:
     """Price the path and find what it meets, changing nothing and rolling nothing."""
 
@@ -660,7 +668,7 @@ def plan_move(
     return plan
 
 
-def _mines_met(ctx: RulesContext, stand: dict[str, Any], plan: MovePlan) -> None:
+def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
     for m, f in minefields.meetings(ctx, stand, plan.points):
         point = point_along(plan.points, m.contact)
         plan.events.append(
@@ -704,7 +712,32 @@ def _ground_rank(ground_id: str, charts: Any) -> tuple[int, float]:
     return ({None: 0, "moderate": 1, "deep": 2}[row.mires], max(row.vehicle, row.personnel))
 
 
-def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
+# The ``move`` action's result ("from" is a keyword: the functional form).
+MoveResult = TypedDict(
+    "MoveResult",
+    {
+        "verdict": str,
+        "stand": str,
+        "from": list[float],  # where it started, to 3 places
+        "to": list[float],  # where it stopped
+        "path": list[list[float]],  # the points given, the start first
+        "moved": float,  # inches travelled
+        "cost": float,  # inches of its allowance spent
+        "allowance": float,
+        "segments": list[dict[str, Any]],  # ``shown_segments``: terrain, multiplier, cost, rule
+        "crossed": list[dict[str, Any]],  # ``Event.as_json``: what it met on the way, in order
+        "attacks": int,  # minefield attacks it has coming (CD 3.2)
+        "revealed": list[dict[str, Any]],  # minefields it revealed (CD 3.2)
+        "mired": bool,  # mired at the end of the move (CD 11.1.4)
+        "status": str,
+        "refused": None,
+        # Enemy stands that may fire at it on the way (set by ``move_action``).
+        "opportunity": NotRequired[list[dict[str, Any]]],
+    },
+)
+
+
+def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     """Carry out a plan that passed: mines and ice may stop it short, then miring."""
 
     state, charts = ctx.state, ctx.charts
@@ -726,8 +759,8 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
             stop, why_stop = m.stop, "minefield"
     end = point_along(points, stop)
     crossed = [e for e in plan.events if e.along <= stop + EPS and e.kind != "minefield"]
-    start = (float(stand["x"]), float(stand["y"]))
-    stand.update(x=round(end[0], 6), y=round(end[1], 6), facing=plan.facing)
+    start = centre(stand)
+    stand.update({"x": round(end[0], 6), "y": round(end[1], 6), "facing": plan.facing})
     if stop > EPS:
         stand["moved_turn"] = state.turn
         stand["markers"] = [m for m in stand["markers"] if m not in ("foxholes", "entrenched")]
@@ -786,9 +819,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
                 x, y = point_along(points, mid)
                 stand["x"], stand["y"] = round(x, 6), round(y, 6)
                 result += f", placed halfway across the mud at {x:.2f},{y:.2f}"
-        crossed.append(
-            Event("miring", stand["id"], stop, (stand["x"], stand["y"]), "CD 11.1.4", result)
-        )
+        crossed.append(Event("miring", stand["id"], stop, position(stand), "CD 11.1.4", result))
         where = worst.where
     else:
         if ground.is_vehicle(kind):
@@ -825,7 +856,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> dict[str, Any]:
         "verdict": verdict,
         "stand": stand["id"],
         "from": [round(start[0], 3), round(start[1], 3)],
-        "to": [round(stand["x"], 3), round(stand["y"], 3)],
+        "to": [round(position(stand)[0], 3), round(position(stand)[1], 3)],
         "path": path,
         "moved": round(stop, 3),
         "cost": round(cost, 2),
@@ -875,7 +906,7 @@ def _mud_run_start(travelled: list[Segment], last_mud: Segment) -> float:
 
 
 def opportunity(
-    ctx: RulesContext, stand: dict[str, Any], points: list[Any], upto: float
+    ctx: RulesContext, stand: StandRow, points: list[Any], upto: float
 ) -> list[dict[str, Any]]:
     """Enemy stands that can see some part of the path and reach it with a weapon: the
     candidates for opportunity fire, each with the nearest point it sees."""
@@ -899,7 +930,7 @@ def opportunity(
         )
         if reach <= 0:
             continue
-        here = (float(enemy["x"]), float(enemy["y"]))
+        here = centre(enemy)
         near = sorted((math.dist(here, p), p) for p in samples)
         a = end_for_stand(ctx.state, enemy["id"])
         for dist, p in near:
@@ -918,7 +949,7 @@ def opportunity(
     return out
 
 
-def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> StandRow:
     stand = ctx.state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     if stand["x"] is None:
@@ -930,7 +961,7 @@ def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     return stand
 
 
-def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
     """``tabletop move``: a refereed move (see the module's docstring)."""
     stand = _stand_for_move(ctx, inputs)
     points = parse_path(ctx, stand, inputs)
@@ -1025,7 +1056,7 @@ def _mine_hits(attack: dict[str, Any]) -> Any:
     return run
 
 
-def _attacks_of(ctx: RulesContext, result: dict[str, Any]) -> list[dict[str, Any]]:
+def _attacks_of(ctx: RulesContext, result: MoveResult) -> list[dict[str, Any]]:
     return [a for a in ctx.state.pending("mine-attacks") if a["stand"] == result["stand"]]
 
 
@@ -1068,7 +1099,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         raise BadInput(f"({x:g}, {y:g}) is off the {width:g} x {depth:g} table")
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot be placed")
-    moved_from = None if stand["x"] is None else (stand["x"], stand["y"])
+    moved_from = None if stand["x"] is None else position(stand)
     if moved_from is not None:
         turned = abs((facing - float(stand["facing"]) + 180) % 360 - 180) > 1e-9
         if turned or math.dist(moved_from, (x, y)) > 1e-9:
@@ -1097,7 +1128,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             raise RulesRefusal(
                 f"{piece_id} is {row['state']}: no stand may be put on the wreck (CD 2.4.1)"
             )
-    stand.update(x=x, y=y, facing=facing)
+    stand.update({"x": x, "y": y, "facing": facing})
     if moved:
         stand["moved_turn"] = state.turn
         # Foxholes and entrenchments stay where they were dug (CD 5.1.1).
@@ -1117,7 +1148,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         raise RulesRefusal(
             f"{stand['id']} is aboard {stand['aboard']}: unload it first (CD 2.1, 8.1)"
         )
-    if (stand.get("amphib") or {}).get("stage") == "wading" and moved:
+    if stage_of(stand) == "wading" and moved:
         raise RulesRefusal(
             f"{stand['id']} is wading ashore: move it with 'tabletop amphibious "
             f"wade {stand['id']}' (CD 8.1.4)"
@@ -1144,7 +1175,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _would_refuse(
-    ctx: RulesContext, stand: dict[str, Any], points: list[Any], facing: float
+    ctx: RulesContext, stand: StandRow, points: list[Any], facing: float
 ) -> str | None:
     """What 'move' would have said to the same change of place, or None."""
     try:

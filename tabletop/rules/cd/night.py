@@ -10,6 +10,7 @@ from tabletop.data.board import base_of
 from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.weather import Effects
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow, fired_on, position
 from tabletop.table import base_polygon
 
 
@@ -19,17 +20,17 @@ def _noisy_near(ctx: RulesContext, x: float, y: float, radius: float) -> str | N
     for s in ctx.state.stands():
         if s["x"] is None:
             continue
-        fired = (s.get("fired") or {}).get("turn") == turn
+        fired = fired_on(s, turn)
         hit = s.get("fired_at") == turn
-        if (fired or hit) and within(math.dist((s["x"], s["y"]), (x, y)), radius):
+        if (fired or hit) and within(math.dist(position(s), (x, y)), radius):
             return f"{s['id']} {'firing' if fired else 'under fire'} nearby"
     return None
 
 
 def sound_detects(
     ctx: RulesContext,
-    listener: dict[str, Any],
-    target: dict[str, Any],
+    listener: StandRow,
+    target: StandRow,
     distance: float,
     now: Effects,
 ) -> tuple[bool, str]:
@@ -39,10 +40,7 @@ def sound_detects(
         return False, "sound detection is a night rule (CD 9.3)"
     if target.get("moved_turn") != state.turn:
         return False, f"{target['id']} is not moving"
-    if (
-        listener.get("moved_turn") == state.turn
-        or (listener.get("fired") or {}).get("turn") == state.turn
-    ):
+    if listener.get("moved_turn") == state.turn or fired_on(listener, state.turn):
         return False, f"{listener['id']} is not stationary and silent"
     vehicle = charts.stand_kinds[target["kind"]].category == "vehicle"
     params = charts.params(WeatherParams)
@@ -52,7 +50,7 @@ def sound_detects(
     if now.sound_deadened:
         return False, f"sound deadened by {now.sound_deadened}"
     radius = charts.params(WeatherParams).sound_noise_radius
-    for x, y in ((listener["x"], listener["y"]), (target["x"], target["y"])):
+    for x, y in (position(listener), position(target)):
         noise = _noisy_near(ctx, x, y, radius)
         if noise:
             return False, f"too noisy: {noise} (CD 9.3)"

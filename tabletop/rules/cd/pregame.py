@@ -21,7 +21,7 @@ from tabletop.rules.cd.engineering import is_earthmover
 from tabletop.rules.cd.minefields import engineer_companies
 from tabletop.rules.cd.terrain_state import TERRAIN
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play
+from tabletop.state.document import StandRow, in_play
 from tabletop.table import bearing, strip
 
 
@@ -104,7 +104,7 @@ def plan(ctx: RulesContext, side: str, hours: float) -> dict[str, Any]:
     }
 
 
-def _earthmover(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def _earthmover(ctx: RulesContext, stand: StandRow) -> bool:
     return is_earthmover(ctx, stand)
 
 

@@ -21,7 +21,7 @@ from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.night import lit_by_fire, sound_detects
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play
+from tabletop.state.document import StandRow, State, centre, in_play
 from tabletop.table import (
     base_polygon,
     bearing,
@@ -41,7 +41,7 @@ class End:
     label: str
     x: float
     y: float
-    stand: dict[str, Any] | None = None
+    stand: StandRow | None = None
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Sight:
     spotting: dict[str, Any] = field(default_factory=dict)
     bands: dict[str, str | None] = field(default_factory=dict)
     muzzle_flash: bool = False
-    a_stand: dict[str, Any] | None = None
+    a_stand: StandRow | None = None
     lit: str | None = None
 
     def as_json(self) -> dict[str, Any]:
@@ -83,14 +83,14 @@ class Sight:
         }
 
 
-def end_for_stand(state: Any, stand_id: str) -> End:
+def end_for_stand(state: State, stand_id: str) -> End:
     stand = state.stand(stand_id)
     if stand["x"] is None:
         raise BadInput(
             f"{stand_id} has no position on the table: place it with "
             f"'tabletop place {stand_id} X Y', or give --range for quick mode"
         )
-    return End(stand_id, float(stand["x"]), float(stand["y"]), stand)
+    return End(stand_id, *centre(stand), stand)
 
 
 def end_for_point(x: float, y: float, scenario: Any) -> End:
@@ -122,7 +122,7 @@ DUG_IN = {"foxholes": "medium", "entrenched": "hard"}
 
 
 def target_cover(
-    ctx: RulesContext, x: float, y: float, stand: dict[str, Any] | None = None
+    ctx: RulesContext, x: float, y: float, stand: StandRow | None = None
 ) -> tuple[str, str | None]:
     """The best cover at a point (terrain as it is now, and the stand's own works)."""
     best, source = "none", None
@@ -143,7 +143,7 @@ def target_cover(
     return best, source
 
 
-def activity(stand: dict[str, Any], state: Any) -> str:
+def activity(stand: StandRow, state: State) -> str:
     fired = stand.get("fired")
     if fired and fired.get("turn") == state.turn:
         return "firing"
@@ -152,7 +152,7 @@ def activity(stand: dict[str, Any], state: Any) -> str:
     return "stationary"
 
 
-def fired_recently(stand: dict[str, Any], state: Any) -> bool:
+def fired_recently(stand: StandRow, state: State) -> bool:
     """Spotted by muzzle flash: fired this turn, or last turn during opportunity fire (9.1.2)."""
     fired = stand.get("fired")
     if not fired:
@@ -199,7 +199,7 @@ def _searchlight_origin(ctx: RulesContext, template: dict[str, Any]) -> tuple[fl
     if by and ctx.state.has_stand(by):
         stand = ctx.state.stand(by)
         if stand["x"] is not None:
-            return float(stand["x"]), float(stand["y"])
+            return centre(stand)
     return None
 
 
@@ -322,7 +322,7 @@ def all_pairs(ctx: RulesContext) -> dict[str, Any]:
     """Line of sight between every pair of placed stands, at once (vectorised geometry)."""
 
     stands = [s for s in ctx.state.stands() if s["x"] is not None and in_play(s)]
-    points = [(float(s["x"]), float(s["y"])) for s in stands]
+    points = [centre(s) for s in stands]
     matrix = sight_matrix(ctx.table, points, smoke_blockers(ctx.state.templates()))
     ids = [s["id"] for s in stands]
     n = len(ids)

@@ -18,7 +18,7 @@ from tabletop.rules.cd.compass import wind_bearing
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, out_of_play
 from tabletop.table import strip
 
 SCREEN = "screen:"
@@ -72,7 +72,7 @@ def start_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _upwind_reach(stand: dict[str, Any], bearing: float) -> float:
+def _upwind_reach(stand: StandRow, bearing: float) -> float:
     """How far the stand's base reaches upwind of its centre, against ``bearing``."""
     rad = math.radians(bearing)
     face = math.radians(float(stand["facing"]))

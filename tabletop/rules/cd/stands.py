@@ -23,6 +23,7 @@ from tabletop.rules.cd.fire import (
 )
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow, State
 
 
 def check_phase(ctx: RulesContext, action: str, what: str) -> None:
@@ -36,7 +37,7 @@ def check_phase(ctx: RulesContext, action: str, what: str) -> None:
     )
 
 
-def choose_weapon(stand: dict[str, Any], requested: str | None, charts: Any) -> str:
+def choose_weapon(stand: StandRow, requested: str | None, charts: Any) -> str:
     carried = stand["weapons"]
     if not carried:
         raise RulesRefusal(f"{stand['id']} carries no weapons")
@@ -51,7 +52,7 @@ def choose_weapon(stand: dict[str, Any], requested: str | None, charts: Any) -> 
 
 
 def check_ready(
-    state: Any, stand: dict[str, Any], weapon: Any, ammo: str, charts: Any, look_ahead: bool
+    state: State, stand: StandRow, weapon: Any, ammo: str, charts: Any, look_ahead: bool
 ) -> None:
     """Refuse a weapon with nothing to fire (CD 1) or that has fired this turn; ``odds``
     (``look_ahead``) asks about a shot still to come, so the allowance does not apply."""
@@ -60,7 +61,7 @@ def check_ready(
         check_fires_left(state, stand, weapon, charts)
 
 
-def target_of(stand: dict[str, Any], ctx: RulesContext, cover: str, source: str | None) -> Target:
+def target_of(stand: StandRow, ctx: RulesContext, cover: str, source: str | None) -> Target:
     spec = ctx.scenario.stand_spec(stand["id"])
     kind = ctx.charts.stand_kinds[stand["kind"]]
     return Target(
@@ -73,7 +74,7 @@ def target_of(stand: dict[str, Any], ctx: RulesContext, cover: str, source: str 
     )
 
 
-def firer_of(stand: dict[str, Any], ctx: RulesContext) -> Firer:
+def firer_of(stand: StandRow, ctx: RulesContext) -> Firer:
     markers = list(stand["markers"])
     if stand.get("landed_turn") == ctx.state.turn:
         markers.append("landed")
@@ -82,7 +83,7 @@ def firer_of(stand: dict[str, Any], ctx: RulesContext) -> Firer:
     )
 
 
-def apply_effect(stand: dict[str, Any], worst: str | None, state: Any = None) -> str | None:
+def apply_effect(stand: StandRow, worst: str | None, state: State | None = None) -> str | None:
     """Put the worst hit result on the target; returns its new status word.
 
     A carrier eliminated takes its passengers with it (CD 2.1 for assault boats).
@@ -110,7 +111,7 @@ GUN_MARKERS = {
 }
 
 
-def gun_fire_refusal(ctx: RulesContext, stand: dict[str, Any]) -> str | None:
+def gun_fire_refusal(ctx: RulesContext, stand: StandRow) -> str | None:
     """Why a parachuted gun cannot fire yet, from the markers its drop set (CD 7.1, 7.2)."""
     why = [text for marker, text in GUN_MARKERS.items() if marker in stand.get("markers", ())]
     if not why:
@@ -124,7 +125,7 @@ def gun_fire_refusal(ctx: RulesContext, stand: dict[str, Any]) -> str | None:
     return f"{stand['id']} cannot fire: {'; '.join(why)} (CD 7.1, 7.2){fix}"
 
 
-def effect_plan(ctx: RulesContext, stand: dict[str, Any]) -> Any:
+def effect_plan(ctx: RulesContext, stand: StandRow) -> Any:
     """A minimal fire plan carrying the target's hit-effects bands (quality chart)."""
     target = target_of(stand, ctx, "none", None)
     quality = effect_quality(target, ctx.charts, effects(ctx.state.conditions, ctx.charts).night)

@@ -31,13 +31,13 @@ from tabletop.rules.cd.stands import (
     effect_plan,
 )
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play
+from tabletop.state.document import StandRow, in_play, position
 from tabletop.table import base_polygon, strip
 
 CAUSES = ("bomb", "direct-he", "demolition", "flame")
 
 
-def occupants(ctx: RulesContext, piece_id: str) -> list[dict[str, Any]]:
+def occupants(ctx: RulesContext, piece_id: str) -> list[StandRow]:
     shape = structure_shape(ctx, piece_id)
     return [
         s
@@ -107,7 +107,7 @@ def apply_damage(
     return out
 
 
-def automatic_hit(ctx: RulesContext, stand: dict[str, Any]) -> str:
+def automatic_hit(ctx: RulesContext, stand: StandRow) -> str:
     plan = effect_plan(ctx, stand)
     roll = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
     effect = hit_effect(roll, plan)
@@ -363,13 +363,13 @@ def direct_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, A
 
 
 def after_direct_fire(
-    ctx: RulesContext, weapon: Any, band: str | None, target: dict[str, Any], ammo: str
+    ctx: RulesContext, weapon: Any, band: str | None, target: StandRow, ammo: str
 ) -> list[str]:
     """Structure consequences of a direct shot at a stand in a structure (CD 6.1.2, 6.1.4)."""
     if target["x"] is None:
         return []
     out: list[str] = []
-    for piece in ctx.table.pieces_at(target["x"], target["y"]):
+    for piece in ctx.table.pieces_at(*position(target)):
         row = ctx.state.rows.get(terrain_state.TERRAIN + piece.id)
         if (
             row is None

@@ -25,26 +25,26 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, State, fired_on, out_of_play
 
 TASK = "task:"
 COMPLETIONS: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
 # Where a worker must be for a kind of task to go on: a sentence why not, or None.
-PLACES: dict[str, Callable[[Any, dict[str, Any], dict[str, Any]], str | None]] = {}
+PLACES: dict[str, Callable[[Any, dict[str, Any], StandRow], str | None]] = {}
 OPEN = ("active", "paused")
 
 
 def place_check(
     *kinds: str,
 ) -> Callable[
-    [Callable[[Any, dict[str, Any], dict[str, Any]], str | None]],
-    Callable[[Any, dict[str, Any], dict[str, Any]], str | None],
+    [Callable[[Any, dict[str, Any], StandRow], str | None]],
+    Callable[[Any, dict[str, Any], StandRow], str | None],
 ]:
     """Register where a worker of these kinds of task must be for the work to count."""
 
     def register(
-        fn: Callable[[Any, dict[str, Any], dict[str, Any]], str | None],
-    ) -> Callable[[Any, dict[str, Any], dict[str, Any]], str | None]:
+        fn: Callable[[Any, dict[str, Any], StandRow], str | None],
+    ) -> Callable[[Any, dict[str, Any], StandRow], str | None]:
         for kind in kinds:
             PLACES[kind] = fn
         return fn
@@ -154,7 +154,7 @@ def start(
     return task
 
 
-def tasks(state: Any) -> list[dict[str, Any]]:
+def tasks(state: State) -> list[dict[str, Any]]:
     return [
         v
         for k, v in sorted(state.rows.items(), key=lambda kv: kv[1].get("id", ""))
@@ -162,7 +162,7 @@ def tasks(state: Any) -> list[dict[str, Any]]:
     ]
 
 
-def get(state: Any, task_id: str) -> dict[str, Any]:
+def get(state: State, task_id: str) -> dict[str, Any]:
     found = state.rows.get(TASK + task_id)
     if found is None:
         known = ", ".join(t["id"] for t in tasks(state)) or "none"
@@ -194,7 +194,7 @@ def blocker(ctx: RulesContext, task: dict[str, Any]) -> str | None:
         for marker in ("pinned", "suppressed"):
             if marker in stand["markers"]:
                 return f"{worker} was {marker}"
-        if task["no_fire"] and (stand.get("fired") or {}).get("turn") == state.turn:
+        if task["no_fire"] and fired_on(stand, state.turn):
             return f"{worker} fired"
         if not first_turn and stand.get("moved_turn") == state.turn:
             return f"{worker} moved"

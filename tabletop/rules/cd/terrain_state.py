@@ -10,6 +10,7 @@ import difflib
 from typing import Any
 
 from tabletop.core.errors import BadInput
+from tabletop.state.document import State
 
 TERRAIN = "terrain:"
 # Kinds whose state can change in play (CD 2.4, 4, 6).
@@ -44,7 +45,7 @@ def opening_rows(scenario: Any) -> dict[str, dict[str, Any]]:
     return rows
 
 
-def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
+def row(state: State, piece_id: str, scenario: Any) -> dict[str, Any]:
     found = state.rows.get(TERRAIN + piece_id)
     if found is not None:
         return found  # type: ignore[no-any-return,unused-ignore]
@@ -58,7 +59,7 @@ def row(state: Any, piece_id: str, scenario: Any) -> dict[str, Any]:
     raise BadInput(f"unknown terrain piece {piece_id!r}{hint}")
 
 
-def changed(state: Any) -> list[dict[str, Any]]:
+def changed(state: State) -> list[dict[str, Any]]:
     """Terrain whose state is not as the scenario began it, and bridges built in play
     (rows with ``built: True``, CD 2.4.3, 2.4.5), for status and ``structure list``."""
     return [
@@ -69,7 +70,7 @@ def changed(state: Any) -> list[dict[str, Any]]:
     ]
 
 
-def not_a_scenario_piece(state: Any, piece_id: str, scenario: Any, what: str) -> BadInput:
+def not_a_scenario_piece(state: State, piece_id: str, scenario: Any, what: str) -> BadInput:
     """The error for a piece id that is not the scenario's: unknown, or built in play."""
     found = row(state, piece_id, scenario)  # raises for an unknown id
     return BadInput(

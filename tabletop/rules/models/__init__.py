@@ -23,6 +23,7 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.data.charts import Charts
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 MODELS: dict[str, str] = {
     "cd": "tabletop.rules.models.cd:CommandDecision",
@@ -182,7 +183,7 @@ class Model(ABC):
         to call it: table-mode fire keeps to the game's turn sequence, as CD's does."""
         return "direct-fire", "direct fire"
 
-    def table_count(self, ctx: RulesContext, stand: dict[str, Any]) -> int | None:
+    def table_count(self, ctx: RulesContext, stand: StandRow) -> int | None:
         """How many weapons ``stand`` fires with in table mode when ``--count`` is not given,
         and the most it may give; None when the model does not count them (then 1)."""
         return None
@@ -208,7 +209,7 @@ class Model(ABC):
         raise BadInput(f"the {self.name} model has no odds for fire")
 
     def situation_from_table(
-        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: StandRow, target: StandRow, sight: Any
     ) -> dict[str, Any]:
         """Options the table itself decides (cover, smoke...) for table-mode fire."""
         return {}

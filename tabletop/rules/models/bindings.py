@@ -34,6 +34,7 @@ from tabletop.rules.models.stands import (
     record,
     squares_between,
 )
+from tabletop.state.document import centre
 
 
 def need_profile(ctx: RulesContext, model: Model, stand: Stand) -> str:
@@ -276,7 +277,7 @@ def mb_sighted(
     out: dict[str, Any] = {"target": need_profile(ctx, model, stand)}
     out["moving"] = moving(ctx, stand) or None
     if stand.get("x") is not None:
-        cover = square_terrain(tables, ctx, float(stand["x"]), float(stand["y"]))
+        cover = square_terrain(tables, ctx, *centre(stand))
         out["cover"] = None if cover == "clear" else cover
     if "viewer" in found:
         squares = squares_between(model, found["viewer"], stand)
@@ -522,7 +523,7 @@ def sb_side(role: str) -> Reader:
                 )
         clear = not any(
             piece.kind in tables.by_table["terrain"]
-            for piece in ctx.table.pieces_at(float(stand["x"]), float(stand["y"]))
+            for piece in ctx.table.pieces_at(*centre(stand))
         )
         hard = armour is not None and armour >= tables.param("hard-vehicle-armour")
         return {

@@ -27,7 +27,7 @@ from tabletop.rules.context import RulesContext
 from tabletop.rules.models import find_model
 from tabletop.rules.models.typhoon.command import run_suppression
 from tabletop.rules.sequence import Happened, step
-from tabletop.state.document import in_play
+from tabletop.state.document import StandRow, centre, in_play
 
 MB = "mech-brigade"
 TOS = "typhoon"
@@ -36,7 +36,7 @@ MB_PINNED_RULE = "MB 7.7: over 50 the unit is pinned and does not move"
 TOS_RULE = "ToS V Suppression point table, after pulse 3"
 
 
-def record(stand: dict[str, Any], model: str) -> dict[str, Any]:
+def record(stand: StandRow, model: str) -> dict[str, Any]:
     """The stand's own record under ``model`` (created empty when it has none)."""
     models: dict[str, Any] = stand.setdefault("models", {})
     mine: dict[str, Any] = models.setdefault(model, {})
@@ -157,20 +157,20 @@ def typhoon_after_pulse_3(ctx: RulesContext) -> list[Happened]:
     return out
 
 
-def typhoon_conditions(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> dict[str, Any]:
+def typhoon_conditions(ctx: RulesContext, t: Any, stand: StandRow) -> dict[str, Any]:
     """The after-pulse-3 options of ``run_suppression`` for one stand, read from the table."""
 
     spec = ctx.scenario.stand_spec(stand["id"])
     unit = t.units[spec.profiles[TOS]]
     mine = (stand.get("models") or {}).get(TOS) or {}
     size = float(t.scale.inches_per_square)
-    x, y = float(stand["x"]), float(stand["y"])
-    friends_near: list[dict[str, Any]] = []
+    x, y = centre(stand)
+    friends_near: list[StandRow] = []
     routed = lost = 0
     for other in ctx.state.stands():
         if other["id"] == stand["id"] or other["side"] != stand["side"] or other["x"] is None:
             continue
-        squares = math.hypot(float(other["x"]) - x, float(other["y"]) - y) / size
+        squares = math.hypot(centre(other)[0] - x, centre(other)[1] - y) / size
         if squares > t.p("nearby-squares"):
             continue
         theirs = (other.get("models") or {}).get(TOS) or {}
@@ -211,12 +211,12 @@ def typhoon_conditions(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> dict
     return options
 
 
-def _unit_of(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> Any:
+def _unit_of(ctx: RulesContext, t: Any, stand: StandRow) -> Any:
     profile = ctx.scenario.stand_spec(stand["id"]).profiles.get(TOS)
     return t.units.get(profile) if profile else None
 
 
-def _good_state(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> bool:
+def _good_state(ctx: RulesContext, t: Any, stand: StandRow) -> bool:
     """ToS V: a unit is in good state when its points are under its morale."""
     unit = _unit_of(ctx, t, stand)
     if unit is None:
@@ -225,7 +225,7 @@ def _good_state(ctx: RulesContext, t: Any, stand: dict[str, Any]) -> bool:
     return bool(points < unit.morale)
 
 
-def sighted(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def sighted(ctx: RulesContext, stand: StandRow) -> bool:
     """Whether any enemy stand in play spots ``stand`` now (the game's own spotting)."""
 
     seen = end_for_stand(ctx.state, stand["id"])

@@ -9,6 +9,7 @@ how many pulses in a row at that target).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 # Facts shown first, in this order; any other key of a record follows in its own order.
@@ -16,7 +17,7 @@ FIRST = ("suppression", "state", "morale_state", "effectiveness", "men", "left",
 HIDDEN = frozenset({"turn", "phase", "fire", "rule"})
 
 
-def stand_models(stand: dict[str, Any]) -> dict[str, Any]:
+def stand_models(stand: Mapping[str, Any]) -> dict[str, Any]:
     """``{model: {"facts": {...}, "rules": {fact: rule}, "last_fire": {...} | None}}``."""
     out: dict[str, Any] = {}
     for model, record in sorted((stand.get("models") or {}).items()):
@@ -36,7 +37,7 @@ def stand_models(stand: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def stand_model_lines(stand: dict[str, Any]) -> list[str]:
+def stand_model_lines(stand: Mapping[str, Any]) -> list[str]:
     """One line a model: its facts, each with the rule that set it, then its last fire."""
     return model_lines(stand_models(stand))
 

@@ -11,7 +11,7 @@ from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Shot, find_alternative
 from tabletop.rules.models.bindings import bind
 from tabletop.rules.models.stands import apply
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, out_of_play
 
 
 def missing_profiles(ctx: RulesContext, model: Model, stand_ids: list[str]) -> list[str]:
@@ -61,14 +61,14 @@ def check_shot(
         check_not_fired(ctx, model, shooter)
 
 
-def fire_record(model: Model, stand: dict[str, Any]) -> dict[str, Any]:
+def fire_record(model: Model, stand: StandRow) -> dict[str, Any]:
     """The stand's last fire under ``model``: turn, phase, target, streak (pulses in a row at
     that target) and shots; empty when it has not fired under the model."""
     record = (stand.get("models") or {}).get(model.name) or {}
     return dict(record.get("fire") or {})
 
 
-def check_not_fired(ctx: RulesContext, model: Model, shooter: dict[str, Any]) -> None:
+def check_not_fired(ctx: RulesContext, model: Model, shooter: StandRow) -> None:
     """One fire action a stand a phase (each phase is one of the model's pulses): the model's
     rate of fire decides how many shots that action holds, never a second action."""
     last = fire_record(model, shooter)
@@ -82,7 +82,7 @@ def check_not_fired(ctx: RulesContext, model: Model, shooter: dict[str, Any]) ->
         )
 
 
-def streak(ctx: RulesContext, model: Model, shooter: dict[str, Any], target_id: str) -> int:
+def streak(ctx: RulesContext, model: Model, shooter: StandRow, target_id: str) -> int:
     """Pulses in a row the stand fires at ``target_id``, this one included: its last fire was
     at the same target in this turn or the last one (our reading of a pulse's continuity on a
     table of phases; another target, or a whole turn without firing, starts again at 1)."""
@@ -141,7 +141,7 @@ def table_range(model: Model, inputs: dict[str, Any]) -> float | None:
     return None if inches is None else float(inches)
 
 
-def table_count(ctx: RulesContext, model: Model, shooter: dict[str, Any], given: int | None) -> int:
+def table_count(ctx: RulesContext, model: Model, shooter: StandRow, given: int | None) -> int:
     """How many fire: ``--count``, else what the firing stand has left (for models that
     count it), else one."""
     left = model.table_count(ctx, shooter)

@@ -24,9 +24,9 @@ from typing import Any
 from tabletop.core.errors import RulesRefusal
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
-from tabletop.state.document import out_of_play
+from tabletop.state.document import StandRow, centre, out_of_play
 
-Stand = dict[str, Any]
+Stand = StandRow
 Reader = Callable[[RulesContext, Model, Stand, dict[str, Stand]], dict[str, Any]]
 Writer = Callable[[RulesContext, Model, Stand, dict[str, Any]], dict[str, Any]]
 
@@ -58,7 +58,7 @@ def profile_of(ctx: RulesContext, model: Model, stand: Stand) -> str | None:
 def squares_between(model: Model, a: Stand, b: Stand) -> float | None:
     if a.get("x") is None or b.get("x") is None:
         return None
-    inches = math.hypot(float(a["x"]) - float(b["x"]), float(a["y"]) - float(b["y"]))
+    inches = math.hypot(centre(a)[0] - centre(b)[0], centre(a)[1] - centre(b)[1])
     return round(inches / model.inches_per_unit, 3)
 
 

@@ -26,9 +26,10 @@ from tabletop.rules.cd.airborne.stick import check_zone
 from tabletop.rules.cd.ammo import check_fires_left, record_firing
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 
-def aa_weapon(stand: dict[str, Any], charts: Any) -> Any | None:
+def aa_weapon(stand: StandRow, charts: Any) -> Any | None:
     for weapon_id in stand["weapons"]:
         weapon = charts.weapons[weapon_id]
         if weapon.aa and stand["ammo"][weapon_id]["state"] != "depleted":
@@ -36,9 +37,7 @@ def aa_weapon(stand: dict[str, Any], charts: Any) -> Any | None:
     return None
 
 
-def aa_dice(
-    ctx: RulesContext, stand: dict[str, Any], weapon: Any, night: bool
-) -> tuple[int, list[str]]:
+def aa_dice(ctx: RulesContext, stand: StandRow, weapon: Any, night: bool) -> tuple[int, list[str]]:
     """Half the printed ROF, rounded up (CD 7.2.2); one fewer at night without sound
     detection, a searchlight or radar (CD 9.1.6)."""
     divisor = ctx.charts.params(AirborneParams).aa_rof_divisor

@@ -16,6 +16,7 @@ from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 from tabletop.rules.cd.stands import target_of
 from tabletop.rules.cd.weather import effects, worsened_weather
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
 SEVERITY = {NO_EFFECT: 0, FORCED_BACK: 1, ELIMINATED: 2}
@@ -97,7 +98,7 @@ def roll_effect(ctx: RulesContext, quality: str, purpose: str) -> str:
     return ELIMINATED
 
 
-def stand_effect(ctx: RulesContext, stand: dict[str, Any], purpose: str) -> str:
+def stand_effect(ctx: RulesContext, stand: StandRow, purpose: str) -> str:
     """A hit on a landing stand, rolled as if by fire (soft vehicles green, night lower)."""
 
     target = target_of(stand, ctx, "none", None)
@@ -165,7 +166,7 @@ def _spec(ctx: RulesContext, stand_id: str, field: str, default: Any) -> Any:
         return default
 
 
-def _gap(ctx: RulesContext, stand: dict[str, Any], point: Any) -> float:
+def _gap(ctx: RulesContext, stand: StandRow, point: Any) -> float:
     here = End("zone", float(point[0]), float(point[1]))
     return float(distance_between(end_for_stand(ctx.state, stand["id"]), here,
                                   ctx.scenario.measure))  # fmt: skip

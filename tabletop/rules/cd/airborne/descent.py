@@ -15,6 +15,7 @@ from tabletop.rules.cd.direct import prepare, roll_plan, verdict
 from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 from tabletop.rules.cd.stands import apply_effect
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import DropRow, centre
 
 # --- fire at descending paratroopers (CD 7.2.2) -------------------------------------------------
 
@@ -23,7 +24,7 @@ def descent_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, 
     state = ctx.state
     shooter = state.stand(inputs["shooter"])
     target = state.stand(inputs["target"])
-    drop = target.get("drop") or {}
+    drop: DropRow | dict[str, Any] = target.get("drop") or {}
     if not (
         drop.get("by") == "parachute"
         and target.get("landed_turn") == state.turn
@@ -45,7 +46,7 @@ def descent_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, 
             f'{shooter["id"]} is {gap:.1f}" from the drop zone: only stands within {reach:g}" '
             "may fire at descending paratroopers (CD 7.2.2)"
         )
-    where = End(f"{target['id']} landing point", float(target["x"]), float(target["y"]))
+    where = End(f"{target['id']} landing point", *centre(target))
     distance = distance_between(end_for_stand(state, shooter["id"]), where, ctx.scenario.measure)
     mods = [["descending", None], *(inputs.get("mods") or [])]
     fire_inputs = {"shooter": shooter["id"], "target": target["id"], "weapon": inputs.get("weapon"),

@@ -36,6 +36,7 @@ from tabletop.rules.cd.airborne.stick import (
 )
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import DropRow, PartRow, StandRow
 
 PARTS = ("crew", "ammo", "weapon")  # CD 7.1, 7.2: a parachuted gun is three squares
 
@@ -111,7 +112,7 @@ def drift(sigma: float, first: int, second: int) -> tuple[float, float, float, f
 def check_flight_path(ctx: RulesContext, side: str, heading: float) -> None:
     """All of a side's parachute transports fly the same path (CD 7.2)."""
     for stand in ctx.state.stands():
-        drop = stand.get("drop") or {}
+        drop: DropRow | dict[str, Any] = stand.get("drop") or {}
         if (
             stand["side"] == side
             and drop.get("by") == "parachute"
@@ -131,7 +132,7 @@ def check_flight_path(ctx: RulesContext, side: str, heading: float) -> None:
 class DropPlan:
     """A drop checked and ready to roll: the stick, its squares' aircraft and the AA."""
 
-    stands: list[dict[str, Any]]
+    stands: list[StandRow]
     aircraft: list[Aircraft]
     guns: list[Any]
     zone: tuple[float, float]
@@ -272,7 +273,7 @@ def _fall(
 
 def _apply_drop(
     ctx: RulesContext,
-    stands: list[dict[str, Any]],
+    stands: list[StandRow],
     squares: list[dict[str, Any]],
     zone: tuple[float, float],
     heading: float,
@@ -304,7 +305,7 @@ def _crew_without_gun(parts: dict[str | None, dict[str, Any]]) -> bool:
 
 def _crew_only(
     ctx: RulesContext,
-    stand: dict[str, Any],
+    stand: StandRow,
     parts: dict[str | None, dict[str, Any]],
     zone: tuple[float, float],
     heading: float,
@@ -322,11 +323,9 @@ def _crew_only(
     return f"{how}: its gun {weapon['outcome']}, the crew lands without it (CD 7.1)"
 
 
-def _gun_parts(
-    ctx: RulesContext, stand: dict[str, Any], parts: dict[str | None, dict[str, Any]]
-) -> None:
+def _gun_parts(ctx: RulesContext, stand: StandRow, parts: dict[str | None, dict[str, Any]]) -> None:
     """Crew and ammunition squares away from, or lost apart from, their gun (CD 7.1)."""
-    record = {}
+    record: dict[str, PartRow] = {}
     for part in ("crew", "ammo"):
         sq = parts[part]
         record[part] = {"outcome": sq["outcome"], "at": sq.get("at")}

@@ -39,6 +39,7 @@ from tabletop.rules.cd.airborne.stick import (
 )
 from tabletop.rules.cd.compass import point_bearing
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 from tabletop.table import base_polygon
 
 # Rings of glider slots around the zone (along the heading, across it), in glider sizes.
@@ -74,7 +75,7 @@ def landing_number(
 class GliderPlan:
     """Glider landings checked and ready to roll: the stick, its gliders, targets and AA."""
 
-    stands: list[dict[str, Any]]
+    stands: list[StandRow]
     aircraft: list[Aircraft]
     guns: list[Any]
     zone: tuple[float, float]
@@ -130,7 +131,7 @@ def glider_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
 def _glide(
     ctx: RulesContext,
-    stand: dict[str, Any],
+    stand: StandRow,
     plane: Aircraft,
     zone: tuple[float, float],
     heading: float,
@@ -279,7 +280,7 @@ def glider_footprint(x: float, y: float, heading: float, length: float, width: f
 
 
 def _glider_site(
-    ctx: RulesContext, stand: dict[str, Any], at: tuple[float, float], heading: float
+    ctx: RulesContext, stand: StandRow, at: tuple[float, float], heading: float
 ) -> tuple[str | None, list[str]]:
     """(why it is lost, or None; what it crashes into) for a deviated glider (CD 7.3.3-4)."""
 
@@ -322,9 +323,7 @@ def _glider_site(
     return None, crash
 
 
-def _crash(
-    ctx: RulesContext, stand: dict[str, Any], number: int, rolls: list[int]
-) -> dict[str, Any]:
+def _crash(ctx: RulesContext, stand: StandRow, number: int, rolls: list[int]) -> dict[str, Any]:
     """One hit, a second landing check, a second hit if it fails (CD 7.3.4)."""
     effects = [stand_effect(ctx, stand, f"{stand['id']}'s glider crashes")]
     again = ctx.dice.roll(10, f"second landing check of {stand['id']}, needs {number} or less")

@@ -43,6 +43,7 @@ from tabletop.rules.cd.airborne.common import (
     stand_effect,
 )  # fmt: skip
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 # The branches one stage may take (the largest is a drift: 100 x 100 faces).
 STAGE_LIMIT = 20_000
@@ -229,7 +230,7 @@ def _weights(dist: dict[Any, Fraction]) -> tuple[list[Any], Any, int]:
     return list(dist), weights, denominator
 
 
-def effect_roll(ctx: RulesContext, stand: dict[str, Any], why: str) -> Callable[[Any], str]:
+def effect_roll(ctx: RulesContext, stand: StandRow, why: str) -> Callable[[Any], str]:
     """A hit on a stand as it comes down (``stand_effect``), as the enumerator runs it."""
 
     def one(dice: Any) -> str:
@@ -246,7 +247,7 @@ def _down(outcome: str) -> bool:
 def _fall_odds(
     ctx: RulesContext,
     plane: Aircraft,
-    stand: dict[str, Any],
+    stand: StandRow,
     slot: tuple[float, float],
     height: float,
     drifts: dict[float, Any],
@@ -350,7 +351,7 @@ def glider_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
 
 def _glide_odds(
     ctx: RulesContext,
-    stand: dict[str, Any],
+    stand: StandRow,
     plane: Aircraft,
     aim: tuple[float, float],
     plan: Any,
@@ -403,7 +404,7 @@ def _deviation_step(
 
 
 def _crash_odds(
-    ctx: RulesContext, stand: dict[str, Any], at: tuple[float, float], number: int
+    ctx: RulesContext, stand: StandRow, at: tuple[float, float], number: int
 ) -> dict[Any, Fraction]:
     """The worst effect of a crash: a hit, a second landing check, a second hit if it fails
     (CD 7.3.4), rolled on a copy of the stand down where it crashed."""

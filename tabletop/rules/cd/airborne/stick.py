@@ -14,6 +14,7 @@ from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.airborne.common import ELIMINATED, FORCED_BACK, _spec, names, stand_effect
 from tabletop.rules.cd.stands import check_phase as phase_allows
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 from tabletop.table import overlapping
 
 # --- sticks --------------------------------------------------------------------------------------
@@ -29,7 +30,7 @@ def company_of(ctx: RulesContext, formation: str | None) -> str | None:
     return formation
 
 
-def may_come(ctx: RulesContext, stand: dict[str, Any], how: str) -> str | None:
+def may_come(ctx: RulesContext, stand: StandRow, how: str) -> str | None:
     """Why a stand may not come by parachute or glider, or None (CD 7.2, 7.3)."""
     kind = ctx.charts.stand_kinds[stand["kind"]]
     if how == "parachute":
@@ -49,7 +50,7 @@ def may_come(ctx: RulesContext, stand: dict[str, Any], how: str) -> str | None:
     return None
 
 
-def stick_stands(ctx: RulesContext, text: str, how: str) -> list[dict[str, Any]]:
+def stick_stands(ctx: RulesContext, text: str, how: str) -> list[StandRow]:
     """A company's stands (by formation id) or a comma list of stand ids: one company, one
     side, all able to come by air (CD 7.2, 7.3)."""
     state = ctx.state
@@ -82,7 +83,7 @@ def stick_stands(ctx: RulesContext, text: str, how: str) -> list[dict[str, Any]]
     return stands
 
 
-def aircrew(ctx: RulesContext, stand: dict[str, Any], given: str | None) -> str:
+def aircrew(ctx: RulesContext, stand: StandRow, given: str | None) -> str:
     crew = given or _spec(ctx, stand["id"], "aircrew", None)
     if crew is None:
         raise BadInput(
@@ -107,7 +108,7 @@ def check_phase(ctx: RulesContext) -> None:
     phase_allows(ctx, "air", "an airborne landing")
 
 
-def _orders(ctx: RulesContext, stands: list[dict[str, Any]]) -> dict[str, str]:
+def _orders(ctx: RulesContext, stands: list[StandRow]) -> dict[str, str]:
     """The order each landed stand now has (CD 7.2.2, 7.3.2: hasty advance)."""
     return {
         s["id"]: s["order"]
@@ -121,7 +122,7 @@ HASTY = "hasty-advance"
 
 def _settle(
     ctx: RulesContext,
-    stand: dict[str, Any],
+    stand: StandRow,
     square: dict[str, Any],
     how: str,
     zone: tuple[float, float],
@@ -153,7 +154,7 @@ def _settle(
     return str(outcome)
 
 
-def _take(stand: dict[str, Any], effect: str, rule: str) -> None:
+def _take(stand: StandRow, effect: str, rule: str) -> None:
     if effect == ELIMINATED:
         stand["status"] = "eliminated"
     elif effect == FORCED_BACK and "forced-back" not in stand["markers"]:

@@ -23,6 +23,7 @@ from tabletop.rules.cd.amphibious.common import (
 from tabletop.rules.cd.amphibious.lift import _lose_lift
 from tabletop.rules.context import RulesContext
 from tabletop.rules.sequence import Happened, step
+from tabletop.state.document import StandRow, stage_of
 
 AFLOAT = ("approach", "afloat", "beached")
 
@@ -30,13 +31,13 @@ AFLOAT = ("approach", "afloat", "beached")
 # --- hits on the landing wave (CD 8.2) ---------------------------------------------------------
 
 
-def _craft_effect(ctx: RulesContext, craft: dict[str, Any], purpose: str) -> str:
+def _craft_effect(ctx: RulesContext, craft: StandRow, purpose: str) -> str:
     return stand_effect(ctx, craft, purpose)
 
 
 def apply_craft_result(
     ctx: RulesContext,
-    craft: dict[str, Any],
+    craft: StandRow,
     effect: str,
     *,
     moving: bool = False,
@@ -60,14 +61,14 @@ def apply_craft_result(
             am["stage"] = "approach"
             return {"result": "back to the approach position (CD 8.2.4)"}
         craft["x"], craft["y"] = None, None
-        am.update(stage="off-table", off_turn=ctx.state.turn)
+        am.update({"stage": "off-table", "off_turn": ctx.state.turn})
         return {"result": "forced off the table: back at the approach position next turn "
                 "(CD 8.2.4)"}  # fmt: skip
     afloat = moving or stage in AFLOAT
     sunk_at = list(where) if where is not None else [craft["x"], craft["y"]]
     cargo = cargo_of(ctx, craft)
     craft["status"], craft["x"], craft["y"], craft["cargo"] = "eliminated", None, None, []
-    am.update(stage="sunk", sunk_at=sunk_at)
+    am.update({"stage": "sunk", "sunk_at": sunk_at})
     fates = {cid: _passenger(ctx, craft, ctx.state.stand(cid), sunk_at, afloat) for cid in cargo}
     lost = _lose_lift(ctx, craft, cargo) if afloat else 0
     return {"result": "eliminated: removed from play (CD 8.2.5)", "cargo": fates,
@@ -75,7 +76,7 @@ def apply_craft_result(
 
 
 def _passenger(
-    ctx: RulesContext, craft: dict[str, Any], stand: dict[str, Any], sunk_at: Any, afloat: bool
+    ctx: RulesContext, craft: StandRow, stand: StandRow, sunk_at: Any, afloat: bool
 ) -> str:
     """Vehicles and guns aboard go down; personnel take a hit (CD 8.2.5)."""
 
@@ -105,7 +106,7 @@ def _passenger(
 def hit_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """A hit on a craft from any source: shore fire, aircraft, a mine, an obstacle (CD 8.2)."""
     craft, kind = craft_stand(ctx, inputs["stand"])
-    stage = (craft.get("amphib") or {}).get("stage")
+    stage = stage_of(craft)
     if craft["status"] != "ok" or stage not in (*AFLOAT, "disembarked", "landed"):
         raise RulesRefusal(f"{craft['id']} is not on the table as part of a landing wave")
     cause = inputs.get("cause") or "fire"
@@ -129,7 +130,7 @@ def into_water_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
     category = ctx.charts.stand_kinds[stand["kind"]].category
     if kind is not None and kind.lands == "drives-ashore":
         stand["x"], stand["y"] = x, y
-        stand["amphib"] = {**(stand.get("amphib") or {}), "stage": "afloat"}
+        stand["amphib"] = {**stand.get("amphib", {}), "stage": "afloat"}
         result = "afloat: an amphibious vehicle swims"
     elif category != "personnel":
         stand["status"] = "eliminated"

@@ -26,6 +26,7 @@ from shapely.ops import nearest_points
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.rules.cd.stands import check_phase as allows
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 NO_EFFECT, FORCED_BACK, ELIMINATED = "no effect", "forced back", "eliminated"
 
@@ -37,7 +38,7 @@ def names(charts: Any, key: str) -> list[str]:
     return [n.strip() for n in str(charts.table("amphibious")[key].value).split(",") if n.strip()]
 
 
-def craft_type(ctx: RulesContext, stand: dict[str, Any]) -> Any | None:
+def craft_type(ctx: RulesContext, stand: StandRow) -> Any | None:
     """The craft row of a stand (its scenario 'craft:'), or None for other stands."""
     name = _spec(ctx, stand["id"], "craft", None)
     if name is None:
@@ -113,7 +114,7 @@ def _spec(ctx: RulesContext, stand_id: str, field: str, default: Any) -> Any:
         return default
 
 
-def craft_stand(ctx: RulesContext, stand_id: str) -> tuple[dict[str, Any], Any]:
+def craft_stand(ctx: RulesContext, stand_id: str) -> tuple[StandRow, Any]:
     stand = ctx.state.stand(stand_id)
     kind = craft_type(ctx, stand)
     if kind is None:
@@ -125,7 +126,7 @@ def craft_stand(ctx: RulesContext, stand_id: str) -> tuple[dict[str, Any], Any]:
     return stand, kind
 
 
-def cargo_of(ctx: RulesContext, craft: dict[str, Any]) -> list[str]:
+def cargo_of(ctx: RulesContext, craft: StandRow) -> list[str]:
     """What a craft carries; the scenario's 'carries' the first time it is asked."""
     if "cargo" not in craft:
         cargo = list(_spec(ctx, craft["id"], "carries", ()))

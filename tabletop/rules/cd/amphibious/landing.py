@@ -28,6 +28,7 @@ from tabletop.rules.cd.amphibious.common import (
 from tabletop.rules.cd.amphibious.lift import _use_lift
 from tabletop.rules.cd.amphibious.obstacles import _barring_obstacle, _hazards
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import AmphibRow, StandRow, centre, position, stage_of
 
 
 def crew_default(charts: Any, year: int, major: bool) -> tuple[str, str]:
@@ -61,7 +62,7 @@ class ApproachPlan:
     """A wave checked and laid out along the shore, before any scatter is rolled."""
 
     wave: int
-    crafts: list[tuple[dict[str, Any], Any]]
+    crafts: list[tuple[StandRow, Any]]
     lift: dict[str, Any] | None
     crew: tuple[str, str] | None
     shore: tuple[float, float]
@@ -102,7 +103,7 @@ def plan_approach(ctx: RulesContext, inputs: dict[str, Any]) -> ApproachPlan:
 
 
 def approach_point(
-    ctx: RulesContext, plan: ApproachPlan, craft: dict[str, Any], offset: float, shift: float
+    ctx: RulesContext, plan: ApproachPlan, craft: StandRow, offset: float, shift: float
 ) -> tuple[tuple[float, float], tuple[float, float], float, float]:
     """Where a craft makes its approach, ``shift`` inches along the shore from its place
     (scatter): (the beach point, the way out to sea, x, y); refused off the table (CD 8.1)."""
@@ -131,10 +132,12 @@ def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
         shift = scatter.get(company, {}).get("inches", 0.0)
         beach, out, ax, ay = approach_point(ctx, plan, craft, offset, shift)
         cargo = cargo_of(ctx, craft)
-        craft.update(x=round(ax, 4), y=round(ay, 4), facing=round(_bearing(-out[0], -out[1]), 2))
+        craft.update(
+            {"x": round(ax, 4), "y": round(ay, 4), "facing": round(_bearing(-out[0], -out[1]), 2)}
+        )
         craft["moved_turn"] = state.turn
         craft["amphib"] = {
-            "stage": "approach", "approach": [craft["x"], craft["y"]],
+            "stage": "approach", "approach": [*position(craft)],
             "beach": [round(beach[0], 4), round(beach[1], 4)], "wave": wave,
             "entered_turn": state.turn, "company": company,
         }  # fmt: skip
@@ -154,7 +157,7 @@ def approach_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[dict[str, Any], Any]]:
+def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[StandRow, Any]]:
     state = ctx.state
     if not ids:
         if wave is None:
@@ -167,7 +170,7 @@ def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[dic
     out = []
     for cid in ids:
         craft, kind = craft_stand(ctx, cid)
-        stage = (craft.get("amphib") or {}).get("stage")
+        stage = stage_of(craft)
         if craft["status"] != "ok":
             raise RulesRefusal(f"{cid} is {craft['status']}")
         if stage == "off-table":
@@ -182,15 +185,13 @@ def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[dic
     return out
 
 
-def _company(ctx: RulesContext, craft: dict[str, Any]) -> str:
+def _company(ctx: RulesContext, craft: StandRow) -> str:
     cargo = cargo_of(ctx, craft)
     owner = ctx.state.stand(cargo[0]) if cargo else craft
     return str(company_of(ctx, owner.get("formation")) or owner["id"])
 
 
-def _scatter(
-    ctx: RulesContext, crafts: list[tuple[dict[str, Any], Any]]
-) -> dict[str, dict[str, Any]]:
+def _scatter(ctx: RulesContext, crafts: list[tuple[StandRow, Any]]) -> dict[str, dict[str, Any]]:
     """One die per company: scattered on 5 or less, then left or right 2 x D10 (CD 8.1.3)."""
     out: dict[str, dict[str, Any]] = {}
     for craft, _ in crafts:
@@ -225,14 +226,14 @@ def land_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return {"verdict": f"{len(ashore)} of {len(out)} craft reached the beach", "craft": out}
 
 
-def landing_craft(ctx: RulesContext, inputs: dict[str, Any]) -> list[tuple[dict[str, Any], Any]]:
+def landing_craft(ctx: RulesContext, inputs: dict[str, Any]) -> list[tuple[StandRow, Any]]:
     """The craft to run in to the beach, each checked (CD 8.1); nothing rolled."""
     check_phase(ctx, "landing")
     state = ctx.state
     out = []
     for cid in inputs["craft"]:
         craft, kind = craft_stand(ctx, cid)
-        am = craft.get("amphib") or {}
+        am: AmphibRow | dict[str, Any] = craft.get("amphib") or {}
         if craft["status"] != "ok" or am.get("stage") not in ("approach", "afloat"):
             raise RulesRefusal(f"{cid} is not in the water off the beach (stage "
                                f"{am.get('stage') or 'not entered'}; CD 8.1)")  # fmt: skip
@@ -243,10 +244,10 @@ def landing_craft(ctx: RulesContext, inputs: dict[str, Any]) -> list[tuple[dict[
     return out
 
 
-def _land_one(ctx: RulesContext, craft: dict[str, Any], kind: Any) -> dict[str, Any]:
+def _land_one(ctx: RulesContext, craft: StandRow, kind: Any) -> dict[str, Any]:
     am = craft["amphib"]
-    start = (float(craft["x"]), float(craft["y"]))
-    beach = tuple(am["beach"])
+    start = centre(craft)
+    beach = (am["beach"][0], am["beach"][1])
     report: dict[str, Any] = {"craft": craft["id"], "hazards": []}
     if kind.lands == "drives-ashore":
         # CD 8.1.5, 8.1.6: an amphibious vehicle meets mines and obstacles as on land.
@@ -254,7 +255,7 @@ def _land_one(ctx: RulesContext, craft: dict[str, Any], kind: Any) -> dict[str, 
         end = stop["before"] if stop else _ashore_point(ctx, craft)
         crossed = minefields.cross_action(ctx, {"stand": craft["id"], "path": [list(end)]})
         report["minefields"] = crossed
-        reached = stop is None and math.dist((craft["x"], craft["y"]), end) < 1e-3
+        reached = stop is None and math.dist(position(craft), end) < 1e-3
         am["stage"] = "landed" if reached else "afloat"
         if stop:
             report["hazards"].append({"what": stop["piece"], "result": "bars the way (CD 8.1.6)"})
@@ -285,15 +286,15 @@ def _seaward(ctx: RulesContext, point: tuple[float, float]) -> tuple[float, floa
     return shore_frame(ctx, *point)[1]
 
 
-def _ashore_point(ctx: RulesContext, stand: dict[str, Any]) -> tuple[float, float]:
-    beach = tuple(stand["amphib"]["beach"])
+def _ashore_point(ctx: RulesContext, stand: StandRow) -> tuple[float, float]:
+    beach = (stand["amphib"]["beach"][0], stand["amphib"]["beach"][1])
     out = _seaward(ctx, beach)
     return (round(beach[0] - out[0] * stand["depth"] / 2, 4),
             round(beach[1] - out[1] * stand["depth"] / 2, 4))  # fmt: skip
 
 
 def _disembark(
-    ctx: RulesContext, craft: dict[str, Any], shore: tuple[float, float], out: tuple[float, float]
+    ctx: RulesContext, craft: StandRow, shore: tuple[float, float], out: tuple[float, float]
 ) -> list[str]:
     """The stands step onto the beach just ahead of the bow and stop (CD 8.1.1)."""
     cargo = cargo_of(ctx, craft)
@@ -327,14 +328,14 @@ def unload_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """Passengers leave an amphibious vehicle on the beach (CD 8.1.2)."""
     check_phase(ctx, "unloading")
     craft, kind = craft_stand(ctx, inputs["craft"])
-    stage = (craft.get("amphib") or {}).get("stage")
+    stage = stage_of(craft)
     if kind.lands != "drives-ashore" or stage != "landed":
         raise RulesRefusal(f"{craft['id']} is not an amphibious vehicle ashore (CD 8.1.2)")
     if not cargo_of(ctx, craft):
         raise RulesRefusal(f"{craft['id']} carries nobody")
-    out = _seaward(ctx, tuple(craft["amphib"]["beach"]))
-    here = (float(craft["x"]) - out[0] * craft["depth"] / 2,
-            float(craft["y"]) - out[1] * craft["depth"] / 2)  # fmt: skip
+    out = _seaward(ctx, (craft["amphib"]["beach"][0], craft["amphib"]["beach"][1]))
+    here = (centre(craft)[0] - out[0] * craft["depth"] / 2,
+            centre(craft)[1] - out[1] * craft["depth"] / 2)  # fmt: skip
     left = _disembark(ctx, craft, here, out)
     craft["amphib"]["stage"] = "landed"
     return {
@@ -344,7 +345,7 @@ def unload_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def water_speed(ctx: RulesContext, stand: dict[str, Any], water: str | None) -> dict[str, Any]:
+def water_speed(ctx: RulesContext, stand: StandRow, water: str | None) -> dict[str, Any]:
     """The fraction of base movement an amphibious vehicle has in water (CD 8.1.2)."""
     kind = craft_type(ctx, stand)
     if kind is None or kind.lands != "drives-ashore":
@@ -353,7 +354,7 @@ def water_speed(ctx: RulesContext, stand: dict[str, Any], water: str | None) -> 
     if water is None:
         if stand["x"] is None:
             raise BadInput(f"{stand['id']} is not on the table: say --in sea, river or lake")
-        kinds = {p.kind for p in ctx.table.pieces_at(stand["x"], stand["y"])}
+        kinds = {p.kind for p in ctx.table.pieces_at(*position(stand))}
         sea_kinds = set(names(ctx.charts, "sea-kinds"))
         inland = set(names(ctx.charts, "inland-water-kinds"))
         water = next(iter(sorted(kinds & (sea_kinds | inland))), None)

@@ -13,11 +13,12 @@ from tabletop.data.charts import weight_number
 from tabletop.rules.cd.amphibious.common import cargo_of
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow, State
 
 LIFT = "lift:"
 
 
-def lift_points(ctx: RulesContext, stand: dict[str, Any]) -> int:
+def lift_points(ctx: RulesContext, stand: StandRow) -> int:
     """One for a personnel stand, the weight class for a vehicle or towed gun (CD 8.3.1)."""
 
     kind = ctx.charts.stand_kinds[stand["kind"]]
@@ -29,7 +30,7 @@ def lift_points(ctx: RulesContext, stand: dict[str, Any]) -> int:
 # --- lift (CD 8.3) -----------------------------------------------------------------------------
 
 
-def lift_row(state: Any, side: str) -> dict[str, Any] | None:
+def lift_row(state: State, side: str) -> dict[str, Any] | None:
     found: dict[str, Any] | None = state.rows.get(LIFT + side)
     return found
 
@@ -48,7 +49,7 @@ def available_lift(row: dict[str, Any], wave: int) -> int:
 
 
 def _use_lift(
-    ctx: RulesContext, side: str, wave: int, crafts: list[tuple[dict[str, Any], Any]]
+    ctx: RulesContext, side: str, wave: int, crafts: list[tuple[StandRow, Any]]
 ) -> dict[str, Any] | None:
     row = lift_row(ctx.state, side)
     if row is None:
@@ -78,7 +79,7 @@ def lift_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             "even waves (CD 8.3.2)", **lift_status(ctx.state, side)}  # fmt: skip
 
 
-def lift_status(state: Any, side: str) -> dict[str, Any]:
+def lift_status(state: State, side: str) -> dict[str, Any]:
     """A side's lift points: the two totals, what was lost and used by wave, and for each
     parity what its next wave (this turn's or later) can carry (CD 8.3.2)."""
     row = lift_row(state, side)
@@ -134,7 +135,7 @@ def describe_lift(status: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _lose_lift(ctx: RulesContext, craft: dict[str, Any], cargo: list[str]) -> int:
+def _lose_lift(ctx: RulesContext, craft: StandRow, cargo: list[str]) -> int:
     row = lift_row(ctx.state, craft["side"])
     points = sum(lift_points(ctx, ctx.state.stand(c)) for c in cargo)
     if row is None or not points:

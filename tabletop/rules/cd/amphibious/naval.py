@@ -29,6 +29,7 @@ from tabletop.rules.cd.stands import apply_effect, target_of
 from tabletop.rules.cd.stands import check_phase as allows
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow, position
 from tabletop.table import base_polygon
 
 SEVERITY = {NO_EFFECT: 0, FORCED_BACK: 1, ELIMINATED: 2}
@@ -91,7 +92,7 @@ def bombard_plan(ctx: RulesContext, inputs: dict[str, Any]) -> tuple[str, int, A
     return side, count, weapon, area, night
 
 
-def bombarded(ctx: RulesContext, side: str, area: Any) -> list[dict[str, Any]]:
+def bombarded(ctx: RulesContext, side: str, area: Any) -> list[StandRow]:
     """The enemy stands on the table whose bases touch the area (CD 8.4.1)."""
 
     return [
@@ -104,16 +105,16 @@ def bombarded(ctx: RulesContext, side: str, area: Any) -> list[dict[str, Any]]:
     ]
 
 
-def bombard_target(ctx: RulesContext, stand: dict[str, Any], weapon: Any, night: bool) -> Any:
+def bombard_target(ctx: RulesContext, stand: StandRow, weapon: Any, night: bool) -> Any:
     """The HE attack on one stand: its cover and armour as for indirect fire (CD 8.4.1)."""
 
-    cover, source = target_cover(ctx, stand["x"], stand["y"], stand)
+    cover, source = target_cover(ctx, *position(stand), stand)
     return plan_indirect(weapon, Firer(None, None), target_of(stand, ctx, cover, source),
                          ctx.charts, night=night)  # fmt: skip
 
 
 def bombard_die(
-    ctx: RulesContext, stand: dict[str, Any], plan: Any, index: int, count: int
+    ctx: RulesContext, stand: StandRow, plan: Any, index: int, count: int
 ) -> tuple[int, int | None, str | None]:
     """One bombardment die at a stand, and the effect die of a hit (CD 8.4.1): (the roll, the
     effect roll or None, the effect or None). Rolled by the bombardment, enumerated by its
@@ -141,7 +142,7 @@ def _bombard_dice(charts: Any, inputs: dict[str, Any]) -> int:
     return int(charts.table("amphibious")[key].value)  # by year: an overlay may add one
 
 
-def ship_weapon(ctx: RulesContext, ship: dict[str, Any]) -> Any:
+def ship_weapon(ctx: RulesContext, ship: StandRow) -> Any:
     warships = names(ctx.charts, "warships")
     for weapon_id in ship["weapons"]:
         if weapon_id in warships:
@@ -173,7 +174,7 @@ def naval_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
 
 def naval_fire_plan(
     ctx: RulesContext, inputs: dict[str, Any]
-) -> tuple[dict[str, Any], Any, dict[str, Any], tuple[float, float]]:
+) -> tuple[StandRow, Any, StandRow, tuple[float, float]]:
     """Naval fire checked before its request die: the ship, its rating, the observer and the
     aiming point (CD 8.4.2, 8.4.3)."""
 
@@ -191,7 +192,7 @@ def naval_fire_plan(
 
 
 def naval_barrage(
-    ship: dict[str, Any], weapon: Any, at: tuple[float, float], inputs: dict[str, Any]
+    ship: StandRow, weapon: Any, at: tuple[float, float], inputs: dict[str, Any]
 ) -> dict[str, Any]:
     """The barrage an answered request fires: the ship's HE at the point (CD 8.4.2)."""
     return {
@@ -206,9 +207,9 @@ def naval_barrage(
 
 def _request(
     ctx: RulesContext,
-    ship: dict[str, Any],
+    ship: StandRow,
     weapon: Any,
-    observer: dict[str, Any],
+    observer: StandRow,
     at: tuple[float, float],
 ) -> dict[str, Any]:
     """Who may observe, and the response roll (CD 8.4.3; numbers from SPEC 2)."""
@@ -275,7 +276,7 @@ def _request(
             "number": number, "working": working}  # fmt: skip
 
 
-def _observer_sees(ctx: RulesContext, observer: dict[str, Any], at: tuple[float, float]) -> None:
+def _observer_sees(ctx: RulesContext, observer: StandRow, at: tuple[float, float]) -> None:
     seen = sight(ctx, end_for_stand(ctx.state, observer["id"]), End("target", *at))
     if not (seen.los and seen.visible):
         why = ", ".join(seen.blocked_by) or "beyond what can be seen now"

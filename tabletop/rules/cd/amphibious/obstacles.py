@@ -14,6 +14,7 @@ from tabletop.rules.cd import minefields
 from tabletop.rules.cd.amphibious.common import names, sea
 from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 
 def _path_band(start: tuple[float, float], end: tuple[float, float], width: float) -> Any:
@@ -21,7 +22,7 @@ def _path_band(start: tuple[float, float], end: tuple[float, float], width: floa
 
 
 def _hazards(
-    ctx: RulesContext, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
+    ctx: RulesContext, craft: StandRow, start: tuple[float, float], end: tuple[float, float]
 ) -> list[dict[str, Any]]:
     """Submerged real minefields and obstacles on a landing craft's run in, nearest first
     (CD 8.1.5, 8.1.6); dummies met on the way are revealed and taken away."""
@@ -73,7 +74,7 @@ def _through_gap(ctx: RulesContext, piece_id: str, wet: Any) -> bool:
 
 
 def _barring_obstacle(
-    ctx: RulesContext, craft: dict[str, Any], start: tuple[float, float], end: tuple[float, float]
+    ctx: RulesContext, craft: StandRow, start: tuple[float, float], end: tuple[float, float]
 ) -> dict[str, Any] | None:
     """The first submerged obstacle that bars this vehicle, and where it stops before it."""
 

@@ -23,13 +23,14 @@ from tabletop.rules.cd.amphibious.common import ELIMINATED
 from tabletop.rules.cd.barrage import prepare
 from tabletop.rules.cd.odds import template_odds
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow
 
 
 def scatter_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
     """Each company's scatter (CD 8.1.3): on target or which way, how far, and whether its
     craft's approach positions stay on the table (CD 8.1)."""
     plan = landing.plan_approach(ctx, inputs)
-    companies: dict[str, list[tuple[dict[str, Any], float]]] = {}
+    companies: dict[str, list[tuple[StandRow, float]]] = {}
     for (craft, _), offset in zip(plan.crafts, plan.offsets, strict=True):
         companies.setdefault(landing._company(ctx, craft), []).append((craft, offset))
     parts = []
@@ -73,7 +74,7 @@ def _by_inches(item: tuple[tuple[bool, str | None, float], Fraction]) -> float:
 
 
 def _off_table(
-    ctx: RulesContext, plan: Any, crafts: list[tuple[dict[str, Any], float]], inches: float
+    ctx: RulesContext, plan: Any, crafts: list[tuple[StandRow, float]], inches: float
 ) -> str | None:
     for craft, offset in crafts:
         try:
@@ -147,7 +148,7 @@ def bombard_odds(ctx: RulesContext, inputs: dict[str, Any]) -> PartsReport:
     for stand in naval.bombarded(ctx, side, area):
         plan = naval.bombard_target(ctx, stand, weapon, night)
 
-        def die(dice: Any, stand: dict[str, Any] = stand, plan: Any = plan) -> str | None:
+        def die(dice: Any, stand: StandRow = stand, plan: Any = plan) -> str | None:
             return naval.bombard_die(with_dice(ctx, dice), stand, plan, 1, count)[2]
 
         start: tuple[int, str | None] = (0, None)

@@ -17,7 +17,7 @@ from tabletop.rules.cd.amphibious.common import check_phase, in_sea
 from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import in_play
+from tabletop.state.document import StandRow, centre, in_play, stage_of
 from tabletop.table import base_polygon
 from tabletop.table.sweep import sweep
 
@@ -33,7 +33,7 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     stands = [state.stand(s) for s in inputs["stands"]]
     for stand in stands:
         ctx.involve(stand["id"])
-        if (stand.get("amphib") or {}).get("stage") != "wading" or stand["status"] != "ok":
+        if stage_of(stand) != "wading" or stand["status"] != "ok":
             raise RulesRefusal(f"{stand['id']} is not wading ashore (CD 8.1.4)")
         if stand["amphib"].get("waded_turn") == state.turn:
             raise RulesRefusal(
@@ -44,7 +44,7 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         _check_commander(ctx, state.stand(inputs["by"]), stands)
         allowance, order = charts.params(AmphibiousParams).wade_hasty, "hasty"
     for stand in stands:
-        here = (float(stand["x"]), float(stand["y"]))
+        here = centre(stand)
         goal = (float(stand["amphib"]["beach"][0]), float(stand["amphib"]["beach"][1]))
         gap = math.dist(here, goal)
         step = min(allowance, gap)
@@ -55,7 +55,7 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         crossed = None
         if step > 0:
             crossed = minefields.cross_action(ctx, {"stand": stand["id"], "path": [list(end)]})
-        now = (float(stand["x"]), float(stand["y"]))
+        now = centre(stand)
         ashore = math.dist(now, goal) < 1e-3
         stand["amphib"]["waded_turn"] = state.turn
         if ashore:
@@ -72,7 +72,7 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _short_of_bases(
-    ctx: RulesContext, stand: dict[str, Any], here: tuple[float, float], end: tuple[float, float]
+    ctx: RulesContext, stand: StandRow, here: tuple[float, float], end: tuple[float, float]
 ) -> tuple[tuple[float, float], str | None]:
     """Where a wade from ``here`` toward ``end`` stops: before its base would overlap another
     stand's (bases may touch, not overlap, as 'place' says), and which stand stopped it."""
@@ -96,9 +96,7 @@ def _short_of_bases(
     return (here[0] + (end[0] - here[0]) * f, here[1] + (end[1] - here[1]) * f), blocked
 
 
-def _check_commander(
-    ctx: RulesContext, chief: dict[str, Any], stands: list[dict[str, Any]]
-) -> None:
+def _check_commander(ctx: RulesContext, chief: StandRow, stands: list[StandRow]) -> None:
     """Only a command stand ashore within orders reach may order a hasty wade (CD 8.1.4)."""
 
     ctx.involve(chief["id"])
@@ -107,7 +105,7 @@ def _check_commander(
                            "command stands, not staff orders (CD 8.1.4)")  # fmt: skip
     if chief["x"] is None or chief["status"] != "ok" or chief.get("amphib"):
         raise RulesRefusal(f"{chief['id']} is not ashore to give orders (CD 8.1.4)")
-    if in_sea(ctx, float(chief["x"]), float(chief["y"])):
+    if in_sea(ctx, *centre(chief)):
         raise RulesRefusal(f"{chief['id']} is in the water, not ashore (CD 8.1.4)")
     night = effects(ctx.state.conditions, ctx.charts).night
     weather = ctx.charts.params(WeatherParams)

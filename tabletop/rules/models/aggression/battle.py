@@ -31,7 +31,7 @@ from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.ground import Ground, near_route
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
-from tabletop.state.document import State
+from tabletop.state.document import StandRow, State, centre, position
 from tabletop.table import distance
 from tabletop.table.measure import heading
 
@@ -43,7 +43,7 @@ class Fighter:
     id: str
     side: str
     attacker: bool
-    row: dict[str, Any]
+    row: StandRow
     record: dict[str, Any]
     profile: Profile
     training: str
@@ -510,7 +510,11 @@ class Battle:
             self.chart, lambda offset: self._forbidden(f, bearing_at(offset), inches)
         )
         tried = [
-            {"bearing": round(bearing_at(t.offset), 1), "steps": t.steps, "reasons": t.reasons}
+            {
+                "bearing": round(bearing_at(t.offset), 1),
+                "steps": t.steps,
+                "reasons": t.reasons,
+            }
             for t in choice.tried
         ]
         for t in choice.tried:
@@ -522,7 +526,7 @@ class Battle:
                 return "no way out"
             return self._surrender(f, number, tried)
         to = bearing_at(choice.offset)
-        start = (f.row["x"], f.row["y"])
+        start = position(f.row)
         self._move(f.row, to, inches)
         f.strength = max(0, f.strength - choice.loss)
         entry = {
@@ -533,7 +537,7 @@ class Battle:
             "steps": choice.steps,
             "loss": choice.loss,
             "from": [round(start[0], 3), round(start[1], 3)],
-            "to": [round(f.row["x"], 3), round(f.row["y"], 3)],
+            "to": [round(position(f.row)[0], 3), round(position(f.row)[1], 3)],
             "tried": tried,
             "pursued_by": [],
         }
@@ -572,10 +576,11 @@ class Battle:
             return "surrendered"
         return "fights on"
 
-    def _move(self, row: dict[str, Any], bearing_deg: float, inches: float) -> None:
+    def _move(self, row: StandRow, bearing_deg: float, inches: float) -> None:
         dx, dy = heading(bearing_deg)
-        row["x"] = round(float(row["x"]) + dx * inches, 6) + 0.0
-        row["y"] = round(float(row["y"]) + dy * inches, 6) + 0.0
+        x, y = centre(row)
+        row["x"] = round(x + dx * inches, 6) + 0.0
+        row["y"] = round(y + dy * inches, 6) + 0.0
         row["moved_turn"] = self.ctx.state.turn
 
     def _disengage(self, number: int, record: dict[str, Any]) -> None:
@@ -620,7 +625,7 @@ class Battle:
                     self.lines.append(f"    {f.id} cannot fall back further: {'; '.join(blocked)}")
                 else:
                     self._move(f.row, bearing_deg, inches)
-                    entry["to"] = [round(f.row["x"], 3), round(f.row["y"], 3)]
+                    entry["to"] = [round(position(f.row)[0], 3), round(position(f.row)[1], 3)]
                     self.lines.append(f"    {f.id} falls back a further hex")
             for g in followers:
                 blocked = [
@@ -741,9 +746,7 @@ def _ids(value: Any, what: str) -> list[str]:
     return ids
 
 
-def _check_sides(
-    rows: dict[str, dict[str, Any]], attackers: list[str], defenders: list[str]
-) -> None:
+def _check_sides(rows: dict[str, StandRow], attackers: list[str], defenders: list[str]) -> None:
     for group, label in ((attackers, "attackers"), (defenders, "defenders")):
         sides = sorted({rows[s]["side"] for s in group})
         if len(sides) > 1:
@@ -761,7 +764,7 @@ def _check_sides(
 def _check_contact(
     ctx: RulesContext,
     chart: AggressionChart,
-    rows: dict[str, dict[str, Any]],
+    rows: dict[str, StandRow],
     attackers: list[str],
     defenders: list[str],
 ) -> None:
@@ -793,10 +796,10 @@ def _rounds(value: Any, chart: AggressionChart) -> int:
 def _fighter(
     ctx: RulesContext,
     chart: AggressionChart,
-    row: dict[str, Any],
+    row: StandRow,
     attacker: bool,
     orders: Orders,
-    rows: dict[str, dict[str, Any]],
+    rows: dict[str, StandRow],
 ) -> Fighter:
     """A stand as it enters the battle: its record, orders applied, factor in force."""
     state = ctx.state
@@ -882,9 +885,7 @@ def _order_retreat(sid: str, moving: bool, record: dict[str, Any], turn: int) ->
         )
 
 
-def _retreat_bearing(
-    row: dict[str, Any], record: dict[str, Any], moving: bool
-) -> tuple[float, str]:
+def _retreat_bearing(row: StandRow, record: dict[str, Any], moving: bool) -> tuple[float, str]:
     rear = (float(row["facing"]) + 180.0) % 360.0
     if moving:
         return rear, "moved this turn: back the way it came, behind its facing"
@@ -893,7 +894,7 @@ def _retreat_bearing(
     return rear, "none set: behind its facing"
 
 
-def _ammo_short(row: dict[str, Any], turn: int) -> bool:
+def _ammo_short(row: StandRow, turn: int) -> bool:
     """AGG Aggression factors: ammunition that could not be resupplied. In CD terms a weapon
     still depleted after an end of turn has passed (resupply comes at the end of a turn);
     weapons spent by design (flamethrowers, rockets) do not count."""
@@ -909,9 +910,9 @@ def _ammo_short(row: dict[str, Any], turn: int) -> bool:
 
 def _works(
     chart: AggressionChart,
-    row: dict[str, Any],
+    row: StandRow,
     record: dict[str, Any],
-    rows: dict[str, dict[str, Any]],
+    rows: dict[str, StandRow],
 ) -> tuple[str | None, bool]:
     """The works protecting a stand: lost once it has moved off them (AGG Digging in); a
     fortification protects only a unit that fits in whole, after friends already in it."""
@@ -934,7 +935,7 @@ def _works(
     return "fortified", room.fits
 
 
-def profile_id(ctx: RulesContext, chart: AggressionChart, row: dict[str, Any], ordered: Any) -> str:
+def profile_id(ctx: RulesContext, chart: AggressionChart, row: StandRow, ordered: Any) -> str:
     """The stand's aggression profile: a ``profile.STAND`` order, else the one it fought with,
     else the scenario's ``profiles: {aggression: ID}``, else its CD kind's (chart 'kinds')."""
     sid = row["id"]

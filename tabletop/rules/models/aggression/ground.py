@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from shapely import convex_hull, union
 
@@ -20,6 +19,7 @@ from tabletop.data.board import base_of
 from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.ground import TERRAIN_COLUMN
 from tabletop.rules.context import RulesContext
+from tabletop.state.document import StandRow, centre
 from tabletop.table import Base, base_polygon, bearing, overlapping
 from tabletop.table.measure import heading
 
@@ -44,10 +44,10 @@ class Ground:
     """What a retreating (or pursuing) stand must keep clear of on the table."""
 
     ctx: RulesContext
-    stand: dict[str, Any]
-    fought: Sequence[dict[str, Any]]  # the enemy stands it fights: never back toward them
-    enemies: Sequence[dict[str, Any]]  # every enemy stand on the table: never into them
-    friends: Sequence[dict[str, Any]]  # its own side's stands: not to end on top of them
+    stand: StandRow
+    fought: Sequence[StandRow]  # the enemy stands it fights: never back toward them
+    enemies: Sequence[StandRow]  # every enemy stand on the table: never into them
+    friends: Sequence[StandRow]  # its own side's stands: not to end on top of them
     sector: float  # half the angle between two directions
 
     @property
@@ -61,7 +61,7 @@ class Ground:
         start = start or self.base
         reasons = []
         for foe in self.fought:
-            toward = bearing(start.x, start.y, float(foe["x"]), float(foe["y"]))
+            toward = bearing(start.x, start.y, *centre(foe))
             if angle_between(toward, bearing_deg) <= self.sector + EDGE:
                 reasons.append(f"toward {foe['id']} (bearing {toward:.0f}), the enemy it fights")
         end = moved(start, bearing_deg, inches)
@@ -134,7 +134,7 @@ def impassable_at(ctx: RulesContext, column: str, x: float, y: float) -> str | N
     return None
 
 
-def near_route(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def near_route(ctx: RulesContext, stand: StandRow) -> bool:
     """Whether a stand's base touches a road, railway, river or stream (AGG Ambush)."""
 
     shape = base_polygon(base_of(stand))

@@ -46,6 +46,7 @@ from tabletop.rules.models.mech_brigade.fire import FIRE_OPTIONS, Attack, Situat
 from tabletop.rules.models.mech_brigade.formulas import kill_chance, killed_distribution, num
 from tabletop.rules.models.mech_brigade.procedures import procedures
 from tabletop.rules.models.mech_brigade.table import situation, strength
+from tabletop.state.document import StandRow
 
 
 class MechBrigade(Model):
@@ -192,12 +193,12 @@ class MechBrigade(Model):
             return "indirect-fire", "a bombardment (indirect fire)"
         return super().fire_kind(options)
 
-    def table_count(self, ctx: RulesContext, stand: dict[str, Any]) -> int:
+    def table_count(self, ctx: RulesContext, stand: StandRow) -> int:
         # MB 7.3 (5), 7.4: every weapon the unit has left fires, one per vehicle or man.
         return strength(self, ctx, stand)
 
     def situation_from_table(
-        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: StandRow, target: StandRow, sight: Any
     ) -> dict[str, Any]:
         return situation(self, ctx, shooter, target, sight)
 

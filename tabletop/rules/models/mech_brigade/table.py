@@ -30,6 +30,7 @@ from tabletop.rules.context import RulesContext
 from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up
 from tabletop.rules.models.mech_brigade.sight import trace_line
+from tabletop.state.document import StandRow, centre
 
 
 class ModelCharts(Protocol):
@@ -51,13 +52,13 @@ FRONT_ARC = 45.0
 def situation(
     model: ModelCharts,
     ctx: RulesContext,
-    shooter: dict[str, Any],
-    target: dict[str, Any],
+    shooter: StandRow,
+    target: StandRow,
     sight: Any,
 ) -> dict[str, Any]:
     t = model.tables
     options: dict[str, Any] = {}
-    cover = square_terrain(t, ctx, float(target["x"]), float(target["y"]))
+    cover = square_terrain(t, ctx, *centre(target))
     if cover != "clear":
         options["cover"] = cover
     line = line_of_fire(t, ctx, shooter, target, sight)
@@ -95,7 +96,7 @@ def situation(
     return options
 
 
-def strength(model: ModelCharts, ctx: RulesContext, stand: dict[str, Any]) -> int:
+def strength(model: ModelCharts, ctx: RulesContext, stand: StandRow) -> int:
     """The vehicles or men a stand has left (see the module's docstring)."""
     record = (stand.get("models") or {}).get(model.name) or {}
     if record.get("left") is not None:
@@ -120,12 +121,12 @@ def square_terrain(t: Tables, ctx: RulesContext, x: float, y: float) -> str:
     return next((k for k in PRECEDENCE if k in found), "clear")
 
 
-def _pieces_at(ctx: RulesContext, stand: dict[str, Any]) -> set[str]:
-    return {p.id for p in ctx.table.pieces_at(float(stand["x"]), float(stand["y"]))}
+def _pieces_at(ctx: RulesContext, stand: StandRow) -> set[str]:
+    return {p.id for p in ctx.table.pieces_at(*centre(stand))}
 
 
 def line_of_fire(
-    t: Tables, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    t: Tables, ctx: RulesContext, shooter: StandRow, target: StandRow, sight: Any
 ) -> dict[str, Any]:
     """MB 8.0 over the squares between the stands, read from the table (``trace_line``), with
     a one-line ``summary`` of the squares for the fire's working."""
@@ -149,12 +150,12 @@ _LETTER = {"woods": "w", "broken": "b", "town": "t", "entrenchment": "e"}
 
 
 def squares_between(
-    t: Tables, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+    t: Tables, ctx: RulesContext, shooter: StandRow, target: StandRow, sight: Any
 ) -> list[tuple[int, str]]:
     """The squares between the stands as MB 8.0 reads them: (level, terrain), from the firer."""
     size = float(t.scale.inches)
-    ax, ay = float(shooter["x"]), float(shooter["y"])
-    bx, by = float(target["x"]), float(target["y"])
+    ax, ay = centre(shooter)
+    bx, by = centre(target)
     length = math.hypot(bx - ax, by - ay)
     total = max(1, half_up(Fraction(length / size)))  # squares from the firer to the target
     between = total - 1

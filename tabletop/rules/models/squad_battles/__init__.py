@@ -26,6 +26,7 @@ from tabletop.rules.models.squad_battles.procedures import build
 from tabletop.rules.models.squad_battles.resolve import odds, resolve
 from tabletop.rules.models.squad_battles.table import situation
 from tabletop.rules.models.squad_battles.tables import CHART, SCHEMAS, Profile, Tables
+from tabletop.state.document import StandRow
 
 NEAR = "_near"  # table mode: stands near the target, measured by situation_from_table
 
@@ -87,7 +88,7 @@ class SquadBattles(Model):
         return odds(self.tables, sh)
 
     def situation_from_table(
-        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: StandRow, target: StandRow, sight: Any
     ) -> dict[str, Any]:
         return situation(ctx, self.tables, self.name, shooter, target, sight)
 

@@ -14,6 +14,7 @@ from tabletop.data.board import base_of
 from tabletop.rules.cd.sighting import activity
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models.squad_battles.tables import Profile, Tables
+from tabletop.state.document import StandRow, centre
 from tabletop.table import distance
 
 NEAR_HEXES = 10  # stands further from the target than this are never under a blast
@@ -28,8 +29,8 @@ def situation(
     ctx: RulesContext,
     tables: Tables,
     name: str,
-    shooter: dict[str, Any],
-    target: dict[str, Any],
+    shooter: StandRow,
+    target: StandRow,
     sight: Any,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -61,7 +62,7 @@ def situation(
     return out
 
 
-def scenario_men(ctx: RulesContext, tables: Tables, name: str, stand: dict[str, Any]) -> int | None:
+def scenario_men(ctx: RulesContext, tables: Tables, name: str, stand: StandRow) -> int | None:
     """A team's men at the start: the scenario's ``strength``; None for the profile's men.
     A leader is one man and a vehicle one vehicle, so it applies to teams only."""
     spec = ctx.scenario.stand_spec(stand["id"])
@@ -71,9 +72,7 @@ def scenario_men(ctx: RulesContext, tables: Tables, name: str, stand: dict[str, 
     return int(spec.strength)
 
 
-def _recorded(
-    out: dict[str, Any], shooter: dict[str, Any], target: dict[str, Any], name: str
-) -> None:
+def _recorded(out: dict[str, Any], shooter: StandRow, target: StandRow, name: str) -> None:
     mine = (shooter.get("models") or {}).get(name) or {}
     theirs = (target.get("models") or {}).get(name) or {}
     for key, option in (
@@ -94,11 +93,11 @@ def _recorded(
             out[option] = theirs[key]
 
 
-def _terrain(ctx: RulesContext, tables: Tables, target: dict[str, Any]) -> dict[str, Any]:
+def _terrain(ctx: RulesContext, tables: Tables, target: StandRow) -> dict[str, Any]:
     options: dict[str, Any] = {}
     best, best_p, height = "open", -1.0, 0.0
     terrain = tables.by_table["terrain"]
-    for piece in ctx.table.pieces_at(float(target["x"]), float(target["y"])):
+    for piece in ctx.table.pieces_at(*centre(target)):
         entry = terrain.get(piece.kind)
         if entry is None:
             continue
@@ -120,7 +119,7 @@ def _terrain(ctx: RulesContext, tables: Tables, target: dict[str, Any]) -> dict[
 
 
 def _concealed(
-    ctx: RulesContext, tables: Tables, target: dict[str, Any], height: float, out: dict[str, Any]
+    ctx: RulesContext, tables: Tables, target: StandRow, height: float, out: dict[str, Any]
 ) -> bool:
     """SB Concealment: idle infantry in terrain 2 m tall, or 1 m tall when on the ground."""
 
@@ -143,7 +142,7 @@ def aspect(bearing_to_target: float, facing: float) -> str:
     return "rear"
 
 
-def _with_vehicle(ctx: RulesContext, tables: Tables, name: str, target: dict[str, Any]) -> bool:
+def _with_vehicle(ctx: RulesContext, tables: Tables, name: str, target: StandRow) -> bool:
     share = tables.scale.inches_per_hex / 2
     for other in ctx.state.stands():
         if other["id"] == target["id"] or other["side"] != target["side"]:
@@ -158,16 +157,16 @@ def _with_vehicle(ctx: RulesContext, tables: Tables, name: str, target: dict[str
     return False
 
 
-def _in_smoke(ctx: RulesContext, stand: dict[str, Any]) -> bool:
+def _in_smoke(ctx: RulesContext, stand: StandRow) -> bool:
     if stand["x"] is None:
         return False
-    here = Point(float(stand["x"]), float(stand["y"]))
+    here = Point(*centre(stand))
     return any(
         t.get("blocks_sight") and Polygon(t["polygon"]).covers(here) for t in ctx.state.templates()
     )
 
 
-def _hexside(tables: Tables, sight: Any, target: dict[str, Any]) -> str | None:
+def _hexside(tables: Tables, sight: Any, target: StandRow) -> str | None:
     """A hexside feature the fire crosses within a hex of the target (chart ``cd_kinds``)."""
     kinds = {
         kind: key
@@ -176,7 +175,7 @@ def _hexside(tables: Tables, sight: Any, target: dict[str, Any]) -> str | None:
         for kind in entry.cd_kinds
     }
     reach = tables.scale.inches_per_hex
-    tx, ty = float(target["x"]), float(target["y"])
+    tx, ty = centre(target)
     for c in sight.crossings:
         key = kinds.get(c["kind"])
         if key and math.dist(c["exit"], (tx, ty)) <= reach:
@@ -185,14 +184,14 @@ def _hexside(tables: Tables, sight: Any, target: dict[str, Any]) -> str | None:
 
 
 def near_stands(
-    ctx: RulesContext, tables: Tables, shooter: dict[str, Any], target: dict[str, Any]
+    ctx: RulesContext, tables: Tables, shooter: StandRow, target: StandRow
 ) -> list[dict[str, Any]]:
     """Stands near the target: hexes from it, and hexes along the strike direction (the
     line from the shooter through the target) when within half a hex of that line."""
 
     iph = tables.scale.inches_per_hex
-    tx, ty = float(target["x"]), float(target["y"])
-    dx, dy = tx - float(shooter["x"]), ty - float(shooter["y"])
+    tx, ty = centre(target)
+    dx, dy = tx - centre(shooter)[0], ty - centre(shooter)[1]
     norm = math.hypot(dx, dy) or 1.0
     ux, uy = dx / norm, dy / norm
     out = []
@@ -203,7 +202,7 @@ def near_stands(
         hexes = round(gap / iph + 1e-9)
         if hexes > NEAR_HEXES:
             continue
-        ox, oy = float(other["x"]) - tx, float(other["y"]) - ty
+        ox, oy = centre(other)[0] - tx, centre(other)[1] - ty
         along = ox * ux + oy * uy
         across = abs(-ox * uy + oy * ux)
         entry: dict[str, Any] = {"stand": other["id"], "hexes": hexes}

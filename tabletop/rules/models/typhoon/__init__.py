@@ -35,6 +35,7 @@ from tabletop.rules.models.typhoon.fire import Firing, resolve
 from tabletop.rules.models.typhoon.odds import FireOdds, label
 from tabletop.rules.models.typhoon.situation import MOVING, OPTIONS, TARGET_STATES, parse_situation
 from tabletop.rules.models.typhoon.tables import Tables, Unit
+from tabletop.state.document import StandRow, centre
 
 NAME = "typhoon"
 
@@ -247,7 +248,7 @@ class Typhoon(Model):
     # --- table mode -----------------------------------------------------------------------
 
     def situation_from_table(
-        self, ctx: RulesContext, shooter: dict[str, Any], target: dict[str, Any], sight: Any
+        self, ctx: RulesContext, shooter: StandRow, target: StandRow, sight: Any
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
         mine = (target.get("models") or {}).get(NAME) or {}
@@ -276,14 +277,14 @@ class Typhoon(Model):
             theirs.get("state"), shooter, turn, ("pinned", "buttoned")
         )
         if target.get("x") is not None:
-            cover, _ = target_cover(ctx, float(target["x"]), float(target["y"]))
+            cover, _ = target_cover(ctx, *centre(target))
             row = self.t.tables["cover"].get(f"cd-{cover}")
             out["cover"] = row.typhoon if row is not None else "none"
         if sight is not None:
             out.update(self._from_sight(ctx, target, sight, out))
         return out
 
-    def _men(self, ctx: RulesContext, stand: dict[str, Any], record: dict[str, Any]) -> int | None:
+    def _men(self, ctx: RulesContext, stand: StandRow, record: dict[str, Any]) -> int | None:
         """The men a stand has left: its record, else the scenario's ``strength`` for an
         infantry unit (a vehicle or gun is one, with its profile's crew), else None (the
         profile's men)."""
@@ -301,7 +302,7 @@ class Typhoon(Model):
         return int(spec.strength)
 
     def _from_sight(
-        self, ctx: RulesContext, target: dict[str, Any], sight: Any, out: dict[str, Any]
+        self, ctx: RulesContext, target: StandRow, sight: Any, out: dict[str, Any]
     ) -> dict[str, Any]:
         found: dict[str, Any] = {}
         above = float(sight.level_a) - float(sight.level_b)
@@ -327,7 +328,7 @@ class Typhoon(Model):
         }
 
 
-def _table_state(stored: Any, stand: dict[str, Any], turn: int, kept: tuple[str, ...]) -> str:
+def _table_state(stored: Any, stand: StandRow, turn: int, kept: tuple[str, ...]) -> str:
     if stored in kept:
         return str(stored)
     if stand.get("moved_turn") == turn:
