@@ -841,6 +841,41 @@ def test_agg_retreat_test_undo_and_replay(agg: Run) -> None:
 # --- limits ----------------------------------------------------------------------------------
 
 
+def test_agg_a_stand_starts_one_assault_a_phase_and_defends_any_number(agg: Run) -> None:
+    # AGG Combat: one battle a turn in a hex, fought in rounds; the seed sets no limit per
+    # unit, so the chart's default: a stand starts one assault a phase, defends at will
+    before = rows(agg, "US-2", "G-2")
+    hold = ("--rounds", "1", "--dice", "99,99,99,99")  # both miss, both hold
+    agg("assault", "US-2", "--against", "G-2", *hold)
+    assert facts(agg, "US-2", "aggression")["assaulted"] == {
+        "turn": 1, "phase": "movement", "count": 1,
+    }  # fmt: skip
+    assert "assaulted" not in facts(agg, "G-2", "aggression")  # it defended
+    digest = file_digest(agg.game)  # type: ignore[attr-defined]
+    refused = agg("assault", "US-2", "--against", "G-2", *hold, code=3)
+    assert refused.output == (
+        "Error: US-2 has already assaulted this movement phase of turn 1: a stand starts at "
+        "most 1 assault a phase (AGG Combat: one assault a stand a phase, default); fight more "
+        "rounds with --rounds, or defend when the enemy attacks\n"
+    )
+    assert file_digest(agg.game) == digest  # type: ignore[attr-defined]
+    # G-2 defended; it may still start its own assault, and US-2 defends a second time
+    agg("assault", "G-2", "--against", "US-2", *hold)
+    assert facts(agg, "G-2", "aggression")["assaulted"]["count"] == 1
+    shown = agg("show", "US-2").output
+    assert "assaulted count 1, phase movement, turn 1 [AGG Combat: one assault a stand a " in shown
+    # the next phase, US-2 may assault again
+    agg("phase", "next")
+    agg("assault", "US-2", "--against", "G-2", *hold)
+    assert facts(agg, "US-2", "aggression")["assaulted"] == {
+        "turn": 1, "phase": "opportunity-fire", "count": 1,
+    }  # fmt: skip
+    assert "replay reproduces the stored state" in agg("replay").output
+    for _ in range(4):
+        agg("undo", "--yes")
+    assert rows(agg, "US-2", "G-2") == before
+
+
 @pytest.mark.parametrize(
     ("key", "firer", "target", "dice", "rule"),
     [

@@ -10,7 +10,8 @@ one side has left; the victor takes a share of the discarded equipment.
 
 The stand's record under ``stand["models"]["aggression"]`` keeps ``strength``, ``af``,
 ``retreat_bearing``, ``pursue``, ``target``, ``works`` (with where it was dug), ``surplus``,
-``equipment`` (captured), ``fought_turn`` and ``retreated_turn``.
+``equipment`` (captured), ``fought_turn``, ``retreated_turn`` and ``assaulted`` (the turn,
+phase and count of the assaults it started: one a phase, AGG Combat default).
 """
 
 from __future__ import annotations
@@ -79,6 +80,12 @@ def assault(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """The ``assault`` action: validate, fight the rounds, write the stands back."""
     battle = Battle.open(ctx, inputs)
     battle.fight()
+    for f in battle.fighters:
+        if f.attacker:  # the limit checked in ``Battle.open`` (AGG Combat, default)
+            count = _assaults_this_phase(ctx, f.record) + 1
+            turn, phase = ctx.state.turn, ctx.state.phase
+            f.record["assaulted"] = {"turn": turn, "phase": phase, "count": count}
+            f.record["assaulted_rule"] = ONCE_RULE
     return battle.result()
 
 
@@ -145,6 +152,17 @@ class Battle:
                     f"{f.id} is on AF {f.af} and never starts a fight (AGG Aggression "
                     "factors); order a factor of 2 or more with --set af."
                     f"{f.id}=N, or leave it out of the attack"
+                )
+            if (
+                f.attacker
+                and _assaults_this_phase(ctx, f.record) >= chart.params.assaults_per_phase
+            ):
+                most = chart.params.assaults_per_phase
+                raise RulesRefusal(
+                    f"{f.id} has already assaulted this {ctx.state.phase} phase of turn "
+                    f"{ctx.state.turn}: a stand starts at most {most} assault"
+                    f"{'s' if most != 1 else ''} a phase ({ONCE_RULE}); fight more rounds "
+                    "with --rounds, or defend when the enemy attacks"
                 )
         ctx.involve(*everyone)
         return battle
@@ -780,6 +798,17 @@ def _check_contact(
                     f'{gaps[nearest]:.2f}" away): close combat needs bases within '
                     f'{limit:g}" (AGG Combat); move it into contact first'
                 )
+
+
+ONCE_RULE = "AGG Combat: one assault a stand a phase, default"
+
+
+def _assaults_this_phase(ctx: RulesContext, record: dict[str, Any]) -> int:
+    """Assaults the stand started in this phase of this turn (``assaulted`` on its record)."""
+    done = record.get("assaulted") or {}
+    if done.get("turn") == ctx.state.turn and done.get("phase") == ctx.state.phase:
+        return int(done.get("count") or 0)
+    return 0
 
 
 def _rounds(value: Any, chart: AggressionChart) -> int:
