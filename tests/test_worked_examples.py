@@ -1012,6 +1012,11 @@ def test_agg_volksgrenadiers_undo_and_replay(agg: Run) -> None:
     vg = rows(agg, "VG")["VG"]
     assert (vg["x"], vg["y"]) == (24.0, 14.0)
     assert vg["models"]["aggression"]["af"] == 1 and vg["models"]["aggression"]["strength"] == 90
+    # show gives each fact the assault set with the rule that set it
+    shown = as_json(agg("show", "VG", "--json"))["models"]["aggression"]
+    assert (shown["facts"]["af"], shown["rules"]["af"]) == (1, "AGG Aggression factors: assault")
+    assert shown["rules"]["retreated_turn"] == "AGG Retreats: assault"
+    assert shown["rules"]["strength"] == "AGG Combat: assault"
     replay_then_undo(agg, before)
 
 

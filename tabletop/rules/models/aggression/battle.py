@@ -78,6 +78,7 @@ class Fighter:
 
 def assault(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """The ``assault`` action: validate, fight the rounds, write the stands back."""
+    before = _records_before(ctx, inputs)
     battle = Battle.open(ctx, inputs)
     battle.fight()
     for f in battle.fighters:
@@ -86,7 +87,14 @@ def assault(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             turn, phase = ctx.state.turn, ctx.state.phase
             f.record["assaulted"] = {"turn": turn, "phase": phase, "count": count}
             f.record["assaulted_rule"] = ONCE_RULE
-    return battle.result()
+    out = battle.result()
+    for f in battle.fighters:  # beside each fact the assault set, the rule that set it
+        old = before.get(f.id) or {}
+        for key, value in list(f.record.items()):
+            if key.endswith("_rule") or key == "assaulted" or old.get(key) == value:
+                continue
+            f.record[f"{key}_rule"] = f"{FACT_RULES.get(key, 'AGG Combat')}: assault"
+    return out
 
 
 class Battle:
@@ -801,6 +809,32 @@ def _check_contact(
 
 
 ONCE_RULE = "AGG Combat: one assault a stand a phase, default"
+# The rule behind each fact an assault leaves on a stand's record (``status``/``show``).
+FACT_RULES = {
+    "strength": "AGG Combat",
+    "af": "AGG Aggression factors",
+    "retreated_turn": "AGG Retreats",
+    "retreat_bearing": "AGG Retreat directions",
+    "equipment": "AGG Captured equipment",
+    "surplus": "AGG Captured equipment",
+    "works": "AGG Fortifications",
+    "pursue": "AGG Pursuit",
+    "target": "AGG Target priority",
+}
+
+
+def _records_before(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The stands' aggression records as the assault finds them (copies), by stand id."""
+    out: dict[str, dict[str, Any]] = {}
+    for key in ("attackers", "defenders"):
+        value = inputs.get(key) or []
+        for sid in [value] if isinstance(value, str) else value:
+            for part in str(sid).split(","):
+                for known in ctx.state.meta["stand_order"]:
+                    if known.lower() == part.strip().lower():
+                        row = ctx.state.stand(known)
+                        out[known] = copy.deepcopy((row.get("models") or {}).get(MODEL) or {})
+    return out
 
 
 def _assaults_this_phase(ctx: RulesContext, record: dict[str, Any]) -> int:

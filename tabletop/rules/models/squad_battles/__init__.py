@@ -40,7 +40,12 @@ class SquadBattles(Model):
     dice_order: ClassVar[str] = (
         "fire: casualties (d100 where between the low and high values, then a d100 to round "
         "the fraction up, a second one on the boundary face), then effectiveness loss (the same "
-        "two), then the target's morale check (d6); a vehicle target: kill then effectiveness"
+        "two), then the target's morale check (d6); a vehicle target: kill then effectiveness. "
+        "assault: the hard vehicle check (d6) when one defends; the defenders' casualties, the "
+        "attackers', then each side's effectiveness loss (two d100 each, as in fire); each "
+        "casualty placed among the side's stands by a die of the strength still standing "
+        "(defenders first); a d100 for a vehicle whose share is under a kill; the retreat "
+        "test's two d6"
     )
     options: ClassVar[Mapping[str, str]] = describe(fire_opts(None))
 
