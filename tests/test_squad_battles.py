@@ -531,7 +531,13 @@ def test_fire_on_a_team_with_known_dice(model: SquadBattles) -> None:
     assert (data["low"], data["high"]) == (0.144, 1.44)
     assert data["casualties"] == 2 and data["men"] == 8
     assert data["effectiveness"] == 99 and data["state"] == "pinned" and data["ground"] is True
-    assert out.target_state == {"men": 8, "effectiveness": 99, "state": "pinned", "ground": True}
+    assert out.target_state == {
+        "men": 8, "effectiveness": 99, "state": "pinned", "ground": True,
+        "men_rule": "SB Combat Results: Combat Losses and Vehicle Kills",
+        "effectiveness_rule": "SB Combat Results: Effectiveness Losses",
+        "state_rule": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+        "ground_rule": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+    }  # fmt: skip
     assert out.verdict.startswith("2 casualties")
 
 

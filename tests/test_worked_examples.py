@@ -49,7 +49,8 @@ TOS-2  V Point fire accuracy: two negative shifts (x 0.71 each) about halve the 
        stands: test_tos_failed_skill_check_halves_the_shot_on_the_table
 TOS-3  V Damage to soft targets: 120% killed is one man and a 20% chance of another.
        quick: test_typhoon::test_golden_120_percent_rolls
-       stands: none (no table fire lands on 120% exactly; the same split runs on the table)
+       stands: test_tos_120_percent_killed_on_the_table (riflemen firing into the copse:
+       10 x 0.375 x 12 / 200 + 0.975 = 1.2; d100 20 takes a second man, 21 does not)
 TOS-4  V Mission chart: bypass against delay: 40 points an exited attacker.
        quick: test_typhoon::test_mission_points[golden-bypass-and-delay]; no stand
 TOS-5  III Force size: meeting engagement size 2: 120; size 5, handicap 2: veteran Germans
@@ -483,6 +484,42 @@ def test_tos_failed_skill_check_halves_the_shot_on_the_table(tos: Run) -> None:
     # a miss: the target only gains the point for being fired at with none (ToS V)
     assert out["outcome"] == "missed"
     assert facts(tos, "US-TK", "typhoon")["suppression"] == 1
+    replay_then_undo(tos, before)
+
+
+@pytest.mark.parametrize(
+    ("face", "killed", "men", "points", "text"),
+    [(20, 2, 10, 8, "yes"), (21, 1, 11, 5, "no")],
+    ids=["another-man-on-20", "one-man-on-21"],
+)
+def test_tos_120_percent_killed_on_the_table(
+    tos: Run, face: int, killed: int, men: int, points: int, text: str
+) -> None:
+    # ToS V Damage to soft targets: G-INF's ten riflemen (IA 10 x 1) move up 6 squares from
+    # the Americans in the copse and fire (rate of fire d10 1, d100 100; skill d10 1; to hit
+    # d100 1 of 21.75). The losses' accuracy, 43.14 less four shifts (the firer moving, the
+    # target in soft cover), is 10.96, raised to the floor of 12 against soft targets. Men
+    # killed = 10 x Rnd x 12 / 200 + Rnd, d100 38 and 98 reading 0.375 and 0.975: 0.225 +
+    # 0.975 = 1.2, the seed's 120%: one man, and a 20% chance of another (d100 1-20)
+    tos("place", "G-INF", "25", "31")
+    before = rows(tos, "G-INF", "US-WOOD")
+    out = as_json(tos("fire", "G-INF", "US-WOOD", "--dice", f"1,100,1,1,38,98,{face}", "--json"))
+    assert (
+        "losses use RA 43.14 x0.2541 (-4 shifts, every soft row) = 12.00 [ToS V Damage to "
+        "soft targets]" in out["lines"]
+    )
+    at = out["lines"].index(
+        "men killed = 10 x 0.375 x 12.00 / 200 + 0.975 = 1.200 [ToS V Damage to soft targets]"
+    )
+    assert out["lines"][at + 1] == f"1 killed, and 20% for one more: {text}"
+    assert (out["men_killed"], out["outcome"]) == (killed, f"{killed} killed")
+    # the riflemen's record: men left, with the rule that took them (US-RIFLE is 12 men)
+    assert facts(tos, "US-WOOD", "typhoon") == {
+        "suppression": points, "state": "pinned", "men": men, "guns_out": [],
+        "immobilized": False,
+    }  # fmt: skip
+    shown = as_json(tos("show", "US-WOOD", "--json"))["models"]["typhoon"]["rules"]
+    assert shown["men"] == "ToS V Damage to soft targets"
     replay_then_undo(tos, before)
 
 

@@ -27,6 +27,16 @@ from tabletop.rules.models.squad_battles.resolve import odds, resolve
 from tabletop.rules.models.squad_battles.table import situation
 from tabletop.rules.models.squad_battles.tables import CHART, SCHEMAS, Profile, Tables
 
+# The rule that sets each fact table fire leaves on the target stand (``status``/``show``).
+FACT_RULES = {
+    "men": "SB Combat Results: Combat Losses and Vehicle Kills",
+    "killed": "SB Combat Results: Combat Losses and Vehicle Kills",
+    "effectiveness": "SB Combat Results: Effectiveness Losses",
+    "state": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+    "ground": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+    "immobile": "SB Firing: HE Immobilization",
+}
+
 NEAR = "_near"  # table mode: stands near the target, measured by situation_from_table
 
 
@@ -85,6 +95,9 @@ class SquadBattles(Model):
                 f"{sh.hexes} hexes",
             )
         _blast_notes(sh, near, outcome)
+        if outcome.target_state:  # beside each fact for the stand, the rule that set it
+            for key in [k for k in outcome.target_state if k in FACT_RULES]:
+                outcome.target_state.setdefault(f"{key}_rule", FACT_RULES[key])
         return outcome
 
     def odds(self, shot: Shot) -> dict[str, Any]:
