@@ -586,6 +586,7 @@ def sb_assault_side(role: str) -> GroupReader:
         clear = not any(
             piece.kind in tables.by_table["terrain"]
             for s in mine
+            if s.get("x") is not None
             for piece in ctx.table.pieces_at(float(s["x"]), float(s["y"]))
         )
         hard = any(a >= tables.param("hard-vehicle-armour") for a in armours)
