@@ -962,6 +962,7 @@ def test_works_protect_and_stay_until_the_stand_moves(agg: Run) -> None:
         "--dice", "1,99,99,99",
     )  # fmt: skip
     assert r["strength"]["G-2"] == 35  # 10 x 0.5
+    agg("phase", "next")  # a stand starts one assault a phase (AGG Combat, default)
     r = assault(agg, "US-2", "--against", "G-2", "--rounds", "1", "--dice", "1,99,99,99")
     assert r["strength"]["G-2"] == 30  # still entrenched
     assert stand(agg, "G-2")["models"]["aggression"]["works"]["kind"] == "entrenched"

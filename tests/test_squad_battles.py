@@ -23,7 +23,12 @@ from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
 from tabletop.rules.models.chance import settled
 from tabletop.rules.models.squad_battles import SquadBattles
-from tabletop.rules.models.squad_battles.assault import aggregate_morale
+from tabletop.rules.models.squad_battles.assault import (
+    aggregate_morale,
+    parse_units,
+    share_losses,
+    vehicle_kills,
+)
 from tabletop.rules.models.squad_battles.command import quality_value, recovery_limit
 from tabletop.rules.models.squad_battles.effects import explosion_factor, trip_percent
 from tabletop.rules.models.squad_battles.fire import (
@@ -526,7 +531,13 @@ def test_fire_on_a_team_with_known_dice(model: SquadBattles) -> None:
     assert (data["low"], data["high"]) == (0.144, 1.44)
     assert data["casualties"] == 2 and data["men"] == 8
     assert data["effectiveness"] == 99 and data["state"] == "pinned" and data["ground"] is True
-    assert out.target_state == {"men": 8, "effectiveness": 99, "state": "pinned", "ground": True}
+    assert out.target_state == {
+        "men": 8, "effectiveness": 99, "state": "pinned", "ground": True,
+        "men_rule": "SB Combat Results: Combat Losses and Vehicle Kills",
+        "effectiveness_rule": "SB Combat Results: Effectiveness Losses",
+        "state_rule": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+        "ground_rule": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+    }  # fmt: skip
     assert out.verdict.startswith("2 casualties")
 
 
@@ -1297,6 +1308,78 @@ def test_assault_resolution(
         retreat,
         surrendered,
         pinned,
+    )
+
+
+def test_golden_truck_shares_3_in_13_beside_a_squad(tables: Tables) -> None:
+    # SB Vehicle Assault Resolution: a truck (armour 4) shares losses as 4 x 20 / 24 = 3
+    # beside a squad of 10: one casualty is the truck's 3 times in 13; of two, it takes at
+    # least one 1 - 10/13 x 9/12 = 11/26 of the time (the pool shrinks as men fall)
+    def truck_hit(losses: int) -> Any:
+        def go(d: Any) -> bool:
+            units = parse_units(tables, "team:10,vehicle:4", "defender_units")
+            share_losses(units, losses, d, "defender")
+            return units[1].losses > 0
+
+        return go
+
+    assert parse_units(tables, "team:10,vehicle:4", "x")[1].strength == 3
+    assert sum(p for p, hit in enumerate_rolls(truck_hit(1)) if hit) == F(3, 13)
+    assert sum(p for p, hit in enumerate_rolls(truck_hit(2)) if hit) == F(11, 26)
+
+
+@pytest.mark.parametrize(
+    ("other", "killed"),
+    [
+        ("team:10", True),  # a truck: 1 x 0.5 x 1/2 x 24 / 4 = 1.5, a loss: killed, no roll
+        ("vehicle:30", False),  # no infantry against it: no loss
+    ],
+    ids=["infantry-kills-the-truck", "no-infantry-no-loss"],
+)
+def test_vehicle_kills_in_an_assault(tables: Tables, other: str, killed: bool) -> None:
+    # SB Combat Results: Combat Losses and Vehicle Kills
+    units = parse_units(tables, "vehicle:4", "defender_units")
+    share_losses(units, 1, Dice(1), "defender")
+    against = parse_units(tables, other, "attacker_units")
+    d = Dice(1)
+    vehicle_kills(tables, units, d, "defender", any(u.kind != "vehicle" for u in against))
+    assert units[0].killed is killed and d.rolls == []
+
+
+def test_a_sherman_share_kills_a_fifth_of_the_time(tables: Tables) -> None:
+    # 1 x 0.5 x 1/2 x 24 / 30 = 0.2: rounded up at random, a kill 20% of the time
+    def go(d: Any) -> bool:
+        units = parse_units(tables, "vehicle:30", "attacker_units")
+        share_losses(units, 1, d, "attacker")
+        vehicle_kills(tables, units, d, "attacker", True)
+        return units[0].killed
+
+    assert sum(p for p, killed in enumerate_rolls(go) if killed) == F(1, 5)
+
+
+def test_quick_assault_shares_losses_by_the_units_given() -> None:
+    runner = CliRunner()
+    args = ["model", "run", "squad-battles", "assault", "--set", "attack=400", "--set",
+            "defend=400", "--set", "defender_units=team:10,vehicle:4", "--set",
+            "attacker_units=team:9,leader", "--json", "--dice",
+            "100,1,1,1,1,1,1,1,11,1,1,1,5,3"]  # fmt: skip
+    out = json.loads(runner.invoke(cli, args).output)
+    # SB Combat Results: 400 is 4%: 0.24 to 2.4, d100 100 is 2.389, rounded up: 3 German
+    # casualties, shared by d13 11 (the truck's 11-13), d12 1, d11 1 (the squad's); the
+    # truck's one share is 1.5, a kill. The one American casualty: d10 1, the squad's.
+    assert (out["defender_losses"], out["attacker_losses"]) == (3, 1)
+    assert [(u["id"], u["losses"], u["killed"]) for u in out["defender_units"]] == [
+        ("team1", 2, False), ("vehicle2", 1, True),
+    ]  # fmt: skip
+    assert out["attacker_units"][1] == {
+        "id": "leader2", "kind": "leader", "strength": 1, "losses": 0, "killed": False,
+    }  # fmt: skip
+    # the killed truck no longer holds the squad: it fails its retreat test
+    assert out["retreat"] is True
+    bad = runner.invoke(cli, [*args[:9], "defender_units=truck:4"])
+    assert bad.exit_code == 2 and bad.output == (
+        "Error: --set defender_units='truck:4': expected units like team:10,leader,vehicle:4 "
+        "(a team's men, a vehicle's armour)\n"
     )
 
 

@@ -1368,7 +1368,8 @@ def test_fire_soft_target_losses(model: Typhoon) -> None:
     assert out.target_state == {"men": 8, "immobilized": False, "guns_out": [],
                                 "suppression": 14, "state": "retreating",
                                 "suppression_rule": "ToS V Suppression point table, fire",
-                                "state_rule": "ToS V Suppression effects table"}  # fmt: skip
+                                "state_rule": "ToS V Suppression effects table",
+                                "men_rule": "ToS V Damage to soft targets"}  # fmt: skip
 
 
 def test_fire_reads_the_targets_losses_so_far(model: Typhoon) -> None:
@@ -1618,6 +1619,8 @@ def test_table_mode_front_shot_logs_and_stores_the_target(run: Run) -> None:
         "men": 3, "immobilized": False, "guns_out": [3], "suppression": 8, "state": "buttoned",
         "suppression_rule": "ToS V Suppression point table, fire",
         "state_rule": "ToS V Suppression effects table",
+        "men_rule": "ToS V Effects of penetration",
+        "guns_out_rule": "ToS V Effects of penetration",
     }  # fmt: skip
     # the next pulse at the same target (turn 2's opportunity fire): the crew left, and two
     # shots allowed (both checks pass, not moving, a 75mm); --count 1 fires one

@@ -49,7 +49,8 @@ TOS-2  V Point fire accuracy: two negative shifts (x 0.71 each) about halve the 
        stands: test_tos_failed_skill_check_halves_the_shot_on_the_table
 TOS-3  V Damage to soft targets: 120% killed is one man and a 20% chance of another.
        quick: test_typhoon::test_golden_120_percent_rolls
-       stands: none (no table fire lands on 120% exactly; the same split runs on the table)
+       stands: test_tos_120_percent_killed_on_the_table (riflemen firing into the copse:
+       10 x 0.375 x 12 / 200 + 0.975 = 1.2; d100 20 takes a second man, 21 does not)
 TOS-4  V Mission chart: bypass against delay: 40 points an exited attacker.
        quick: test_typhoon::test_mission_points[golden-bypass-and-delay]; no stand
 TOS-5  III Force size: meeting engagement size 2: 120; size 5, handicap 2: veteran Germans
@@ -131,19 +132,30 @@ SB-8  Recovery Test: a B leader who failed, 1 hex: 1 + 2/2 = 2; passed: 3; same 
 SB-9  Assault: vehicle assault value (36 - 4) x 20 x 20 / 24 = 533.3.
       quick: test_squad_battles::test_golden_vehicle_assault_value_533
       stands: test_sb_tank_assault_on_stands (no chart tank has armour 36: the Sherman's 30
-      gives (30 - 4) x 20 x 20 / 24 = 433.33 by the same formula)
+      gives (30 - 4) x 20 x 20 / 24 = 433.33 by the same formula), and with other stands in
+      test_sb_hex_against_hex_on_stands
 SB-10 Assault: C units with a B leader: morale 5; B with B: 5; demoralized with a leader: 1.
       quick: test_squad_battles::test_golden_leader_morale_modification
-      stands: test_sb_c_squad_with_a_b_leader_assaults_on_morale_5
+      stands: test_sb_c_squad_with_a_b_leader_assaults_on_morale_5 (the leader a unit of the
+      stack: his assault value, a share of the losses; his +1 goes if he falls),
+      test_sb_hex_against_hex_on_stands
 SB-11 Assault: a truck's strength 4 x 20 / 24 = 3.
-      quick: test_squad_battles::test_golden_truck_loss_strength_3
-      stands: none (vehicle losses are not shared out on the table: not finished)
+      quick: test_squad_battles::test_golden_truck_loss_strength_3,
+             test_squad_battles::test_golden_truck_shares_3_in_13_beside_a_squad,
+             test_squad_battles::test_quick_assault_shares_losses_by_the_units_given
+      stands: test_sb_truck_shares_the_losses_on_stands[truck-killed-squad-retreats] and
+              [truck-stands-holds-the-hex] (the squad's 10 and the truck's 3 share the losses,
+              d13 11-13 the truck's; its share x 0.5 x 1/2 x 24 / 4 = 1.5 kills it, and a
+              killed truck no longer holds the squad in place),
+              test_sb_hex_against_hex_on_stands (three attacking stands against the squad and
+              the truck; the Sherman's share of 25 and its 0.2 chance of a kill)
 SB-12 Assault: the hard vehicle check at B is on half of 5 = 2, passing 1/3.
       quick: test_squad_battles::test_golden_hard_vehicle_morale_check_b_is_one_third
       stands: test_sb_hard_vehicle_check_at_b_on_stands
 SB-13 Assault: armour 13 in the clear takes 1 off the defenders' morale.
       quick: test_squad_battles::test_golden_armour_assault_modifier_13
-      stands: test_sb_tank_assault_on_stands (the Sherman's armour 30 takes 30 / 12 = 2)
+      stands: test_sb_tank_assault_on_stands (the Sherman's armour 30 takes 30 / 12 = 2),
+              test_sb_hex_against_hex_on_stands
 SB-14 Movement Allowance: effectiveness 50% moves 75%, 33% moves 66%. not modelled
 SB-15 Detection Devices: reliability B at 75% reveals (5/6) x 75%. not modelled
 
@@ -174,6 +186,11 @@ AGG-5 Target priority: a hit of 60 kills a leader.
 
 Limits (issue 21)
 -----------------
+A squad-battles assault takes several stands a side (a hex's stack), each next to the other
+side; a pinned or demoralized one refuses the whole assault (SB Attacking Restrictions):
+test_sb_assault_stands_refused_and_checked. An aggression stand starts one assault a phase
+and defends any number of times (AGG Combat, the chart's default):
+test_agg_a_stand_starts_one_assault_a_phase_and_defends_any_number.
 A second fire by one stand in one phase is refused (exit 3, the rule named, the file
 unchanged): test_second_fire_in_a_phase_is_refused_under_each_model, and per model
 test_mech_brigade::test_table_mode_second_fire_in_a_pulse_is_refused,
@@ -467,6 +484,42 @@ def test_tos_failed_skill_check_halves_the_shot_on_the_table(tos: Run) -> None:
     # a miss: the target only gains the point for being fired at with none (ToS V)
     assert out["outcome"] == "missed"
     assert facts(tos, "US-TK", "typhoon")["suppression"] == 1
+    replay_then_undo(tos, before)
+
+
+@pytest.mark.parametrize(
+    ("face", "killed", "men", "points", "text"),
+    [(20, 2, 10, 8, "yes"), (21, 1, 11, 5, "no")],
+    ids=["another-man-on-20", "one-man-on-21"],
+)
+def test_tos_120_percent_killed_on_the_table(
+    tos: Run, face: int, killed: int, men: int, points: int, text: str
+) -> None:
+    # ToS V Damage to soft targets: G-INF's ten riflemen (IA 10 x 1) move up 6 squares from
+    # the Americans in the copse and fire (rate of fire d10 1, d100 100; skill d10 1; to hit
+    # d100 1 of 21.75). The losses' accuracy, 43.14 less four shifts (the firer moving, the
+    # target in soft cover), is 10.96, raised to the floor of 12 against soft targets. Men
+    # killed = 10 x Rnd x 12 / 200 + Rnd, d100 38 and 98 reading 0.375 and 0.975: 0.225 +
+    # 0.975 = 1.2, the seed's 120%: one man, and a 20% chance of another (d100 1-20)
+    tos("place", "G-INF", "25", "31")
+    before = rows(tos, "G-INF", "US-WOOD")
+    out = as_json(tos("fire", "G-INF", "US-WOOD", "--dice", f"1,100,1,1,38,98,{face}", "--json"))
+    assert (
+        "losses use RA 43.14 x0.2541 (-4 shifts, every soft row) = 12.00 [ToS V Damage to "
+        "soft targets]" in out["lines"]
+    )
+    at = out["lines"].index(
+        "men killed = 10 x 0.375 x 12.00 / 200 + 0.975 = 1.200 [ToS V Damage to soft targets]"
+    )
+    assert out["lines"][at + 1] == f"1 killed, and 20% for one more: {text}"
+    assert (out["men_killed"], out["outcome"]) == (killed, f"{killed} killed")
+    # the riflemen's record: men left, with the rule that took them (US-RIFLE is 12 men)
+    assert facts(tos, "US-WOOD", "typhoon") == {
+        "suppression": points, "state": "pinned", "men": men, "guns_out": [],
+        "immobilized": False,
+    }  # fmt: skip
+    shown = as_json(tos("show", "US-WOOD", "--json"))["models"]["typhoon"]["rules"]
+    assert shown["men"] == "ToS V Damage to soft targets"
     replay_then_undo(tos, before)
 
 
@@ -772,44 +825,215 @@ def test_sb_hard_vehicle_check_at_b_on_stands(sb: Run) -> None:
 
 def test_sb_c_squad_with_a_b_leader_assaults_on_morale_5(sb: Run) -> None:
     # SB Assault Morale: the C squad (4) with its B lieutenant (5): 4 + 1 = 5 against the
-    # German C squad's 4. Both lose a man; the Germans fail their retreat test (d6 5 over
-    # 4, d6 5 not over 5): demoralized, for the referee to move back (SB Assaulting)
+    # German C squad's 4. The lieutenant is a unit of the stack (SB Assault Values: a leader
+    # is worth the Infantry Assault value, 20): 200 + 20 = 220. The attackers' one loss falls
+    # on the squad (d11 1-10; the leader is 11); the Germans fail their retreat test (d6 5
+    # over 4, d6 5 not over 5): demoralized, for the referee to move back (SB Assaulting)
     sb("place", "US-SQ", "12", "17.1")
     sb("place", "US-LT", "13", "17.1")
     before = rows(sb, "US-SQ", "G-SQ", "US-LT")
+    dice = "72,23,79,44,93,97,47,70,{},5,5"
     out = model_run(sb, "squad-battles", "assault", "US-SQ", "G-SQ", "US-LT", "--dice",
-                    "72,23,79,44,93,97,47,70,5,5")  # fmt: skip
+                    dice.format(10))  # fmt: skip
+    assert (
+        out["lines"][0] == "attackers: US-SQ 200 + US-LT 20 = 220 [SB Assaulting: Assault Values]"
+    )
     assert "morale: attacker 4 + 1 (leader 5 rates higher); defender 4" in out["lines"]
     assert (out["attacker_morale"], out["defender_morale"]) == (5, 4)
     assert (out["result"], out["retreat"]) == ("1/1", True)
     assert facts(sb, "G-SQ", "squad-battles") == {
-        "men": 9, "effectiveness": 89, "state": "demoralized",
+        "men": 9, "effectiveness": 88, "state": "demoralized",
     }  # fmt: skip
     assert facts(sb, "US-SQ", "squad-battles") == {"men": 9, "effectiveness": 96}
+    assert facts(sb, "US-LT", "squad-battles") == {"effectiveness": 96}
     replay_then_undo(sb, before)
-    # without the leader the squads are 4 against 4, and the same dice hold the Germans
-    out = model_run(sb, "squad-battles", "assault", "US-SQ", "G-SQ", "--dice",
-                    "72,23,79,44,93,97,47,70,5,5")  # fmt: skip
+    # d11 11: the lieutenant falls, his +1 with him, and the same dice hold the Germans
+    out = model_run(sb, "squad-battles", "assault", "US-SQ", "G-SQ", "US-LT", "--dice",
+                    dice.format(11))  # fmt: skip
+    assert "the attackers' leader fell: no leader bonus to their morale" in out["lines"]
     assert out["attacker_morale"] == 4 and out["retreat"] is False
-    assert facts(sb, "US-SQ", "squad-battles")["state"] == "pinned"
+    assert status(sb, "US-LT") == "eliminated"
+    assert facts(sb, "US-LT", "squad-battles") == {"effectiveness": 96, "killed": True}
+    assert facts(sb, "US-SQ", "squad-battles") == {
+        "state": "pinned", "effectiveness": 96, "men": 10,
+    }  # fmt: skip
+    replay_then_undo(sb, before)
 
 
 def test_sb_tank_assault_on_stands(sb: Run) -> None:
     # SB Vehicle Assault Value: the Sherman, armour 30: (30 - 4) x 20 x 20 / 24 = 433.33;
-    # SB Armor Assault Modifier: against infantry in the clear, 30 / 12 = 2 off their morale
+    # SB Armor Assault Modifier: against infantry in the clear, 30 / 12 = 2 off their morale.
+    # SB Combat Losses and Vehicle Kills: the tank's one loss x 0.5 (vehicle fire factor) x
+    # 1/2 x 24 / 30 = 0.2, a kill if it rounds up: d100 1-20
     sb("place", "US-TK", "12", "16.4")
     before = rows(sb, "US-TK", "G-SQ")
-    out = model_run(sb, "squad-battles", "assault", "US-TK", "G-SQ", "--dice",
-                    "72,23,79,44,93,97,47,70,5,5")  # fmt: skip
-    assert out["lines"][0] == (
+    dice = "72,23,79,44,93,97,47,70,{},5,3"
+    out = model_run(sb, "squad-battles", "assault", "US-TK", "G-SQ", "--dice", dice.format(21))
+    assert out["lines"][2] == (
         "defender losses: combat value 433.33 is 4.333% of 10000: low 6 -> 0.26, high 60 -> 2.6"
     )
     assert "morale: attacker 4; defender 4 - 2 (armour 30 / 12 in a clear hex)" in out["lines"]
-    assert out["defender_morale"] == 2
-    assert facts(sb, "G-SQ", "squad-battles")["men"] == 10 - out["defender_losses"]
+    assert (out["result"], out["defender_morale"], out["retreat"]) == ("1/2", 2, True)
+    assert out["attacker_units"] == [
+        {"id": "US-TK", "kind": "vehicle", "strength": 25, "losses": 1, "killed": False,
+         "armour": 30, "vehicle_loss": 0.2},
+    ]  # fmt: skip
+    assert facts(sb, "G-SQ", "squad-battles") == {
+        "state": "demoralized", "effectiveness": 76, "men": 8,
+    }  # fmt: skip
+    assert facts(sb, "US-TK", "squad-battles") == {"effectiveness": 96}
+    replay_then_undo(sb, before)
+    out = model_run(sb, "squad-battles", "assault", "US-TK", "G-SQ", "--dice", dice.format(20))
+    assert (
+        "US-TK: 1 share x 0.5 vehicle fire factor x 0.5 x 24 / armour 30 = 0.2: rounds up 20% "
+        "of the time; d100 20 -> killed [SB Combat Results: Combat Losses and Vehicle Kills]"
+    ) in out["lines"]
+    assert status(sb, "US-TK") == "eliminated"
+    assert facts(sb, "US-TK", "squad-battles") == {
+        "effectiveness": 96, "killed": True, "vehicle_loss": 0.2,
+    }  # fmt: skip
     replay_then_undo(sb, before)
     far = sb("model", "run", "squad-battles", "assault", "US-SQ", "G-SQ", code=3)
     assert "an assault is only between adjacent hexes (SB Assaulting)" in far.output
+
+
+TRUCK = [
+    # SB Vehicle Assault Resolution: the truck shares losses as 4 x 20 / 24 = 3 (fractions
+    # dropped) beside the squad's 10 men: d13 11-13 put a casualty on it; then its share x
+    # 0.5 (vehicle fire factor) x 1/2 x 24 / 4 = 1.5, a loss: the truck is killed, no longer
+    # holds the squad, which fails its retreat test (d6 5 over 4, d6 3 not over 4)
+    pytest.param("12,1,5,3", "retreat", {"men": 9, "state": "demoralized"}, True, False,
+                 id="truck-killed-squad-retreats"),
+    # both casualties on the squad: the truck stands, so the defenders do not retreat and
+    # the attacking squad is pinned (SB Assaulting: Retreating, Assault Resolution)
+    pytest.param("3,9", "held", {"men": 8}, False, True, id="truck-stands-holds-the-hex"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("shares", "outcome", "squad", "killed", "pinned"), TRUCK)
+def test_sb_truck_shares_the_losses_on_stands(
+    sb: Run, shares: str, outcome: str, squad: dict[str, Any], killed: bool, pinned: bool
+) -> None:
+    # US-SQ assaults the hex of G-SQ and the truck G-TRK: 200 against 200 + 0 (a truck's
+    # armour 4 gives (4 - 4) x 20 x 20 / 24 = 0); d100 100 then 1: two German casualties,
+    # d100 100 then 100: none American
+    sb("place", "US-SQ", "12", "17.1")
+    sb("place", "G-TRK", "10.3", "18")
+    before = rows(sb, "US-SQ", "G-SQ", "G-TRK")
+    out = model_run(sb, "squad-battles", "assault", "US-SQ", "G-SQ", "G-TRK", "--dice",
+                    f"100,1,100,100,72,23,79,44,{shares}")  # fmt: skip
+    assert out["lines"][1] == (
+        "defenders: G-SQ 200 + G-TRK 0 = 200 [SB Assaulting: Assault Values]"
+    )
+    at = out["lines"].index(
+        "defender losses 2 shared by strength (G-SQ 10, G-TRK 3; total 13) "
+        "[SB Assaulting: Assault Resolution; Vehicle Assault Resolution]"
+    )
+    first = shares.split(",")[0]
+    assert out["lines"][at + 1] == (
+        f"  d13 {first} (G-SQ 1-10, G-TRK 11-13): {'G-TRK' if killed else 'G-SQ'}"
+    )
+    assert out["result"] == "0/2" and out["verdict"].endswith(outcome)
+    truck = out["defender_units"][1]
+    assert (truck["strength"], truck["losses"], truck["killed"]) == (3, int(killed), killed)
+    assert out["attackers_pinned"] is pinned and out["retreat"] is killed
+    assert facts(sb, "G-SQ", "squad-battles") == {**squad, "effectiveness": 91} | (
+        {"state": "demoralized"} if killed else {}
+    )
+    if killed:
+        assert (
+            "G-TRK: 1 share x 0.5 vehicle fire factor x 0.5 x 24 / armour 4 = 1.5: a loss: "
+            "killed [SB Combat Results: Combat Losses and Vehicle Kills]" in out["lines"]
+        )
+        assert status(sb, "G-TRK") == "eliminated"
+        assert facts(sb, "G-TRK", "squad-battles") == {
+            "effectiveness": 91, "killed": True, "vehicle_loss": 1.5,
+        }  # fmt: skip
+    else:
+        assert "defenders with a non-wrecked vehicle do not retreat" in out["lines"]
+        assert status(sb, "G-TRK") == "ok"
+        assert facts(sb, "G-TRK", "squad-battles") == {"effectiveness": 91}
+        assert facts(sb, "US-SQ", "squad-battles")["state"] == "pinned"
+    shown = sb("show", "G-TRK").output
+    assert "squad-battles: effectiveness 91 [SB Assaulting: Assault Resolution: assault]" in shown
+    replay_then_undo(sb, before)
+
+
+def test_sb_hex_against_hex_on_stands(sb: Run) -> None:
+    # SB Assaulting: the stack of US-SQ (10 men), Lt US-LT and the Sherman US-TK assaults the
+    # hex of G-SQ and the truck G-TRK: 200 + 20 + 433.33 = 653.33 against 200 + 0.
+    # d100 100 then 1: four German casualties over G-SQ 10 and the truck 3 (d13, d12, d11,
+    # d10 as the pool shrinks); the truck takes two: 2 x 0.5 x 1/2 x 24 / 4 = 3, killed. One
+    # American casualty over US-SQ 10, US-LT 1 and the tank 25 (30 x 20 / 24): d36 13 is the
+    # tank's, 0.2 to kill, and d100 97 spares it. Morale: 4 + 1 for the lieutenant against
+    # 4 - 2 for the armour; d6 1 holds the Germans, so the attacking squad is pinned.
+    for stand, x, y in (("US-SQ", 12, 17.1), ("US-LT", 13, 17.1), ("G-TRK", 10.3, 18),
+                        ("US-TK", 8.8, 18)):  # fmt: skip
+        sb("place", stand, str(x), str(y))
+    before = rows(sb, "US-SQ", "US-LT", "US-TK", "G-SQ", "G-TRK")
+    out = model_run(sb, "squad-battles", "assault", "US-SQ", "US-LT", "US-TK", "G-SQ", "G-TRK",
+                    "--dice", "100,1,100,1,72,23,79,44,4,11,10,4,13,97,1,2")  # fmt: skip
+    assert out["lines"][0] == (
+        "attackers: US-SQ 200 + US-LT 20 + US-TK 433.33 = 653.33 [SB Assaulting: Assault Values]"
+    )
+    assert out["result"] == "1/4" and out["verdict"].endswith("held")
+    assert [(u["id"], u["strength"], u["losses"], u["killed"]) for u in out["defender_units"]] == [
+        ("G-SQ", 10, 2, False), ("G-TRK", 3, 2, True),
+    ]  # fmt: skip
+    assert [(u["id"], u["strength"], u["losses"], u["killed"]) for u in out["attacker_units"]] == [
+        ("US-SQ", 10, 0, False), ("US-LT", 1, 0, False), ("US-TK", 25, 1, False),
+    ]  # fmt: skip
+    assert (out["attacker_morale"], out["defender_morale"]) == (5, 2)
+    assert out["stands"] == {
+        "US-SQ": {"men": 10, "effectiveness": 93, "state": "pinned"},
+        "US-LT": {"effectiveness": 93},
+        "US-TK": {"effectiveness": 93},
+        "G-SQ": {"men": 8, "effectiveness": 71},
+        "G-TRK": {"killed": True, "vehicle_loss": 3, "effectiveness": 71, "status": "eliminated"},
+    }
+    assert facts(sb, "G-SQ", "squad-battles") == {"effectiveness": 71, "men": 8}
+    assert status(sb, "G-TRK") == "eliminated"
+    text = sb("status").output
+    assert "US-SQ squad-battles: state pinned [SB Assaulting: Assault Resolution: assault]" in text
+    replay_then_undo(sb, before)
+    # the same stands named with --set, one side each
+    same = model_run(sb, "squad-battles", "assault", "--set", "attacker=US-SQ,US-LT,US-TK",
+                     "--set", "defender=G-SQ,G-TRK", "--dice",
+                     "100,1,100,1,72,23,79,44,4,11,10,4,13,97,1,2")  # fmt: skip
+    assert same["stands"] == out["stands"]
+    sb("undo")
+
+
+def test_sb_assault_stands_refused_and_checked(sb: Run) -> None:
+    sb("place", "US-SQ", "12", "17.1")
+    sb("place", "US-VET", "13", "17.1")
+    model_run(sb, "squad-battles", "morale-check", "US-VET", "--set", "men_lost=2", "--dice",
+              "6")  # fmt: skip
+    assert facts(sb, "US-VET", "squad-battles")["state"] == "pinned"
+    digest = file_digest(sb.game)  # type: ignore[attr-defined]
+    # SB Assaulting: Attacking Restrictions: one pinned stand in the stack may not attack
+    refused = sb("model", "run", "squad-battles", "assault", "US-SQ", "US-VET", "G-SQ", code=3)
+    assert refused.output == (
+        "Error: US-VET is pinned and may not assault (SB Assaulting: Attacking Restrictions)\n"
+    )
+    # a defending stand of the attackers' side, a stand named twice, no defenders
+    bad = sb("model", "run", "squad-battles", "assault", "--set", "attacker=US-SQ", "--set",
+             "defender=G-SQ,US-LT", code=2)  # fmt: skip
+    assert bad.output == (
+        "Error: US-LT is on USA's side: the attacker stands are one side's (USA), the defender "
+        "stands the other's\n"
+    )
+    bad = sb("model", "run", "squad-battles", "assault", "US-SQ", "G-SQ", "us-sq", code=2)
+    assert bad.output == "Error: US-SQ is named twice: name each stand once, on one side\n"
+    bad = sb("model", "run", "squad-battles", "assault", "US-SQ", code=2)
+    assert "squad-battles assault needs defender stands too" in bad.output
+    # every stand must be next to the other side: G-WD, in the copse, is 8 hexes from US-SQ
+    far = sb("model", "run", "squad-battles", "assault", "US-SQ", "G-SQ", "G-WD", code=3)
+    assert far.output == (
+        "Error: US-SQ is 8 hexes from G-WD: an assault is only between adjacent hexes "
+        "(SB Assaulting)\n"
+    )
+    assert file_digest(sb.game) == digest  # type: ignore[attr-defined]
 
 
 # --- aggression (seed 003) -------------------------------------------------------------------
@@ -825,6 +1049,11 @@ def test_agg_volksgrenadiers_undo_and_replay(agg: Run) -> None:
     vg = rows(agg, "VG")["VG"]
     assert (vg["x"], vg["y"]) == (24.0, 14.0)
     assert vg["models"]["aggression"]["af"] == 1 and vg["models"]["aggression"]["strength"] == 90
+    # show gives each fact the assault set with the rule that set it
+    shown = as_json(agg("show", "VG", "--json"))["models"]["aggression"]
+    assert (shown["facts"]["af"], shown["rules"]["af"]) == (1, "AGG Aggression factors: assault")
+    assert shown["rules"]["retreated_turn"] == "AGG Retreats: assault"
+    assert shown["rules"]["strength"] == "AGG Combat: assault"
     replay_then_undo(agg, before)
 
 
@@ -839,6 +1068,41 @@ def test_agg_retreat_test_undo_and_replay(agg: Run) -> None:
 
 
 # --- limits ----------------------------------------------------------------------------------
+
+
+def test_agg_a_stand_starts_one_assault_a_phase_and_defends_any_number(agg: Run) -> None:
+    # AGG Combat: one battle a turn in a hex, fought in rounds; the seed sets no limit per
+    # unit, so the chart's default: a stand starts one assault a phase, defends at will
+    before = rows(agg, "US-2", "G-2")
+    hold = ("--rounds", "1", "--dice", "99,99,99,99")  # both miss, both hold
+    agg("assault", "US-2", "--against", "G-2", *hold)
+    assert facts(agg, "US-2", "aggression")["assaulted"] == {
+        "turn": 1, "phase": "movement", "count": 1,
+    }  # fmt: skip
+    assert "assaulted" not in facts(agg, "G-2", "aggression")  # it defended
+    digest = file_digest(agg.game)  # type: ignore[attr-defined]
+    refused = agg("assault", "US-2", "--against", "G-2", *hold, code=3)
+    assert refused.output == (
+        "Error: US-2 has already assaulted this movement phase of turn 1: a stand starts at "
+        "most 1 assault a phase (AGG Combat: one assault a stand a phase, default); fight more "
+        "rounds with --rounds, or defend when the enemy attacks\n"
+    )
+    assert file_digest(agg.game) == digest  # type: ignore[attr-defined]
+    # G-2 defended; it may still start its own assault, and US-2 defends a second time
+    agg("assault", "G-2", "--against", "US-2", *hold)
+    assert facts(agg, "G-2", "aggression")["assaulted"]["count"] == 1
+    shown = agg("show", "US-2").output
+    assert "assaulted count 1, phase movement, turn 1 [AGG Combat: one assault a stand a " in shown
+    # the next phase, US-2 may assault again
+    agg("phase", "next")
+    agg("assault", "US-2", "--against", "G-2", *hold)
+    assert facts(agg, "US-2", "aggression")["assaulted"] == {
+        "turn": 1, "phase": "opportunity-fire", "count": 1,
+    }  # fmt: skip
+    assert "replay reproduces the stored state" in agg("replay").output
+    for _ in range(4):
+        agg("undo", "--yes")
+    assert rows(agg, "US-2", "G-2") == before
 
 
 @pytest.mark.parametrize(

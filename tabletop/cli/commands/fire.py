@@ -247,7 +247,8 @@ def cli(
 
     --dice are taken in the order a referee throws them: every to-hit die first,
     then one effect die for each hit, in the same order (depletion dice are rolled
-    at the end of the phase).
+    at the end of the phase). Under another model (--model, or the scenario's) the
+    model's own dice order holds: 'tabletop model show NAME' gives it.
 
     \b
     Example:

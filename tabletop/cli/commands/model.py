@@ -38,8 +38,11 @@ def cli() -> None:
     mech-brigade fire: a d100 for one more kill (a second on the boundary face).
     typhoon table fire: rate of fire (skill d10, first-shot d100), then each shot's
     skill d10, hit d100 and damage dice. squad-battles fire: casualties (two d100),
-    effectiveness (two d100), morale d6. aggression assault: each stand's fire d100
-    in the order named, then retreat tests (d100), most damaged first.
+    effectiveness (two d100), morale d6. squad-battles assault: hard vehicle d6,
+    casualties and effectiveness (d100s), a die for each casualty shared among the
+    stands, a d100 for a vehicle's kill, the retreat test's two d6. aggression
+    assault: each stand's fire d100 in the order named, then retreat tests (d100),
+    most damaged first.
 
     \b
     Example:
@@ -201,7 +204,9 @@ def run_model(
 
     In a game, name STANDS (or --set unit=STAND, assaulter=, target=, hq=) for the
     procedures that act on units: the stand's profile and record are read in, and
-    the result is recorded on it. The procedure's dice are rolled in the order its
+    the result is recorded on it. A squad-battles assault takes the stands of both
+    hexes: the first stand's side attacks, the other side's stands defend (or --set
+    attacker=ID,ID --set defender=ID,ID). The procedure's dice are rolled in the order its
     working lists them ('tabletop model show NAME' gives each model's dice order).
 
     \b
@@ -209,6 +214,7 @@ def run_model(
       tabletop model run mech-brigade smoke-decay --set level=3 --dice 4
       tabletop model run typhoon rally US-TK US-HQ --dice 40,4
       tabletop model run aggression retreat-test G-1 --dice 50
+      tabletop model run squad-battles assault US-SQ US-LT G-SQ G-TRK
     """
     import os
 

@@ -7,7 +7,8 @@ gives the distance, or the facts of the stand the result is recorded on).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +20,7 @@ from tabletop.rules.models.aggression.battle import profile_id, start_strength
 from tabletop.rules.models.aggression.chart import AggressionChart
 from tabletop.rules.models.mech_brigade.formulas import half_up
 from tabletop.rules.models.mech_brigade.table import line_of_fire, square_terrain
-from tabletop.rules.models.squad_battles.assault import assault_value
+from tabletop.rules.models.squad_battles.assault import assault_value, unit_strength
 from tabletop.rules.models.squad_battles.fire import hexes_for
 from tabletop.rules.models.squad_battles.results import apply_effectiveness, morale_value
 from tabletop.rules.models.stands import (
@@ -35,6 +36,18 @@ from tabletop.rules.models.stands import (
     squares_between,
 )
 from tabletop.state.document import centre
+
+GroupReader = Callable[[RulesContext, Model, list[Stand], dict[str, list[Stand]]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class GroupUse(StandUse):
+    """Several stands under one key (a side of an assault: one hex's stack), read together by
+    ``read_group`` (the stands of the key, and every key's stands); each is written back by
+    ``write``. Named by STAND arguments, split by side (the first stand's side takes the
+    first key, the other side's stands the second), or ``--set KEY=ID,ID``."""
+
+    read_group: GroupReader | None = None
 
 
 def need_profile(ctx: RulesContext, model: Model, stand: Stand) -> str:
@@ -457,8 +470,11 @@ def sb_test_taken(
     return {**sb_command(ctx, model, stand, result), "command_test_turn": ctx.state.turn}
 
 
-# SB Assaulting on stands: one stand attacks one stand (a leader stand may join either side);
-# our reading where the manual works with whole hexes: each stand is its hex's stack.
+# SB Assaulting on stands: the attacking stands against the defending stands (each side one
+# hex's stack: leaders, teams and vehicles together). Our reading where the manual works with
+# whole hexes: bases cannot share a hex on the table, so each stand must be within a hex of
+# a stand of the other side; a leader is a unit of its side (assault value, a share of the
+# losses, the morale bonus); the morale states (pinned, demoralized) are a team's.
 
 
 def sb_men(ctx: RulesContext, model: Model, stand: Stand) -> int | None:
@@ -473,118 +489,157 @@ def sb_men(ctx: RulesContext, model: Model, stand: Stand) -> int | None:
     return int(spec) if spec is not None else getattr(profile, "men", None)
 
 
-def sb_side(role: str) -> Reader:
-    """SB Assault Values and Assault Morale for the attacking or defending stand."""
+def sb_assault_unit(ctx: RulesContext, model: Model, stand: Stand, role: str) -> dict[str, Any]:
+    """SB Assault Values and Assault Morale of one stand: its unit for sharing losses, its
+    assault value as attacker or defender, its morale."""
+    tables = model.tables  # type: ignore[attr-defined]
+    pid = need_profile(ctx, model, stand)
+    profile = tables.profiles[pid]
+    kind = str(profile.kind)
+    if kind not in ("team", "leader", "vehicle"):
+        raise BadInput(
+            f"{stand['id']} is a {kind} ({pid}) under squad-battles: an assault takes teams, "
+            "leaders and vehicles (a weapon fights with the unit carrying it)"
+        )
+    facts = sb_unit(ctx, model, stand, {})
+    state = str(facts["state"] or "normal")
+    men = sb_men(ctx, model, stand)
+    immobile = bool(record(model, stand).get("immobile"))
+    value = assault_value(
+        tables,
+        {
+            "unit": None,
+            "profile": pid,
+            "strength": men,
+            "armour": None,
+            "weapon_assault": 0,
+            "passengers": 0,
+            "disrupted": state == "disrupted",
+            "role": role,
+            "slope": "level",
+            "state": state if state in ("pinned", "demoralized") else "normal",
+            "immobile": immobile,
+        },
+    )["assault_value"]
+    effectiveness = Fraction(str(facts["effectiveness"] or 100))
+    morale, _ = morale_value(tables, str(facts["quality"]), effectiveness, state)
+    armour = Fraction(str(profile.armour or 0)) if kind == "vehicle" else None
+    return {
+        "id": stand["id"],
+        "kind": kind,
+        "strength": unit_strength(tables, kind, armour if kind == "vehicle" else men),
+        "armour": armour,
+        "value": Fraction(str(value)),
+        "morale": morale,
+        "demoralized": state == "demoralized",
+    }
+
+
+def sb_in_contact(ctx: RulesContext, model: Model, mine: list[Stand], theirs: list[Stand]) -> None:
+    """SB Assaulting: only between adjacent hexes. Each stand must be within a hex of a stand
+    of the other side, measured as fire measures it (the scenario's edge or centre range)."""
+    for group, others in ((mine, theirs), (theirs, mine)):
+        for stand in group:
+            gaps: dict[str, int] = {}
+            for other in others:
+                if stand.get("x") is None or other.get("x") is None:
+                    continue
+                ends = (
+                    end_for_stand(ctx.state, other["id"]),
+                    end_for_stand(ctx.state, stand["id"]),
+                )
+                gaps[other["id"]] = hexes_for(float(sight(ctx, *ends).range), model.inches_per_unit)
+            if gaps and min(gaps.values()) > 1:
+                nearest = min(gaps, key=lambda k: gaps[k])
+                a, d = (stand["id"], nearest) if group is mine else (nearest, stand["id"])
+                raise RulesRefusal(
+                    f"{a} is {gaps[nearest]} hexes from {d}: an assault is only between "
+                    "adjacent hexes (SB Assaulting)"
+                )
+
+
+def sb_assault_side(role: str) -> GroupReader:
+    """SB Assault Values and Assault Morale for one side's stands taken together."""
 
     def read(
-        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
+        ctx: RulesContext, model: Model, mine: list[Stand], groups: dict[str, list[Stand]]
     ) -> dict[str, Any]:
         tables = model.tables  # type: ignore[attr-defined]
-        pid = need_profile(ctx, model, stand)
-        profile = tables.profiles[pid]
-        facts = sb_unit(ctx, model, stand, found)
-        state = str(facts["state"] or "normal")
-        value = assault_value(
-            tables,
-            {
-                "unit": None,
-                "profile": pid,
-                "strength": sb_men(ctx, model, stand),
-                "armour": None,
-                "weapon_assault": 0,
-                "passengers": 0,
-                "disrupted": state == "disrupted",
-                "role": role,
-                "slope": "level",
-                "state": state if state in ("pinned", "demoralized") else "normal",
-                "immobile": bool(record(model, stand).get("immobile")),
-            },
-        )["assault_value"]
-        effectiveness = Fraction(str(facts["effectiveness"] or 100))
-        morale, _ = morale_value(tables, str(facts["quality"]), effectiveness, state)
-        armour = Fraction(str(profile.armour or 0)) if profile.kind == "vehicle" else None
+        units = [sb_assault_unit(ctx, model, s, role) for s in mine]
+        # SB Assault Morale: the highest of the teams and vehicles not demoralized; a leader
+        # rating higher adds one (SB Leader Morale Modification)
+        counted = [u["morale"] for u in units if u["kind"] != "leader" and not u["demoralized"]]
+        leaders = [u["morale"] for u in units if u["kind"] == "leader"]
+        armours = [u["armour"] for u in units if u["armour"] is not None]
+        given = [{k: u[k] for k in ("id", "kind", "strength", "armour", "value")} for u in units]
+        total = sum((u["value"] for u in units), Fraction(0))
         if role == "attacker":
+            fighting = [u["morale"] for u in units if u["kind"] != "leader"] or leaders
             return {
-                "attack": value,
-                "attacker_morale": morale,
-                "attacker_min_morale": morale,
-                "attacker_armour": armour,
+                "attack": total,
+                "attacker_morale": max(counted, default=0),
+                "attacker_leader": max(leaders, default=None),
+                "attacker_min_morale": min(fighting, default=0),
+                "attacker_armour": max(armours, default=None),
+                "attacker_units": given,
             }
-        attacker = found.get("attacker")
-        if attacker is not None and attacker.get("x") is not None and stand.get("x") is not None:
-            # measured as fire measures it (the scenario's edge or centre range)
-
-            ends = (end_for_stand(ctx.state, attacker["id"]), end_for_stand(ctx.state, stand["id"]))
-            hexes = hexes_for(float(sight(ctx, *ends).range), model.inches_per_unit)
-            if hexes > 1:
-                raise RulesRefusal(
-                    f"{attacker['id']} is {hexes} hexes from {stand['id']}: an assault is only "
-                    "between adjacent hexes (SB Assaulting)"
-                )
+        sb_in_contact(ctx, model, groups.get("attacker") or [], mine)
         clear = not any(
             piece.kind in tables.by_table["terrain"]
-            for piece in ctx.table.pieces_at(*centre(stand))
+            for s in mine
+            if s.get("x") is not None
+            for piece in ctx.table.pieces_at(*centre(s))
         )
-        hard = armour is not None and armour >= tables.param("hard-vehicle-armour")
+        hard = any(a >= tables.param("hard-vehicle-armour") for a in armours)
         return {
-            "defend": value,
-            "defender_morale": morale,
+            "defend": total,
+            "defender_morale": max(counted, default=0),
+            "defender_leader": max(leaders, default=None),
             "hard_vehicle": hard or None,
-            "defender_vehicle": armour is not None or None,
             "clear": clear or None,
+            "defender_units": given,
         }
 
     return read
 
 
-def sb_side_leader(role: str) -> Reader:
-    """SB Assault Morale: a leader stand with the attackers or the defenders."""
-
-    def read(
-        ctx: RulesContext, model: Model, stand: Stand, found: dict[str, Any]
-    ) -> dict[str, Any]:
-        sb_need_leader(ctx, model, stand, f"{role}_leader")
-        facts = sb_unit(ctx, model, stand, found)
-        effectiveness = Fraction(str(facts["effectiveness"] or 100))
-        morale, _ = morale_value(
-            model.tables,  # type: ignore[attr-defined]
-            str(facts["quality"]),
-            effectiveness,
-            str(facts["state"] or "normal"),
-        )
-        return {f"{role}_leader": morale}
-
-    return read
-
-
 def sb_assaulted(role: str) -> Writer:
-    """Losses, effectiveness and state from the assault's result on one side's stand."""
+    """SB Assault Resolution on one stand: its share of the losses (men, a leader or a vehicle
+    killed), the side's effectiveness loss, and the states the result gives a team."""
 
     def write(
         ctx: RulesContext, model: Model, stand: Stand, result: dict[str, Any]
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        men = sb_men(ctx, model, stand)
         if result.get("result") == "X":  # SB Hard Vehicle Morale Check: no effect
-            if role == "attacker" and sb_men(ctx, model, stand) is not None:
+            if role == "attacker" and men is not None:
                 out["state"] = "pinned"
             return out
-        mine = record(model, stand)
-        men = sb_men(ctx, model, stand)
+        mine = next((u for u in result.get(f"{role}_units") or [] if u["id"] == stand["id"]), None)
+        losses = int(mine["losses"]) if mine else int(result[f"{role}_losses"])
+        killed = bool(mine and mine["killed"])
         if men is not None:
-            out["men"] = max(0, men - int(result[f"{role}_losses"]))
-            if out["men"] == 0:
-                out["killed"] = True
-                out[STATUS] = "eliminated"
-        before = Fraction(str(mine.get("effectiveness") or 100))
+            out["men"] = max(0, men - losses)
+            killed = killed or out["men"] == 0
+        if killed and mine and mine.get("vehicle_loss") is not None:
+            out["vehicle_loss"] = mine["vehicle_loss"]  # SB Combat Losses and Vehicle Kills
+        if killed:
+            out["killed"] = True
+            out[STATUS] = "eliminated"
+        before = Fraction(str(record(model, stand).get("effectiveness") or 100))
         loss = int(result[f"{role}_effectiveness_loss"])
         out["effectiveness"] = int(apply_effectiveness(model.tables, before, loss))  # type: ignore[attr-defined]
         if role == "defender" and result.get("surrendered"):
             out["surrendered"] = True
-            out["state"] = "demoralized"
+            if men is not None:
+                out["state"] = "demoralized"
             out[STATUS] = "eliminated"
+        elif men is None or killed:
+            return out  # the morale states are a team's
         elif role == "defender" and result.get("retreat"):
             out["state"] = "demoralized"  # SB Assaulting: Retreating (the referee moves it)
-        elif role == "attacker" and result.get("attackers_pinned") and men is not None:
+        elif role == "attacker" and result.get("attackers_pinned"):
             # SB Assault Resolution: attacking infantry not demoralized is pinned
             out["state"] = "pinned"
         return out
@@ -702,10 +757,16 @@ USES: dict[tuple[str, str], tuple[StandUse, ...]] = {
     ("squad-battles", "rally"): (StandUse("unit", sb_unit, sb_rally),),
     ("squad-battles", "effectiveness"): (StandUse("unit", sb_unit, sb_effectiveness),),
     ("squad-battles", "assault"): (
-        StandUse("attacker", sb_side("attacker"), sb_assaulted("attacker"), SB_NO_ASSAULT),
-        StandUse("defender", sb_side("defender"), sb_assaulted("defender")),
-        StandUse("attacker_leader", sb_side_leader("attacker")),
-        StandUse("defender_leader", sb_side_leader("defender")),
+        GroupUse(
+            "attacker",
+            nothing,
+            sb_assaulted("attacker"),
+            SB_NO_ASSAULT,
+            read_group=sb_assault_side("attacker"),
+        ),
+        GroupUse(
+            "defender", nothing, sb_assaulted("defender"), read_group=sb_assault_side("defender")
+        ),
     ),
     ("aggression", "retreat-test"): (StandUse("unit", agg_unit, agg_retreat, needs_profile=False),),
     ("aggression", "surrender"): (StandUse("unit", agg_unit, agg_surrender, needs_profile=False),),
@@ -732,6 +793,8 @@ def bind(
 ) -> tuple[dict[str, Any], list[tuple[StandUse, Stand]]]:
     """The procedure's options with every stand read in, and the stands bound to it."""
     uses = uses_of(model.name, procedure)
+    if uses and all(isinstance(u, GroupUse) for u in uses):
+        return bind_groups(ctx, model, procedure, uses, accepted, options, stands)
     if stands and not uses:
         raise BadInput(
             f"{model.name} {procedure} does not act on stands: give its options with --set "
@@ -774,4 +837,76 @@ def bind(
             if key in accepted and key not in referee and value is not None:
                 out[key] = value
         bound.append((use, stand))
+    return out, bound
+
+
+def _listed(value: Any) -> list[str]:
+    return [p.strip() for p in str(value).split(",") if p.strip()]
+
+
+def bind_groups(
+    ctx: RulesContext,
+    model: Model,
+    procedure: str,
+    uses: tuple[StandUse, ...],
+    accepted: Mapping[str, str],
+    options: dict[str, Any],
+    stands: list[str],
+) -> tuple[dict[str, Any], list[tuple[StandUse, Stand]]]:
+    """``bind`` for procedures taking groups of stands (``GroupUse``): the stands of each
+    side found, checked and read together."""
+    out = dict(options)
+    named: dict[str, list[str]] = {u.key: _listed(out.pop(u.key)) for u in uses if u.key in out}
+    keys = ", ".join(f"--set {u.key}=ID,ID" for u in uses)
+    if named and stands:
+        raise BadInput(
+            f"{' '.join(stands)}: name the stands either as arguments or with {keys}, not both"
+        )
+    found: dict[str, list[Stand]] = {u.key: [] for u in uses}
+    seen: set[str] = set()
+    first_side: str | None = None
+    order = [(None, sid) for sid in stands] + [(k, sid) for k, ids in named.items() for sid in ids]
+    for key, sid in order:
+        stand = find_stand(ctx, sid)
+        if stand is None:
+            ctx.state.stand(sid)  # the unknown-stand message, with the nearest ids
+            raise BadInput(f"unknown stand {sid!r}")
+        if stand["id"] in seen:
+            raise BadInput(f"{stand['id']} is named twice: name each stand once, on one side")
+        seen.add(stand["id"])
+        if key is None:  # a STAND argument: the first stand's side, or the other side
+            first_side = first_side or stand["side"]
+            key = uses[0].key if stand["side"] == first_side else uses[1].key
+        found[key].append(stand)
+    if any(found.values()):
+        for use in uses:
+            if not found[use.key]:
+                raise BadInput(
+                    f"{model.name} {procedure} needs {use.key} stands too: name the stands of "
+                    f"both sides as arguments (the first stand's side is the {uses[0].key}), or "
+                    f"use {keys}"
+                )
+        side = found[uses[0].key][0]["side"]
+        for use in uses:
+            for stand in found[use.key]:
+                if (stand["side"] == side) != (use is uses[0]):
+                    raise BadInput(
+                        f"{stand['id']} is on {stand['side']}'s side: the {uses[0].key} stands "
+                        f"are one side's ({side}), the {uses[1].key} stands the other's"
+                    )
+    referee = set(out)  # what the referee gave with --set wins over what the stands say
+    bound: list[tuple[StandUse, Stand]] = []
+    for use in uses:
+        for stand in found[use.key]:
+            check_may_act(model, procedure, use, stand)
+            if use.needs_profile and profile_of(ctx, model, stand) is None:
+                need_profile(ctx, model, stand)
+            bound.append((use, stand))
+    for use in uses:
+        reader = getattr(use, "read_group", None)
+        if not found[use.key] or reader is None:
+            continue
+        for key, value in reader(ctx, model, found[use.key], found).items():
+            if key in accepted and key not in referee and value is not None:
+                out[key] = value
     return out, bound

@@ -10,7 +10,8 @@ one side has left; the victor takes a share of the discarded equipment.
 
 The stand's record under ``stand["models"]["aggression"]`` keeps ``strength``, ``af``,
 ``retreat_bearing``, ``pursue``, ``target``, ``works`` (with where it was dug), ``surplus``,
-``equipment`` (captured), ``fought_turn`` and ``retreated_turn``.
+``equipment`` (captured), ``fought_turn``, ``retreated_turn`` and ``assaulted`` (the turn,
+phase and count of the assaults it started: one a phase, AGG Combat default).
 """
 
 from __future__ import annotations
@@ -77,9 +78,23 @@ class Fighter:
 
 def assault(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """The ``assault`` action: validate, fight the rounds, write the stands back."""
+    before = _records_before(ctx, inputs)
     battle = Battle.open(ctx, inputs)
     battle.fight()
-    return battle.result()
+    for f in battle.fighters:
+        if f.attacker:  # the limit checked in ``Battle.open`` (AGG Combat, default)
+            count = _assaults_this_phase(ctx, f.record) + 1
+            turn, phase = ctx.state.turn, ctx.state.phase
+            f.record["assaulted"] = {"turn": turn, "phase": phase, "count": count}
+            f.record["assaulted_rule"] = ONCE_RULE
+    out = battle.result()
+    for f in battle.fighters:  # beside each fact the assault set, the rule that set it
+        old = before.get(f.id) or {}
+        for key, value in list(f.record.items()):
+            if key.endswith("_rule") or key == "assaulted" or old.get(key) == value:
+                continue
+            f.record[f"{key}_rule"] = f"{FACT_RULES.get(key, 'AGG Combat')}: assault"
+    return out
 
 
 class Battle:
@@ -145,6 +160,17 @@ class Battle:
                     f"{f.id} is on AF {f.af} and never starts a fight (AGG Aggression "
                     "factors); order a factor of 2 or more with --set af."
                     f"{f.id}=N, or leave it out of the attack"
+                )
+            if (
+                f.attacker
+                and _assaults_this_phase(ctx, f.record) >= chart.params.assaults_per_phase
+            ):
+                most = chart.params.assaults_per_phase
+                raise RulesRefusal(
+                    f"{f.id} has already assaulted this {ctx.state.phase} phase of turn "
+                    f"{ctx.state.turn}: a stand starts at most {most} assault"
+                    f"{'s' if most != 1 else ''} a phase ({ONCE_RULE}); fight more rounds "
+                    "with --rounds, or defend when the enemy attacks"
                 )
         ctx.involve(*everyone)
         return battle
@@ -783,6 +809,43 @@ def _check_contact(
                     f'{gaps[nearest]:.2f}" away): close combat needs bases within '
                     f'{limit:g}" (AGG Combat); move it into contact first'
                 )
+
+
+ONCE_RULE = "AGG Combat: one assault a stand a phase, default"
+# The rule behind each fact an assault leaves on a stand's record (``status``/``show``).
+FACT_RULES = {
+    "strength": "AGG Combat",
+    "af": "AGG Aggression factors",
+    "retreated_turn": "AGG Retreats",
+    "retreat_bearing": "AGG Retreat directions",
+    "equipment": "AGG Captured equipment",
+    "surplus": "AGG Captured equipment",
+    "works": "AGG Fortifications",
+    "pursue": "AGG Pursuit",
+    "target": "AGG Target priority",
+}
+
+
+def _records_before(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The stands' aggression records as the assault finds them (copies), by stand id."""
+    out: dict[str, dict[str, Any]] = {}
+    for key in ("attackers", "defenders"):
+        value = inputs.get(key) or []
+        for sid in [value] if isinstance(value, str) else value:
+            for part in str(sid).split(","):
+                for known in ctx.state.meta["stand_order"]:
+                    if known.lower() == part.strip().lower():
+                        row = ctx.state.stand(known)
+                        out[known] = copy.deepcopy((row.get("models") or {}).get(MODEL) or {})
+    return out
+
+
+def _assaults_this_phase(ctx: RulesContext, record: dict[str, Any]) -> int:
+    """Assaults the stand started in this phase of this turn (``assaulted`` on its record)."""
+    done = record.get("assaulted") or {}
+    if done.get("turn") == ctx.state.turn and done.get("phase") == ctx.state.phase:
+        return int(done.get("count") or 0)
+    return 0
 
 
 def _rounds(value: Any, chart: AggressionChart) -> int:

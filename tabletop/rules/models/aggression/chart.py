@@ -121,6 +121,7 @@ class AggressionParams:
     victor_share: float  # AGG Captured equipment
     equipment_unit: int  # AGG Captured equipment
     contact: float  # AGG Combat
+    assaults_per_phase: int  # AGG Combat (default)
     max_rounds: int  # AGG Combat
     admin_target_bonus: float  # AGG Admin movement
     admin_fire_penalty: float  # AGG Admin movement

@@ -28,6 +28,16 @@ from tabletop.rules.models.squad_battles.table import situation
 from tabletop.rules.models.squad_battles.tables import CHART, SCHEMAS, Profile, Tables
 from tabletop.state.document import StandRow
 
+# The rule that sets each fact table fire leaves on the target stand (``status``/``show``).
+FACT_RULES = {
+    "men": "SB Combat Results: Combat Losses and Vehicle Kills",
+    "killed": "SB Combat Results: Combat Losses and Vehicle Kills",
+    "effectiveness": "SB Combat Results: Effectiveness Losses",
+    "state": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+    "ground": "SB Combat Results: Pinned, Disrupted, and Demoralized",
+    "immobile": "SB Firing: HE Immobilization",
+}
+
 NEAR = "_near"  # table mode: stands near the target, measured by situation_from_table
 
 
@@ -41,7 +51,12 @@ class SquadBattles(Model):
     dice_order: ClassVar[str] = (
         "fire: casualties (d100 where between the low and high values, then a d100 to round "
         "the fraction up, a second one on the boundary face), then effectiveness loss (the same "
-        "two), then the target's morale check (d6); a vehicle target: kill then effectiveness"
+        "two), then the target's morale check (d6); a vehicle target: kill then effectiveness. "
+        "assault: the hard vehicle check (d6) when one defends; the defenders' casualties, the "
+        "attackers', then each side's effectiveness loss (two d100 each, as in fire); each "
+        "casualty placed among the side's stands by a die of the strength still standing "
+        "(defenders first); a d100 for a vehicle whose share is under a kill; the retreat "
+        "test's two d6"
     )
     options: ClassVar[Mapping[str, str]] = describe(fire_opts(None))
 
@@ -81,6 +96,9 @@ class SquadBattles(Model):
                 f"{sh.hexes} hexes",
             )
         _blast_notes(sh, near, outcome)
+        if outcome.target_state:  # beside each fact for the stand, the rule that set it
+            for key in [k for k in outcome.target_state if k in FACT_RULES]:
+                outcome.target_state.setdefault(f"{key}_rule", FACT_RULES[key])
         return outcome
 
     def odds(self, shot: Shot) -> dict[str, Any]:

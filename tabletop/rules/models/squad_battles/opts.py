@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from tabletop.core.errors import BadInput
 
-Kind = Literal["int", "number", "bool", "choice", "text", "numbers"]
+Kind = Literal["int", "number", "bool", "choice", "text", "numbers", "units"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Opt:
             return ", ".join(self.choices)
         if self.kind == "numbers":
             return "numbers separated by commas, like 10,0,25"
+        if self.kind == "units":
+            return "units separated by commas, like team:10,leader,vehicle:4"
         bounds = []
         if self.min is not None:
             bounds.append(f">= {self.min:g}")
@@ -91,6 +93,8 @@ def convert(opt: Opt, value: Any) -> Any:
         raise _bad(opt, value)
     if opt.kind == "text":
         return str(value)
+    if opt.kind == "units":  # stands give a list; --set text is read by the procedure
+        return value if isinstance(value, list) else str(value)
     if opt.kind == "numbers":
         parts = [p for p in str(value).replace(" ", "").split(",") if p]
         if not parts:

@@ -555,6 +555,17 @@ def _assault_opts(tables: Tables) -> list[Opt]:
         Opt("can_retreat", "the defenders have somewhere to retreat", "bool", True),
         Opt("japanese", "Japanese defenders (never surrender)", "bool", False),
         Opt("averaged", "optional rule: averaged assault results", "bool", False),
+        Opt(
+            "attacker_units",
+            "the attacking units, to share losses by strength (a team's men, a vehicle's "
+            "armour): team:10,leader,vehicle:30; on the table, the attacking stands",
+            "units",
+        ),
+        Opt(
+            "defender_units",
+            "the defending units, as attacker_units: team:10,vehicle:4",
+            "units",
+        ),
     ]
 
 

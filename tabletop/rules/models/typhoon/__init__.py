@@ -144,6 +144,7 @@ class Typhoon(Model):
                 "men": status.men,
                 "immobilized": status.immobilized,
                 "guns_out": sorted(status.guns_out),
+                **_damage_rules(f.target.is_hard, killed, status.immobilized, status.guns_out),
                 "suppression": res["points"],
                 "suppression_rule": "ToS V Suppression point table, fire",
                 "state": "destroyed" if status.destroyed else state.state,
@@ -334,6 +335,18 @@ def _table_state(stored: Any, stand: StandRow, turn: int, kept: tuple[str, ...])
     if stand.get("moved_turn") == turn:
         return "cautious"  # our default for a stand that moved this turn; --set to change
     return "positioned"
+
+
+def _damage_rules(hard: bool, killed: int, immobilized: bool, guns_out: Any) -> dict[str, str]:
+    """Beside the facts the shot changed on the target stand, the rule that changed them."""
+    out = {}
+    if killed:
+        out["men_rule"] = "ToS V Effects of penetration" if hard else "ToS V Damage to soft targets"
+    if immobilized:
+        out["immobilized_rule"] = "ToS V Effects of penetration"
+    if guns_out:
+        out["guns_out_rule"] = "ToS V Effects of penetration"
+    return out
 
 
 def _worst(f: Firing, shots: list[dict[str, Any]], destroyed: bool) -> str:
