@@ -152,7 +152,7 @@ def test_the_recheck_is_for_a_friendly_engineer(eng: Run) -> None:
         (
             ["bridge-1", "--by", "G-INF"],
             3,
-            "Error: G-INF is a infantry: this needs an engineer stand (CD 2.4.1)\n",
+            "Error: G-INF is an infantry: this needs an engineer stand (CD 2.4.1)\n",
         ),
         (["bridge-1", "--by", "G-E2"], 2, None),
         (
@@ -1164,7 +1164,7 @@ def test_obstacle_clearing_needs_an_adjacent_engineer(eng: Run) -> None:
         == "Error: US-E1 must begin its work beside abatis-1 (CD 4)\n"
     )
     assert eng("engineer", "clear", "wire-1", "--by", "US-INF", code=3).output == (
-        "Error: US-INF is a infantry: this needs an engineer stand or an earthmover (CD 4)\n"
+        "Error: US-INF is an infantry: this needs an engineer stand or an earthmover (CD 4)\n"
     )
 
 

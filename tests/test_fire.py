@@ -456,21 +456,23 @@ def test_a_modifier_counts_once(charts: Charts, markers, mods, to_hit: int, note
         (
             "muzle-flash=-2",
             2,
-            "Error: --mod muzle-flash=-2: 'muzle-flash' is not a charted modifier; did you mean "
-            "'muzzle-flash'? (for a modifier of your own, choose a name unlike the charted ones)",
+            "Error: --mod 'muzle-flash=-2': 'muzle-flash' is not a charted modifier; did you mean "
+            "'muzzle-flash'? (charted: ...); for a modifier of your own, choose a name unlike "
+            "these",
         ),
         (
             "descendng",
             2,
-            "Error: --mod 'descendng': not a charted modifier; did you mean 'descending'? "
-            "(charted: ...); give a value for your own, like descendng=-1",
+            "Error: --mod 'descendng': 'descendng' is not a charted modifier; did you mean "
+            "'descending'? (charted: ...); for a modifier of your own, give a value, like "
+            "descendng=-1",
         ),
         (
             "firer-supressed=-1",
             2,
-            "Error: --mod firer-supressed=-1: 'firer-supressed' is not a charted modifier; did "
-            "you mean 'firer-suppressed'? (for a modifier of your own, choose a name unlike the "
-            "charted ones)",
+            "Error: --mod 'firer-supressed=-1': 'firer-supressed' is not a charted modifier; did "
+            "you mean 'firer-suppressed'? (charted: ...); for a modifier of your own, choose a "
+            "name unlike these",
         ),
         ("smoke-haze=-1", 0, "  -1 smoke-haze [referee]"),  # clearly a new name: allowed
         ("hedge=-1", 0, "  -1 hedge [referee]"),
