@@ -853,7 +853,7 @@ def test_glider_bad_input(ab: Run) -> None:
     out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-1:20,30", code=2)
     assert out.output == (
         "Error: Invalid value for '--at': 'GL-1:20,30': write STAND=X,Y, like "
-        "G-1=24,12 (see 'cli airborne glider --help')\n"
+        "G-1=24,12 (see 'tabletop airborne glider --help')\n"
     )
     out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-2=20,30", code=2)
     assert out.output == "Error: --at names GL-2, not in the stick\n"

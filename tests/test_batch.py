@@ -38,7 +38,7 @@ def test_a_bad_item_is_bad_input_naming_it(game: Run) -> None:
     out = game("place", "--and", "G-1 1", code=2)
     assert out.output == (
         "Error: --and 'G-1 1': missing Y: give the position as X Y (or X,Y) in inches "
-        "(see 'cli place --help')\n"
+        "(see 'tabletop place --help')\n"
     )
 
 
@@ -56,7 +56,8 @@ def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: P
 def test_nothing_to_place_is_a_usage_error(game: Run) -> None:
     out = game("place", code=2)
     assert out.output == (
-        "Error: give STAND X Y, or --file with one 'STAND X Y' a line (see 'cli place --help')\n"
+        "Error: give STAND X Y, or --file with one 'STAND X Y' a line "
+        "(see 'tabletop place --help')\n"
     )
 
 

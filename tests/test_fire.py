@@ -263,18 +263,18 @@ def test_line_of_sight_refusal_names_the_blocker(rng: Run) -> None:
             ["fire", "AT", "T1", "--range", "-3"],
             2,
             "Error: Invalid value for '--range': '-3' is negative: distances are 0 or more "
-            "inches (see 'cli fire --help')\n",
+            "inches (see 'tabletop fire --help')\n",
         ),
         (
             ["fire", "AT", "T1", "--range", "nan"],
             2,
             "Error: Invalid value for '--range': 'nan' is not a finite number of inches (see "
-            "'cli fire --help')\n",
+            "'tabletop fire --help')\n",
         ),
         (
             ["fire", "AT", "T1", "--range", "1e9"],
             2,
-            "Error: Invalid value for '--range': '1e9' is more than 1000 inches (see 'cli "
+            "Error: Invalid value for '--range': '1e9' is more than 1000 inches (see 'tabletop "
             "fire --help')\n",
         ),
         (
@@ -295,7 +295,7 @@ def test_line_of_sight_refusal_names_the_blocker(rng: Run) -> None:
             ["fire", "AT", "T1", "--mod", "cover=x"],
             2,
             "Error: Invalid value for '--mod': 'cover=x': the value must be a whole number "
-            "like -2 or +1 (see 'cli fire --help')\n",
+            "like -2 or +1 (see 'tabletop fire --help')\n",
         ),
         (
             ["fire", "AT", "T1", "--dice", "11"],

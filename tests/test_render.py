@@ -649,7 +649,7 @@ def test_completion_refuses_an_unknown_shell(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["completion", "tcsh"])
     assert result.exit_code == 2 and result.output == (
         "Error: Invalid value for '[bash|zsh|fish]': 'tcsh' is not one of 'bash', "
-        "'zsh', 'fish'. (see 'cli completion --help')\n"
+        "'zsh', 'fish'. (see 'tabletop completion --help')\n"
     )
 
 

@@ -169,13 +169,13 @@ def test_night_rules_in_force(game: Run) -> None:
     [
         (
             ["--wind-from", "9"],
-            "Error: Invalid value for '--wind-from': 9 is not in the range 1<=x<=8. (see 'cli "
+            "Error: Invalid value for '--wind-from': 9 is not in the range 1<=x<=8. (see 'tabletop "
             "weather set --help')\n",
         ),
         (
             ["--ground", "swampy"],
             "Error: Invalid value for '--ground': 'swampy' is not one of 'dry', 'mud-light', "
-            "'mud-moderate', 'mud-deep', 'snow', 'snow-deep', 'ice'. (see 'cli weather set "
+            "'mud-moderate', 'mud-deep', 'snow', 'snow-deep', 'ice'. (see 'tabletop weather set "
             "--help')\n",
         ),
         (
@@ -284,7 +284,7 @@ NO_ROLL = {
         "(moving on a dirt road): no miring chance for tracked dirt road in deep mud (CD 11.1.4)"
     ),
     ("CAR", "hard-road", "mud-deep"): (
-        "(moving on a hard road): on a hard road: safe from miring (CD 11.1)"
+        "(moving on a hard road): hard roads are safe from miring (CD 11.1)"
     ),
     ("BERGE", "open", "mud-deep"): (
         "(moving in the open): recovery vehicles never mire (CD 11.1.4)"
@@ -455,7 +455,7 @@ def test_a_move_that_stayed_on_the_hard_road_needs_no_roll(mud: Run) -> None:
     before = file_digest(mud.game)  # type: ignore[attr-defined]
     out = mud("mire", "CAR", "--dice", "1", code=3).output
     assert out == (
-        "Error: CAR cannot mire (its move this turn): on a hard road: safe from miring "
+        "Error: CAR cannot mire (its move this turn): hard roads are safe from miring "
         "(CD 11.1); no roll is made\n"
     )
     assert file_digest(mud.game) == before  # type: ignore[attr-defined]

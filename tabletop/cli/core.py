@@ -96,6 +96,9 @@ class LazyGroup(click.Group):
             sys.exit(1)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "tabletop"
+            if isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Argument):
+                # click writes an optional argument as '[X]'; the user typed X.
+                exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
             click.echo(f"Error: {one_line(exc.format_message())} (see '{where} --help')", err=True)
             sys.exit(exc.exit_code)
         except DomainError as exc:
@@ -129,6 +132,54 @@ class LazyGroup(click.Group):
                     ctx=ctx,
                 )
         return super().parse_args(ctx, args)
+
+
+class SignedCommand(click.Command):
+    """A command whose arguments may be negative numbers (``-1 5``, ``-5,3``): those reach
+    the command, to be reported as off the table, while a misspelt option (``--chek``)
+    is still refused as one, with click's suggestion."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        settings = kwargs.setdefault("context_settings", {})
+        settings["ignore_unknown_options"] = True
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        options = {
+            name: not (param.is_flag or param.count)
+            for param in self.get_params(ctx)
+            if isinstance(param, click.Option)
+            for name in (*param.opts, *param.secondary_opts)
+        }
+        takes_value = False
+        for arg in args:
+            if arg == "--":
+                break
+            if takes_value:
+                takes_value = False
+                continue
+            name = arg.split("=", 1)[0]
+            if name in options:
+                takes_value = options[name] and "=" not in arg
+                continue
+            if arg.startswith("-") and len(arg) > 1 and not _signed_number(arg):
+                import difflib
+
+                close = difflib.get_close_matches(
+                    name, [o for o in options if o not in ("-h", "--help")], n=1
+                )
+                raise click.NoSuchOption(name, possibilities=close, ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+def _signed_number(text: str) -> bool:
+    """``-5``, ``-0.5``, ``-5,3`` or ``-5,-3``: numbers, not options."""
+    try:
+        for part in text.split(","):
+            float(part)
+    except ValueError:
+        return False
+    return True
 
 
 def _isfinite(number: float) -> bool:

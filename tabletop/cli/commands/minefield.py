@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     BEARING,
     POINT,
     STAND,
+    SignedCommand,
     command,
     dice_inputs,
     dice_option,
@@ -37,7 +38,7 @@ def cli() -> None:
     """
 
 
-@cli.command("place", context_settings={"ignore_unknown_options": True})
+@cli.command("place", cls=SignedCommand)
 @xy_arguments
 @click.option("--side", required=True, help="The side laying it.")
 @click.option("--dummy", is_flag=True, help="A dummy field (a bluff).")

@@ -10,6 +10,7 @@ import click
 from tabletop.cli.core import (
     BEARING,
     STAND,
+    SignedCommand,
     batch_items,
     batch_options,
     command,
@@ -25,7 +26,7 @@ from tabletop.cli.core import (
 
 # A negative coordinate is a plain mistake to report as off the table, not an unknown
 # option "-1"; so dash-words reach the arguments, and the rules check the table's edges.
-@click.command("place", context_settings={"ignore_unknown_options": True})
+@click.command("place", cls=SignedCommand)
 @click.argument("stand", type=STAND, required=False)
 @xy_arguments(required=False)
 @click.option("--facing", type=BEARING, default=None, help="Facing in degrees (0 = north).")
