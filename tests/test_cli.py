@@ -197,7 +197,7 @@ def test_show_stand(game: Run) -> None:
     assert lines[1] == 'at 34,23 facing 200; base 1" x 1"; formation 8/II/86'
     assert any(line.strip().startswith("pak-36: ok") for line in lines)
     assert lines[-2] == "history:"
-    assert lines[-1] == "  #2 turn 1 movement: place facing=200.0, moved=1.0, stand=G-4, x=34.0"
+    assert lines[-1] == "  #2 turn 1 movement: place facing=200, moved=1, stand=G-4, x=34"
 
 
 def test_show_json(game: Run) -> None:
@@ -427,7 +427,7 @@ def test_log_text(played: Run) -> None:
     assert "#3 turn 1 movement: roll dice=2d10" in lines
     assert any(line.strip().startswith("dice: 3* (referee roll (1 of 2))") for line in lines)
     assert (
-        "#5 turn 1 opportunity-fire: fire ammo=standard range=10.0 shooter=G-4 "
+        "#5 turn 1 opportunity-fire: fire ammo=standard range=10 shooter=G-4 "
         "target=US-4 -> 1 hit: pak-36 on US-4 (eliminated)"
     ) in lines
 

@@ -686,7 +686,7 @@ def test_real_or_dummy_never_appears_in_the_other_sides_view(eng: Run) -> None:
     assert outputs[4].splitlines()[1] == "mf-2: Germany (not known if real) at 33,11"
     assert "Minefield mf-2: Germany dummy at 33,11" in eng("status").output.splitlines()
     assert eng("log").output.splitlines()[2] == (
-        "#3 turn 1 movement: minefield-place at=[33.0, 11.0] dummy=True pregame=True "
+        "#3 turn 1 movement: minefield-place at=33,11 dummy pregame "
         "side=Germany -> minefield mf-2 placed for Germany"
     )
 

@@ -648,7 +648,7 @@ def test_completion_script(runner: CliRunner, shell: str) -> None:
 def test_completion_refuses_an_unknown_shell(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["completion", "tcsh"])
     assert result.exit_code == 2 and result.output == (
-        "Error: Invalid value for '[bash|zsh|fish]': 'tcsh' is not one of 'bash', "
+        "Error: Invalid value for 'SHELL': 'tcsh' is not one of 'bash', "
         "'zsh', 'fish'. (see 'tabletop completion --help')\n"
     )
 

@@ -18,3 +18,23 @@ from tabletop.core.words import with_article
 )
 def test_the_article_follows_the_sound_of_the_word(word: str, said: str) -> None:
     assert with_article(word) == said
+
+
+def test_logged_inputs_read_as_typed_not_as_python() -> None:
+    from tabletop.core.words import inputs_text
+
+    inputs = {
+        "stand": "US-1",
+        "to": [18.0, 9.5],
+        "via": [[24.0, 10.0], [30.0, 12.0]],
+        "mods": [["descending", None], ["muzzle-flash", -2]],
+        "options": {"suppression": 40},
+        "skip": True,
+        "check": False,
+        "facing": None,
+        "range": 12.345678,
+    }
+    assert inputs_text(inputs) == (
+        "stand=US-1 to=18,9.5 via=24,10;30,12 mods=descending;muzzle-flash=-2 "
+        "options=(suppression=40) skip range=12.3457"
+    )

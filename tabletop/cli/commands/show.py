@@ -173,6 +173,10 @@ def _summary(result: Any, stand: str) -> str:
         mine = [h for h in result["happened"] if h.get("stand") == stand]
         return "; ".join(f"{h['what']}: {h['result']}" for h in mine)
     if isinstance(result, dict):
-        keys = [f"{k}={v}" for k, v in result.items() if isinstance(v, str | int | float)][:4]
+        from tabletop.core.words import input_value
+
+        keys = [
+            f"{k}={input_value(v)}" for k, v in result.items() if isinstance(v, str | int | float)
+        ][:4]
         return ", ".join(keys)
     return str(result)
