@@ -145,8 +145,8 @@ def test_odds_group_mirrors_the_option(mud: Run) -> None:
     assert mud("odds", "mire", "G-5").output == mud("mire", "G-5", "--odds").output
     assert mud("mire", "G-5", "--odds").output.splitlines() == [
         "Odds of mire (exact; nothing rolled or logged):",
-        "   60.0%  mired false",
-        "   40.0%  mired true",
+        "   60.0%  not mired",
+        "   40.0%  mired",
         "  expected mired: 0.400",
     ]
 
@@ -346,3 +346,18 @@ def test_model_procedure_odds_match_its_own_exact_chances(tmp_path: Path) -> Non
     )
     exact = sb_chances(Fraction(45), Fraction(6), Fraction(60), Fraction(10_000))
     assert got == {f"{n} {'casualty' if n == 1 else 'casualties'}": p for n, p in exact.items()}
+
+
+def test_fire_odds_read_as_words_not_python_lists(game: Run) -> None:
+    # Crossroads: US-4's 75 mm at G-4, 16.9" (medium), needs 5 or less (CD weapons chart);
+    # the effect die on a hit: eliminated 4 in 10, forced back 3, no effect 3.
+    game("phase", "next")
+    game("phase", "next")
+    assert game("fire", "US-4", "G-4", "--odds").output.splitlines() == [
+        "Odds of fire (exact; nothing rolled or logged):",
+        "   50.0%  hits 0; effects none",
+        "   20.0%  hits 1; effects eliminated",
+        "   15.0%  hits 1; effects forced back",
+        "   15.0%  hits 1; effects no effect",
+        "  expected hits: 0.500",
+    ]

@@ -765,10 +765,33 @@ def _odds_instead(
     else:
         click.echo(headline(f"Odds of {command} (exact; nothing rolled or logged):"))
         for key, p in report.outcomes.items():
-            click.echo(f"  {_percent(p):>6}  {key}")
+            click.echo(f"  {_percent(p):>6}  {_outcome_text(key, report.fields.get(key))}")
         for key, v in report.expected.items():
-            click.echo(f"  expected {key}: {float(v):.3f}")
+            click.echo(f"  expected {key.replace('_', ' ')}: {float(v):.3f}")
     ctx.exit(0)
+
+
+def _outcome_text(key: str, fields: dict[str, Any] | None) -> str:
+    """An outcome as a referee reads it: ``hits 1; effects eliminated``, ``not mired``
+    (the JSON keeps the outcome's canonical key)."""
+    if not fields:
+        return key
+    parts = []
+    for name, value in fields.items():
+        name = name.replace("_", " ")
+        if isinstance(value, bool):
+            parts.append(name if value else f"not {name}")
+        elif isinstance(value, list | tuple):
+            parts.append(f"{name} {', '.join(_outcome_word(v) for v in value) or 'none'}")
+        else:
+            parts.append(f"{name} {_outcome_word(value)}")
+    return "; ".join(parts)
+
+
+def _outcome_word(value: Any) -> str:
+    from tabletop.core.words import input_value
+
+    return input_value(value)
 
 
 def _fraction(p: Any) -> str:

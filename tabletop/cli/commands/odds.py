@@ -227,7 +227,10 @@ def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
         )
     if odds.get("expected"):
         click.echo(
-            "  expected: " + ", ".join(f"{k} {float(v):.3f}" for k, v in odds["expected"].items())
+            "  expected: "
+            + ", ".join(
+                f"{k.replace('_', ' ')} {float(v):.3f}" for k, v in odds["expected"].items()
+            )
         )
 
 
