@@ -1013,3 +1013,31 @@ def test_help_does_not_import_the_heavy_libraries() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "", f"--help imported {done.stdout.strip()}"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["mov", "US-1"],
+            "Error: No such command 'mov'. Did you mean 'move'? (see 'tabletop --help')",
+        ),
+        (
+            ["stats"],
+            "Error: No such command 'stats'. Did you mean 'status' or 'targets'? "
+            "(see 'tabletop --help')",
+        ),
+        (["xyzzy"], "Error: No such command 'xyzzy'. (see 'tabletop --help')"),
+        (
+            ["undo", "--to"],
+            "Error: Option '--to' requires an argument. (see 'tabletop undo --help')",
+        ),
+        (
+            ["weather", "set", "--wind-from"],
+            "Error: Option '--wind-from' requires an argument. (see 'tabletop weather set --help')",
+        ),
+    ],
+)
+def test_a_usage_error_points_to_the_help_of_the_command_typed(args: list[str], says: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert (result.exit_code, result.output) == (2, says + "\n")

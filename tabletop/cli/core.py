@@ -95,7 +95,7 @@ class LazyGroup(click.Group):
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except click.UsageError as exc:
-            where = exc.ctx.command_path if exc.ctx is not None else "tabletop"
+            where = exc.ctx.command_path if exc.ctx is not None else self._path(args, kwargs)
             if isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Argument):
                 # click writes an optional argument as '[X]'; the user typed X.
                 exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
@@ -110,6 +110,25 @@ class LazyGroup(click.Group):
             sys.exit(exc.exit_code)
         sys.exit(result if isinstance(result, int) else 0)
 
+    def _path(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+        """The command a usage error without a context belongs to (click's parser says
+        "Option '--to' requires an argument." with none): ``tabletop undo``."""
+        argv = list(args[0] if args else kwargs.get("args") or sys.argv[1:])
+        path = [kwargs.get("prog_name") or "tabletop"]
+        group: click.Command = self
+        for arg in argv:
+            if not isinstance(group, click.Group) or arg.startswith("-"):
+                break
+            try:
+                sub = group.get_command(click.Context(group), arg)
+            except Exception:  # a broken command module is not this message's concern
+                sub = None
+            if sub is None:
+                break
+            path.append(arg)
+            group = sub
+        return " ".join(path)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -121,6 +140,25 @@ class LazyGroup(click.Group):
                 raise
             where = f"{str(exc.filename)!r}: " if exc.filename is not None else ""
             raise DomainError(one_line(f"{where}{exc.strerror}"), 2) from None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # The commands are found lazily, so click has none to suggest from: 'mov' ->
+            # "Did you mean 'move'?", as a subgroup says for its own commands.
+            import difflib
+
+            name = args[0] if args else ""
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3)
+            if not close or not exc.message.startswith("No such command"):
+                raise
+            hint = " or ".join(repr(c) for c in close)
+            raise click.UsageError(
+                f"No such command {name!r}. Did you mean {hint}?", ctx=ctx
+            ) from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # A shell can pass bytes that are not UTF-8; Python keeps them as lone surrogates,
