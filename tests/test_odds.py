@@ -361,3 +361,17 @@ def test_fire_odds_read_as_words_not_python_lists(game: Run) -> None:
         "   15.0%  hits 1; effects no effect",
         "  expected hits: 0.500",
     ]
+
+
+def test_barrage_odds_name_each_stand_under_the_template(game: Run) -> None:
+    # Crossroads: US-5's 81 mm mortar at G-3 in the village (medium cover): needs 2 or
+    # less on the d10 (CD barrage); the stands under a template are named, not a dict.
+    game("turn", "next", "--yes")
+    game("phase", "next")
+    assert game("barrage", "US-5", "--at", "27,21", "--odds").output.splitlines() == [
+        "Odds of barrage (exact; nothing rolled or logged):",
+        "   80.0%  hits: G-3 0; effects: G-3 suppressed",
+        "   10.0%  hits: G-3 1; effects: G-3 suppressed",
+        "    6.0%  hits: G-3 1; effects: G-3 eliminated",
+        "    4.0%  hits: G-3 1; effects: G-3 forced back",
+    ]

@@ -819,6 +819,9 @@ def _outcome_text(key: str, fields: dict[str, Any] | None) -> str:
         name = name.replace("_", " ")
         if isinstance(value, bool):
             parts.append(name if value else f"not {name}")
+        elif isinstance(value, dict):
+            each = ", ".join(f"{k} {_outcome_word(v)}" for k, v in value.items())
+            parts.append(f"{name}: {each or 'none'}")
         elif isinstance(value, list | tuple):
             parts.append(f"{name} {', '.join(_outcome_word(v) for v in value) or 'none'}")
         else:
