@@ -38,3 +38,9 @@ def test_logged_inputs_read_as_typed_not_as_python() -> None:
         "stand=US-1 to=18,9.5 via=24,10;30,12 mods=descending;muzzle-flash=-2 "
         "options=(suppression=40) skip range=12.3457"
     )
+
+
+def test_a_count_agrees_with_its_noun() -> None:
+    from tabletop.core.words import count
+
+    assert [count(n, "value") for n in (0, 1, 2)] == ["0 values", "1 value", "2 values"]

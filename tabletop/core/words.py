@@ -40,3 +40,8 @@ def inputs_text(inputs: dict[str, object], sep: str = " ") -> str:
             continue
         shown.append(key if value is True else f"{key}={input_value(value)}")
     return sep.join(shown)
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 value``, ``2 values``, ``0 values``."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
