@@ -375,3 +375,15 @@ def test_barrage_odds_name_each_stand_under_the_template(game: Run) -> None:
         "    6.0%  hits: G-3 1; effects: G-3 eliminated",
         "    4.0%  hits: G-3 1; effects: G-3 forced back",
     ]
+
+
+def test_demolition_odds_name_the_result_alone(eng_file: Path, run: Run) -> None:
+    # CD 2.4.1: wired charges on bridge-1 fail, damage or destroy it (engineers.yaml).
+    shutil.copy(eng_file, run.game)  # type: ignore[attr-defined]
+    out = run("engineer", "demolish", "bridge-1", "--by", "G-E1", "--odds").output
+    assert out.splitlines() == [
+        "Odds of demolish (exact; nothing rolled or logged):",
+        "   40.0%  failed",
+        "   30.0%  damaged",
+        "   30.0%  destroyed",
+    ]

@@ -819,6 +819,8 @@ def _outcome_text(key: str, fields: dict[str, Any] | None) -> str:
         name = name.replace("_", " ")
         if isinstance(value, bool):
             parts.append(name if value else f"not {name}")
+        elif name in ("result", "outcome") and isinstance(value, str):
+            parts.append(value)  # "destroyed", not "result destroyed"
         elif isinstance(value, dict):
             each = ", ".join(f"{k} {_outcome_word(v)}" for k, v in value.items())
             parts.append(f"{name}: {each or 'none'}")
