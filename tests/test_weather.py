@@ -375,7 +375,9 @@ def test_unmiring_with_help(mud: Run) -> None:
     # The class V Tiger tows the class IV tank out, rolling to see it does not mire itself.
     helped = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "9", "--json"))
     assert helped["mired"] is False
-    assert mud("unmire", "TANK", code=3).output == "Error: TANK is not mired\n"
+    assert mud("unmire", "TANK", code=3).output == (
+        "Error: TANK is not mired: nothing to free (CD 11.1.5)\n"
+    )
     mud("turn", "next", "--yes")  # freed, it moves on only next turn (CD 11.1.5)
     goto_phase(mud, "movement")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
@@ -925,7 +927,7 @@ def test_a_vehicle_cannot_tow_itself(game: Run) -> None:
         (
             "US-3",
             "hard-road",
-            "Error: US-3 cannot mire (moving on a hard road): on a hard road: safe from "
+            "Error: US-3 cannot mire (moving on a hard road): hard roads are safe from "
             "miring (CD 11.1); no roll is made\n",
         ),
         (
@@ -980,3 +982,12 @@ def test_weather_show_names_what_is_rolled_each_turn(game: Run) -> None:
     game("weather", "set", "--variable-wind", "--fog-returns")
     lines = game("weather", "show").output.splitlines()
     assert lines[1] == "  rolled each turn: variable wind (CD 10.1.3), mist may return (CD 10.2.3)"
+
+
+def test_a_miring_roll_says_its_number_once(mud: Run) -> None:
+    # CD 11.1.4: a tracked vehicle in the open in deep mud mires on 2 or less.
+    assert mud("mire", "TANK", "--dice", "7").output.splitlines() == [
+        "TANK is not mired (rolled 7); tracked open in deep mud: mires on 2 or less "
+        "(CD 11.1.4) (where it stands)",
+        "  dice: 7 physical (d10, miring TANK: mired on 2 or less)",
+    ]
