@@ -432,7 +432,7 @@ def test_drops_happen_in_the_air_phase(ab: Run) -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("NOBODY", "--zone", "20,20", "--heading", "90"), "unknown stand"),
+        (("NOBODY", "--zone", "20,20", "--heading", "90"), "'NOBODY' is neither a company"),
         (("FJ-1", "--zone", "80,20", "--heading", "90"), "off the 60 x 40 table"),
         (("FJ-1", "--zone", "20,20", "--heading", "400"), "bearing"),
         (("FJ-1", "--zone", "20,20", "--heading", "90", "--crew", "superb"), "unknown"),
@@ -444,6 +444,14 @@ def test_drop_bad_input(ab: Run, args: tuple[str, ...], says: str) -> None:
     assert says in out.output
     assert len(out.output.strip().splitlines()) == 1
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_misspelt_company_is_named_with_the_companies(ab: Run) -> None:
+    out = drop(ab, "3/FJR-9", "--zone", "20,20", "--heading", "90", "--no-aa", code=2)
+    assert out.output == (
+        "Error: '3/FJR-9' is neither a company nor a stand (companies: 1/LLR, 2/OXF, 3/FJR-6, "
+        "4/FJR-6; or stand ids like G-1,G-2); did you mean '3/FJR-6'?\n"
+    )
 
 
 # --- CD 7.2.2: drop results ----------------------------------------------------------------------
