@@ -96,9 +96,7 @@ class LazyGroup(click.Group):
             sys.exit(1)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else self._path(args, kwargs)
-            if isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Argument):
-                # click writes an optional argument as '[X]'; the user typed X.
-                exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
+            name_argument(exc)
             click.echo(f"Error: {one_line(exc.format_message())} (see '{where} --help')", err=True)
             sys.exit(exc.exit_code)
         except DomainError as exc:
@@ -222,6 +220,12 @@ def _signed_number(text: str) -> bool:
 
 def _isfinite(number: float) -> bool:
     return number == number and number not in (float("inf"), float("-inf"))
+
+
+def name_argument(exc: click.UsageError) -> None:
+    """click writes an optional argument as '[X]' in its messages; the user typed X."""
+    if isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Argument):
+        exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
 
 
 def one_line(text: str) -> str:
@@ -626,9 +630,10 @@ def batch_items(
             raise click.UsageError(f"{where}: give --and, --file, --game and --dice once, outside")
         try:
             sub = command_.make_context(command_.name, words)
+            items.append(to_inputs(sub.params))
         except click.UsageError as exc:
+            name_argument(exc)
             raise click.UsageError(f"{where}: {one_line(exc.format_message())}") from None
-        items.append(to_inputs(sub.params))
     return items
 
 

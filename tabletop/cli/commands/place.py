@@ -65,8 +65,6 @@ def cli(
       tabletop place --file setup.txt
     """
     items = [] if stand is None else [_inputs({"stand": stand, "x": x, "y": y, "facing": facing})]
-    if stand is not None and x is None:
-        raise click.UsageError("missing X Y: give the position as X Y (or X,Y) in inches")
     items += batch_items(cli, batch_more, batch_file, _inputs)
     if not items:
         raise click.UsageError("give STAND X Y, or --file with one 'STAND X Y' a line")
@@ -93,6 +91,8 @@ def cli(
 
 def _inputs(params: dict[str, Any]) -> dict[str, Any]:
     """The place action's inputs from the command's parameters (one stand)."""
+    if params.get("stand") is None or params.get("x") is None:
+        raise click.UsageError("missing X Y: give the position as X Y (or X,Y) in inches")
     return {k: params.get(k) for k in ("stand", "x", "y", "facing")}
 
 
