@@ -62,6 +62,14 @@ def test_a_bad_line_of_a_file_names_the_line_and_the_argument(game: Run, tmp_pat
     )
 
 
+def test_a_stand_placed_twice_in_one_batch_is_refused(game: Run) -> None:
+    out = game("place", "G-1", "12", "30", "--and", "g-1 14 30", code=2)
+    assert out.output == (
+        "Error: G-1, g-1 given more than once: a batch places each stand once "
+        "(see 'tabletop place --help')\n"
+    )
+
+
 def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: Path) -> None:
     setup = tmp_path / "setup.txt"
     setup.write_text("# the American line\nUS-1 5 5\n\nUS-2 7 5 --facing 45\n", encoding="utf-8")

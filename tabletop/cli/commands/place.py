@@ -68,6 +68,12 @@ def cli(
     items += batch_items(cli, batch_more, batch_file, _inputs)
     if not items:
         raise click.UsageError("give STAND X Y, or --file with one 'STAND X Y' a line")
+    named = [str(item["stand"]).upper() for item in items]
+    twice = sorted({item["stand"] for item in items if named.count(str(item["stand"]).upper()) > 1})
+    if twice:
+        raise click.UsageError(
+            f"{', '.join(twice)} given more than once: a batch places each stand once"
+        )
     g = open_game(game)
     if len(items) > 1:
         out = g.execute("batch", {"command": "place", "items": items}, **dice_inputs(dice))
