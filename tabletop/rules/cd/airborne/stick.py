@@ -69,14 +69,14 @@ def stick_stands(ctx: RulesContext, text: str, how: str) -> list[dict[str, Any]]
         known = {s["id"] for s in state.stands()}
         if len(ids) == 1 and ids[0] not in known:
             # Neither a stand nor a company: say both, as the STICK argument takes either.
-            companies = sorted(
+            named = sorted(
                 {c for s in state.stands() if (c := company_of(ctx, s.get("formation")))}
             )
-            close = difflib.get_close_matches(ids[0], [*companies, *sorted(known)], n=1)
+            close = difflib.get_close_matches(ids[0], [*named, *sorted(known)], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadInput(
                 f"{text!r} is neither a company nor a stand (companies: "
-                f"{', '.join(companies) or 'none'}; or stand ids like G-1,G-2){hint}"
+                f"{', '.join(named) or 'none'}; or stand ids like G-1,G-2){hint}"
             )
         stands = [state.stand(i) for i in ids]
         for stand in stands:
