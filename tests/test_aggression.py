@@ -1471,3 +1471,8 @@ def test_model_run_retreat_test_odds_match_every_face(agg: Run, chart: Aggressio
     assert {k: Fraction(v) for k, v in data["outcomes"].items()} == {
         k: Fraction(n, 100) for k, n in every_face.items()
     }
+
+
+def test_show_says_no_formation_rather_than_none(agg: Run) -> None:
+    lines = agg("show", "VG").output.splitlines()  # aggression.yaml gives VG no formation
+    assert lines[1] == 'at 24,18 facing 180; base 0.8" x 0.8"; no formation'

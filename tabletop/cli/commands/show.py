@@ -119,7 +119,8 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
         else f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}"
     )
     click.echo(headline(f"{row['id']}: {row['quality']} {row['kind']} of {row['side']}"))
-    click.echo(f'{where}; base {row["width"]:g}" x {row["depth"]:g}"; formation {row["formation"]}')
+    formation = f"; formation {row['formation']}" if row["formation"] else "; no formation"
+    click.echo(f'{where}; base {row["width"]:g}" x {row["depth"]:g}"{formation}')
     click.echo(
         f"status: {row['status']}" + (f" ({', '.join(row['markers'])})" if row["markers"] else "")
     )
