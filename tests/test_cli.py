@@ -102,13 +102,12 @@ def test_new_refuses_to_overwrite_without_force(game: Run) -> None:
         ),
         (
             ("crossroads", "--seed", "-1"),
-            "Invalid value for '--seed': -1 is not in the range 0<=x<=9223372036854775807. "
-            "(see 'tabletop new --help')",
+            "Invalid value for '--seed': -1 is out of range: give a whole number from 0 to "
+            "9223372036854775807 (see 'tabletop new --help')",
         ),
         (
             ("crossroads", "--seed", "x"),
-            "Invalid value for '--seed': 'x' is not a valid integer range. "
-            "(see 'tabletop new --help')",
+            "Invalid value for '--seed': 'x' is not a whole number (see 'tabletop new --help')",
         ),
         (("missing/dir/battle.yaml",), "scenario 'missing/dir/battle.yaml': no such file"),
     ],
@@ -452,13 +451,12 @@ def test_log_stand_last_physical(played: Run) -> None:
     [
         (
             ("--last", "0"),
-            "Invalid value for '--last': 0 is not in the range 1<=x<=1000000. (see 'tabletop log "
-            "--help')",
+            "Invalid value for '--last': 0 is out of range: give a whole number from 1 to 1000000 "
+            "(see 'tabletop log --help')",
         ),
         (
             ("--last", "x"),
-            "Invalid value for '--last': 'x' is not a valid integer range. "
-            "(see 'tabletop log --help')",
+            "Invalid value for '--last': 'x' is not a whole number (see 'tabletop log --help')",
         ),
         (
             ("--stand", "G-9"),
@@ -1041,3 +1039,28 @@ def test_help_does_not_import_the_heavy_libraries() -> None:
 def test_a_usage_error_points_to_the_help_of_the_command_typed(args: list[str], says: str) -> None:
     result = CliRunner().invoke(cli, args)
     assert (result.exit_code, result.output) == (2, says + "\n")
+
+
+@pytest.mark.parametrize(
+    ("click_says", "we_say"),
+    [
+        ("0 is not in the range 1<=x<=8.", "0 is out of range: give a whole number from 1 to 8"),
+        ("0 is not in the range x>=1.", "0 is out of range: give a whole number, at least 1"),
+        ("9 is not in the range x<=8.", "9 is out of range: give a whole number, at most 8"),
+        ("0.0 is not in the range x>0.", "0.0 is out of range: give a number, above 0"),
+        ("'x' is not a valid integer range.", "'x' is not a whole number"),
+        ("'x' is not a valid float range.", "'x' is not a number"),
+        ("anything else.", "anything else."),
+    ],
+)
+def test_click_ranges_are_said_plainly(click_says: str, we_say: str) -> None:
+    from tabletop.cli.core import plain_range
+
+    assert plain_range(click_says) == we_say
+
+
+def test_a_number_out_of_range_is_said_plainly(game: Run) -> None:
+    assert error_line(game("undo", "--to", "0", code=2).output) == (
+        "Invalid value for '--to': 0 is out of range: give a whole number, at least 1 "
+        "(see 'tabletop undo --help')"
+    )

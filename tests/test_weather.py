@@ -169,8 +169,8 @@ def test_night_rules_in_force(game: Run) -> None:
     [
         (
             ["--wind-from", "9"],
-            "Error: Invalid value for '--wind-from': 9 is not in the range 1<=x<=8. (see 'tabletop "
-            "weather set --help')\n",
+            "Error: Invalid value for '--wind-from': 9 is out of range: give a whole number from 1 "
+            "to 8 (see 'tabletop weather set --help')\n",
         ),
         (
             ["--ground", "swampy"],

@@ -223,9 +223,42 @@ def _isfinite(number: float) -> bool:
 
 
 def name_argument(exc: click.UsageError) -> None:
-    """click writes an optional argument as '[X]' in its messages; the user typed X."""
-    if isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Argument):
+    """click's wording made plain: an optional argument is X, not '[X]'; a range is
+    "give a whole number from 1 to 8", not "the range 1<=x<=8"."""
+    if not isinstance(exc, click.BadParameter):
+        return
+    if isinstance(exc.param, click.Argument):
         exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
+    exc.message = plain_range(exc.message)
+
+
+def plain_range(message: str) -> str:
+    """``0 is not in the range 1<=x<=8.`` -> ``0 is out of range: give a whole number from 1
+    to 8``; ``'x' is not a valid integer range.`` -> ``'x' is not a whole number``."""
+    import re
+
+    kind = "a whole number"
+    bad = re.fullmatch(r"(.+) is not a valid (integer|float) range\.", message)
+    if bad:
+        return f"{bad[1]} is not {kind if bad[2] == 'integer' else 'a number'}"
+    found = re.fullmatch(r"(.+) is not in the range (.+)\.", message)
+    if not found:
+        return message
+    value, span = found[1], found[2]
+    if "." in value or "." in span:
+        kind = "a number"
+    both = re.fullmatch(r"(-?[\d.]+)(<=?)x(<=?)(-?[\d.]+)", span)
+    low = re.fullmatch(r"x(>=?)(-?[\d.]+)", span)
+    high = re.fullmatch(r"x(<=?)(-?[\d.]+)", span)
+    if both and both[2] == both[3] == "<=":
+        return f"{value} is out of range: give {kind} from {both[1]} to {both[4]}"
+    if low:
+        least = "at least" if low[1] == ">=" else "above"
+        return f"{value} is out of range: give {kind}, {least} {low[2]}"
+    if high:
+        most = "at most" if high[1] == "<=" else "below"
+        return f"{value} is out of range: give {kind}, {most} {high[2]}"
+    return message
 
 
 def one_line(text: str) -> str:
