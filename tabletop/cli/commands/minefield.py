@@ -167,6 +167,7 @@ def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_
 
 
 @cli.command("clear")
+@odds_option
 @click.argument("field", required=False)
 @click.option("--by", "by", type=STAND, required=True, help="The clearing stand.")
 @click.option(
