@@ -1093,3 +1093,15 @@ def test_glider_odds_count_aa_hits_and_the_gliders_before(ab: Run) -> None:
     assert [p["part"] for p in r["parts"]] == ["GL-1", "GL-2"]
     assert any("glider of GL-1" in k for k in r["parts"][1]["where"])
     assert r["assumes"][0].startswith("each glider on its own")
+
+
+def test_aa_list_counts_its_dice_in_words(ab: Run) -> None:
+    # CD 7.2.2: each AA weapon within 24" of the zone fires its dice at the aircraft.
+    assert ab("airborne", "aa", "--zone", "30,20", "--side", "Germany").output.splitlines() == [
+        "AA over 30,20: 3 may fire",
+        "  B-AA (bofors-40): 1 die, hits on 3 or less; fires",
+        '  B-FAR (flak-38): 1 die, hits on 4 or less; cannot: 32.6" from the zone, beyond 24" '
+        "(CD 7.2.2)",
+        "  B-RADAR (flak-38): 1 die, hits on 4 or less; fires",
+        "  B-GREEN (flak-88): 1 die, hits on 2 or less; fires",
+    ]
