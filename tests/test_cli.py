@@ -1064,3 +1064,11 @@ def test_a_number_out_of_range_is_said_plainly(game: Run) -> None:
         "Invalid value for '--to': 0 is out of range: give a whole number, at least 1 "
         "(see 'tabletop undo --help')"
     )
+
+
+@pytest.mark.parametrize(("args", "usage"), [([], "tabletop"), (["weather"], "tabletop weather")])
+def test_a_group_alone_shows_its_help_not_an_error_line(args: list[str], usage: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == f"Usage: {usage} [OPTIONS] COMMAND [ARGS]..."
+    assert "Error" not in result.output

@@ -387,3 +387,15 @@ def test_demolition_odds_name_the_result_alone(eng_file: Path, run: Run) -> None
         "   30.0%  damaged",
         "   30.0%  destroyed",
     ]
+
+
+@pytest.mark.parametrize("command", ["status", "move"])
+def test_odds_of_a_command_that_gives_none_is_refused(mud: Run, command: str) -> None:
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    out = mud("odds", command, code=2).output
+    assert out == (
+        f"Error: {command!r} gives no odds: 'odds' takes a command that rolls (fire, barrage, "
+        "mire, assault, weather roll, ...); a move's risks are in 'move --check' "
+        "(see 'tabletop odds --help')\n"
+    )
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]

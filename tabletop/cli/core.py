@@ -95,6 +95,11 @@ class LazyGroup(click.Group):
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except click.UsageError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:
+                # 'tabletop' or 'tabletop weather' alone: the help itself, as click shows
+                # it (click 8.2 and later raise it as a usage error), not folded into a line.
+                click.echo(exc.ctx.get_help(), err=True)
+                sys.exit(exc.exit_code)
             where = exc.ctx.command_path if exc.ctx is not None else self._path(args, kwargs)
             name_argument(exc)
             click.echo(f"Error: {one_line(exc.format_message())} (see '{where} --help')", err=True)
