@@ -399,3 +399,15 @@ def test_odds_of_a_command_that_gives_none_is_refused(mud: Run, command: str) ->
         "(see 'tabletop odds --help')\n"
     )
     assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
+def test_quick_fire_odds_option_mirrors_odds_fire() -> None:
+    # The calculator without a game: --odds gives what 'tabletop odds fire' gives (CD
+    # weapons chart: pak-36 at 14" against infantry needs 4 or less).
+    args = ["--weapon", "pak-36", "--range", "14", "--target-kind", "infantry"]
+    runner = CliRunner()
+    option = runner.invoke(cli, ["fire", *args, "--odds"])
+    group = runner.invoke(cli, ["odds", "fire", *args])
+    assert option.exit_code == group.exit_code == 0
+    assert option.output == group.output
+    assert option.output.splitlines()[0] == "Odds: pak-36 at infantry, needs 4 or less, ROF 1"

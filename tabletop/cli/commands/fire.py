@@ -10,6 +10,7 @@ import click
 from tabletop.cli.core import (
     INCHES,
     MODIFIER,
+    ODDS_KEY,
     STAND,
     Amount,
     charts_option,
@@ -286,6 +287,16 @@ def cli(
             from tabletop.core.errors import BadInput
 
             raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
+        here = click.get_current_context()
+        if here.meta.get(ODDS_KEY):
+            # Quick mode with --odds: the calculator's odds, as 'tabletop odds fire ...'.
+            if dice is not None or seed is not None:
+                raise click.UsageError("--odds rolls nothing: leave out --dice and --seed")
+            from tabletop.cli.commands.odds import odds_fire
+
+            names = {p.name for p in odds_fire.params}
+            here.invoke(odds_fire, **{k: v for k, v in here.params.items() if k in names})
+            return
         result = _quick_fire(
             chosen,
             weapon,
