@@ -411,3 +411,13 @@ def test_quick_fire_odds_option_mirrors_odds_fire() -> None:
     assert option.exit_code == group.exit_code == 0
     assert option.output == group.output
     assert option.output.splitlines()[0] == "Odds: pak-36 at infantry, needs 4 or less, ROF 1"
+
+
+def test_odds_without_a_game_says_what_to_do(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["roll", "2d6", "--odds", "--game", str(tmp_path / "no")])
+    assert (result.exit_code, result.output) == (
+        2,
+        "Error: --odds works out 'roll' in a game: start one with 'tabletop new SCENARIO' "
+        "(without a game, only quick fire has odds: 'tabletop fire --weapon ... --odds') "
+        "(see 'tabletop roll --help')\n",
+    )

@@ -938,7 +938,9 @@ def dice_inputs(dice: Any) -> dict[str, Any]:
     if ctx is not None and ctx.meta.get(ODDS_KEY) and not ctx.meta.get(ODDS_GAME_KEY):
         # A calculator without a game would roll: --odds works on a game's command.
         raise click.UsageError(
-            "--odds works out a game's command; without a game use 'tabletop odds fire ...'",
+            f"--odds works out {ctx.command_path.removeprefix('tabletop ')!r} in a game: "
+            "start one with 'tabletop new SCENARIO' (without a game, only quick fire has "
+            "odds: 'tabletop fire --weapon ... --odds')",
             ctx=ctx,
         )
     if dice is None:
