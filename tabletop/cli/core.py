@@ -234,7 +234,7 @@ def name_argument(exc: click.UsageError) -> None:
         return
     if isinstance(exc.param, click.Argument):
         exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
-    exc.message = plain_range(exc.message)
+    exc.message = plain_range(exc.message)  # type: ignore[misc]  # Final in click
 
 
 def plain_range(message: str) -> str:
