@@ -292,8 +292,11 @@ def cli(
             # Quick mode with --odds: the calculator's odds, as 'tabletop odds fire ...'.
             if dice is not None or seed is not None:
                 raise click.UsageError("--odds rolls nothing: leave out --dice and --seed")
-            from tabletop.cli.commands.odds import odds_fire
-
+            # Found by name (odds.py builds on this module's options: no import back).
+            root = here.find_root().command
+            odds = root.get_command(here, "odds") if isinstance(root, click.Group) else None
+            odds_fire = odds.get_command(here, "fire") if isinstance(odds, click.Group) else None
+            assert odds_fire is not None
             names = {p.name for p in odds_fire.params}
             here.invoke(odds_fire, **{k: v for k, v in here.params.items() if k in names})
             return
