@@ -186,6 +186,8 @@ class SignedCommand(click.Command):
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.resilient_parsing:  # shell completion: never refuse a half-typed line
+            return super().parse_args(ctx, args)
         options = {
             name: not (param.is_flag or param.count)
             for param in self.get_params(ctx)
