@@ -1472,3 +1472,21 @@ def test_model_run_retreat_test_odds_match_every_face(agg: Run, chart: Aggressio
     assert {k: Fraction(v) for k, v in data["outcomes"].items()} == {
         k: Fraction(n, 100) for k, n in every_face.items()
     }
+
+
+def test_show_says_no_formation_rather_than_none(agg: Run) -> None:
+    lines = agg("show", "VG").output.splitlines()  # aggression.yaml gives VG no formation
+    assert lines[1] == 'at 24,18 facing 180; base 0.8" x 0.8"; no formation'
+
+
+def test_a_retreat_names_its_end_point_as_typed(game: Run) -> None:
+    # Crossroads: US-1 put against G-1, then a close assault (aggression model, AF 5 by
+    # default): both hit (30, 40 on 50%), US-1 fails its retreat test (50 <= 75) and goes back.
+    game("place", "US-1", "18", "26.2")
+    game("phase", "next")
+    game("phase", "next")
+    lines = game("assault", "US-1", "--against", "G-1", "--dice", "30,40,50").output.splitlines()
+    assert lines[7] == (
+        "      US-1 retreats toward 180: 0 step(s) from its own 180, 0 extra casualties "
+        "(AGG Retreat directions), to 18,22.2"
+    )

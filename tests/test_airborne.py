@@ -432,7 +432,7 @@ def test_drops_happen_in_the_air_phase(ab: Run) -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("NOBODY", "--zone", "20,20", "--heading", "90"), "unknown stand"),
+        (("NOBODY", "--zone", "20,20", "--heading", "90"), "'NOBODY' is neither a company"),
         (("FJ-1", "--zone", "80,20", "--heading", "90"), "off the 60 x 40 table"),
         (("FJ-1", "--zone", "20,20", "--heading", "400"), "bearing"),
         (("FJ-1", "--zone", "20,20", "--heading", "90", "--crew", "superb"), "unknown"),
@@ -444,6 +444,14 @@ def test_drop_bad_input(ab: Run, args: tuple[str, ...], says: str) -> None:
     assert says in out.output
     assert len(out.output.strip().splitlines()) == 1
     assert file_digest(ab.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_misspelt_company_is_named_with_the_companies(ab: Run) -> None:
+    out = drop(ab, "3/FJR-9", "--zone", "20,20", "--heading", "90", "--no-aa", code=2)
+    assert out.output == (
+        "Error: '3/FJR-9' is neither a company nor a stand (companies: 1/LLR, 2/OXF, 3/FJR-6, "
+        "4/FJR-6; or stand ids like G-1,G-2); did you mean '3/FJR-6'?\n"
+    )
 
 
 # --- CD 7.2.2: drop results ----------------------------------------------------------------------
@@ -853,7 +861,7 @@ def test_glider_bad_input(ab: Run) -> None:
     out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-1:20,30", code=2)
     assert out.output == (
         "Error: Invalid value for '--at': 'GL-1:20,30': write STAND=X,Y, like "
-        "G-1=24,12 (see 'cli airborne glider --help')\n"
+        "G-1=24,12 (see 'tabletop airborne glider --help')\n"
     )
     out = glider(ab, "GL-1", "--zone", "20,30", "--at", "GL-2=20,30", code=2)
     assert out.output == "Error: --at names GL-2, not in the stick\n"
@@ -1085,3 +1093,15 @@ def test_glider_odds_count_aa_hits_and_the_gliders_before(ab: Run) -> None:
     assert [p["part"] for p in r["parts"]] == ["GL-1", "GL-2"]
     assert any("glider of GL-1" in k for k in r["parts"][1]["where"])
     assert r["assumes"][0].startswith("each glider on its own")
+
+
+def test_aa_list_counts_its_dice_in_words(ab: Run) -> None:
+    # CD 7.2.2: each AA weapon within 24" of the zone fires its dice at the aircraft.
+    assert ab("airborne", "aa", "--zone", "30,20", "--side", "Germany").output.splitlines() == [
+        "AA over 30,20: 3 may fire",
+        "  B-AA (bofors-40): 1 die, hits on 3 or less; fires",
+        '  B-FAR (flak-38): 1 die, hits on 4 or less; cannot: 32.6" from the zone, beyond 24" '
+        "(CD 7.2.2)",
+        "  B-RADAR (flak-38): 1 die, hits on 4 or less; fires",
+        "  B-GREEN (flak-88): 1 die, hits on 2 or less; fires",
+    ]

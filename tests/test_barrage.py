@@ -43,7 +43,7 @@ def test_indirect_fire_only_in_the_artillery_phase(game: Run) -> None:
             ["--at", "nonsense"],
             2,
             "Error: Invalid value for '--at': 'nonsense' is not a point: write X,Y in inches, "
-            "like 24,12.5 (see 'cli barrage --help')\n",
+            "like 24,12.5 (see 'tabletop barrage --help')\n",
         ),
         (
             ["--at", "27,21", "--ammo", "smoke", "--hni"],

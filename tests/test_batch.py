@@ -38,7 +38,35 @@ def test_a_bad_item_is_bad_input_naming_it(game: Run) -> None:
     out = game("place", "--and", "G-1 1", code=2)
     assert out.output == (
         "Error: --and 'G-1 1': missing Y: give the position as X Y (or X,Y) in inches "
-        "(see 'cli place --help')\n"
+        "(see 'tabletop place --help')\n"
+    )
+
+
+def test_an_item_without_a_position_is_bad_input_not_a_crash(game: Run) -> None:
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    out = game("place", "G-1", "12", "30", "--and", "G-2", code=2)
+    assert out.output == (
+        "Error: --and 'G-2': missing X Y: give the position as X Y (or X,Y) in inches "
+        "(see 'tabletop place --help')\n"
+    )
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+def test_a_bad_line_of_a_file_names_the_line_and_the_argument(game: Run, tmp_path: Path) -> None:
+    setup = tmp_path / "setup.txt"
+    setup.write_text("US-1 5 5\nUS-2 x 5\n", encoding="utf-8")
+    out = game("place", "--file", str(setup), code=2)
+    assert out.output == (
+        f"Error: {setup} line 2: Invalid value for 'X': 'x' is not a number of inches "
+        "(see 'tabletop place --help')\n"
+    )
+
+
+def test_a_stand_placed_twice_in_one_batch_is_refused(game: Run) -> None:
+    out = game("place", "G-1", "12", "30", "--and", "g-1 14 30", code=2)
+    assert out.output == (
+        "Error: G-1, g-1 given more than once: a batch places each stand once "
+        "(see 'tabletop place --help')\n"
     )
 
 
@@ -56,7 +84,8 @@ def test_place_from_a_file_and_one_undo_takes_it_all_back(game: Run, tmp_path: P
 def test_nothing_to_place_is_a_usage_error(game: Run) -> None:
     out = game("place", code=2)
     assert out.output == (
-        "Error: give STAND X Y, or --file with one 'STAND X Y' a line (see 'cli place --help')\n"
+        "Error: give STAND X Y, or --file with one 'STAND X Y' a line "
+        "(see 'tabletop place --help')\n"
     )
 
 

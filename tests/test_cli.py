@@ -102,12 +102,12 @@ def test_new_refuses_to_overwrite_without_force(game: Run) -> None:
         ),
         (
             ("crossroads", "--seed", "-1"),
-            "Invalid value for '--seed': -1 is not in the range 0<=x<=9223372036854775807. "
-            "(see 'cli new --help')",
+            "Invalid value for '--seed': -1 is out of range: give a whole number from 0 to "
+            "9223372036854775807 (see 'tabletop new --help')",
         ),
         (
             ("crossroads", "--seed", "x"),
-            "Invalid value for '--seed': 'x' is not a valid integer range. (see 'cli new --help')",
+            "Invalid value for '--seed': 'x' is not a whole number (see 'tabletop new --help')",
         ),
         (("missing/dir/battle.yaml",), "scenario 'missing/dir/battle.yaml': no such file"),
     ],
@@ -196,7 +196,7 @@ def test_show_stand(game: Run) -> None:
     assert lines[1] == 'at 34,23 facing 200; base 1" x 1"; formation 8/II/86'
     assert any(line.strip().startswith("pak-36: ok") for line in lines)
     assert lines[-2] == "history:"
-    assert lines[-1] == "  #2 turn 1 movement: place facing=200.0, moved=1.0, stand=G-4, x=34.0"
+    assert lines[-1] == "  #2 turn 1 movement: place facing=200, moved=1, stand=G-4, x=34"
 
 
 def test_show_json(game: Run) -> None:
@@ -238,7 +238,7 @@ def test_show_unknown_stand_suggests(game: Run, typed: str, meant: str) -> None:
 def test_show_bad_stand_id(game: Run) -> None:
     assert (
         error_line(game("show", "G 1", code=2).output)
-        == "Invalid value for 'STAND': 'G 1' is not a stand id (see 'cli show --help')"
+        == "Invalid value for 'STAND': 'G 1' is not a stand id (see 'tabletop show --help')"
     )
 
 
@@ -279,21 +279,21 @@ def test_place_takes_x_comma_y_like_the_options(game: Run) -> None:
     [
         (
             ("12,30", "4"),
-            "give the position as X Y or as X,Y, not both (4) (see 'cli place --help')",
+            "give the position as X Y or as X,Y, not both (4) (see 'tabletop place --help')",
         ),
         (
             ("12",),
-            "missing Y: give the position as X Y (or X,Y) in inches (see 'cli place --help')",
+            "missing Y: give the position as X Y (or X,Y) in inches (see 'tabletop place --help')",
         ),
         (
             ("12,y",),
-            "Invalid value for '[X]': '12,y' is not a point: 'y' is not a number (see 'cli "
+            "Invalid value for 'X': '12,y' is not a point: 'y' is not a number (see 'tabletop "
             "place --help')",
         ),
         (
             ("12,30,4",),
-            "Invalid value for '[X]': '12,30,4' is not a point: write X,Y in inches, like "
-            "24,12.5 (see 'cli place --help')",
+            "Invalid value for 'X': '12,30,4' is not a point: write X,Y in inches, like "
+            "24,12.5 (see 'tabletop place --help')",
         ),
     ],
 )
@@ -320,32 +320,38 @@ def test_place_may_touch_but_not_overlap(game: Run) -> None:
         (
             "nan",
             "5",
-            "Invalid value for '[X]': 'nan' is not a finite number of inches (see 'cli place "
+            "Invalid value for 'X': 'nan' is not a finite number of inches (see 'tabletop place "
             "--help')",
         ),
         (
             "5",
             "inf",
-            "Invalid value for 'Y': 'inf' is not a finite number of inches (see 'cli place "
+            "Invalid value for 'Y': 'inf' is not a finite number of inches (see 'tabletop place "
             "--help')",
         ),
         (
             "-inf",
             "5",
-            "Invalid value for '[X]': '-inf' is not a finite number of inches (see 'cli place "
+            "Invalid value for 'X': '-inf' is not a finite number of inches (see 'tabletop place "
             "--help')",
         ),
         (
             "1e300",
             "5",
-            "Invalid value for '[X]': '1e300' is more than 10000 inches (see 'cli place --help')",
+            "Invalid value for 'X': '1e300' is more than 10000 inches "
+            "(see 'tabletop place --help')",
         ),
         (
             "twelve",
             "5",
-            "Invalid value for '[X]': 'twelve' is not a number of inches (see 'cli place --help')",
+            "Invalid value for 'X': 'twelve' is not a number of inches "
+            "(see 'tabletop place --help')",
         ),
-        ("", "5", "Invalid value for '[X]': '' is not a number of inches (see 'cli place --help')"),
+        (
+            "",
+            "5",
+            "Invalid value for 'X': '' is not a number of inches (see 'tabletop place --help')",
+        ),
     ],
 )
 def test_place_bad_coordinates(game: Run, x: str, y: str, says: str) -> None:
@@ -359,7 +365,7 @@ def test_place_bad_facing(game: Run, facing: str) -> None:
     message = error_line(game("place", "G-1", "12", "30", "--facing", facing, code=2).output)
     assert message == (
         f"Invalid value for '--facing': {facing!r} is not a bearing in degrees (0-360) "
-        "(see 'cli place --help')"
+        "(see 'tabletop place --help')"
     )
 
 
@@ -369,7 +375,9 @@ def test_place_unknown_stand_and_typo_option(game: Run) -> None:
         "US-4, US-5, US-S); did you mean 'G-S'?"
     )
     message = error_line(game("place", "G-1", "12", "30", "--facng", "90", code=2).output)
-    assert message == "Got unexpected extra arguments (--facng 90) (see 'cli place --help')"
+    assert message == (
+        "No such option '--facng'. Did you mean '--facing'? (see 'tabletop place --help')"
+    )
 
 
 def test_place_negative_zero_is_zero(game: Run) -> None:
@@ -418,7 +426,7 @@ def test_log_text(played: Run) -> None:
     assert "#3 turn 1 movement: roll dice=2d10" in lines
     assert any(line.strip().startswith("dice: 3* (referee roll (1 of 2))") for line in lines)
     assert (
-        "#5 turn 1 opportunity-fire: fire ammo=standard range=10.0 shooter=G-4 "
+        "#5 turn 1 opportunity-fire: fire ammo=standard range=10 shooter=G-4 "
         "target=US-4 -> 1 hit: pak-36 on US-4 (eliminated)"
     ) in lines
 
@@ -443,12 +451,12 @@ def test_log_stand_last_physical(played: Run) -> None:
     [
         (
             ("--last", "0"),
-            "Invalid value for '--last': 0 is not in the range 1<=x<=1000000. (see 'cli log "
-            "--help')",
+            "Invalid value for '--last': 0 is out of range: give a whole number from 1 to 1000000 "
+            "(see 'tabletop log --help')",
         ),
         (
             ("--last", "x"),
-            "Invalid value for '--last': 'x' is not a valid integer range. (see 'cli log --help')",
+            "Invalid value for '--last': 'x' is not a whole number (see 'tabletop log --help')",
         ),
         (
             ("--stand", "G-9"),
@@ -569,17 +577,17 @@ def test_roll_dice_ask_reads_answers_until_the_input_ends(game: Run) -> None:
         (
             ("2d6", "--dice", "0"),
             "Invalid value for '--dice': '0': 0 is not a die value (dice show 1 to 1000) (see "
-            "'cli roll --help')",
+            "'tabletop roll --help')",
         ),
         (
             ("2d6", "--dice", "two"),
             "Invalid value for '--dice': 'two': 'two' is not a die value (give whole numbers "
-            "like 3,10,1) (see 'cli roll --help')",
+            "like 3,10,1) (see 'tabletop roll --help')",
         ),
         (
             ("d6", "--seed", "3"),
             "Invalid value for '--seed': 3: --seed is for rolls without a game; '{game}' "
-            "rolls with its own seed (see 'cli roll --help')",
+            "rolls with its own seed (see 'tabletop roll --help')",
         ),
     ],
 )
@@ -646,16 +654,17 @@ def test_measure_point_to_point(game: Run) -> None:
         (
             ("G-1", "--at", "1,2,3"),
             "Invalid value for '--at': '1,2,3' is not a point: write X,Y in inches, like "
-            "24,12.5 (see 'cli measure --help')",
+            "24,12.5 (see 'tabletop measure --help')",
         ),
         (
             ("G-1", "--at", "nan,1"),
-            "Invalid value for '--at': 'nan,1' is not a point on a table (see 'cli measure "
+            "Invalid value for '--at': 'nan,1' is not a point on a table (see 'tabletop measure "
             "--help')",
         ),
         (
             ("G-1", "1,x"),
-            "Invalid value: '1,x' is not a point: 'x' is not a number (see 'cli measure --help')",
+            "Invalid value for 'B': '1,x' is not a point: 'x' is not a number "
+            "(see 'tabletop measure --help')",
         ),
         (
             ("G-1", "XX"),
@@ -1002,3 +1011,64 @@ def test_help_does_not_import_the_heavy_libraries() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "", f"--help imported {done.stdout.strip()}"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["mov", "US-1"],
+            "Error: No such command 'mov'. Did you mean 'move'? (see 'tabletop --help')",
+        ),
+        (
+            ["stats"],
+            "Error: No such command 'stats'. Did you mean 'status' or 'targets'? "
+            "(see 'tabletop --help')",
+        ),
+        (["xyzzy"], "Error: No such command 'xyzzy'. (see 'tabletop --help')"),
+        (
+            ["undo", "--to"],
+            "Error: Option '--to' requires an argument. (see 'tabletop undo --help')",
+        ),
+        (
+            ["weather", "set", "--wind-from"],
+            "Error: Option '--wind-from' requires an argument. (see 'tabletop weather set --help')",
+        ),
+    ],
+)
+def test_a_usage_error_points_to_the_help_of_the_command_typed(args: list[str], says: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert (result.exit_code, result.output) == (2, says + "\n")
+
+
+@pytest.mark.parametrize(
+    ("click_says", "we_say"),
+    [
+        ("0 is not in the range 1<=x<=8.", "0 is out of range: give a whole number from 1 to 8"),
+        ("0 is not in the range x>=1.", "0 is out of range: give a whole number, at least 1"),
+        ("9 is not in the range x<=8.", "9 is out of range: give a whole number, at most 8"),
+        ("0.0 is not in the range x>0.", "0.0 is out of range: give a number, above 0"),
+        ("'x' is not a valid integer range.", "'x' is not a whole number"),
+        ("'x' is not a valid float range.", "'x' is not a number"),
+        ("anything else.", "anything else."),
+    ],
+)
+def test_click_ranges_are_said_plainly(click_says: str, we_say: str) -> None:
+    from tabletop.cli.core import plain_range
+
+    assert plain_range(click_says) == we_say
+
+
+def test_a_number_out_of_range_is_said_plainly(game: Run) -> None:
+    assert error_line(game("undo", "--to", "0", code=2).output) == (
+        "Invalid value for '--to': 0 is out of range: give a whole number, at least 1 "
+        "(see 'tabletop undo --help')"
+    )
+
+
+@pytest.mark.parametrize(("args", "usage"), [([], "tabletop"), (["weather"], "tabletop weather")])
+def test_a_group_alone_shows_its_help_not_an_error_line(args: list[str], usage: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == f"Usage: {usage} [OPTIONS] COMMAND [ARGS]..."
+    assert "Error" not in result.output

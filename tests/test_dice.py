@@ -104,7 +104,7 @@ def test_too_few_physical_values_are_refused_naming_each_die() -> None:
     with pytest.raises(DiceError) as caught:
         dice.finish()
     assert str(caught.value) == (
-        "--dice gave 2 value(s) but this command needs 3 here, in this order: "
+        "--dice gave 2 values but this command needs 3 here, in this order: "
         "1. d10 for to-hit 1 of 2: given 3; 2. d10 for to-hit 2 of 2: given 10; "
         "3. d6 for hit effect: missing (how many follow a missing die can depend on what it "
         "shows); give them all, end the list with ,+ to let the program roll the rest, or "

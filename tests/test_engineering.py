@@ -152,7 +152,7 @@ def test_the_recheck_is_for_a_friendly_engineer(eng: Run) -> None:
         (
             ["bridge-1", "--by", "G-INF"],
             3,
-            "Error: G-INF is a infantry: this needs an engineer stand (CD 2.4.1)\n",
+            "Error: G-INF is an infantry: this needs an engineer stand (CD 2.4.1)\n",
         ),
         (["bridge-1", "--by", "G-E2"], 2, None),
         (
@@ -686,7 +686,7 @@ def test_real_or_dummy_never_appears_in_the_other_sides_view(eng: Run) -> None:
     assert outputs[4].splitlines()[1] == "mf-2: Germany (not known if real) at 33,11"
     assert "Minefield mf-2: Germany dummy at 33,11" in eng("status").output.splitlines()
     assert eng("log").output.splitlines()[2] == (
-        "#3 turn 1 movement: minefield-place at=[33.0, 11.0] dummy=True pregame=True "
+        "#3 turn 1 movement: minefield-place at=33,11 dummy pregame "
         "side=Germany -> minefield mf-2 placed for Germany"
     )
 
@@ -1066,6 +1066,15 @@ def test_line_charge_clear_then_move(eng: Run) -> None:
     goto_phase(eng, "movement")
     early = eng("minefield", "clear", third, "--by", "US-LC", "--method", "line-charge", code=3)
     assert early.output == "Error: US-LC must be beside mf-2 (CD 3.3)\n"
+    before = file_digest(eng.game)  # type: ignore[attr-defined]
+    odds = eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", "--odds")
+    assert odds.output.splitlines() == [  # CD 3.3.3: a line charge clears without a roll
+        "Odds of minefield-clear (exact; nothing rolled or logged):",
+        "  100.0%  US-LC's line charge clears mf-1: it may now move; at the end of the "
+        "opportunity fire phase it may clear one more field beside it if still unsuppressed "
+        "(CD 3.3.3)",
+    ]
+    assert file_digest(eng.game) == before  # type: ignore[attr-defined]
     out = as_json(
         eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", "--json")
     )
@@ -1164,7 +1173,7 @@ def test_obstacle_clearing_needs_an_adjacent_engineer(eng: Run) -> None:
         == "Error: US-E1 must begin its work beside abatis-1 (CD 4)\n"
     )
     assert eng("engineer", "clear", "wire-1", "--by", "US-INF", code=3).output == (
-        "Error: US-INF is a infantry: this needs an engineer stand or an earthmover (CD 4)\n"
+        "Error: US-INF is an infantry: this needs an engineer stand or an earthmover (CD 4)\n"
     )
 
 

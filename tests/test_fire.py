@@ -263,18 +263,18 @@ def test_line_of_sight_refusal_names_the_blocker(rng: Run) -> None:
             ["fire", "AT", "T1", "--range", "-3"],
             2,
             "Error: Invalid value for '--range': '-3' is negative: distances are 0 or more "
-            "inches (see 'cli fire --help')\n",
+            "inches (see 'tabletop fire --help')\n",
         ),
         (
             ["fire", "AT", "T1", "--range", "nan"],
             2,
             "Error: Invalid value for '--range': 'nan' is not a finite number of inches (see "
-            "'cli fire --help')\n",
+            "'tabletop fire --help')\n",
         ),
         (
             ["fire", "AT", "T1", "--range", "1e9"],
             2,
-            "Error: Invalid value for '--range': '1e9' is more than 1000 inches (see 'cli "
+            "Error: Invalid value for '--range': '1e9' is more than 1000 inches (see 'tabletop "
             "fire --help')\n",
         ),
         (
@@ -295,7 +295,7 @@ def test_line_of_sight_refusal_names_the_blocker(rng: Run) -> None:
             ["fire", "AT", "T1", "--mod", "cover=x"],
             2,
             "Error: Invalid value for '--mod': 'cover=x': the value must be a whole number "
-            "like -2 or +1 (see 'cli fire --help')\n",
+            "like -2 or +1 (see 'tabletop fire --help')\n",
         ),
         (
             ["fire", "AT", "T1", "--dice", "11"],
@@ -456,21 +456,23 @@ def test_a_modifier_counts_once(charts: Charts, markers, mods, to_hit: int, note
         (
             "muzle-flash=-2",
             2,
-            "Error: --mod muzle-flash=-2: 'muzle-flash' is not a charted modifier; did you mean "
-            "'muzzle-flash'? (for a modifier of your own, choose a name unlike the charted ones)",
+            "Error: --mod 'muzle-flash=-2': 'muzle-flash' is not a charted modifier; did you mean "
+            "'muzzle-flash'? (charted: ...); for a modifier of your own, choose a name unlike "
+            "these",
         ),
         (
             "descendng",
             2,
-            "Error: --mod 'descendng': not a charted modifier; did you mean 'descending'? "
-            "(charted: ...); give a value for your own, like descendng=-1",
+            "Error: --mod 'descendng': 'descendng' is not a charted modifier; did you mean "
+            "'descending'? (charted: ...); for a modifier of your own, give a value, like "
+            "descendng=-1",
         ),
         (
             "firer-supressed=-1",
             2,
-            "Error: --mod firer-supressed=-1: 'firer-supressed' is not a charted modifier; did "
-            "you mean 'firer-suppressed'? (for a modifier of your own, choose a name unlike the "
-            "charted ones)",
+            "Error: --mod 'firer-supressed=-1': 'firer-supressed' is not a charted modifier; did "
+            "you mean 'firer-suppressed'? (charted: ...); for a modifier of your own, choose a "
+            "name unlike these",
         ),
         ("smoke-haze=-1", 0, "  -1 smoke-haze [referee]"),  # clearly a new name: allowed
         ("hedge=-1", 0, "  -1 hedge [referee]"),

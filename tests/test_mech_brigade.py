@@ -1414,7 +1414,7 @@ def test_model_run_in_a_game_is_logged(table: Run) -> None:
     )
     assert out["searches"] is True and out["event"]
     assert table("log").output.splitlines()[1] == (
-        "#2 turn 1 fire: model-run model=mech-brigade options={'suppression': 40} "
+        "#2 turn 1 fire: model-run model=mech-brigade options=(suppression=40) "
         "procedure=search -> searches"
     )
 

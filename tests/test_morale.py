@@ -243,5 +243,5 @@ def test_bad_result_word_is_a_usage_error(night: Run) -> None:
     out = night("morale", "NEAR", "--result", "panic", code=2).output
     assert out == (
         "Error: Invalid value for '--result': 'panic' is not one of 'pass', 'pinned', "
-        "'forced-back', 'rallied'. (see 'cli morale --help')\n"
+        "'forced-back', 'rallied'. (see 'tabletop morale --help')\n"
     )

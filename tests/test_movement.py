@@ -419,10 +419,16 @@ def test_scenario_minefields_follow_the_placing_rules(tmp_path: Path) -> None:
     [
         (["INF", "70,5"], "Error: 70,5 is off the 60 x 48 table"),
         (["INF", "-1,5"], "Error: -1,5 is off the 60 x 48 table"),
+        (["INF", "5,5", "--via=-1,5"], "Error: -1,5 is off the 60 x 48 table"),
+        (
+            ["INF", "5,5", "--chek"],
+            "Error: No such option '--chek'. Did you mean '--check'? (see 'tabletop move --help')",
+        ),
+        (["INF", "5,5", "--odds"], "Error: No such option '--odds'. (see 'tabletop move --help')"),
         (
             ["INF", "5"],
             "Error: Invalid value for 'X,Y': '5' is not a point: write X,Y in inches, like "
-            "24,12.5 (see 'cli move --help')",
+            "24,12.5 (see 'tabletop move --help')",
         ),
         (
             ["INX", "5,5"],

@@ -145,8 +145,8 @@ def test_odds_group_mirrors_the_option(mud: Run) -> None:
     assert mud("odds", "mire", "G-5").output == mud("mire", "G-5", "--odds").output
     assert mud("mire", "G-5", "--odds").output.splitlines() == [
         "Odds of mire (exact; nothing rolled or logged):",
-        "   60.0%  mired false",
-        "   40.0%  mired true",
+        "   60.0%  not mired",
+        "   40.0%  mired",
         "  expected mired: 0.400",
     ]
 
@@ -346,3 +346,78 @@ def test_model_procedure_odds_match_its_own_exact_chances(tmp_path: Path) -> Non
     )
     exact = sb_chances(Fraction(45), Fraction(6), Fraction(60), Fraction(10_000))
     assert got == {f"{n} {'casualty' if n == 1 else 'casualties'}": p for n, p in exact.items()}
+
+
+def test_fire_odds_read_as_words_not_python_lists(game: Run) -> None:
+    # Crossroads: US-4's 75 mm at G-4, 16.9" (medium), needs 5 or less (CD weapons chart);
+    # the effect die on a hit: eliminated 4 in 10, forced back 3, no effect 3.
+    game("phase", "next")
+    game("phase", "next")
+    assert game("fire", "US-4", "G-4", "--odds").output.splitlines() == [
+        "Odds of fire (exact; nothing rolled or logged):",
+        "   50.0%  hits 0; effects none",
+        "   20.0%  hits 1; effects eliminated",
+        "   15.0%  hits 1; effects forced back",
+        "   15.0%  hits 1; effects no effect",
+        "  expected hits: 0.500",
+    ]
+
+
+def test_barrage_odds_name_each_stand_under_the_template(game: Run) -> None:
+    # Crossroads: US-5's 81 mm mortar at G-3 in the village (medium cover): needs 2 or
+    # less on the d10 (CD barrage); the stands under a template are named, not a dict.
+    game("turn", "next", "--yes")
+    game("phase", "next")
+    assert game("barrage", "US-5", "--at", "27,21", "--odds").output.splitlines() == [
+        "Odds of barrage (exact; nothing rolled or logged):",
+        "   80.0%  hits: G-3 0; effects: G-3 suppressed",
+        "   10.0%  hits: G-3 1; effects: G-3 suppressed",
+        "    6.0%  hits: G-3 1; effects: G-3 eliminated",
+        "    4.0%  hits: G-3 1; effects: G-3 forced back",
+    ]
+
+
+def test_demolition_odds_name_the_result_alone(eng_file: Path, run: Run) -> None:
+    # CD 2.4.1: wired charges on bridge-1 fail, damage or destroy it (engineers.yaml).
+    shutil.copy(eng_file, run.game)  # type: ignore[attr-defined]
+    out = run("engineer", "demolish", "bridge-1", "--by", "G-E1", "--odds").output
+    assert out.splitlines() == [
+        "Odds of demolish (exact; nothing rolled or logged):",
+        "   40.0%  failed",
+        "   30.0%  damaged",
+        "   30.0%  destroyed",
+    ]
+
+
+@pytest.mark.parametrize("command", ["status", "move"])
+def test_odds_of_a_command_that_gives_none_is_refused(mud: Run, command: str) -> None:
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    out = mud("odds", command, code=2).output
+    assert out == (
+        f"Error: {command!r} gives no odds: 'odds' takes a command that rolls (fire, barrage, "
+        "mire, assault, weather roll, ...); a move's risks are in 'move --check' "
+        "(see 'tabletop odds --help')\n"
+    )
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
+def test_quick_fire_odds_option_mirrors_odds_fire() -> None:
+    # The calculator without a game: --odds gives what 'tabletop odds fire' gives (CD
+    # weapons chart: pak-36 at 14" against infantry needs 4 or less).
+    args = ["--weapon", "pak-36", "--range", "14", "--target-kind", "infantry"]
+    runner = CliRunner()
+    option = runner.invoke(cli, ["fire", *args, "--odds"])
+    group = runner.invoke(cli, ["odds", "fire", *args])
+    assert option.exit_code == group.exit_code == 0
+    assert option.output == group.output
+    assert option.output.splitlines()[0] == "Odds: pak-36 at infantry, needs 4 or less, ROF 1"
+
+
+def test_odds_without_a_game_says_what_to_do(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["roll", "2d6", "--odds", "--game", str(tmp_path / "no")])
+    assert (result.exit_code, result.output) == (
+        2,
+        "Error: --odds works out 'roll' in a game: start one with 'tabletop new SCENARIO' "
+        "(without a game, only quick fire has odds: 'tabletop fire --weapon ... --odds') "
+        "(see 'tabletop roll --help')\n",
+    )

@@ -69,6 +69,20 @@ def test_play_is_not_run_inside_play(game: Run) -> None:
     assert result.output.strip() == "Error: 'play' is not run inside 'tabletop play'"
 
 
+def test_dice_ask_in_a_scripted_session_does_not_eat_the_next_commands(game: Run) -> None:
+    # The lines after it are commands: read as die answers, they were lost and every die
+    # was then generated and logged.
+    result = game("play", input="roll d10 --dice ask\nroll d6 --dice 3\n", code=2)
+    assert result.output.splitlines() == [
+        "Error: --dice ask reads each die from the terminal, but this session reads its "
+        "commands from a pipe: give the dice on the line, like --dice 3,4 (or 3,+ to let the "
+        "program roll the rest)",
+        "1d6: 3 (total 3)",
+        "  dice: 3* (referee roll)",
+    ]
+    assert len(events(game.game)) == 2  # type: ignore[attr-defined]
+
+
 def test_view_applies_to_reading_commands(game: Run) -> None:
     result = game("play", input="view USA\nlog --json\n")
     assert as_json(result)["events"][0]["command"] == "new"

@@ -638,6 +638,12 @@ def test_completion_of_commands_stands_weapons_and_views(shared: Path) -> None:
     assert completions(["map", "--game", path, "--view"], "") == ["referee", "Germany", "USA"]
 
 
+def test_completion_after_a_misspelt_option_still_completes(shared: Path) -> None:
+    # move refuses '--chek' when run; completing the rest of the line must not.
+    args = ["move", "--game", str(shared), "US-1", "1,1", "--chek"]
+    assert completions(args, "--fa") == ["--facing"]
+
+
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_script(runner: CliRunner, shell: str) -> None:
     result = runner.invoke(cli, ["completion", shell, "--json"])
@@ -648,8 +654,8 @@ def test_completion_script(runner: CliRunner, shell: str) -> None:
 def test_completion_refuses_an_unknown_shell(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["completion", "tcsh"])
     assert result.exit_code == 2 and result.output == (
-        "Error: Invalid value for '[bash|zsh|fish]': 'tcsh' is not one of 'bash', "
-        "'zsh', 'fish'. (see 'cli completion --help')\n"
+        "Error: Invalid value for 'SHELL': 'tcsh' is not one of 'bash', "
+        "'zsh', 'fish'. (see 'tabletop completion --help')\n"
     )
 
 

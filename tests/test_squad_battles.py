@@ -1894,3 +1894,8 @@ def test_sb_alias(sb_game: Run) -> None:
     out = as_json(sb_game("model", "run", "SB", "command-test", "--set", "quality=B", "--dice",
                           "5", "--json"))  # fmt: skip
     assert out["model"] == "squad-battles" and out["passed"] is True
+
+
+def test_model_show_writes_a_default_as_typed(runner: CliRunner) -> None:
+    lines = runner.invoke(cli, ["model", "show", "squad-battles"]).output.splitlines()
+    assert "  los: line of sight to the target hex; default true" in lines

@@ -1763,7 +1763,7 @@ def test_model_show_and_list(runner: CliRunner) -> None:
         shown["procedures"]
     )
     listed = json.loads(runner.invoke(cli, ["model", "list", "--json"]).output)
-    assert any(m["model"] == "typhoon" and m["scale"] == '1 square = 1 inches'
+    assert any(m["model"] == "typhoon" and m["scale"] == '1 square = 1 inch'
                for m in listed["models"])  # fmt: skip
 
 

@@ -34,7 +34,7 @@ def test_undo_names_the_command_it_takes_back(game: Run) -> None:
     game("place", "G-1", "12", "30")
     out = game("undo").output.splitlines()
     assert out == [
-        "Undid #2 place stand=G-1 x=12.0 y=30.0 (turn 1, movement) (event 3).",
+        "Undid #2 place stand=G-1 x=12 y=30 (turn 1, movement) (event 3).",
         "Now turn 1, movement phase. 'tabletop redo' puts it back.",
     ]
 

@@ -135,10 +135,10 @@ def test_the_referee_sees_what_the_side_does_not(table: Path, args: list[str]) -
         ids, texts = ids_and_texts(text)
         assert "terrain-weak-ice-7" in ids and "minefield (dummy), hidden" in texts
     if args == ["log"]:
-        assert text.splitlines()[4] == "#5 turn 1 movement: place stand=G-2 x=22.0 y=21.0" and (
+        assert text.splitlines()[4] == "#5 turn 1 movement: place stand=G-2 x=22 y=21" and (
             text.splitlines()[2]
             == (
-                "#3 turn 1 movement: minefield-place at=[33.0, 11.0] dummy=True pregame=True "
+                "#3 turn 1 movement: minefield-place at=33,11 dummy pregame "
                 "side=Germany -> minefield mf-2 placed for Germany"
             )
         )

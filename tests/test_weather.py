@@ -169,13 +169,13 @@ def test_night_rules_in_force(game: Run) -> None:
     [
         (
             ["--wind-from", "9"],
-            "Error: Invalid value for '--wind-from': 9 is not in the range 1<=x<=8. (see 'cli "
-            "weather set --help')\n",
+            "Error: Invalid value for '--wind-from': 9 is out of range: give a whole number from 1 "
+            "to 8 (see 'tabletop weather set --help')\n",
         ),
         (
             ["--ground", "swampy"],
             "Error: Invalid value for '--ground': 'swampy' is not one of 'dry', 'mud-light', "
-            "'mud-moderate', 'mud-deep', 'snow', 'snow-deep', 'ice'. (see 'cli weather set "
+            "'mud-moderate', 'mud-deep', 'snow', 'snow-deep', 'ice'. (see 'tabletop weather set "
             "--help')\n",
         ),
         (
@@ -284,7 +284,7 @@ NO_ROLL = {
         "(moving on a dirt road): no miring chance for tracked dirt road in deep mud (CD 11.1.4)"
     ),
     ("CAR", "hard-road", "mud-deep"): (
-        "(moving on a hard road): on a hard road: safe from miring (CD 11.1)"
+        "(moving on a hard road): hard roads are safe from miring (CD 11.1)"
     ),
     ("BERGE", "open", "mud-deep"): (
         "(moving in the open): recovery vehicles never mire (CD 11.1.4)"
@@ -375,7 +375,9 @@ def test_unmiring_with_help(mud: Run) -> None:
     # The class V Tiger tows the class IV tank out, rolling to see it does not mire itself.
     helped = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "9", "--json"))
     assert helped["mired"] is False
-    assert mud("unmire", "TANK", code=3).output == "Error: TANK is not mired\n"
+    assert mud("unmire", "TANK", code=3).output == (
+        "Error: TANK is not mired: nothing to free (CD 11.1.5)\n"
+    )
     mud("turn", "next", "--yes")  # freed, it moves on only next turn (CD 11.1.5)
     goto_phase(mud, "movement")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
@@ -455,7 +457,7 @@ def test_a_move_that_stayed_on_the_hard_road_needs_no_roll(mud: Run) -> None:
     before = file_digest(mud.game)  # type: ignore[attr-defined]
     out = mud("mire", "CAR", "--dice", "1", code=3).output
     assert out == (
-        "Error: CAR cannot mire (its move this turn): on a hard road: safe from miring "
+        "Error: CAR cannot mire (its move this turn): hard roads are safe from miring "
         "(CD 11.1); no roll is made\n"
     )
     assert file_digest(mud.game) == before  # type: ignore[attr-defined]
@@ -925,7 +927,7 @@ def test_a_vehicle_cannot_tow_itself(game: Run) -> None:
         (
             "US-3",
             "hard-road",
-            "Error: US-3 cannot mire (moving on a hard road): on a hard road: safe from "
+            "Error: US-3 cannot mire (moving on a hard road): hard roads are safe from "
             "miring (CD 11.1); no roll is made\n",
         ),
         (
@@ -980,3 +982,12 @@ def test_weather_show_names_what_is_rolled_each_turn(game: Run) -> None:
     game("weather", "set", "--variable-wind", "--fog-returns")
     lines = game("weather", "show").output.splitlines()
     assert lines[1] == "  rolled each turn: variable wind (CD 10.1.3), mist may return (CD 10.2.3)"
+
+
+def test_a_miring_roll_says_its_number_once(mud: Run) -> None:
+    # CD 11.1.4: a tracked vehicle in the open in deep mud mires on 2 or less.
+    assert mud("mire", "TANK", "--dice", "7").output.splitlines() == [
+        "TANK is not mired (rolled 7); tracked open in deep mud: mires on 2 or less "
+        "(CD 11.1.4) (where it stands)",
+        "  dice: 7 physical (d10, miring TANK: mired on 2 or less)",
+    ]

@@ -15,6 +15,7 @@ from tabletop.cli.core import LazyGroup
 
 
 @click.group(
+    "tabletop",
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 80},
 )

@@ -95,7 +95,13 @@ class LazyGroup(click.Group):
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except click.UsageError as exc:
-            where = exc.ctx.command_path if exc.ctx is not None else "tabletop"
+            if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:
+                # 'tabletop' or 'tabletop weather' alone: the help itself, as click shows
+                # it (click 8.2 and later raise it as a usage error), not folded into a line.
+                click.echo(exc.ctx.get_help(), err=True)
+                sys.exit(exc.exit_code)
+            where = exc.ctx.command_path if exc.ctx is not None else self._path(args, kwargs)
+            name_argument(exc)
             click.echo(f"Error: {one_line(exc.format_message())} (see '{where} --help')", err=True)
             sys.exit(exc.exit_code)
         except DomainError as exc:
@@ -106,6 +112,25 @@ class LazyGroup(click.Group):
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         sys.exit(result if isinstance(result, int) else 0)
+
+    def _path(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+        """The command a usage error without a context belongs to (click's parser says
+        "Option '--to' requires an argument." with none): ``tabletop undo``."""
+        argv = list(args[0] if args else kwargs.get("args") or sys.argv[1:])
+        path = [kwargs.get("prog_name") or "tabletop"]
+        group: click.Command = self
+        for arg in argv:
+            if not isinstance(group, click.Group) or arg.startswith("-"):
+                break
+            try:
+                sub = group.get_command(click.Context(group), arg)
+            except Exception:  # a broken command module is not this message's concern
+                sub = None
+            if sub is None:
+                break
+            path.append(arg)
+            group = sub
+        return " ".join(path)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -119,6 +144,25 @@ class LazyGroup(click.Group):
             where = f"{str(exc.filename)!r}: " if exc.filename is not None else ""
             raise DomainError(one_line(f"{where}{exc.strerror}"), 2) from None
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            # The commands are found lazily, so click has none to suggest from: 'mov' ->
+            # "Did you mean 'move'?", as a subgroup says for its own commands.
+            import difflib
+
+            name = args[0] if args else ""
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3)
+            if not close or not exc.message.startswith("No such command"):
+                raise
+            hint = " or ".join(repr(c) for c in close)
+            raise click.UsageError(
+                f"No such command {name!r}. Did you mean {hint}?", ctx=ctx
+            ) from None
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # A shell can pass bytes that are not UTF-8; Python keeps them as lone surrogates,
         # which the log cannot store or hash. Refuse them here, for every command.
@@ -131,8 +175,97 @@ class LazyGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
+class SignedCommand(click.Command):
+    """A command whose arguments may be negative numbers (``-1 5``, ``-5,3``): those reach
+    the command, to be reported as off the table, while a misspelt option (``--chek``)
+    is still refused as one, with click's suggestion."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        settings = kwargs.setdefault("context_settings", {})
+        settings["ignore_unknown_options"] = True
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.resilient_parsing:  # shell completion: never refuse a half-typed line
+            return super().parse_args(ctx, args)
+        options = {
+            name: not (param.is_flag or param.count)
+            for param in self.get_params(ctx)
+            if isinstance(param, click.Option)
+            for name in (*param.opts, *param.secondary_opts)
+        }
+        takes_value = False
+        for arg in args:
+            if arg == "--":
+                break
+            if takes_value:
+                takes_value = False
+                continue
+            name = arg.split("=", 1)[0]
+            if name in options:
+                takes_value = options[name] and "=" not in arg
+                continue
+            if arg.startswith("-") and len(arg) > 1 and not _signed_number(arg):
+                import difflib
+
+                close = difflib.get_close_matches(
+                    name, [o for o in options if o not in ("-h", "--help")], n=1
+                )
+                raise click.NoSuchOption(name, possibilities=close, ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+def _signed_number(text: str) -> bool:
+    """``-5``, ``-0.5``, ``-5,3`` or ``-5,-3``: numbers, not options."""
+    try:
+        for part in text.split(","):
+            float(part)
+    except ValueError:
+        return False
+    return True
+
+
 def _isfinite(number: float) -> bool:
     return number == number and number not in (float("inf"), float("-inf"))
+
+
+def name_argument(exc: click.UsageError) -> None:
+    """click's wording made plain: an optional argument is X, not '[X]'; a range is
+    "give a whole number from 1 to 8", not "the range 1<=x<=8"."""
+    if not isinstance(exc, click.BadParameter):
+        return
+    if isinstance(exc.param, click.Argument):
+        exc.param_hint = exc.param_hint or f"'{exc.param.human_readable_name}'"
+    exc.message = plain_range(exc.message)  # type: ignore[misc]  # Final in click
+
+
+def plain_range(message: str) -> str:
+    """``0 is not in the range 1<=x<=8.`` -> ``0 is out of range: give a whole number from 1
+    to 8``; ``'x' is not a valid integer range.`` -> ``'x' is not a whole number``."""
+    import re
+
+    kind = "a whole number"
+    bad = re.fullmatch(r"(.+) is not a valid (integer|float) range\.", message)
+    if bad:
+        return f"{bad[1]} is not {kind if bad[2] == 'integer' else 'a number'}"
+    found = re.fullmatch(r"(.+) is not in the range (.+)\.", message)
+    if not found:
+        return message
+    value, span = found[1], found[2]
+    if "." in value or "." in span:
+        kind = "a number"
+    both = re.fullmatch(r"(-?[\d.]+)(<=?)x(<=?)(-?[\d.]+)", span)
+    low = re.fullmatch(r"x(>=?)(-?[\d.]+)", span)
+    high = re.fullmatch(r"x(<=?)(-?[\d.]+)", span)
+    if both and both[2] == both[3] == "<=":
+        return f"{value} is out of range: give {kind} from {both[1]} to {both[4]}"
+    if low:
+        least = "at least" if low[1] == ">=" else "above"
+        return f"{value} is out of range: give {kind}, {least} {low[2]}"
+    if high:
+        most = "at most" if high[1] == "<=" else "below"
+        return f"{value} is out of range: give {kind}, {most} {high[2]}"
+    return message
 
 
 def one_line(text: str) -> str:
@@ -537,9 +670,10 @@ def batch_items(
             raise click.UsageError(f"{where}: give --and, --file, --game and --dice once, outside")
         try:
             sub = command_.make_context(command_.name, words)
+            items.append(to_inputs(sub.params))
         except click.UsageError as exc:
+            name_argument(exc)
             raise click.UsageError(f"{where}: {one_line(exc.format_message())}") from None
-        items.append(to_inputs(sub.params))
     return items
 
 
@@ -722,7 +856,7 @@ def _odds_instead(
             if i < ODDS_LINES and (i < ODDS_LINES_ALWAYS or p >= ODDS_SMALL)
         ]
         for key, p in shown:
-            click.echo(f"  {_percent(p):>6}  {key}")
+            click.echo(f"  {_percent(p):>6}  {_outcome_text(key, report.fields.get(key))}")
         if len(shown) < len(outcomes):
             rest = sum(p for _, p in outcomes[len(shown) :])
             click.echo(
@@ -730,7 +864,7 @@ def _odds_instead(
                 "together (--json lists every one)"
             )
         for key, v in report.expected.items():
-            click.echo(f"  expected {key}: {float(v):.3f}")
+            click.echo(f"  expected {key.replace('_', ' ')}: {float(v):.3f}")
     ctx.exit(0)
 
 
@@ -739,6 +873,34 @@ def _odds_instead(
 ODDS_LINES = 30
 ODDS_LINES_ALWAYS = 10
 ODDS_SMALL = 0.001
+
+
+def _outcome_text(key: str, fields: dict[str, Any] | None) -> str:
+    """An outcome as a referee reads it: ``hits 1; effects eliminated``, ``not mired``
+    (the JSON keeps the outcome's canonical key)."""
+    if not fields:
+        return key
+    parts = []
+    for name, value in fields.items():
+        name = name.replace("_", " ")
+        if isinstance(value, bool):
+            parts.append(name if value else f"not {name}")
+        elif name in ("result", "outcome") and isinstance(value, str):
+            parts.append(value)  # "destroyed", not "result destroyed"
+        elif isinstance(value, dict):
+            each = ", ".join(f"{k} {_outcome_word(v)}" for k, v in value.items())
+            parts.append(f"{name}: {each or 'none'}")
+        elif isinstance(value, list | tuple):
+            parts.append(f"{name} {', '.join(_outcome_word(v) for v in value) or 'none'}")
+        else:
+            parts.append(f"{name} {_outcome_word(value)}")
+    return "; ".join(parts)
+
+
+def _outcome_word(value: Any) -> str:
+    from tabletop.core.words import input_value
+
+    return input_value(value)
 
 
 def _fraction(p: Any) -> str:
@@ -803,7 +965,9 @@ def dice_inputs(dice: Any) -> dict[str, Any]:
     if ctx is not None and ctx.meta.get(ODDS_KEY) and not ctx.meta.get(ODDS_GAME_KEY):
         # A calculator without a game would roll: --odds works on a game's command.
         raise click.UsageError(
-            "--odds works out a game's command; without a game use 'tabletop odds fire ...'",
+            f"--odds works out {ctx.command_path.removeprefix('tabletop ')!r} in a game: "
+            "start one with 'tabletop new SCENARIO' (without a game, only quick fire has "
+            "odds: 'tabletop fire --weapon ... --odds')",
             ctx=ctx,
         )
     if dice is None:

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from tabletop.core.errors import DiceError
+from tabletop.core.words import count
 
 PHYSICAL = "physical"
 GENERATED = "generated"
@@ -171,8 +172,8 @@ class Dice:
                     f"--dice gave {left} but no roll was needed: {'; '.join(self.no_roll_because)}"
                 )
             raise DiceError(
-                f"--dice gave {used + len(self.physical)} values but the command needed "
-                f"{used}: unused {left}"
+                f"--dice gave {count(used + len(self.physical), 'value')} but the command "
+                f"needed {used}: unused {left}"
             )
 
     def _generate(self, sides: int) -> int:
@@ -196,7 +197,7 @@ def too_few(rolls: list[Roll], given: int) -> DiceError:
         mark = f"given {r.value}" if r.source == PHYSICAL else "missing"
         lines.append(f"{n}. d{r.die} for {r.purpose}: {mark}")
     return DiceError(
-        f"--dice gave {given} value(s) but this command needs {len(rolls)} here, in this "
+        f"--dice gave {count(given, 'value')} but this command needs {len(rolls)} here, in this "
         f"order: {'; '.join(lines)} (how many follow a missing die can depend on what it "
         f"shows); give them all, end the list with ,+ to let the program roll the rest, or "
         f"use --dice ask"

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletop.core.words import inputs_text
 from tabletop.render.dicestats import summarise
 
 # Commands whose work is engineering in the broad sense (CD 2-6), whatever their sub-command.
@@ -354,7 +355,7 @@ def _generic(command: str, inputs: dict[str, Any], result: dict[str, Any]) -> st
     verdict = result.get("verdict")
     if verdict:
         return f"{command}: {verdict}"
-    shown = ", ".join(f"{k}={v}" for k, v in inputs.items() if v not in (None, [], False, {}))
+    shown = inputs_text(inputs, ", ")
     return command + (f" ({shown})" if shown else "")
 
 

@@ -25,6 +25,7 @@ from tabletop.cli.core import (
     odds_option,
     open_game,
 )  # fmt: skip
+from tabletop.core.words import count
 
 
 class Target(click.ParamType):
@@ -263,8 +264,8 @@ def _echo_aa(shots: list[dict[str, Any]]) -> None:
             for h in shot["hits"]
         )
         click.echo(
-            f"  AA {shot['stand']} ({shot['weapon']}): {shot['dice']} die/dice needing "
-            f"{shot['to_hit']}, rolled {', '.join(map(str, shot['rolls'])) or '-'}"
+            f"  AA {shot['stand']} ({shot['weapon']}): {count(shot['dice'], 'die', 'dice')} "
+            f"needing {shot['to_hit']}, rolled {', '.join(map(str, shot['rolls'])) or '-'}"
             + (f": {hits}" if hits else ": no hits")
         )
 
@@ -394,7 +395,8 @@ def aa(zone: tuple[float, float], side: str, game: Path, as_json: bool) -> None:
     for c in r["aa"]:
         state = "fires" if c["why_not"] is None else f"cannot: {c['why_not']}"
         click.echo(
-            f"  {c['stand']} ({c['weapon']}): {c['dice']} die/dice, hits on {c['to_hit']} "
+            f"  {c['stand']} ({c['weapon']}): {count(c['dice'], 'die', 'dice')}, "
+            f"hits on {c['to_hit']} "
             f"or less; {state}"
         )
 

@@ -10,6 +10,7 @@ import click
 from tabletop.cli.core import (
     INCHES,
     MODIFIER,
+    ODDS_KEY,
     STAND,
     Amount,
     charts_option,
@@ -287,6 +288,19 @@ def cli(
             from tabletop.core.errors import BadInput
 
             raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
+        here = click.get_current_context()
+        if here.meta.get(ODDS_KEY):
+            # Quick mode with --odds: the calculator's odds, as 'tabletop odds fire ...'.
+            if dice is not None or seed is not None:
+                raise click.UsageError("--odds rolls nothing: leave out --dice and --seed")
+            # Found by name (odds.py builds on this module's options: no import back).
+            root = here.find_root().command
+            odds = root.get_command(here, "odds") if isinstance(root, click.Group) else None
+            odds_fire = odds.get_command(here, "fire") if isinstance(odds, click.Group) else None
+            assert odds_fire is not None
+            names = {p.name for p in odds_fire.params}
+            here.invoke(odds_fire, **{k: v for k, v in here.params.items() if k in names})
+            return
         result = _quick_fire(
             chosen,
             weapon,

@@ -16,6 +16,7 @@ from tabletop.cli.core import (
     open_game,
     view_option,
 )  # fmt: skip
+from tabletop.core.words import inputs_text
 
 
 @click.command("log")
@@ -116,7 +117,7 @@ def _event_text(ev: dict[str, Any]) -> str:
 
     verdict = ev["result"].get("verdict") if isinstance(ev["result"], dict) else None
     head = f"#{ev['seq']} turn {ev['turn']} {ev['phase']}: {ev['command']}"
-    args = " ".join(f"{k}={v}" for k, v in ev["inputs"].items() if v not in (None, [], False))
+    args = inputs_text(ev["inputs"])
     line = f"{head} {args}".rstrip()
     if verdict:
         line += f" -> {verdict}"

@@ -73,8 +73,8 @@ def cli(
     if b is None and at is None:
         raise BadInput(f"measure from {a!r} to what? give B (a stand or X,Y) or --at X,Y")
     ctx, known = _viewed(read_context(game), view)
-    first = _end(ctx, a, known)
-    second = _end(ctx, b, known) if b is not None else _point(ctx, at)
+    first = _end(ctx, a, known, "a")
+    second = _end(ctx, b, known, "b") if b is not None else _point(ctx, at)
     result = sight(ctx, first, second)
     if as_json:
         emit_json(result.as_json())
@@ -98,11 +98,17 @@ def _viewed(ctx: Any, view: str | None) -> tuple[Any, Any]:
     return view_context(ctx, chosen), known
 
 
-def _end(ctx: Any, text: str, known: Any = None) -> Any:
+def _end(ctx: Any, text: str, known: Any, name: str) -> Any:
     from tabletop.rules.cd.sighting import end_for_stand
 
     if "," in text:
-        return _point(ctx, POINT.convert(text, None, None))
+        # A bad point names its argument, as click does for --at: "Invalid value for 'B'".
+        try:
+            xy = POINT.convert(text, None, None)
+        except click.BadParameter as exc:
+            hint = f"'{name.upper()}'"
+            raise click.BadParameter(exc.message, click.get_current_context(), None, hint) from None
+        return _point(ctx, xy)
     if known is not None:
         from tabletop.rules.views import stand_in_view
 

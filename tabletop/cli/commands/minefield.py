@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     BEARING,
     POINT,
     STAND,
+    SignedCommand,
     command,
     dice_inputs,
     dice_option,
@@ -37,7 +38,7 @@ def cli() -> None:
     """
 
 
-@cli.command("place", context_settings={"ignore_unknown_options": True})
+@cli.command("place", cls=SignedCommand)
 @xy_arguments
 @click.option("--side", required=True, help="The side laying it.")
 @click.option("--dummy", is_flag=True, help="A dummy field (a bluff).")
@@ -166,6 +167,7 @@ def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_
 
 
 @cli.command("clear")
+@odds_option
 @click.argument("field", required=False)
 @click.option("--by", "by", type=STAND, required=True, help="The clearing stand.")
 @click.option(

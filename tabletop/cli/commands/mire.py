@@ -67,7 +67,8 @@ def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_js
     if executed(out, as_json) is None:
         return
     r = out.result
-    roll = f" (rolled {r['rolls'][0]}, mires on {r['number']} or less)" if r["rolls"] else ""
+    # The miring number is in the reason ("... mires on 2 or less (CD 11.1.4)"): said once.
+    roll = f" (rolled {r['rolls'][0]})" if r["rolls"] else ""
     click.echo(f"{r['verdict']}{roll}; {r['because']} ({r['basis']})")
     if r.get("placed_at"):
         click.echo(

@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     BEARING,
     POINT,
     STAND,
+    SignedCommand,
     batch_items,
     batch_options,
     command,
@@ -25,7 +26,7 @@ from tabletop.cli.core import (
 
 
 # A negative coordinate is a point off the table to report as such, not an unknown option.
-@click.command("move", context_settings={"ignore_unknown_options": True})
+@click.command("move", cls=SignedCommand)
 @click.argument("stand", type=STAND, required=False)
 @click.argument("to", type=POINT, metavar="X,Y", required=False)
 @click.option("--via", type=POINT, multiple=True, help="A waypoint X,Y (repeat, in order).")

@@ -29,9 +29,21 @@ class OddsGroup(click.Group):
         if found is not None or cmd_name in ("odds", "play"):
             return found
         root = ctx.find_root().command
-        if isinstance(root, click.Group):
-            return root.get_command(ctx, cmd_name)
-        return None
+        if not isinstance(root, click.Group):
+            return None
+        command = root.get_command(ctx, cmd_name)
+        rolls = any("--odds" in getattr(p, "opts", ()) for p in getattr(command, "params", ()))
+        if command is not None and not isinstance(command, click.Group) and not rolls:
+            if ctx.resilient_parsing:
+                return None
+            # 'odds status' ran status: a command that rolls nothing has no odds to give.
+            raise click.UsageError(
+                f"{cmd_name!r} gives no odds: 'odds' takes a command that rolls (fire, "
+                "barrage, mire, assault, weather roll, ...); a move's risks are in "
+                "'move --check'",
+                ctx=ctx,
+            )
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         ctx.meta[ODDS_KEY] = True
@@ -227,7 +239,10 @@ def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
         )
     if odds.get("expected"):
         click.echo(
-            "  expected: " + ", ".join(f"{k} {float(v):.3f}" for k, v in odds["expected"].items())
+            "  expected: "
+            + ", ".join(
+                f"{k.replace('_', ' ')} {float(v):.3f}" for k, v in odds["expected"].items()
+            )
         )
 
 

@@ -10,6 +10,7 @@ import click
 from tabletop.cli.core import (
     BEARING,
     STAND,
+    SignedCommand,
     batch_items,
     batch_options,
     command,
@@ -25,7 +26,7 @@ from tabletop.cli.core import (
 
 # A negative coordinate is a plain mistake to report as off the table, not an unknown
 # option "-1"; so dash-words reach the arguments, and the rules check the table's edges.
-@click.command("place", context_settings={"ignore_unknown_options": True})
+@click.command("place", cls=SignedCommand)
 @click.argument("stand", type=STAND, required=False)
 @xy_arguments(required=False)
 @click.option("--facing", type=BEARING, default=None, help="Facing in degrees (0 = north).")
@@ -64,11 +65,15 @@ def cli(
       tabletop place --file setup.txt
     """
     items = [] if stand is None else [_inputs({"stand": stand, "x": x, "y": y, "facing": facing})]
-    if stand is not None and x is None:
-        raise click.UsageError("missing X Y: give the position as X Y (or X,Y) in inches")
     items += batch_items(cli, batch_more, batch_file, _inputs)
     if not items:
         raise click.UsageError("give STAND X Y, or --file with one 'STAND X Y' a line")
+    named = [str(item["stand"]).upper() for item in items]
+    twice = sorted({item["stand"] for item in items if named.count(str(item["stand"]).upper()) > 1})
+    if twice:
+        raise click.UsageError(
+            f"{', '.join(twice)} given more than once: a batch places each stand once"
+        )
     g = open_game(game)
     if len(items) > 1:
         out = g.execute("batch", {"command": "place", "items": items}, **dice_inputs(dice))
@@ -92,6 +97,8 @@ def cli(
 
 def _inputs(params: dict[str, Any]) -> dict[str, Any]:
     """The place action's inputs from the command's parameters (one stand)."""
+    if params.get("stand") is None or params.get("x") is None:
+        raise click.UsageError("missing X Y: give the position as X Y (or X,Y) in inches")
     return {k: params.get(k) for k in ("stand", "x", "y", "facing")}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 import sys
@@ -74,6 +75,7 @@ class Session:
         self.stands: list[str] = []
         self.weapons: list[str] = []
         self.last_failure = 0
+        self.scripted = False  # lines read from a pipe: each line is a command
 
     # --- the game as the prompt and completion see it ----------------------------------------
 
@@ -138,6 +140,15 @@ class Session:
         if words[0] in NOT_INSIDE:
             click.echo(f"Error: {words[0]!r} is not run inside 'tabletop play'", err=True)
             return 2
+        if self.scripted and asks_for_dice(words):
+            # The next lines are commands, not dice: they must not be read as answers.
+            click.echo(
+                "Error: --dice ask reads each die from the terminal, but this session reads "
+                "its commands from a pipe: give the dice on the line, like --dice 3,4 "
+                "(or 3,+ to let the program roll the rest)",
+                err=True,
+            )
+            return 2
         return dispatch(self.with_view(words), self.game)
 
     def with_view(self, words: list[str]) -> list[str]:
@@ -150,6 +161,7 @@ class Session:
 
     def run_lines(self, lines: Iterable[str]) -> int:
         """Scripted: every line, in order, until the input ends or a 'quit'."""
+        self.scripted = True
         self.refresh()
         for line in lines:
             if self.refresh():
@@ -195,6 +207,13 @@ class Session:
         """Our own command changed the game: take in the change without a notice."""
         self.head = None
         self.refresh()
+
+
+def asks_for_dice(words: list[str]) -> bool:
+    """``--dice ask`` (or ``--dice 3,ask``, ``--dice=ask``) among a command's words."""
+    values = [b for a, b in itertools.pairwise(words) if a == "--dice"]
+    values += [w.split("=", 1)[1] for w in words if w.startswith("--dice=")]
+    return any(v.split(",")[-1].strip() == "ask" for v in values)
 
 
 def dispatch(words: list[str], game: Path) -> int:

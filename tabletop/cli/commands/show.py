@@ -119,7 +119,8 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
         else f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}"
     )
     click.echo(headline(f"{row['id']}: {row['quality']} {row['kind']} of {row['side']}"))
-    click.echo(f'{where}; base {row["width"]:g}" x {row["depth"]:g}"; formation {row["formation"]}')
+    formation = f"; formation {row['formation']}" if row["formation"] else "; no formation"
+    click.echo(f'{where}; base {row["width"]:g}" x {row["depth"]:g}"{formation}')
     click.echo(
         f"status: {row['status']}" + (f" ({', '.join(row['markers'])})" if row["markers"] else "")
     )
@@ -173,6 +174,10 @@ def _summary(result: Any, stand: str) -> str:
         mine = [h for h in result["happened"] if h.get("stand") == stand]
         return "; ".join(f"{h['what']}: {h['result']}" for h in mine)
     if isinstance(result, dict):
-        keys = [f"{k}={v}" for k, v in result.items() if isinstance(v, str | int | float)][:4]
+        from tabletop.core.words import input_value
+
+        keys = [
+            f"{k}={input_value(v)}" for k, v in result.items() if isinstance(v, str | int | float)
+        ][:4]
         return ", ".join(keys)
     return str(result)

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import command, emit_json, game_option, json_option, open_game
+from tabletop.core.words import inputs_text
 
 
 @click.command("undo")
@@ -108,7 +109,7 @@ def describe(ev: Any) -> str:
         stands = [str(i.get("stand")) for i in inputs["items"] if isinstance(i, dict)]
         args = f"{inputs.get('command')} of {len(stands)}: {', '.join(stands)}"
     else:
-        args = " ".join(f"{k}={v}" for k, v in inputs.items() if v not in (None, [], False, {}))
+        args = inputs_text(inputs)
     verdict = ev.result.get("verdict") if isinstance(ev.result, dict) else None
     text = f"#{ev.seq} {ev.command}" + (f" {args}" if args else "")
     text += f" (turn {ev.turn}, {ev.phase})"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.core.words import with_article
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.context import RulesContext
@@ -467,7 +468,9 @@ def resupply_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     if point is not None:
         ctx.involve(point["id"])
         if not charts.stand_kinds[point["kind"]].supply:
-            raise RulesRefusal(f"{point['id']} is a {point['kind']}, not a supply point (CD 1.4)")
+            raise RulesRefusal(
+                f"{point['id']} is {with_article(point['kind'])}, not a supply point (CD 1.4)"
+            )
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is out of play: nothing to resupply")
     if not needs_resupply(stand, charts):

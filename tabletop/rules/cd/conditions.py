@@ -451,7 +451,7 @@ def unmire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = state.stand(inputs["stand"])
     ctx.involve(stand["id"])
     if "mired" not in stand["markers"]:
-        raise RulesRefusal(f"{stand['id']} is not mired")
+        raise RulesRefusal(f"{stand['id']} is not mired: nothing to free (CD 11.1.5)")
     _check_movement_phase(ctx, "a mired vehicle is freed", "CD 11.1.5")
     kind = charts.stand_kinds[stand["kind"]]
     where, ground_id, _ = mire_check_basis(ctx, stand, inputs.get("where"))

@@ -14,6 +14,7 @@ from shapely.geometry import LineString, Point
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.core.words import with_article
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.data.charts import WEIGHT_LEVELS, Charts, weight_number
@@ -56,7 +57,9 @@ def require_engineer(
     if kind.engineer or (earthmover_ok and is_earthmover(ctx, stand)):
         return
     what = "an engineer stand or an earthmover" if earthmover_ok else "an engineer stand"
-    raise RulesRefusal(f"{stand['id']} is a {stand['kind']}: this needs {what} ({rule})")
+    raise RulesRefusal(
+        f"{stand['id']} is {with_article(stand['kind'])}: this needs {what} ({rule})"
+    )
 
 
 def require_fit(
@@ -599,7 +602,8 @@ def launch_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         kind = None
     if kind is not None and kind not in spans:
         raise RulesRefusal(
-            f"{target} is a {kind}: a {'launched bridge' if what == 'vlb' else 'fascine'} "
+            f"{target} is {with_article(kind)}: "
+            f"a {'launched bridge' if what == 'vlb' else 'fascine'} "
             f"crosses only {', '.join(spans)} ({rule})"
         )
     piece = piece_spec(ctx, target, spans, "a ditch, crater or narrow water")
@@ -817,7 +821,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     boat = state.stand(inputs["boat"])
     ctx.involve(boat["id"])
     if boat["kind"] != "assault-boat":
-        raise BadInput(f"{boat['id']} is a {boat['kind']}, not an assault-boat")
+        raise BadInput(f"{boat['id']} is {with_article(boat['kind'])}, not an assault-boat")
     if out_of_play(boat):
         raise RulesRefusal(f"{boat['id']} is {boat['status']}")
     placed(boat)
@@ -848,7 +852,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             of_class = f" of class {cargo_class}" if cargo_class else ""
             raise RulesRefusal(
                 f"an assault boat carries a personnel stand or a class {max_class} "
-                f"towed weapon; {cargo['id']} is a {cargo['kind']}{of_class} (CD 2.1)"
+                f"towed weapon; {cargo['id']} is {with_article(cargo['kind'])}{of_class} (CD 2.1)"
             )
         placed(cargo)
         gap = base_polygon(base_of(cargo)).distance(base_polygon(base_of(boat)))

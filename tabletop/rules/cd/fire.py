@@ -264,20 +264,16 @@ def requested_modifiers(
             else []
         )
         hint = f"did you mean {close[0]!r}? " if close else ""
+        known = ", ".join(sorted(charts.modifiers))
+        given = name if value is None else f"{name}={value}"
+        unknown = f"--mod {given!r}: {name!r} is not a charted modifier; {hint}(charted: {known}); "
         if value is None:
             if charted is None:
-                known = ", ".join(sorted(charts.modifiers))
-                raise BadInput(
-                    f"--mod {name!r}: not a charted modifier; {hint}(charted: {known}); "
-                    f"give a value for your own, like {name}=-1"
-                )
+                raise BadInput(f"{unknown}for a modifier of your own, give a value, like {name}=-1")
             out.append(ModLine(charted.label, charted.value, charted.rule))
         else:
             if close:
-                raise BadInput(
-                    f"--mod {name}={value}: {name!r} is not a charted modifier; {hint}"
-                    "(for a modifier of your own, choose a name unlike the charted ones)"
-                )
+                raise BadInput(f"{unknown}for a modifier of your own, choose a name unlike these")
             label = charted.label if charted else name
             out.append(ModLine(label, value, "referee"))
     return out

@@ -143,7 +143,7 @@ def mire_number(kind: StandKind, where: str, ground_id: str, charts: Charts) -> 
     if level is None:
         return 0, f"no miring in {ground_id} (CD 11.1.4: moderate and deep mud only)"
     if where == "hard-road":
-        return 0, "on a hard road: safe from miring (CD 11.1)"
+        return 0, "hard roads are safe from miring (CD 11.1)"
     wheeled = kind.mobility in ("wheeled", "halftrack")
     if where == "dirt-road" and kind.mobility == "halftrack":
         return 0, "halftracks never mire on dirt roads (CD 11.1.4)"

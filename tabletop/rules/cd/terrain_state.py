@@ -10,6 +10,7 @@ import difflib
 from typing import Any
 
 from tabletop.core.errors import BadInput
+from tabletop.core.words import with_article
 from tabletop.state.document import State
 
 TERRAIN = "terrain:"
@@ -74,6 +75,6 @@ def not_a_scenario_piece(state: State, piece_id: str, scenario: Any, what: str) 
     """The error for a piece id that is not the scenario's: unknown, or built in play."""
     found = row(state, piece_id, scenario)  # raises for an unknown id
     return BadInput(
-        f"{piece_id} is a {found['kind']} built in play, not one of the scenario's pieces "
-        f"({what} expected)"
+        f"{piece_id} is {with_article(found['kind'])} built in play, "
+        f"not one of the scenario's pieces ({what} expected)"
     )

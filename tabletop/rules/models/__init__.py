@@ -160,7 +160,8 @@ class Model(ABC):
 
     def scale(self) -> str:
         """The model's scale as ``model list`` shows it."""
-        return f"1 {self.unit_name} = {self.inches_per_unit:g} inches"
+        unit = "inch" if self.inches_per_unit == 1 else "inches"
+        return f"1 {self.unit_name} = {self.inches_per_unit:g} {unit}"
 
     def no_model_procedures(self) -> BadInput:
         """Why this model refuses ``model run`` and model fire (only CD does)."""

@@ -5,6 +5,7 @@ down (the effects a landing stand takes, overlapping stands).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -66,6 +67,18 @@ def stick_stands(ctx: RulesContext, text: str, how: str) -> list[StandRow]:
             raise BadInput(f"{text!r}: give a company id or stand ids like G-1,G-2")
         if len(set(ids)) != len(ids):
             raise BadInput(f"{text!r} names a stand twice")
+        known = {s["id"] for s in state.stands()}
+        if len(ids) == 1 and ids[0] not in known:
+            # Neither a stand nor a company: say both, as the STICK argument takes either.
+            named = sorted(
+                {c for s in state.stands() if (c := company_of(ctx, s.get("formation")))}
+            )
+            close = difflib.get_close_matches(ids[0], [*named, *sorted(known)], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise BadInput(
+                f"{text!r} is neither a company nor a stand (companies: "
+                f"{', '.join(named) or 'none'}; or stand ids like G-1,G-2){hint}"
+            )
         stands = [state.stand(i) for i in ids]
         for stand in stands:
             why = may_come(ctx, stand, how)

@@ -571,7 +571,7 @@ class Battle:
             f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
             f"{to:.0f}: {choice.steps} step(s) from its own {f.retreat_bearing:.0f}, "
             f"{choice.loss} extra casualties (AGG Retreat directions), to "
-            f"({f.row['x']:.2f}, {f.row['y']:.2f})"
+            f"{round(centre(f.row)[0], 2):g},{round(centre(f.row)[1], 2):g}"
         )
         if how == "disengage":
             self.disengaged.append(entry)

@@ -31,7 +31,8 @@ class Opt:
         if self.choices:
             text += f" ({'|'.join(self.choices)})"
         if self.default is not None and self.default is not False and self.default != ():
-            text += f"; default {self.default}"
+            shown = str(self.default).lower() if isinstance(self.default, bool) else self.default
+            text += f"; default {shown}"
         return text
 
     def accepted(self) -> str:
