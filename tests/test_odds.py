@@ -163,7 +163,7 @@ def test_odds_refused_by_the_rules_like_the_command(mud: Run) -> None:
 
 
 def test_odds_of_too_many_branches_is_a_clear_refusal(mud: Run) -> None:
-    out = mud("odds", "roll", "3d100", code=2).output
+    out = mud("odds", "roll", "100d1000", code=2).output
     assert out.startswith("Error: the odds of roll cannot be worked out exactly here")
 
 
@@ -227,6 +227,28 @@ def test_plain_roll_odds_are_those_of_the_total(mud_file: Path) -> None:
     counts = Counter(f"total {sum(t)}" for t in product(range(1, 7), repeat=3))
     assert got == {k: Fraction(n, 216) for k, n in counts.items()}
     assert got["total 10"] == Fraction(1, 8)
+
+
+def test_plain_roll_odds_of_many_big_dice_are_exact(mud_file: Path) -> None:
+    # 2d100 by brute force over all 10,000 throws; 10d100 answers too (its dice convolved),
+    # its extremes one chance in 100^10.
+    got = odds_of(mud_file, "roll", {"dice": "2d100", "purpose": None})
+    counts = Counter(f"total {a + b}" for a in range(1, 101) for b in range(1, 101))
+    assert got == {k: Fraction(n, 10_000) for k, n in counts.items()}
+    ten = odds_of(mud_file, "roll", {"dice": "10d100", "purpose": None})
+    assert len(ten) == 991 and sum(ten.values()) == 1
+    assert ten["total 10"] == ten["total 1000"] == Fraction(1, 100**10)
+    assert ten["total 11"] == Fraction(10, 100**10)
+
+
+def test_plain_roll_still_rolls_each_die(mud: Run) -> None:
+    data = as_json(mud("roll", "3d6", "--dice", "6,1,4", "--json"))
+    assert (data["values"], data["total"]) == ([6, 1, 4], 11)
+    assert [r["purpose"] for r in data["rolls"]] == [
+        "referee roll (1 of 3)",
+        "referee roll (2 of 3)",
+        "referee roll (3 of 3)",
+    ]
 
 
 def test_plain_roll_odds_in_text_and_json(mud: Run) -> None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from tabletop.core.dice import DiceLike, Roll
 
@@ -187,18 +188,27 @@ def distribution(
 
 
 def convolve(
-    start: S, step: Mapping[T, Fraction], times: int, fold: Callable[[S, T], S]
+    start: S,
+    step: Mapping[T, Fraction],
+    times: int,
+    fold: Callable[[S, T], S],
+    limit: int | None = None,
 ) -> dict[S, Fraction]:
     """Distribution of folding ``times`` independent draws from ``step`` into ``start``.
 
     Exact, but in whole numbers: each step's probabilities are put over one denominator, so
     the inner loop adds and multiplies integers rather than fractions (ROF 10 stays quick).
+    More than ``limit`` folds in all raise ``TooManyBranches``.
     """
     denominator = math.lcm(*(q.denominator for q in step.values())) if step else 1
     weights = [(outcome, int(q * denominator)) for outcome, q in step.items()]
     current: dict[S, int] = {start: 1}
+    folds = 0
     for _ in range(times):
         following: dict[S, int] = {}
+        folds += len(current) * len(weights)
+        if limit is not None and folds > limit:
+            raise TooManyBranches(limit)
         for state, w in current.items():
             for outcome, v in weights:
                 nxt = fold(state, outcome)
@@ -206,6 +216,36 @@ def convolve(
         current = following
     total = denominator**times
     return {state: Fraction(w, total) for state, w in current.items()}
+
+
+@dataclass(frozen=True)
+class Repeats(Generic[S, T]):
+    """A procedure that repeats one step ``times`` over, independently (a roll of 10d100:
+    ten dice added up): ``start``, the ``step`` run on each repeat's dice, the ``fold`` of
+    each step's result into the state, and ``finish`` of the last state into the procedure's
+    result. ``step(dice, n)`` is told which repeat it is (for its dice's purpose) but must
+    not otherwise depend on it. The command itself runs exactly these (``run``); its odds
+    convolve the step's distribution, worked out once by ``distribution`` (``repeated``)."""
+
+    start: S
+    step: Callable[[Any, int], T]
+    times: int
+    fold: Callable[[S, T], S]
+    finish: Callable[[S], dict[str, Any]]
+
+    def run(self, dice: Any) -> dict[str, Any]:
+        state = self.start
+        for n in range(1, self.times + 1):
+            state = self.fold(state, self.step(dice, n))
+        return self.finish(state)
+
+
+def repeated(plan: Repeats[S, T], limit: int | None = None) -> dict[S, Fraction]:
+    """Exact distribution of the last state of ``plan`` (before ``finish``): the step's own
+    distribution folded ``times`` over; ``limit`` bounds both the step's runs and the
+    folds (300 times more of those, each a few additions: 20d100 is allowed)."""
+    step = distribution(lambda dice: plan.step(dice, 1), limit)
+    return convolve(plan.start, step, plan.times, plan.fold, None if limit is None else limit * 300)
 
 
 def marginal(dist: Mapping[T, Fraction], key: Callable[[T], Hashable]) -> dict[Hashable, Fraction]:

@@ -111,3 +111,18 @@ def odds_stages(name: str) -> Any:
         return None
     module_name, _, attr = target.partition(":")
     return getattr(importlib.import_module(module_name), attr)
+
+
+# Actions made of one step repeated independently (a roll of 10d100), for their odds: a
+# function ``plan(ctx, inputs) -> core.odds.Repeats`` the procedure itself runs.
+ODDS_REPEATS: dict[str, str] = {
+    "roll": "tabletop.rules.cd.movement:roll_plan",
+}
+
+
+def odds_repeats(name: str) -> Any:
+    target = ODDS_REPEATS.get(name)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)

@@ -21,11 +21,11 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
-from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
+from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice, repeated
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario, scenario_data
-from tabletop.game.actions import odds_outcome, odds_stages, procedure
+from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.game.reading import stored_scenario
 from tabletop.rules.context import RulesContext
@@ -242,8 +242,9 @@ class Game:
         procedure over every face of every die it asks for (``tabletop.core.odds``: one face
         per band where only bands matter), each run on a fresh copy of the state; a command
         in stages (``actions.ODDS_STAGES``: an assault's rounds) one stage at a time, equal
-        positions merged. Nothing is written or logged; a command the rules refuse now is
-        refused the same way."""
+        positions merged; one made of a step repeated (``actions.ODDS_REPEATS``: NdX) by
+        convolving the step's distribution. Nothing is written or logged; a command the
+        rules refuse now is refused the same way."""
 
         run = procedure(command)
         tell = odds_outcome(command) or outcome_of
@@ -282,9 +283,25 @@ class Game:
                 dist[key] = dist.get(key, Fraction(0)) + p
             return dist
 
+        def repeats(plan: Any) -> dict[str, Fraction]:
+            ctx = RulesContext(State.from_db(rows), no_dice(), loaded.scenario, loaded.charts)
+            found = plan(ctx, inputs)
+            dist: dict[str, Fraction] = {}
+            for state, p in repeated(found, limit).items():
+                key, shown = tell(found.finish(state))
+                results.setdefault(key, shown)
+                dist[key] = dist.get(key, Fraction(0)) + p
+            return dist
+
         stages = odds_stages(command)
+        plan = odds_repeats(command)
         try:
-            dist = distribution(one, limit) if stages is None else staged(stages)
+            if plan is not None:
+                dist = repeats(plan)
+            elif stages is not None:
+                dist = staged(stages)
+            else:
+                dist = distribution(one, limit)
         except TooManyBranches as exc:
             raise BadInput(
                 f"the odds of {command} cannot be worked out exactly here: its dice branch "
