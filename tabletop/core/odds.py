@@ -18,6 +18,7 @@ other randomness). Aggregation of independent repeats (``ROF`` dice) is done wit
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -45,11 +46,13 @@ class _Split(Exception):
     that checkpoint (a nested enumeration)."""
 
 
+@functools.cache
 def _faces(sides: int) -> tuple[Branch, ...]:
     each = Fraction(1, sides)
     return tuple((v, each) for v in range(1, sides + 1))
 
 
+@functools.cache
 def _bands(sides: int, cuts: tuple[int, ...]) -> tuple[Branch, ...]:
     """One branch per band of faces (``cuts``: the highest face of each band but the last),
     its lowest face standing for the band."""
@@ -77,10 +80,12 @@ class _ScriptedDice:
         self._next = 0
         self._start = start
         self._memo = memo
-        # The chance of the first branches taken past the script.
-        self.weight = Fraction(1)
+        # The chance of the first branches taken past the script, as a numerator and a
+        # denominator (whole numbers multiply quicker than fractions).
+        self._num = 1
+        self._den = 1
         # (position, chance before it, other branches) for each die past the script.
-        self.others: list[tuple[int, Fraction, tuple[Branch, ...]]] = []
+        self.others: list[tuple[int, tuple[int, int], tuple[Branch, ...]]] = []
         self.rolls: list[Roll] = []
         self.no_roll_because: list[str] = []
         self.fewer_because: list[str] = []
@@ -92,12 +97,17 @@ class _ScriptedDice:
             value = self.faces[self._next]
         else:
             (value, p), *others = branches()
-            self.others.append((self._next, self.weight, tuple(others)))
-            self.weight *= p
+            self.others.append((self._next, (self._num, self._den), tuple(others)))
+            self._num *= p.numerator
+            self._den *= p.denominator
             self.faces.append(value)
         self._next += 1
         self.rolls.append(Roll(sides, value, purpose, "odds"))
         return value
+
+    @property
+    def weight(self) -> Fraction:
+        return Fraction(self._num, self._den)
 
     def roll(self, sides: int, purpose: str) -> int:
         return self._take(sides, purpose, lambda: _faces(sides))
@@ -174,9 +184,12 @@ def distribution(
             except _Split:
                 after = explore(tuple(dice.faces[: dice._next]))
             reached += dice.reached
-            for position, before, others in dice.others:
+            for position, (num, den), others in dice.others:
                 head = tuple(dice.faces[:position])
-                stack.extend(((*head, v), w * before * q) for v, q in reversed(others))
+                stack.extend(
+                    ((*head, v), w * Fraction(num * q.numerator, den * q.denominator))
+                    for v, q in reversed(others)
+                )
             share = w * dice.weight
             for o, q in after.items():
                 found[o] = found.get(o, Fraction(0)) + share * q
@@ -280,13 +293,15 @@ def by_stages(
     """
     limit = MAX_BRANCHES if limit is None else limit
     frontier: dict[Hashable, tuple[S, Fraction]] = {key(first): (first, Fraction(1))}
-    ended: list[tuple[S, Fraction]] = []
+    ended: dict[Hashable, tuple[S, Fraction]] = {}
     runs = 0
     while frontier:
         following: dict[Hashable, tuple[S, Fraction]] = {}
-        for start, p in frontier.values():
+        for k, (start, p) in frontier.items():
             if over(start):
-                ended.append((start, p))
+                # Positions that ended alike in different stages are one outcome.
+                before = ended.get(k)
+                ended[k] = (start, p + (before[1] if before else Fraction(0)))
                 continue
             reached: dict[Hashable, S] = {}
 
@@ -307,4 +322,4 @@ def by_stages(
                 before = following.get(k)
                 following[k] = (reached[k], p * q + (before[1] if before else Fraction(0)))
         frontier = following
-    return ended
+    return list(ended.values())

@@ -37,9 +37,10 @@ from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash
 # Runs of a procedure the generic odds may make before refusing (each on a fresh state, each
 # ending in one outcome, the table's geometry built once): about a second or two of work.
 # A procedure worked out in stages (an assault's rounds) runs one stage at a time on a copy,
-# about a fifth of the work of a whole run.
+# about a fifth of the work of a whole run: two rifle platoons against a company over the
+# chart's six rounds make about 30,000 of them (some 10 s of CPU on a busy machine).
 ODDS_LIMIT = 10_000
-ODDS_STAGE_LIMIT = 12_000
+ODDS_STAGE_LIMIT = 32_000
 
 
 @dataclass
