@@ -55,22 +55,30 @@ def mud(mud_file: Path, run: Run) -> Run:
     return run
 
 
-def brute_force(path: Path, command: str, inputs: dict[str, Any], dice: int) -> dict[str, Any]:
-    """Every combination of ``dice`` d10 thrown, each run through the command's procedure on
-    a fresh copy of the state; dice a combination did not need are simply not used."""
+def brute_force(
+    path: Path,
+    command: str,
+    inputs: dict[str, Any],
+    dice: int,
+    tell: Any = outcome_of,
+    sides: int = 10,
+) -> dict[str, Any]:
+    """Every combination of ``dice`` dice of ``sides`` thrown, each run through the command's
+    procedure on a fresh copy of the state and told apart by ``tell`` (the command's reading
+    of its result); dice a combination did not need are simply not used."""
     g = Game.open(path)
     try:
         rows, loaded = g.store.rows(), g.loaded
         counts: Counter[str] = Counter()
-        for faces in product(range(1, 11), repeat=dice):
+        for faces in product(range(1, sides + 1), repeat=dice):
             d = Dice(0, physical=list(faces), rest=GENERATE)
             ctx = RulesContext(State.from_db(rows), d, loaded.scenario, loaded.charts)
-            key, _ = outcome_of(procedure(command)(ctx, inputs))
+            key, _ = tell(procedure(command)(ctx, inputs))
             assert not any(r.source == GENERATED for r in d.rolls), "needs more dice"
             counts[key] += 1
     finally:
         g.close()
-    return {k: Fraction(c, 10**dice) for k, c in counts.items()}
+    return {k: Fraction(c, sides**dice) for k, c in counts.items()}
 
 
 def odds_of(path: Path, command: str, inputs: dict[str, Any]) -> dict[str, Fraction]:
@@ -128,6 +136,56 @@ def test_structure_damage_odds_match_brute_force(eng_file: Path) -> None:
     inputs = {"target": "huts", "cause": "bomb", "by": None}
     got = odds_of(eng_file, "structure-damage", inputs)
     assert got == brute_force(eng_file, "structure-damage", inputs, 2)
+
+
+def test_structure_fire_odds_group_by_what_happens(eng_file: Path, tmp_path: Path) -> None:
+    # CD 6.1.2: the 155mm howitzer damages the town on a 1 in 10; then G-INF inside takes an
+    # automatic hit (CD 6.2.2), a d10 on the hit effects chart (regular: 1-3 no effect, 4-6
+    # forced back, 7+ eliminated). One outcome per effect, not per face.
+    from tabletop.rules.cd.structures import fire_outcome
+
+    path = tmp_path / "fire.sqlite"
+    shutil.copy(eng_file, path)
+    runner = CliRunner()
+    for _ in range(2):
+        assert runner.invoke(cli, ["phase", "next", "--game", str(path)]).exit_code == 0
+    inputs = {"target": "town", "by": "US-TANK", "weapon": None}
+    got = odds_of(path, "structure-fire", inputs)
+    assert got == brute_force(path, "structure-fire", inputs, 2, fire_outcome)
+    rubble = "damaged: town reduced to rubble: medium cover (CD 6.2.2); G-INF inside takes a hit: "
+    assert got == {
+        "holds": Fraction(9, 10),
+        rubble + "no effect": Fraction(3, 100),
+        rubble + "forced back": Fraction(3, 100),
+        rubble + "eliminated": Fraction(4, 100),
+    }
+
+
+@pytest.fixture(scope="module")
+def typhoon_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = Path(__file__).parent / "data" / "typhoon.yaml"
+    return _made(tmp_path_factory.mktemp("typhoon"), ("new", str(data), "--seed", "1"))
+
+
+def _typhoon(procedure: str, **options: Any) -> dict[str, Any]:
+    return {"model": "typhoon", "procedure": procedure, "options": options}
+
+
+def test_typhoon_skill_check_odds_group_by_pass_or_fail(typhoon_file: Path) -> None:
+    # ToS V Skill check: a d10 at or under the skill passes (skill 6: 6 in 10).
+    inputs = _typhoon("skill-check", skill=6)
+    got = odds_of(typhoon_file, "model-run", inputs)
+    assert got == brute_force(typhoon_file, "model-run", inputs, 1)
+    assert got == {"result passed": Fraction(3, 5), "result failed": Fraction(2, 5)}
+
+
+def test_typhoon_first_shot_odds_group_by_pass_or_fail(typhoon_file: Path) -> None:
+    # ToS V First shot check: rating x Rnd(10) >= 50, Rnd(10) read from a d100 face; brute
+    # force over the hundred faces.
+    inputs = _typhoon("first-shot", rating=40)
+    got = odds_of(typhoon_file, "model-run", inputs)
+    assert got == brute_force(typhoon_file, "model-run", inputs, 1, sides=100)
+    assert set(got) == {"result passed", "result failed"}
 
 
 # --- the CLI: --odds and 'tabletop odds CMD' --------------------------------------------------

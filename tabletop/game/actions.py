@@ -81,6 +81,7 @@ def procedure(name: str) -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
 ODDS_OUTCOMES: dict[str, str] = {
     "roll": "tabletop.rules.cd.movement:roll_outcome",
     "assault": "tabletop.rules.models.aggression.battle:odds_outcome",
+    "structure-fire": "tabletop.rules.cd.structures:fire_outcome",
 }
 
 
