@@ -123,6 +123,9 @@ class _ScriptedDice:
         if self._memo is None or self._next < self._start:
             return
         if self._next > self._start:
+            if key in self._memo:
+                # Already followed from this key: no need to start again from it.
+                raise _Known(key)
             raise _Split()
         self.reached.append(key)
         if key in self._memo:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -255,9 +256,13 @@ class Game:
         # The table's geometry depends on the scenario only: built once, not for every run.
         table: Any = None
 
+        # The state read once; each run gets a deep copy (``marshal`` is many times quicker
+        # than reading the rows' JSON again).
+        frozen = marshal.dumps(State.from_db(rows).rows)
+
         def one(dice: Any) -> str:
             nonlocal table
-            ctx = RulesContext(State.from_db(rows), dice, loaded.scenario, loaded.charts)
+            ctx = RulesContext(State(marshal.loads(frozen)), dice, loaded.scenario, loaded.charts)
             ctx._table = table
             try:
                 key, shown = tell(run(ctx, inputs))

@@ -358,7 +358,7 @@ def run_he_damage(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict
         out["hit"] = hit
         if hit:
             ia = dmg.squad_attack(t, firer, weapon, sit.firer_men)
-            losses = dmg.he_losses(t, dice, weapon, ia, chance, target, status)
+            losses = dmg.he_losses(t, dice, weapon, ia, chance, target, status, "he-damage")
             lines.extend(losses.lines)
             out["men_killed"] = losses.killed
     out["destroyed"] = status.destroyed
