@@ -426,3 +426,41 @@ def test_model_procedure_odds_match_its_own_exact_chances(tmp_path: Path) -> Non
     )
     exact = sb_chances(Fraction(45), Fraction(6), Fraction(60), Fraction(10_000))
     assert got == {f"{n} {'casualty' if n == 1 else 'casualties'}": p for n, p in exact.items()}
+
+
+def test_typhoon_he_losses_odds_match_every_pair_of_rnd_faces(charts: Any) -> None:
+    # ToS V Damage to soft targets: men killed = IA x Rnd(1) x RA / 200 + Rnd(1), the
+    # remainder a percent chance of one more, then (shell size over 1) one more when
+    # RA + 10 > 200 x Rnd(1). By brute force over both multiplied Rnd(1) faces (10,000
+    # pairs), the remainder's chance as the percentile dice settle it and the extra kill by
+    # counting its faces; the odds band the extra-kill die and follow the men killed once.
+    from tabletop.core.odds import distribution
+    from tabletop.rules.models import find_model
+    from tabletop.rules.models.chance import percent, settled
+    from tabletop.rules.models.typhoon import damage as dmg
+    from tabletop.rules.models.typhoon.tables import EPS
+
+    t = find_model("typhoon", charts).t  # type: ignore[attr-defined]
+    weapon, target = t.weapons["105MM"], t.tables["unit"]["US-RIFLE"]
+    ia, ra, men = 40.0, 63.37, 6
+    assert weapon.size > 1
+    got = distribution(
+        lambda d: dmg.he_losses(t, d, weapon, ia, ra, target, dmg.Status(men=men), "he").killed,
+        limit=60_000,
+    )
+    extra = Fraction(sum(dmg.extra_kill(t, ra, t.rnd_of(f, 1)) for f in t.faces()), 100)
+    exact: dict[int, Fraction] = {}
+    for f1 in t.faces():
+        for f2 in t.faces():
+            value = dmg.kill_value(t, ia, ra, t.rnd_of(f1, 1), t.rnd_of(f2, 1))
+            whole, rest = dmg.split(value)
+            more = settled(percent(rest)) if rest > EPS else Fraction(0)
+            for n, p in (
+                (whole, (1 - more) * (1 - extra)),
+                (whole + 1, more * (1 - extra) + (1 - more) * extra),
+                (whole + 2, more * extra),
+            ):
+                k = min(n, men)
+                exact[k] = exact.get(k, Fraction(0)) + p / 10_000
+    assert got == {k: p for k, p in exact.items() if p}
+    assert sum(got.values()) == 1

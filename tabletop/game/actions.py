@@ -127,3 +127,11 @@ def odds_repeats(name: str) -> Any:
         return None
     module_name, _, attr = target.partition(":")
     return getattr(importlib.import_module(module_name), attr)
+
+
+# Actions whose runs are cheap enough (no table geometry, a small state) that their generic
+# odds may make this many times ``engine.ODDS_LIMIT`` runs: a Typhoon HE hit's two Rnd(1)
+# multiplied together need every pair of faces (ToS V Damage to soft targets).
+ODDS_BUDGET: dict[str, int] = {
+    "model-run": 5,
+}

@@ -26,7 +26,7 @@ from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario, scenario_data
-from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
+from tabletop.game.actions import ODDS_BUDGET, odds_outcome, odds_repeats, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.game.reading import stored_scenario
 from tabletop.rules.context import RulesContext
@@ -307,7 +307,7 @@ class Game:
             elif stages is not None:
                 dist = staged(stages)
             else:
-                dist = distribution(one, limit)
+                dist = distribution(one, limit * ODDS_BUDGET.get(command, 1))
         except TooManyBranches as exc:
             raise BadInput(
                 f"the odds of {command} cannot be worked out exactly here: its dice branch "
