@@ -129,9 +129,10 @@ def odds_repeats(name: str) -> Any:
     return getattr(importlib.import_module(module_name), attr)
 
 
-# Actions whose runs are cheap enough (no table geometry, a small state) that their generic
-# odds may make this many times ``engine.ODDS_LIMIT`` runs: a Typhoon HE hit's two Rnd(1)
-# multiplied together need every pair of faces (ToS V Damage to soft targets).
+# Commands whose runs are cheap enough (no table geometry, a small state) that their generic
+# odds may make this many times ``engine.ODDS_LIMIT`` runs, by name (a model's procedure as
+# "model-run MODEL PROCEDURE"): a Typhoon HE hit's two Rnd(1) multiplied together need every
+# pair of faces (ToS V Damage to soft targets), some 40,000 runs.
 ODDS_BUDGET: dict[str, int] = {
-    "model-run": 5,
+    "model-run typhoon he-damage": 5,
 }
