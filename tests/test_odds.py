@@ -55,22 +55,30 @@ def mud(mud_file: Path, run: Run) -> Run:
     return run
 
 
-def brute_force(path: Path, command: str, inputs: dict[str, Any], dice: int) -> dict[str, Any]:
-    """Every combination of ``dice`` d10 thrown, each run through the command's procedure on
-    a fresh copy of the state; dice a combination did not need are simply not used."""
+def brute_force(
+    path: Path,
+    command: str,
+    inputs: dict[str, Any],
+    dice: int,
+    tell: Any = outcome_of,
+    sides: int = 10,
+) -> dict[str, Any]:
+    """Every combination of ``dice`` dice of ``sides`` thrown, each run through the command's
+    procedure on a fresh copy of the state and told apart by ``tell`` (the command's reading
+    of its result); dice a combination did not need are simply not used."""
     g = Game.open(path)
     try:
         rows, loaded = g.store.rows(), g.loaded
         counts: Counter[str] = Counter()
-        for faces in product(range(1, 11), repeat=dice):
+        for faces in product(range(1, sides + 1), repeat=dice):
             d = Dice(0, physical=list(faces), rest=GENERATE)
             ctx = RulesContext(State.from_db(rows), d, loaded.scenario, loaded.charts)
-            key, _ = outcome_of(procedure(command)(ctx, inputs))
+            key, _ = tell(procedure(command)(ctx, inputs))
             assert not any(r.source == GENERATED for r in d.rolls), "needs more dice"
             counts[key] += 1
     finally:
         g.close()
-    return {k: Fraction(c, 10**dice) for k, c in counts.items()}
+    return {k: Fraction(c, sides**dice) for k, c in counts.items()}
 
 
 def odds_of(path: Path, command: str, inputs: dict[str, Any]) -> dict[str, Fraction]:
@@ -130,6 +138,56 @@ def test_structure_damage_odds_match_brute_force(eng_file: Path) -> None:
     assert got == brute_force(eng_file, "structure-damage", inputs, 2)
 
 
+def test_structure_fire_odds_group_by_what_happens(eng_file: Path, tmp_path: Path) -> None:
+    # CD 6.1.2: the 155mm howitzer damages the town on a 1 in 10; then G-INF inside takes an
+    # automatic hit (CD 6.2.2), a d10 on the hit effects chart (regular: 1-3 no effect, 4-6
+    # forced back, 7+ eliminated). One outcome per effect, not per face.
+    from tabletop.rules.cd.structures import fire_outcome
+
+    path = tmp_path / "fire.sqlite"
+    shutil.copy(eng_file, path)
+    runner = CliRunner()
+    for _ in range(2):
+        assert runner.invoke(cli, ["phase", "next", "--game", str(path)]).exit_code == 0
+    inputs = {"target": "town", "by": "US-TANK", "weapon": None}
+    got = odds_of(path, "structure-fire", inputs)
+    assert got == brute_force(path, "structure-fire", inputs, 2, fire_outcome)
+    rubble = "damaged: town reduced to rubble: medium cover (CD 6.2.2); G-INF inside takes a hit: "
+    assert got == {
+        "holds": Fraction(9, 10),
+        rubble + "no effect": Fraction(3, 100),
+        rubble + "forced back": Fraction(3, 100),
+        rubble + "eliminated": Fraction(4, 100),
+    }
+
+
+@pytest.fixture(scope="module")
+def typhoon_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = Path(__file__).parent / "data" / "typhoon.yaml"
+    return _made(tmp_path_factory.mktemp("typhoon"), ("new", str(data), "--seed", "1"))
+
+
+def _typhoon(procedure: str, **options: Any) -> dict[str, Any]:
+    return {"model": "typhoon", "procedure": procedure, "options": options}
+
+
+def test_typhoon_skill_check_odds_group_by_pass_or_fail(typhoon_file: Path) -> None:
+    # ToS V Skill check: a d10 at or under the skill passes (skill 6: 6 in 10).
+    inputs = _typhoon("skill-check", skill=6)
+    got = odds_of(typhoon_file, "model-run", inputs)
+    assert got == brute_force(typhoon_file, "model-run", inputs, 1)
+    assert got == {"result passed": Fraction(3, 5), "result failed": Fraction(2, 5)}
+
+
+def test_typhoon_first_shot_odds_group_by_pass_or_fail(typhoon_file: Path) -> None:
+    # ToS V First shot check: rating x Rnd(10) >= 50, Rnd(10) read from a d100 face; brute
+    # force over the hundred faces.
+    inputs = _typhoon("first-shot", rating=40)
+    got = odds_of(typhoon_file, "model-run", inputs)
+    assert got == brute_force(typhoon_file, "model-run", inputs, 1, sides=100)
+    assert set(got) == {"result passed", "result failed"}
+
+
 # --- the CLI: --odds and 'tabletop odds CMD' --------------------------------------------------
 
 
@@ -163,7 +221,7 @@ def test_odds_refused_by_the_rules_like_the_command(mud: Run) -> None:
 
 
 def test_odds_of_too_many_branches_is_a_clear_refusal(mud: Run) -> None:
-    out = mud("odds", "roll", "3d100", code=2).output
+    out = mud("odds", "roll", "100d1000", code=2).output
     assert out.startswith("Error: the odds of roll cannot be worked out exactly here")
 
 
@@ -227,6 +285,28 @@ def test_plain_roll_odds_are_those_of_the_total(mud_file: Path) -> None:
     counts = Counter(f"total {sum(t)}" for t in product(range(1, 7), repeat=3))
     assert got == {k: Fraction(n, 216) for k, n in counts.items()}
     assert got["total 10"] == Fraction(1, 8)
+
+
+def test_plain_roll_odds_of_many_big_dice_are_exact(mud_file: Path) -> None:
+    # 2d100 by brute force over all 10,000 throws; 10d100 answers too (its dice convolved),
+    # its extremes one chance in 100^10.
+    got = odds_of(mud_file, "roll", {"dice": "2d100", "purpose": None})
+    counts = Counter(f"total {a + b}" for a in range(1, 101) for b in range(1, 101))
+    assert got == {k: Fraction(n, 10_000) for k, n in counts.items()}
+    ten = odds_of(mud_file, "roll", {"dice": "10d100", "purpose": None})
+    assert len(ten) == 991 and sum(ten.values()) == 1
+    assert ten["total 10"] == ten["total 1000"] == Fraction(1, 100**10)
+    assert ten["total 11"] == Fraction(10, 100**10)
+
+
+def test_plain_roll_still_rolls_each_die(mud: Run) -> None:
+    data = as_json(mud("roll", "3d6", "--dice", "6,1,4", "--json"))
+    assert (data["values"], data["total"]) == ([6, 1, 4], 11)
+    assert [r["purpose"] for r in data["rolls"]] == [
+        "referee roll (1 of 3)",
+        "referee roll (2 of 3)",
+        "referee roll (3 of 3)",
+    ]
 
 
 def test_plain_roll_odds_in_text_and_json(mud: Run) -> None:
@@ -421,3 +501,41 @@ def test_odds_without_a_game_says_what_to_do(tmp_path: Path) -> None:
         "(without a game, only quick fire has odds: 'tabletop fire --weapon ... --odds') "
         "(see 'tabletop roll --help')\n",
     )
+
+
+def test_typhoon_he_losses_odds_match_every_pair_of_rnd_faces(charts: Any) -> None:
+    # ToS V Damage to soft targets: men killed = IA x Rnd(1) x RA / 200 + Rnd(1), the
+    # remainder a percent chance of one more, then (shell size over 1) one more when
+    # RA + 10 > 200 x Rnd(1). By brute force over both multiplied Rnd(1) faces (10,000
+    # pairs), the remainder's chance as the percentile dice settle it and the extra kill by
+    # counting its faces; the odds band the extra-kill die and follow the men killed once.
+    from tabletop.core.odds import distribution
+    from tabletop.rules.models import find_model
+    from tabletop.rules.models.chance import percent, settled
+    from tabletop.rules.models.typhoon import damage as dmg
+    from tabletop.rules.models.typhoon.tables import EPS
+
+    t = find_model("typhoon", charts).t  # type: ignore[attr-defined]
+    weapon, target = t.weapons["105MM"], t.tables["unit"]["US-RIFLE"]
+    ia, ra, men = 40.0, 63.37, 6
+    assert weapon.size > 1
+    got = distribution(
+        lambda d: dmg.he_losses(t, d, weapon, ia, ra, target, dmg.Status(men=men), "he").killed,
+        limit=60_000,
+    )
+    extra = Fraction(sum(dmg.extra_kill(t, ra, t.rnd_of(f, 1)) for f in t.faces()), 100)
+    exact: dict[int, Fraction] = {}
+    for f1 in t.faces():
+        for f2 in t.faces():
+            value = dmg.kill_value(t, ia, ra, t.rnd_of(f1, 1), t.rnd_of(f2, 1))
+            whole, rest = dmg.split(value)
+            more = settled(percent(rest)) if rest > EPS else Fraction(0)
+            for n, p in (
+                (whole, (1 - more) * (1 - extra)),
+                (whole + 1, more * (1 - extra) + (1 - more) * extra),
+                (whole + 2, more * extra),
+            ):
+                k = min(n, men)
+                exact[k] = exact.get(k, Fraction(0)) + p / 10_000
+    assert got == {k: p for k, p in exact.items() if p}
+    assert sum(got.values()) == 1

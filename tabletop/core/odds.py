@@ -18,10 +18,12 @@ other randomness). Aggregation of independent repeats (``ROF`` dice) is done wit
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from tabletop.core.dice import DiceLike, Roll
 
@@ -44,11 +46,13 @@ class _Split(Exception):
     that checkpoint (a nested enumeration)."""
 
 
+@functools.cache
 def _faces(sides: int) -> tuple[Branch, ...]:
     each = Fraction(1, sides)
     return tuple((v, each) for v in range(1, sides + 1))
 
 
+@functools.cache
 def _bands(sides: int, cuts: tuple[int, ...]) -> tuple[Branch, ...]:
     """One branch per band of faces (``cuts``: the highest face of each band but the last),
     its lowest face standing for the band."""
@@ -76,10 +80,12 @@ class _ScriptedDice:
         self._next = 0
         self._start = start
         self._memo = memo
-        # The chance of the first branches taken past the script.
-        self.weight = Fraction(1)
+        # The chance of the first branches taken past the script, as a numerator and a
+        # denominator (whole numbers multiply quicker than fractions).
+        self._num = 1
+        self._den = 1
         # (position, chance before it, other branches) for each die past the script.
-        self.others: list[tuple[int, Fraction, tuple[Branch, ...]]] = []
+        self.others: list[tuple[int, tuple[int, int], tuple[Branch, ...]]] = []
         self.rolls: list[Roll] = []
         self.no_roll_because: list[str] = []
         self.fewer_because: list[str] = []
@@ -91,12 +97,17 @@ class _ScriptedDice:
             value = self.faces[self._next]
         else:
             (value, p), *others = branches()
-            self.others.append((self._next, self.weight, tuple(others)))
-            self.weight *= p
+            self.others.append((self._next, (self._num, self._den), tuple(others)))
+            self._num *= p.numerator
+            self._den *= p.denominator
             self.faces.append(value)
         self._next += 1
         self.rolls.append(Roll(sides, value, purpose, "odds"))
         return value
+
+    @property
+    def weight(self) -> Fraction:
+        return Fraction(self._num, self._den)
 
     def roll(self, sides: int, purpose: str) -> int:
         return self._take(sides, purpose, lambda: _faces(sides))
@@ -112,6 +123,9 @@ class _ScriptedDice:
         if self._memo is None or self._next < self._start:
             return
         if self._next > self._start:
+            if key in self._memo:
+                # Already followed from this key: no need to start again from it.
+                raise _Known(key)
             raise _Split()
         self.reached.append(key)
         if key in self._memo:
@@ -173,9 +187,12 @@ def distribution(
             except _Split:
                 after = explore(tuple(dice.faces[: dice._next]))
             reached += dice.reached
-            for position, before, others in dice.others:
+            for position, (num, den), others in dice.others:
                 head = tuple(dice.faces[:position])
-                stack.extend(((*head, v), w * before * q) for v, q in reversed(others))
+                stack.extend(
+                    ((*head, v), w * Fraction(num * q.numerator, den * q.denominator))
+                    for v, q in reversed(others)
+                )
             share = w * dice.weight
             for o, q in after.items():
                 found[o] = found.get(o, Fraction(0)) + share * q
@@ -187,18 +204,27 @@ def distribution(
 
 
 def convolve(
-    start: S, step: Mapping[T, Fraction], times: int, fold: Callable[[S, T], S]
+    start: S,
+    step: Mapping[T, Fraction],
+    times: int,
+    fold: Callable[[S, T], S],
+    limit: int | None = None,
 ) -> dict[S, Fraction]:
     """Distribution of folding ``times`` independent draws from ``step`` into ``start``.
 
     Exact, but in whole numbers: each step's probabilities are put over one denominator, so
     the inner loop adds and multiplies integers rather than fractions (ROF 10 stays quick).
+    More than ``limit`` folds in all raise ``TooManyBranches``.
     """
     denominator = math.lcm(*(q.denominator for q in step.values())) if step else 1
     weights = [(outcome, int(q * denominator)) for outcome, q in step.items()]
     current: dict[S, int] = {start: 1}
+    folds = 0
     for _ in range(times):
         following: dict[S, int] = {}
+        folds += len(current) * len(weights)
+        if limit is not None and folds > limit:
+            raise TooManyBranches(limit)
         for state, w in current.items():
             for outcome, v in weights:
                 nxt = fold(state, outcome)
@@ -206,6 +232,36 @@ def convolve(
         current = following
     total = denominator**times
     return {state: Fraction(w, total) for state, w in current.items()}
+
+
+@dataclass(frozen=True)
+class Repeats(Generic[S, T]):
+    """A procedure that repeats one step ``times`` over, independently (a roll of 10d100:
+    ten dice added up): ``start``, the ``step`` run on each repeat's dice, the ``fold`` of
+    each step's result into the state, and ``finish`` of the last state into the procedure's
+    result. ``step(dice, n)`` is told which repeat it is (for its dice's purpose) but must
+    not otherwise depend on it. The command itself runs exactly these (``run``); its odds
+    convolve the step's distribution, worked out once by ``distribution`` (``repeated``)."""
+
+    start: S
+    step: Callable[[Any, int], T]
+    times: int
+    fold: Callable[[S, T], S]
+    finish: Callable[[S], dict[str, Any]]
+
+    def run(self, dice: Any) -> dict[str, Any]:
+        state = self.start
+        for n in range(1, self.times + 1):
+            state = self.fold(state, self.step(dice, n))
+        return self.finish(state)
+
+
+def repeated(plan: Repeats[S, T], limit: int | None = None) -> dict[S, Fraction]:
+    """Exact distribution of the last state of ``plan`` (before ``finish``): the step's own
+    distribution folded ``times`` over; ``limit`` bounds both the step's runs and the
+    folds (300 times more of those, each a few additions: 20d100 is allowed)."""
+    step = distribution(lambda dice: plan.step(dice, 1), limit)
+    return convolve(plan.start, step, plan.times, plan.fold, None if limit is None else limit * 300)
 
 
 def marginal(dist: Mapping[T, Fraction], key: Callable[[T], Hashable]) -> dict[Hashable, Fraction]:
@@ -240,13 +296,15 @@ def by_stages(
     """
     limit = MAX_BRANCHES if limit is None else limit
     frontier: dict[Hashable, tuple[S, Fraction]] = {key(first): (first, Fraction(1))}
-    ended: list[tuple[S, Fraction]] = []
+    ended: dict[Hashable, tuple[S, Fraction]] = {}
     runs = 0
     while frontier:
         following: dict[Hashable, tuple[S, Fraction]] = {}
-        for start, p in frontier.values():
+        for k, (start, p) in frontier.items():
             if over(start):
-                ended.append((start, p))
+                # Positions that ended alike in different stages are one outcome.
+                before = ended.get(k)
+                ended[k] = (start, p + (before[1] if before else Fraction(0)))
                 continue
             reached: dict[Hashable, S] = {}
 
@@ -267,4 +325,4 @@ def by_stages(
                 before = following.get(k)
                 following[k] = (reached[k], p * q + (before[1] if before else Fraction(0)))
         frontier = following
-    return ended
+    return list(ended.values())

@@ -83,6 +83,7 @@ def procedure(name: str) -> Procedure:
 ODDS_OUTCOMES: dict[str, str] = {
     "roll": "tabletop.rules.cd.movement:roll_outcome",
     "assault": "tabletop.rules.models.aggression.battle:odds_outcome",
+    "structure-fire": "tabletop.rules.cd.structures:fire_outcome",
 }
 
 
@@ -113,3 +114,27 @@ def odds_stages(name: str) -> Any:
         return None
     module_name, _, attr = target.partition(":")
     return getattr(importlib.import_module(module_name), attr)
+
+
+# Actions made of one step repeated independently (a roll of 10d100), for their odds: a
+# function ``plan(ctx, inputs) -> core.odds.Repeats`` the procedure itself runs.
+ODDS_REPEATS: dict[str, str] = {
+    "roll": "tabletop.rules.cd.movement:roll_plan",
+}
+
+
+def odds_repeats(name: str) -> Any:
+    target = ODDS_REPEATS.get(name)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+# Commands whose runs are cheap enough (no table geometry, a small state) that their generic
+# odds may make this many times ``engine.ODDS_LIMIT`` runs, by name (a model's procedure as
+# "model-run MODEL PROCEDURE"): a Typhoon HE hit's two Rnd(1) multiplied together need every
+# pair of faces (ToS V Damage to soft targets), some 40,000 runs.
+ODDS_BUDGET: dict[str, int] = {
+    "model-run typhoon he-damage": 5,
+}

@@ -25,9 +25,9 @@ from typing import Any, NotRequired, TypedDict
 
 from shapely import Point, Polygon
 
-from tabletop.core.dice import checkpoint, explain_no_roll
+from tabletop.core.dice import DiceLike, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.core.odds import distribution
+from tabletop.core.odds import Repeats, distribution
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
@@ -1204,6 +1204,13 @@ def parse_dice_spec(text: str) -> tuple[int, int]:
 
 
 def plain_roll(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    return roll_plan(ctx, inputs).run(ctx.dice)
+
+
+def roll_plan(ctx: RulesContext, inputs: dict[str, Any]) -> Repeats[int, int]:
+    """A plain roll as N dice of X sides added up: the command runs it die by die, and its
+    odds convolve one die's faces N times (``core.odds.repeated``, ``actions.ODDS_REPEATS``),
+    so 10d100 is quick. (The odds read only the total: ``roll_outcome``.)"""
     count, sides = parse_dice_spec(inputs["dice"])
     purpose = inputs.get("purpose") or "referee roll"
     if len(purpose) > MAX_PURPOSE:
@@ -1211,14 +1218,22 @@ def plain_roll(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             f"--for: say what the roll is for in at most {MAX_PURPOSE} characters "
             f"(got {len(purpose)})"
         )
-    values = []
-    for i in range(1, count + 1):
-        values.append(ctx.dice.roll(sides, f"{purpose} ({i} of {count})" if count > 1 else purpose))
-        if i < count:
-            # The odds of a plain roll are those of its total (``roll_outcome``): what
-            # follows depends on the total so far only.
-            checkpoint(ctx.dice, ("roll", i, sum(values)))
-    return {"dice": f"{count}d{sides}", "purpose": purpose, "values": values, "total": sum(values)}
+    values: list[int] = []
+
+    def die(dice: DiceLike, n: int) -> int:
+        value = dice.roll(sides, f"{purpose} ({n} of {count})" if count > 1 else purpose)
+        values.append(value)
+        return value
+
+    def finish(total: int) -> dict[str, Any]:
+        return {
+            "dice": f"{count}d{sides}",
+            "purpose": purpose,
+            "values": list(values),
+            "total": total,
+        }
+
+    return Repeats(0, die, count, lambda total, value: total + value, finish)
 
 
 def roll_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -11,6 +11,7 @@ start of a turn (6.2).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from shapely.geometry import Point, Polygon
@@ -360,6 +361,20 @@ def direct_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, A
         "band": band,
         "effects": effects,
     }
+
+
+_ROLLED = re.compile(r" \(rolled \d+\)")
+
+
+def fire_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """What tells one direct shot at a structure from another, for its odds: whether it was
+    damaged and what that did, not the faces that did it (an occupant "eliminated (rolled
+    9)" and "(rolled 10)" are one outcome)."""
+    effects = [_ROLLED.sub("", e) for e in result["effects"]]
+    damaged = bool(result["damaged"])
+    if not damaged:
+        return "holds", {"damaged": False}
+    return "damaged: " + "; ".join(effects) if effects else "damaged", {"damaged": True}
 
 
 def after_direct_fire(

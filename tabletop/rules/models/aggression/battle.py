@@ -17,8 +17,9 @@ phase and count of the assaults it started: one a phase, AGG Combat default).
 from __future__ import annotations
 
 import copy
-import json
+import marshal
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,7 +33,7 @@ from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.ground import Ground, near_route
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
-from tabletop.state.document import StandRow, State, centre, position
+from tabletop.state.document import STAND, StandRow, State, centre, position
 from tabletop.table import distance
 from tabletop.table.measure import heading
 
@@ -115,8 +116,10 @@ class Battle:
         self.eliminated: list[str] = []
         self.lines: list[str] = []
         self.admin_firing: dict[str, list[str]] = {}
-        # Answers of the table's geometry (``_forbidden``), shared with copies.
+        # Answers of the table's geometry (``_forbidden``) and of the retreat chart
+        # (``_test``), shared with copies: the odds meet the same question on many branches.
         self._ground_seen: dict[Any, list[str]] = {}
+        self._chance_seen: dict[rules.RetreatTest, rules.Chance] = {}
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -238,28 +241,41 @@ class Battle:
     def next_round(self) -> None:
         self._round(len(self.rounds) + 1)
 
-    def position(self) -> str:
-        """Everything the rounds still to come and the outcome depend on, between rounds:
-        the rounds fought, each fighter as it stands (its table row and record included) and
-        who has left, how. Not the rolls made, nor the words said about them (the odds merge
-        battles that reach the same position: ``odds_stages``)."""
-        fighters = [
-            {k: v for k, v in vars(f).items() if k not in ("profile", "notes", "start_strength")}
-            for f in self.fighters
-        ]
-        return json.dumps(
-            [
-                len(self.rounds),
-                fighters,
-                self.retreated,
-                self.disengaged,
-                self.surrendered,
-                self.eliminated,
-                self.admin_firing,
-            ],
-            sort_keys=True,
-            default=str,
+    def position(self) -> Hashable:
+        """Everything the rounds still to come and the odds' outcome (``odds_outcome``)
+        depend on, between rounds; battles with the same position are merged by the odds
+        (``AssaultStages``), so it holds no more than that. While the fight goes on: the
+        rounds fought, and for each fighter what a round changes (strength, factor, whether
+        and how it left, where its stand is); who retreated (and who pursued it),
+        disengaged, surrendered or was destroyed, not in which round nor by which bearing;
+        the road column's units free to fire. Once it is over, only what the outcome shows:
+        who is left on the field, each stand's fate and losses. Never the rolls made, nor
+        the words said about them."""
+        left = (
+            tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.retreated)),
+            tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.disengaged)),
+            tuple(sorted(self.surrendered)),
+            tuple(sorted(self.eliminated)),
         )
+        if self.ended():
+            return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
+        fighters = tuple(
+            (
+                f.strength,
+                f.af,
+                f.present,
+                f.gone,
+                f.row["x"],
+                f.row["y"],
+                f.row["status"],
+                tuple(f.row["markers"]),
+                f.row.get("moved_turn"),
+                f.record.get("retreated_turn"),
+            )
+            for f in self.fighters
+        )
+        firing = tuple(sorted((k, tuple(v)) for k, v in self.admin_firing.items()))
+        return (len(self.rounds), fighters, left, firing)
 
     def copy(self) -> Battle:
         """A copy to play the next round on, sharing what a round never changes: the other
@@ -269,13 +285,17 @@ class Battle:
         ctx = self.ctx
         _ = ctx.table  # built once, shared by the copies
         rows = dict(ctx.state.rows)
-        where = {id(v): k for k, v in rows.items()}
         fighters = []
         for f in self.fighters:
-            row = rows[where[id(f.row)]] = _copied(f.row)
-            fighters.append(replace(f, row=row, record=row["models"][MODEL]))
+            row = rows[STAND + f.id] = _copied(f.row)
+            g = object.__new__(Fighter)
+            g.__dict__.update(f.__dict__)
+            g.row, g.record = row, row["models"][MODEL]
+            fighters.append(g)
         new = copy.copy(self)
-        new.ctx = replace(ctx, state=State(rows), subjects=set(ctx.subjects))
+        new.ctx = RulesContext(
+            State(rows), ctx.dice, ctx.scenario, ctx.charts, set(ctx.subjects), ctx._table
+        )
         new.fighters = fighters
         new.by_id = {f.id: f for f in fighters}
         new.rounds = list(self.rounds)
@@ -293,10 +313,13 @@ class Battle:
         return factor.moving if f.moving else factor.stationary
 
     def _present(self, side: str | None = None) -> list[Fighter]:
-        return [f for f in self.fighters if f.present and (side is None or f.side == side)]
+        if side is None:
+            return [f for f in self.fighters if f.present]
+        return [f for f in self.fighters if f.present and f.side == side]
 
     def _over(self) -> bool:
-        return any(not self._present(side) for side in self.sides)
+        here = {f.side for f in self.fighters if f.present}
+        return len(here) < len(self.sides)
 
     def _round(self, number: int) -> None:
         self.lines.append(f"Round {number}:")
@@ -462,17 +485,17 @@ class Battle:
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
         friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
         friends_joined = sum(1 for g in self.fighters if g.side == f.side and g.joined and g != f)
-        chance = rules.retreat_chance(
-            self.chart,
-            rules.RetreatTest(
-                af=f.af,
-                training=f.training,
-                start_strength=f.start_strength,
-                casualties=lost,
-                retreated_friends=friends_gone,
-                joined_friends=friends_joined,
-            ),
+        asked = rules.RetreatTest(
+            af=f.af,
+            training=f.training,
+            start_strength=f.start_strength,
+            casualties=lost,
+            retreated_friends=friends_gone,
+            joined_friends=friends_joined,
         )
+        chance = self._chance_seen.get(asked)
+        if chance is None:
+            chance = self._chance_seen[asked] = rules.retreat_chance(self.chart, asked)
         self.chances.setdefault(f.id, []).append(chance.chance)
         fails, roll = rules.percent_test(
             self.ctx.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
@@ -1064,7 +1087,12 @@ def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 def _copied(value: Any) -> Any:
     """A deep copy of a JSON-like value (a stand's row): dicts and lists copied, the rest
-    shared (numbers and strings do not change)."""
+    shared (numbers and strings do not change); through ``marshal`` where it can (many
+    times quicker), which gives back equal values of the same types."""
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        pass
     if isinstance(value, dict):
         return {k: _copied(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -1093,7 +1121,7 @@ class AssaultStages:
         return battle.ended()
 
     @staticmethod
-    def key(battle: Battle) -> str:
+    def key(battle: Battle) -> Hashable:
         return battle.position()
 
     @staticmethod

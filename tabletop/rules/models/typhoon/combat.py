@@ -50,6 +50,8 @@ def run_skill_check(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> di
     chance = Fraction(min(max(skill, 0), die), die)
     return {
         "verdict": f"Skill check {'passed' if passed else 'failed'}: {roll} vs skill {skill}",
+        # What happened, without the face (the odds group by it).
+        "result": "passed" if passed else "failed",
         "passed": passed,
         "roll": roll,
         "chance": float(chance),
@@ -71,6 +73,8 @@ def run_first_shot(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dic
     return {
         "verdict": f"First-shot check {'passed' if passed else 'failed'}: "
         f"{rating:g} x Rnd(10) = {value:.2f} vs {need:g}",
+        # What happened, without the face (the odds group by it).
+        "result": "passed" if passed else "failed",
         "passed": passed,
         "rating": rating,
         "chance": float(chance),
@@ -354,7 +358,7 @@ def run_he_damage(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict
         out["hit"] = hit
         if hit:
             ia = dmg.squad_attack(t, firer, weapon, sit.firer_men)
-            losses = dmg.he_losses(t, dice, weapon, ia, chance, target, status)
+            losses = dmg.he_losses(t, dice, weapon, ia, chance, target, status, "he-damage")
             lines.extend(losses.lines)
             out["men_killed"] = losses.killed
     out["destroyed"] = status.destroyed

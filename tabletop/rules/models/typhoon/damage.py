@@ -7,10 +7,11 @@ tests the rolling procedures apply.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.core.dice import DiceLike
+from tabletop.core.dice import DiceLike, checkpoint
 from tabletop.rules.models.chance import percent, shown
 from tabletop.rules.models.typhoon.tables import EPS, Tables, Unit, Weapon
 
@@ -248,7 +249,11 @@ def he_losses(
     ra: float,
     target: Unit,
     status: Status,
+    mark: Hashable | None = None,
 ) -> Losses:
+    """Men killed by HE (ToS V Damage to soft targets). ``mark``: the caller's word that
+    nothing after these losses but the men killed and the dice still to come decides its
+    outcome (a lone HE hit), so the odds may follow what comes after once per count."""
     out = Losses()
     rule = t.rule("parameter", "kill-divisor")
     u1, _ = t.rnd(dice, 1, "men killed: first Rnd(1)")
@@ -266,8 +271,13 @@ def he_losses(
         out.lines.append(
             f"{whole} killed, and {shown(percent(rest))} for one more: {'yes' if more else 'no'}"
         )
+    if mark is not None:
+        # What follows depends on the men killed so far only (and what the caller fixed).
+        checkpoint(dice, (mark, total))
     if weapon.size > 1:
-        u3, _ = t.rnd(dice, 1, "extra kill for shell size over 1")
+        u3, _ = t.rnd_test(
+            dice, 1, "extra kill for shell size over 1", lambda u: extra_kill(t, ra, u)
+        )
         add, scale = t.p("extra-kill-add"), t.p("extra-kill-scale")
         extra = extra_kill(t, ra, u3)
         total += int(extra)
@@ -277,7 +287,10 @@ def he_losses(
     out.killed = min(total, status.men)
     status.men -= out.killed
     if out.killed and status.men and can_be_destroyed_by_losses(target):
-        u4, _ = t.rnd(dice, 1, "gun or soft vehicle destroyed?")
+        killed = out.killed
+        u4, _ = t.rnd_test(
+            dice, 1, "gun or soft vehicle destroyed?", lambda u: gun_destroyed(t, weapon, killed, u)
+        )
         scale = t.p("gun-destroy-scale")
         if gun_destroyed(t, weapon, out.killed, u4):
             out.destroyed = True

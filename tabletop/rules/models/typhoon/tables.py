@@ -7,11 +7,11 @@ and reads the two random-number conventions the whole model shares (ToS V Notati
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tabletop.core.dice import DiceLike
+from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import ChartError
 from tabletop.data.charts import Entry
 from tabletop.data.schema import bounded
@@ -428,14 +428,21 @@ PARAMETERS = (
 )
 
 
+_CHECKED: dict[int, Any] = {}
+
+
 class Tables:
     """The validated typhoon chart with the lookups the procedures use."""
 
     def __init__(self, charts: Any):
         self.tables = charts.model_tables(CHART, SCHEMAS)
-        problems = self._problems()
-        if problems:
-            raise ChartError(problems)
+        # The charts build the tables once; they are checked once too (the odds open the
+        # model on every run). Keeping the tables here keeps their id from being reused.
+        if _CHECKED.get(id(self.tables)) is not self.tables:
+            problems = self._problems()
+            if problems:
+                raise ChartError(problems)
+            _CHECKED[id(self.tables)] = self.tables
 
     def _problems(self) -> list[str]:
         where = f"models/{CHART}.yaml"
@@ -500,6 +507,17 @@ class Tables:
     def rnd(self, dice: DiceLike, x: float, purpose: str) -> tuple[float, int]:
         """A continuous Rnd(x) from one percentile roll; returns the value and the roll."""
         roll = dice.roll(PERCENT, f"{purpose} (d100 as Rnd)")
+        return self.rnd_of(roll, x), roll
+
+    def rnd_test(
+        self, dice: DiceLike, x: float, purpose: str, test: Callable[[float], bool]
+    ) -> tuple[float, int]:
+        """A Rnd(x) that matters only through ``test`` (an extra kill when RA + 10 > 200 x
+        Rnd(1)): rolled and shown as ``rnd``, but the odds try one face of each run of faces
+        that ``test`` answers alike (``roll_in_bands``), which is exact."""
+        answers = [test(self.rnd_of(face, x)) for face in self.faces()]
+        cuts = [face for face in self.faces()[:-1] if answers[face - 1] != answers[face]]
+        roll = roll_in_bands(dice, PERCENT, f"{purpose} (d100 as Rnd)", cuts)
         return self.rnd_of(roll, x), roll
 
     def percent(self, dice: DiceLike, chance: float, purpose: str) -> tuple[bool, list[int]]:
