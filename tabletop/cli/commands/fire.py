@@ -600,7 +600,9 @@ def model_fire(
 
 def render_model(r: dict[str, Any]) -> str:
     lines = [headline(r["verdict"]), *[f"  {line}" for line in r.get("lines", [])]]
-    if r.get("rolls"):
+    # In a game the dice come after the event, marked physical or generated, as for every
+    # command; a quick calculation has no event, so it lists them here.
+    if r.get("rolls") and not r.get("event"):
         lines.append(
             "  dice: "
             + ", ".join(
