@@ -24,7 +24,7 @@ from tabletop.cli import cli
 from tabletop.data.resources import scenarios_dir
 from tabletop.game.engine import Game
 from tabletop.rules.views import Knowledge, LastSeen, Spotted, event_for_view, events_for_view
-from tests.conftest import file_digest
+from tests.conftest import Run, as_json, file_digest
 
 HIDDEN_LAKE = (
     "  - {id: weak-ice-7, kind: lake, polygon: [[1, 30], [5, 30], [5, 35], [1, 35]],"
@@ -542,3 +542,14 @@ def test_damage_done_in_plain_view_is_seen_by_both_sides() -> None:
     )
     shown = event_for_view(bomb, usa())
     assert shown is not None and shown.result == {"verdict": "village-1 damaged"}
+
+
+def test_targets_under_a_sides_view_answers_only_for_its_own_stands(game: Run) -> None:
+    # What an enemy stand sees is not the side's to know (SPEC 3, views).
+    out = game("targets", "G-3", "--view", "USA", code=2).output
+    assert out == (
+        "Error: 'G-3' is not one of USA's stands (under the USA view, targets answers for "
+        "them: US-1, US-2, US-3, US-4, US-5, US-S)\n"
+    )
+    own = as_json(game("targets", "us-4", "--view", "USA", "--json"))
+    assert own == as_json(game("targets", "US-4", "--json"))
