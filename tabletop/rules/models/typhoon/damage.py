@@ -102,7 +102,10 @@ class Status:
     destroyed: bool = False
 
     def key(self) -> tuple[object, ...]:
-        return (self.men, self.immobilized, tuple(sorted(self.guns_out)), self.destroyed)
+        """What of the target's state the rest of a fire's outcome can depend on, for the
+        odds' checkpoints: guns already out only spare later gun-out rolls, which decide
+        nothing the outcome names (ToS V Effects of penetration)."""
+        return (self.men, self.immobilized, self.destroyed)
 
     def as_json(self) -> dict[str, Any]:
         return {
