@@ -2025,3 +2025,54 @@ def test_stand_without_the_models_profile_is_refused(run: Run) -> None:
         "{mech-brigade: ID}' in the scenario (IDs in charts/models/mech_brigade.yaml)\n"
     )
     assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def _fraction_odds(run: Run, shooter: str, target: str) -> dict[str, Fraction]:
+    """The odds ``fire --odds`` gives a table shot: exact fractions keyed by outcome name
+    (each outcome of one shot has its own number of hits)."""
+    out = as_json(run("fire", shooter, target, "--odds", "--json"))
+    return {
+        key.split(",")[0].removeprefix("outcome "): Fraction(p)
+        for key, p in out["outcomes"].items()
+    }
+
+
+def _face_by_face_odds(run: Run, shooter: str, target: str) -> dict[str, Fraction]:
+    """The same shot's odds counted face by face (``FireOdds``, every d100 face of every
+    roll), the rate of fire by ``distribution`` over every face: no bands, no checkpoints."""
+    from tabletop.cli.core import open_game
+    from tabletop.rules.models.engine import shot_from_table
+
+    ctx = open_game(run.game).context()  # type: ignore[attr-defined]
+    model = find_model("typhoon", ctx.charts)
+    assert isinstance(model, Typhoon)
+    the_shot, _ = shot_from_table(ctx, model, {"shooter": shooter, "target": target})
+    outcomes = model.odds(the_shot)["outcomes"]
+    return {k: Fraction(v) for k, v in outcomes.items() if v}
+
+
+@pytest.mark.parametrize("target", ["US-TK", "US-SIDE"])
+def test_table_fire_odds_by_bands_equal_a_face_by_face_count(run: Run, target: str) -> None:
+    # Issue 20: every roll of table fire that matters by band only (skill checks, the first-
+    # shot check, hit location, penetration, destroyed outright) is tried once per band by
+    # the odds; the answer must be exactly the face-by-face count (ToS II.B.3, ToS V).
+    new_game(run)
+    banded = _fraction_odds(run, "G-TK", target)
+    assert banded == _face_by_face_odds(run, "G-TK", target)
+    assert sum(banded.values()) == 1
+    assert banded["no fire"] == Fraction(3, 4)  # skill 5 of 10, first shot 10 x Rnd(10) >= 50
+
+
+def test_table_fire_odds_of_two_shots_equal_a_face_by_face_count(run: Run) -> None:
+    # The next pulse at the same target fires twice when both checks pass (ToS II.B.3 Rate
+    # of fire): the second shot follows each state the first leaves once (a checkpoint).
+    new_game(run)
+    run("fire", "G-TK", "US-TK", "--dice", "6,100")  # no fire, but the streak begins
+    goto_phase(run, "opportunity-fire")
+    out = as_json(run("fire", "G-TK", "US-TK", "--odds", "--json"))
+    by_name: dict[str, Fraction] = {}
+    for key, p in out["outcomes"].items():
+        name = key.split(",")[0].removeprefix("outcome ")
+        by_name[name] = by_name.get(name, Fraction(0)) + Fraction(p)
+    assert by_name == _face_by_face_odds(run, "G-TK", "US-TK")
+    assert sum(by_name.values()) == 1

@@ -27,7 +27,12 @@ from tabletop.rules.models.typhoon.tables import PERCENT, Tables, Unit, Weapon
 
 def skill_check(t: Tables, dice: DiceLike, skill: int, purpose: str) -> tuple[bool, int]:
     die = int(t.p("skill-die"))
-    roll = dice.roll(die, f"{purpose}: skill check, passes on {skill} or less (d{die})")
+    roll = t.roll_by(
+        dice,
+        die,
+        f"{purpose}: skill check, passes on {skill} or less (d{die})",
+        lambda face: face <= skill,
+    )
     return roll <= skill, roll
 
 
@@ -65,7 +70,12 @@ def run_first_shot(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dic
     base = o.number("rating", unit.first_shot if unit else None, 0, 100, "the first-shot rating")
     lost = o.whole("crew_lost", 0, 0, 40)
     rating = first_shot_rating(base, lost)
-    roll = dice.roll(PERCENT, "first-shot check (d100 as Rnd(10))")
+    roll = t.roll_by(
+        dice,
+        PERCENT,
+        "first-shot check (d100 as Rnd(10))",
+        lambda face: first_shot_passes(t, rating, face),
+    )
     passed = first_shot_passes(t, rating, roll)
     chance = Fraction(sum(1 for f in t.faces() if first_shot_passes(t, rating, f)), len(t.faces()))
     value = rating * t.rnd_of(roll, 10)
@@ -102,7 +112,12 @@ def rate_of_fire(
     once when both pass, else not at all; a later pulse twice when both pass, the unit is not
     moving and its shell is larger than small arms, else once."""
     ok_skill, skill_roll = skill_check(t, dice, skill, "rate of fire")
-    roll = dice.roll(PERCENT, "rate of fire: first-shot check (d100 as Rnd(10))")
+    roll = t.roll_by(
+        dice,
+        PERCENT,
+        "rate of fire: first-shot check (d100 as Rnd(10))",
+        lambda face: first_shot_passes(t, rating, face),
+    )
     ok_first = first_shot_passes(t, rating, roll)
     both = ok_skill and ok_first
     lines = [

@@ -11,9 +11,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.core.dice import DiceLike, checkpoint
+from tabletop.core.dice import DiceLike, checkpoint, roll_in_bands
 from tabletop.rules.models.chance import percent, shown
-from tabletop.rules.models.typhoon.tables import EPS, Tables, Unit, Weapon
+from tabletop.rules.models.typhoon.tables import EPS, PERCENT, Tables, Unit, Weapon, band_cuts
 
 TURRET_POSITIONS = (1, 2)  # ToS II.A: the first two weapons sit in the turret/upper hull
 HULL_POSITIONS = (3, 4)  # and the last two in the lower hull
@@ -101,6 +101,12 @@ class Status:
     guns_out: set[int] = field(default_factory=set)
     destroyed: bool = False
 
+    def key(self) -> tuple[object, ...]:
+        """What of the target's state the rest of a fire's outcome can depend on, for the
+        odds' checkpoints: guns already out only spare later gun-out rolls, which decide
+        nothing the outcome names (ToS V Effects of penetration)."""
+        return (self.men, self.immobilized, self.destroyed)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "men": self.men,
@@ -120,13 +126,52 @@ class Penetration:
     lines: list[str] = field(default_factory=list)
 
 
+_OUTRIGHT_CUTS: dict[tuple[float, ...], tuple[int, ...]] = {}
+
+
+def _outright_cuts(t: Tables, weapon: Weapon, target: Unit) -> tuple[int, ...]:
+    """The first Rnd(1) of ``destroyed_outright`` matters only by which faces of the second
+    then destroy the target: the bands of first faces that agree on them (computed once)."""
+    key = (weapon.size, target.size, t.p("destroy-size-factor"), t.p("rnd-offset"))
+    if key not in _OUTRIGHT_CUTS:
+        seconds = [t.rnd_of(g) for g in t.faces()]
+
+        def answer(face: int) -> tuple[bool, ...]:
+            u1 = t.rnd_of(face)
+            return tuple(destroyed_outright(t, weapon, target, u1, u2) for u2 in seconds)
+
+        _OUTRIGHT_CUTS[key] = tuple(band_cuts(PERCENT, answer))
+    return _OUTRIGHT_CUTS[key]
+
+
 def penetration_effects(
-    t: Tables, dice: DiceLike, weapon: Weapon, target: Unit, area: str, status: Status
+    t: Tables,
+    dice: DiceLike,
+    weapon: Weapon,
+    target: Unit,
+    area: str,
+    status: Status,
+    mark: Hashable | None = None,
 ) -> Penetration:
+    """``mark``: the caller's word that, once the target survives, what follows depends
+    only on ``mark``, the target's state and the dice to come (the odds follow it once)."""
     out = Penetration()
     factor = t.p("destroy-size-factor")
-    u1, _ = t.rnd(dice, 1, f"destroyed outright? shell size {weapon.size} x Rnd(1)")
-    u2, _ = t.rnd(dice, 1, f"destroyed outright? size {target.size} x {factor:g} x Rnd(1)")
+    # Both Rnd(1) matter only through the one comparison: the first by which faces of the
+    # second then destroy, the second by whether it does (the odds try one face of each).
+    first = roll_in_bands(
+        dice,
+        PERCENT,
+        f"destroyed outright? shell size {weapon.size} x Rnd(1) (d100 as Rnd)",
+        _outright_cuts(t, weapon, target),
+    )
+    u1 = t.rnd_of(first)
+    u2, _ = t.rnd_test(
+        dice,
+        1,
+        f"destroyed outright? size {target.size} x {factor:g} x Rnd(1)",
+        lambda v: destroyed_outright(t, weapon, target, u1, v),
+    )
     left, right = weapon.size * u1, target.size * factor * u2
     rule = t.rule("penetration_effect", area)
     if destroyed_outright(t, weapon, target, u1, u2):
@@ -135,6 +180,9 @@ def penetration_effects(
         out.lines.append(f"destroyed outright: {left:.2f} > {right:.2f} [{rule}]")
         return out
     out.lines.append(f"survives the penetration: {left:.2f} <= {right:.2f} [{rule}]")
+    if mark is not None:
+        # What follows depends on the area, the target's state and the caller's mark only.
+        checkpoint(dice, ("survived", mark, status.key()))
     effect = t.entry("penetration_effect", area)
     chance = float(effect.immobilize_chance)
     if chance >= 100:

@@ -3,17 +3,18 @@ HE losses (soft targets), shot by shot (ToS II.B.3 Point fire, ToS V)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.core.dice import DiceLike
+from tabletop.core.dice import DiceLike, checkpoint
 from tabletop.core.errors import RulesRefusal
 from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import Accuracy, Facts, accuracy
 from tabletop.rules.models.typhoon.situation import Situation
 from tabletop.rules.models.typhoon.states import unit_state
-from tabletop.rules.models.typhoon.tables import Tables, Unit, Weapon
+from tabletop.rules.models.typhoon.tables import PERCENT, Tables, Unit, Weapon
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,20 @@ class Firing:
             )
 
 
-def resolve_shot(f: Firing, dice: DiceLike, status: dmg.Status, number: int) -> dict[str, Any]:
+def resolve_shot(
+    f: Firing, dice: DiceLike, status: dmg.Status, number: int, mark: Hashable | None = None
+) -> dict[str, Any]:
+    """One shot. ``mark``: the caller's word that, once this shot's penetration has been
+    survived, what follows depends only on ``mark``, the area, the target's state and the
+    dice to come (the odds then follow it once)."""
     t = f.t
     die = int(t.p("skill-die"))
-    skill_roll = dice.roll(die, f"shot {number}: skill check, passes on {f.shooter.skill} or less")
+    skill_roll = t.roll_by(
+        dice,
+        die,
+        f"shot {number}: skill check, passes on {f.shooter.skill} or less",
+        f.skill_passes,
+    )
     failed = not f.skill_passes(skill_roll)
     acc = f.hit_accuracy(failed)
     hit, hit_rolls = t.percent(dice, acc.value, f"shot {number}: to hit")
@@ -118,15 +129,37 @@ def resolve_shot(f: Firing, dice: DiceLike, status: dmg.Status, number: int) -> 
     }
     if hit:
         if f.target.is_hard:
-            _hard_damage(f, dice, status, shot)
+            if mark is not None:
+                # A hit on a hard target: what follows no longer depends on the skill check.
+                checkpoint(dice, ("hit", mark))
+            _hard_damage(f, dice, status, shot, mark)
         else:
             _soft_damage(f, dice, status, shot, failed)
     return shot
 
 
-def _hard_damage(f: Firing, dice: DiceLike, status: dmg.Status, shot: dict[str, Any]) -> None:
+def _where(f: Firing, face: int) -> tuple[str, ...]:
+    """What a hit location face decides: spared by hull-down, or the area struck (the odds
+    try one face of each run of faces alike)."""
+    t = f.t
+    number = dmg.location_number(t, face, f.sit.levels_above)
+    if dmg.hull_down_spares(t, number, f.hull_down):
+        return ("spared",)
+    try:
+        return (dmg.point_area(t, number, f.sit.aspect),)
+    except ValueError:
+        return ("no band", str(number))
+
+
+def _hard_damage(
+    f: Firing,
+    dice: DiceLike,
+    status: dmg.Status,
+    shot: dict[str, Any],
+    mark: Hashable | None = None,
+) -> None:
     t, lines = f.t, shot["lines"]
-    roll = dice.roll(100, "hit location (d100)")
+    roll = t.roll_by(dice, PERCENT, "hit location (d100)", lambda face: _where(f, face))
     number = dmg.location_number(t, roll, f.sit.levels_above)
     rule = t.rule("location", "loc-track")
     bonus = f" + {number - roll} (firer 2+ levels up)" if number != roll else ""
@@ -144,13 +177,23 @@ def _hard_damage(f: Firing, dice: DiceLike, status: dmg.Status, shot: dict[str, 
         shot["penetrated"] = True
         lines.append(f"track hit by shell size {f.weapon.size}: always penetrates [ToS II.B.3]")
     else:
-        u, _ = t.rnd(dice, 1, f"{f.sit.shell.upper()} penetration depth")
+        u, _ = t.rnd_test(
+            dice,
+            1,
+            f"{f.sit.shell.upper()} penetration depth",
+            lambda v: dmg.penetrates(dmg.depth(t, f.sit.shell, v, f.weapon, f.r), armour),
+        )
         pd = dmg.depth(t, f.sit.shell, u, f.weapon, f.r)
         shot["penetration_depth"] = round(pd, 2)
         shot["penetrated"] = dmg.penetrates(pd, armour)
         lines.append(_depth_line(f, u, pd, armour, shot["penetrated"]))
     if shot["penetrated"]:
-        effects = dmg.penetration_effects(t, dice, f.weapon, f.target, area, status)
+        if mark is not None:
+            # Through the armour: what follows depends on the area only (not the faces).
+            checkpoint(dice, ("penetrated", mark, area))
+        effects = dmg.penetration_effects(
+            t, dice, f.weapon, f.target, area, status, mark=(mark, area) if mark else None
+        )
         lines.extend(effects.lines)
         shot["destroyed_outright"] = effects.destroyed_outright
         shot["immobilized"] = effects.immobilized
@@ -197,6 +240,16 @@ def _soft_damage(
     shot["destroyed"] = losses.destroyed
 
 
+def _so_far(shots: list[dict[str, Any]]) -> tuple[object, ...]:
+    """What earlier shots did that the fire's outcome and suppression can depend on."""
+    return (
+        sum(1 for s in shots if s["hit"]),
+        any(s.get("compartment") for s in shots),
+        any(s.get("immobilized") for s in shots),
+        sum(s["men_killed"] for s in shots),
+    )
+
+
 def suppression_gained(t: Tables, f: Firing, shots: list[dict[str, Any]]) -> tuple[int, list[str]]:
     """The Suppression Point Table's fire rows that the fire itself decides."""
     rows = t.tables["suppression"]
@@ -226,9 +279,14 @@ def resolve(f: Firing, dice: DiceLike, count: int) -> dict[str, Any]:
     status = dmg.Status(
         men=s.target_men, immobilized=s.target_immobilized, guns_out=set(s.target_guns_out)
     )
-    shots = []
+    shots: list[dict[str, Any]] = []
     for number in range(1, count + 1):
-        shots.append(resolve_shot(f, dice, status, number))
+        # What the rest of the fire (and its outcome) depends on: the shots left, the
+        # target's state and what the shots so far did (the odds follow each once).
+        mark = ("tos-fire", count, number, status.key(), _so_far(shots))
+        if number > 1:
+            checkpoint(dice, mark)
+        shots.append(resolve_shot(f, dice, status, number, mark))
         if status.destroyed:
             break
     gained, why = suppression_gained(f.t, f, shots)

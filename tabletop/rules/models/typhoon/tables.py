@@ -7,7 +7,7 @@ and reads the two random-number conventions the whole model shares (ToS V Notati
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -515,10 +515,19 @@ class Tables:
         """A Rnd(x) that matters only through ``test`` (an extra kill when RA + 10 > 200 x
         Rnd(1)): rolled and shown as ``rnd``, but the odds try one face of each run of faces
         that ``test`` answers alike (``roll_in_bands``), which is exact."""
-        answers = [test(self.rnd_of(face, x)) for face in self.faces()]
-        cuts = [face for face in self.faces()[:-1] if answers[face - 1] != answers[face]]
-        roll = roll_in_bands(dice, PERCENT, f"{purpose} (d100 as Rnd)", cuts)
+        roll = self.roll_by(
+            dice, PERCENT, f"{purpose} (d100 as Rnd)", lambda face: test(self.rnd_of(face, x))
+        )
         return self.rnd_of(roll, x), roll
+
+    def roll_by(
+        self, dice: DiceLike, sides: int, purpose: str, answer: Callable[[int], Hashable]
+    ) -> int:
+        """A die whose face matters only through ``answer`` (a skill check: passed or not; a
+        hit location: the area): rolled, logged and shown as any roll, but the odds try one
+        face of each run of faces ``answer`` gives alike (``roll_in_bands``), which is exact
+        as long as the caller uses the face only through the same ``answer``."""
+        return roll_in_bands(dice, sides, purpose, band_cuts(sides, answer))
 
     def percent(self, dice: DiceLike, chance: float, purpose: str) -> tuple[bool, list[int]]:
         """A percent chance such as 70.57, settled exactly as the game's real-valued
@@ -528,3 +537,9 @@ class Tables:
 
     def faces(self) -> range:
         return range(1, PERCENT + 1)
+
+
+def band_cuts(sides: int, answer: Callable[[int], Hashable]) -> list[int]:
+    """The highest face of each run of faces ``answer`` gives alike, but the last."""
+    answers = [answer(face) for face in range(1, sides + 1)]
+    return [face for face in range(1, sides) if answers[face - 1] != answers[face]]
