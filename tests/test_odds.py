@@ -539,3 +539,28 @@ def test_typhoon_he_losses_odds_match_every_pair_of_rnd_faces(charts: Any) -> No
                 exact[k] = exact.get(k, Fraction(0)) + p / 10_000
     assert got == {k: p for k, p in exact.items() if p}
     assert sum(got.values()) == 1
+
+
+def test_a_composite_roll_gives_the_odds_of_its_dice_face_by_face() -> None:
+    # Two d10 multiplied, only whether the product passes 30 mattering to what follows, then
+    # a d6: the composite's values (pass or not) weighted by their chance, exactly as every
+    # face of every die counted.
+    from tabletop.core.dice import roll_composite
+    from tabletop.core.odds import distribution
+
+    def product(d: Any) -> tuple[bool, str]:
+        a, b = d.roll(10, "a"), d.roll(10, "b")
+        return a * b > 30, f"{a} x {b}"
+
+    def with_composite(d: Any) -> tuple[bool, int]:
+        passed, _ = roll_composite(d, "product over 30", product)
+        return passed, d.roll(6, "then")
+
+    def face_by_face(d: Any) -> tuple[bool, int]:
+        passed, _ = product(d)
+        return passed, d.roll(6, "then")
+
+    counted = distribution(face_by_face)
+    assert distribution(with_composite) == counted
+    over = sum(1 for a in range(1, 11) for b in range(1, 11) if a * b > 30)
+    assert counted[(True, 1)] == Fraction(over, 100 * 6)

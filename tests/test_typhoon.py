@@ -2051,11 +2051,13 @@ def _face_by_face_odds(run: Run, shooter: str, target: str) -> dict[str, Fractio
     return {k: Fraction(v) for k, v in outcomes.items() if v}
 
 
-@pytest.mark.parametrize("target", ["US-TK", "US-SIDE"])
+@pytest.mark.parametrize("target", ["US-TK", "US-SIDE", "US-WOOD"])
 def test_table_fire_odds_by_bands_equal_a_face_by_face_count(run: Run, target: str) -> None:
     # Issue 20: every roll of table fire that matters by band only (skill checks, the first-
     # shot check, hit location, penetration, destroyed outright) is tried once per band by
-    # the odds; the answer must be exactly the face-by-face count (ToS II.B.3, ToS V).
+    # the odds, and an HE hit's two Rnd(1) on a soft target (US-WOOD) by the count of men
+    # they kill (a composite roll); the answer must be exactly the face-by-face count
+    # (ToS II.B.3, ToS V).
     new_game(run)
     banded = _fraction_odds(run, "G-TK", target)
     assert banded == _face_by_face_odds(run, "G-TK", target)

@@ -19,10 +19,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from tabletop.core.errors import DiceError
 from tabletop.core.words import count
+
+# The value and payload of a composite roll (``roll_composite``).
+V = TypeVar("V", bound=Hashable)
+W = TypeVar("W")
 
 PHYSICAL = "physical"
 GENERATED = "generated"
@@ -245,6 +249,22 @@ def roll_again_above(dice: DiceLike, sides: int, above: int, purpose: str) -> li
         rolls.append(dice.roll(sides, purpose))
         if rolls[-1] <= above:
             return rolls
+
+
+def roll_composite(
+    dice: DiceLike, key: Hashable, sub: Callable[[DiceLike], tuple[V, W]]
+) -> tuple[V, W]:
+    """Dice whose faces matter only through one value ``sub`` makes of them: ``sub(dice)``
+    rolls them and gives ``(value, payload)`` (the payload: what the command prints, such as
+    the working with each face). The game's dice just run ``sub``. The odds enumerator works
+    out the distribution of ``value`` once for ``key`` (which names everything ``sub``
+    depends on besides its dice) and branches on the values alone, so two continuous rolls
+    multiplied together cost their 10,000 pairs once, not once per run of the command."""
+    method = getattr(dice, "roll_composite", None)
+    if method is not None:
+        found: tuple[V, W] = method(key, sub)
+        return found
+    return sub(dice)
 
 
 def checkpoint(dice: DiceLike, key: Hashable) -> None:

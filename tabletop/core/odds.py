@@ -75,8 +75,11 @@ class _ScriptedDice:
         script: tuple[int, ...],
         start: int = 0,
         memo: Mapping[Hashable, object] | None = None,
+        composites: dict[Hashable, object] | None = None,
     ) -> None:
         self.faces = list(script)
+        # Composite rolls worked out in this enumeration, by key (``roll_composite``).
+        self._composites: dict[Hashable, object] = {} if composites is None else composites
         self._next = 0
         self._start = start
         self._memo = memo
@@ -118,6 +121,38 @@ class _ScriptedDice:
     def roll_again_above(self, sides: int, above: int, purpose: str) -> int:
         # Rolling again over ``above`` until a face is kept: each kept face 1/above.
         return self._take(sides, purpose, lambda: _faces(above))
+
+    def roll_composite(
+        self, key: Hashable, sub: Callable[[DiceLike], tuple[Hashable, object]]
+    ) -> tuple[Hashable, object]:
+        """One branch per value ``sub`` can make of its dice, weighted by its chance (worked
+        out once per enumeration for ``key``), with the payload of the first run that made
+        it."""
+        values, payloads, branches = self._composite(key, sub)
+        index = self._take(len(values), f"composite {key!r}", lambda: branches)
+        return values[index - 1], payloads[index - 1]
+
+    def _composite(
+        self, key: Hashable, sub: Callable[[DiceLike], tuple[Hashable, object]]
+    ) -> tuple[list[Hashable], list[object], tuple[Branch, ...]]:
+        memo: dict[Hashable, object] = self._composites
+        found = memo.get(key)
+        if found is None:
+            payloads: dict[Hashable, object] = {}
+
+            def value_of(dice: _ScriptedDice) -> Hashable:
+                value, payload = sub(dice)
+                payloads.setdefault(value, payload)
+                return value
+
+            dist = distribution(value_of)
+            values = list(dist)
+            found = memo[key] = (
+                values,
+                [payloads[v] for v in values],
+                tuple((i + 1, dist[v]) for i, v in enumerate(values)),
+            )
+        return found  # type: ignore[return-value]
 
     def checkpoint(self, key: Hashable) -> None:
         if self._memo is None or self._next < self._start:
@@ -166,6 +201,7 @@ def distribution(
     """
     limit = MAX_BRANCHES if limit is None else limit
     memo: dict[Hashable, dict[T, Fraction]] = {}
+    composites: dict[Hashable, object] = {}
     runs = 0
 
     def explore(script: tuple[int, ...]) -> dict[T, Fraction]:
@@ -179,7 +215,7 @@ def distribution(
             runs += 1
             if runs > limit:
                 raise TooManyBranches(limit)
-            dice = _ScriptedDice(prefix, len(script), memo)
+            dice = _ScriptedDice(prefix, len(script), memo, composites)
             try:
                 after: Mapping[T, Fraction] = {procedure(dice): Fraction(1)}
             except _Known as known:

@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.core.dice import DiceLike, checkpoint, roll_in_bands
+from tabletop.core.dice import DiceLike, checkpoint, roll_composite, roll_in_bands
 from tabletop.rules.models.chance import percent, shown
 from tabletop.rules.models.typhoon.tables import EPS, PERCENT, Tables, Unit, Weapon, band_cuts
 
@@ -304,21 +304,30 @@ def he_losses(
     outcome (a lone HE hit), so the odds may follow what comes after once per count."""
     out = Losses()
     rule = t.rule("parameter", "kill-divisor")
-    u1, _ = t.rnd(dice, 1, "men killed: first Rnd(1)")
-    u2, _ = t.rnd(dice, 1, "men killed: second Rnd(1)")
-    value = kill_value(t, ia, ra, u1, u2)
-    whole, rest = split(value)
     div = t.p("kill-divisor")
-    out.lines.append(
-        f"men killed = {ia:g} x {u1:.3f} x {ra:.2f} / {div:g} + {u2:.3f} = {value:.3f} [{rule}]"
-    )
-    total = whole
-    if rest > EPS:
-        more, _ = t.percent(dice, rest, "one more man killed?")
-        total += int(more)
-        out.lines.append(
-            f"{whole} killed, and {shown(percent(rest))} for one more: {'yes' if more else 'no'}"
-        )
+
+    def men_killed(d: DiceLike) -> tuple[int, tuple[str, ...]]:
+        # The two Rnd(1) are used continuously (multiplied in, then the fraction left is the
+        # chance of one more man), so only the count they make matters to what follows.
+        u1, _ = t.rnd(d, 1, "men killed: first Rnd(1)")
+        u2, _ = t.rnd(d, 1, "men killed: second Rnd(1)")
+        value = kill_value(t, ia, ra, u1, u2)
+        whole, rest = split(value)
+        lines = [
+            f"men killed = {ia:g} x {u1:.3f} x {ra:.2f} / {div:g} + {u2:.3f} = {value:.3f} [{rule}]"
+        ]
+        count = whole
+        if rest > EPS:
+            more, _ = t.percent(d, rest, "one more man killed?")
+            count += int(more)
+            lines.append(
+                f"{whole} killed, and {shown(percent(rest))} for one more: "
+                f"{'yes' if more else 'no'}"
+            )
+        return count, tuple(lines)
+
+    total, lines = roll_composite(dice, ("typhoon HE men killed", ia, ra), men_killed)
+    out.lines.extend(lines)
     if mark is not None:
         # What follows depends on the men killed so far only (and what the caller fixed).
         checkpoint(dice, (mark, total))
