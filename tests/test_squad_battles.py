@@ -2007,13 +2007,12 @@ def test_assault_odds_checkpoints_change_no_chance(charts: Charts) -> None:
     assert sum(held.values()) == settled(F(525, 1000)) * settled(F(1, 2))
 
 
-def test_quick_mode_assault_odds_are_exact(run: Run) -> None:
-    # SB Assault Resolution: 10 against 5, the defenders' losses from the defend low and
-    # high (6 and 60 at 10,000) and the attackers' from 4 and 40, each its own d100s: no
-    # loss either way is the product of the two closed-form chances.
-    run("new", str(DATA))
+def test_quick_mode_assault_odds_are_exact(sb_game: Run) -> None:
+    # SB Assault Resolution: 10 against 5 (options, no stands), the defenders' losses from
+    # the defend low and high (6 and 60 at 10,000), the attackers' from 4 and 40, each by
+    # its own d100s: each result a/d is the product of the two closed-form chances.
     out = as_json(
-        run(
+        sb_game(
             "model", "run", "squad-battles", "assault",
             "--set", "attack=10", "--set", "defend=5", "--odds", "--json",
         )

@@ -13,6 +13,10 @@ non-zero loss: the share x Vehicle Fire Factor x 1/2 x Hard Vehicle / armour, it
 rounded up at random as every combat result is (SB Combat Losses and Vehicle Kills); a
 vehicle takes no loss when the other side has no infantry. The losses are applied before the
 retreat test, so a wrecked vehicle no longer holds its defenders in place.
+
+The odds (``--odds``) run this very procedure over its dice: the placing dice and the retreat
+and hard vehicle tests are tried by band, and a checkpoint after each combat result and each
+casualty placed lets the enumeration follow what comes next once for each position reached.
 """
 
 from __future__ import annotations
