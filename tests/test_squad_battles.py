@@ -1899,3 +1899,125 @@ def test_sb_alias(sb_game: Run) -> None:
 def test_model_show_writes_a_default_as_typed(runner: CliRunner) -> None:
     lines = runner.invoke(cli, ["model", "show", "squad-battles"]).output.splitlines()
     assert "  los: line of sight to the target hex; default true" in lines
+
+
+# --- the assault's odds (issue 20): bands and checkpoints against the plain enumeration ------
+
+
+class _Plain:
+    """The enumerator's dice with only ``roll``: every face of every die, no band, no
+    checkpoint."""
+
+    def __init__(self, dice: Any) -> None:
+        self.dice = dice
+
+    def roll(self, sides: int, purpose: str) -> int:
+        return int(self.dice.roll(sides, purpose))
+
+
+class _Unmarked(_Plain):
+    """Bands kept, checkpoints ignored."""
+
+    def roll_in_bands(self, sides: int, purpose: str, cuts: tuple[int, ...]) -> int:
+        return int(self.dice.roll_in_bands(sides, purpose, cuts))
+
+
+class _Fixed(Tables):
+    """The chart with some numbers changed (to make a case small enough for every face)."""
+
+    changed: dict[str, F]
+
+    def param(self, key: str) -> F:
+        return self.changed[key] if key in self.changed else super().param(key)
+
+
+def _fixed_tables(charts: Charts, **changed: int) -> _Fixed:
+    from tabletop.rules.models.squad_battles.tables import CHART, SCHEMAS
+
+    fixed = _Fixed(charts.model_tables(CHART, SCHEMAS))
+    fixed.changed = {k.replace("_", "-"): F(v) for k, v in changed.items()}
+    return fixed
+
+
+def _assault_odds(tables: Tables, given: dict[str, Any], wrap: Any) -> dict[Any, F]:
+    from tabletop.core.odds import distribution
+    from tabletop.rules.models.squad_battles.opts import parse
+    from tabletop.rules.models.squad_battles.procedures import _assault, _assault_opts
+
+    o = parse(_assault_opts(tables), given)
+
+    def outcome(dice: Any) -> Any:
+        r = _assault(tables, o, wrap(dice))
+        units = [*r.get("attacker_units", []), *r.get("defender_units", [])]
+        return (
+            r["result"],
+            r["retreat"],
+            r["surrendered"],
+            r["defenders_destroyed"],
+            tuple((u["id"], u["losses"], u["killed"]) for u in units),
+        )
+
+    return distribution(outcome, limit=100_000)
+
+
+def test_assault_odds_by_bands_and_checkpoints_are_the_plain_enumeration(charts: Charts) -> None:
+    # SB Assault Resolution with the low and high casualties made equal and whole (10 at the
+    # baseline), so every face of every die can be tried: 2000 against 1000 is 2 defender
+    # losses and 1 attacker loss, no d100. The defenders' 2 losses are placed by a d7 (team
+    # 1-2, the armour-6 truck 3-7: strength 6 x 20 / 24 = 5) then a die of what is left;
+    # the truck's share x 0.5 x 1/2 x 24 / 6 = 1 kills it. The attackers' loss by a d4.
+    # With the truck wrecked the retreat test's two d6 follow (SB Assaulting: Retreating).
+    tables = _fixed_tables(
+        charts,
+        assault_defend_lcv=10,
+        assault_defend_hcv=10,
+        assault_attack_lcv=10,
+        assault_attack_hcv=10,
+    )
+    given = {
+        "attack": "2000",
+        "defend": "1000",
+        "defender_units": "team:2,vehicle:6",
+        "attacker_units": "team:3,leader",
+    }
+    plain = _assault_odds(tables, given, _Plain)
+    assert _assault_odds(tables, given, lambda d: d) == plain
+    assert sum(plain.values()) == 1
+    # Both losses on the team (d7 1-2, then d6 1-1): 2/7 x 1/6; it is destroyed, the truck
+    # holds, no retreat; the attackers' loss on the leader 1 time in 4.
+    held = (("team1", 0, False), ("leader2", 1, True), ("team1", 2, True), ("vehicle2", 0, False))
+    assert plain[("1/2", False, False, False, held)] == F(2, 7) * F(1, 6) * F(1, 4)
+
+
+def test_assault_odds_checkpoints_change_no_chance(charts: Charts) -> None:
+    # Fractions to round at random every time (SB Combat Results): 1525 x 10 / 10000 =
+    # 1.525 defender losses, 0.5 attacker losses, effectiveness 15.25 and 5; the
+    # checkpoints after each result must give what the banded tree without them gives.
+    tables = _fixed_tables(
+        charts,
+        assault_defend_lcv=10,
+        assault_defend_hcv=10,
+        assault_attack_lcv=10,
+        assault_attack_hcv=10,
+    )
+    given = {"attack": "1525", "defend": "500"}
+    unmarked = _assault_odds(tables, given, _Unmarked)
+    assert _assault_odds(tables, given, lambda d: d) == unmarked
+    held = {k: p for k, p in unmarked.items() if k[0] == "1/2"}
+    assert sum(held.values()) == settled(F(525, 1000)) * settled(F(1, 2))
+
+
+def test_quick_mode_assault_odds_are_exact(sb_game: Run) -> None:
+    # SB Assault Resolution: 10 against 5 (options, no stands), the defenders' losses from
+    # the defend low and high (6 and 60 at 10,000), the attackers' from 4 and 40, each by
+    # its own d100s: each result a/d is the product of the two closed-form chances.
+    out = as_json(
+        sb_game(
+            "model", "run", "squad-battles", "assault",
+            "--set", "attack=10", "--set", "defend=5", "--odds", "--json",
+        )
+    )  # fmt: skip
+    got = {k: F(v) for k, v in out["outcomes"].items()}
+    d = distribution(F(10), F(6), F(60), F(10_000))
+    a = distribution(F(5), F(4), F(40), F(10_000))
+    assert got == {f"result {x}/{y}": a[x] * d[y] for x in a for y in d}

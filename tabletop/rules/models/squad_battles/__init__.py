@@ -60,9 +60,20 @@ class SquadBattles(Model):
     )
     options: ClassVar[Mapping[str, str]] = describe(fire_opts(None))
 
+    # The tables and procedures last built, with the charts they were built from: the odds
+    # run a procedure thousands of times, each with a fresh model on the same charts.
+    _built: ClassVar[tuple[Any, Tables, Mapping[str, Procedure]] | None] = None
+
+    def _build(self) -> tuple[Tables, Mapping[str, Procedure]]:
+        last = SquadBattles._built
+        if last is None or last[0] is not self.charts:
+            tables = Tables(self.charts.model_tables(self.chart, SCHEMAS))
+            last = SquadBattles._built = (self.charts, tables, build(tables))
+        return last[1], last[2]
+
     @cached_property
     def tables(self) -> Tables:
-        return Tables(self.charts.model_tables(self.chart, SCHEMAS))
+        return self._build()[0]
 
     @property
     def inches_per_unit(self) -> float:
@@ -111,7 +122,7 @@ class SquadBattles(Model):
         return situation(ctx, self.tables, self.name, shooter, target, sight)
 
     def procedures(self) -> Mapping[str, Procedure]:
-        return build(self.tables)
+        return self._build()[1]
 
 
 def _blast_notes(sh: Any, near: list[dict[str, Any]], outcome: Outcome) -> None:

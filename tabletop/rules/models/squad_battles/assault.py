@@ -13,16 +13,21 @@ non-zero loss: the share x Vehicle Fire Factor x 1/2 x Hard Vehicle / armour, it
 rounded up at random as every combat result is (SB Combat Losses and Vehicle Kills); a
 vehicle takes no loss when the other side has no infantry. The losses are applied before the
 retreat test, so a wrecked vehicle no longer holds its defenders in place.
+
+The odds (``--odds``) run this very procedure over its dice: the placing dice and the retreat
+and hard vehicle tests are tried by band, and a checkpoint after each combat result and each
+casualty placed lets the enumeration follow what comes next once for each position reached.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tabletop.core.dice import DiceLike, roll_in_bands
+from tabletop.core.dice import DiceLike, checkpoint, roll_in_bands
 from tabletop.core.errors import BadInput
 from tabletop.rules.models.chance import roll_chance, rolls_text, shown
 from tabletop.rules.models.squad_battles.results import (
@@ -216,8 +221,15 @@ def parse_units(tables: Tables, given: Any, what: str) -> list[Unit]:
     return units
 
 
-def share_losses(units: list[Unit], losses: int, dice: DiceLike, side: str) -> list[str]:
-    """SB Assault Resolution: ``losses`` placed one at a time on the units by strength."""
+def share_losses(
+    units: list[Unit],
+    losses: int,
+    dice: DiceLike,
+    side: str,
+    placed: Callable[[], None] | None = None,
+) -> list[str]:
+    """SB Assault Resolution: ``losses`` placed one at a time on the units by strength;
+    ``placed`` is called after each casualty placed by a die (for the odds' checkpoints)."""
     if not units or losses <= 0:
         return []
     if len(units) == 1:
@@ -266,6 +278,8 @@ def share_losses(units: list[Unit], losses: int, dice: DiceLike, side: str) -> l
         pool[hit] -= 1
         left -= 1
         lines.append(f"  d{total} {r} ({where}): {hit}")
+        if placed is not None:
+            placed()
     return lines
 
 
@@ -338,9 +352,19 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
         if units and all(u.value is not None for u in units):
             parts = " + ".join(f"{u.id} {show(u.value or 0)}" for u in units)
             lines.append(f"{label}: {parts} = {show(total)} [{VALUES}]")
+    # The odds: what follows each checkpoint depends only on the losses found so far and the
+    # units' losses (and the options, the same throughout). The effectiveness losses change
+    # nothing later and are not in the outcome the odds group by (the result a/d), so they
+    # are left out of the key: the combat results' rolls are then followed once per result.
+    found: list[int] = []
+
+    def mark(stage: str) -> None:
+        units = tuple((u.losses, u.killed) for u in (*attackers, *defenders))
+        checkpoint(dice, ("squad-battles assault", stage, *found, units))
+
     if o["hard_vehicle"]:
         check = o["attacker_min_morale"] // 2
-        r = dice.roll(sides, f"hard vehicle morale check: {check} or less")
+        r = roll_in_bands(dice, sides, f"hard vehicle morale check: {check} or less", (check,))
         lines.append(
             f"hard vehicle in the hex: check on half the lowest attacking morale "
             f"({o['attacker_min_morale']} // 2 = {check}): d{sides} {r}"
@@ -369,6 +393,8 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
         "defender losses",
         averaged=o["averaged"],
     )
+    found.append(d.result)
+    mark("defender losses")
     a = combat_result(
         defend,
         tables.param("assault-attack-lcv"),
@@ -378,6 +404,8 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
         "attacker losses",
         averaged=o["averaged"],
     )
+    found.append(a.result)
+    mark("attacker losses")
     lines += d.lines + a.lines
     share = tables.param("assault-effectiveness")
     eff: dict[str, int] = {}
@@ -393,8 +421,9 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
         )
         eff[side] = loss.result
         lines.append(f"{side} effectiveness loss (x5, doubled in an assault): {loss.result}")
+        mark(f"{side} effectiveness loss")
     # SB Assault Resolution: the losses applied, unit by unit, before the retreat test
-    lines += share_losses(defenders, d.result, dice, "defender")
+    lines += share_losses(defenders, d.result, dice, "defender", lambda: mark("defender share"))
     lines += vehicle_kills(
         tables,
         defenders,
@@ -402,7 +431,8 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
         "defender",
         not attackers or any(u.kind in INFANTRY for u in attackers),
     )
-    lines += share_losses(attackers, a.result, dice, "attacker")
+    mark("defender vehicle kills")
+    lines += share_losses(attackers, a.result, dice, "attacker", lambda: mark("attacker share"))
     lines += vehicle_kills(
         tables,
         attackers,
@@ -435,8 +465,11 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
     elif defender_vehicle:
         lines.append("defenders with a non-wrecked vehicle do not retreat")
     else:
-        r1 = dice.roll(sides, f"retreat test 1: defender holds on {def_m} or less")
-        r2 = dice.roll(sides, f"retreat test 2: defender holds over {att_m}")
+        mark("retreat test")
+        r1 = roll_in_bands(
+            dice, sides, f"retreat test 1: defender holds on {def_m} or less", (def_m,)
+        )
+        r2 = roll_in_bands(dice, sides, f"retreat test 2: defender holds over {att_m}", (att_m,))
         held = r1 <= def_m or r2 > att_m
         lines.append(
             f"retreat test: d{sides} {r1} vs defender morale {def_m}, d{sides} {r2} vs attacker "
