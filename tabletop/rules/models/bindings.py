@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.rules.cd.sighting import end_for_stand, sight
+from tabletop.rules.cd.sighting import distance_between, end_for_stand, sight
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
 from tabletop.rules.models.aggression.battle import profile_id, start_strength
@@ -548,7 +548,10 @@ def sb_in_contact(ctx: RulesContext, model: Model, mine: list[Stand], theirs: li
                     end_for_stand(ctx.state, other["id"]),
                     end_for_stand(ctx.state, stand["id"]),
                 )
-                gaps[other["id"]] = hexes_for(float(sight(ctx, *ends).range), model.inches_per_unit)
+                # Only the range matters here (measured as fire measures it), not the sight
+                # line: an assault's odds run this check once per enumerated run.
+                reach = distance_between(*ends, ctx.scenario.measure)
+                gaps[other["id"]] = hexes_for(reach, model.inches_per_unit)
             if gaps and min(gaps.values()) > 1:
                 nearest = min(gaps, key=lambda k: gaps[k])
                 a, d = (stand["id"], nearest) if group is mine else (nearest, stand["id"])
