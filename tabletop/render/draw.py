@@ -45,6 +45,7 @@ from tabletop.render.layout import (
     on_step,
     panel_notes,
     stand_labels,
+    terrain_in_order,
     text_angle,
     title_lines,
 )
@@ -248,14 +249,8 @@ class _Painter:
     # --- terrain ----------------------------------------------------------------------------
 
     def terrain(self) -> None:
-        hills = [t for t in self.scene.terrain if t.ground and t.polygon]
-        pieces = sorted(
-            self.scene.terrain,
-            key=lambda t: (0, t.height) if t.ground else (1, st.terrain_look(t.kind).zorder),
-        )
-        for piece in pieces:
-            if piece.ground:
-                above = [h.polygon for h in hills if h.polygon and h.height > piece.height]
+        for piece, above in terrain_in_order(self.scene):
+            if above is not None:
                 self._hill(piece, above)
             else:
                 self._piece(piece)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from tabletop.render import style as st
 from tabletop.render.labels import Item, Placed, place
 from tabletop.render.scene import Ring, Scene, StandShape
 from tabletop.rules.cd.compass import point_name
@@ -126,6 +128,21 @@ def stand_labels(scene: Scene, lay: Layout) -> list[tuple[StandShape, Placed, st
 
 
 # --- geometry helpers -----------------------------------------------------------------------
+
+
+def terrain_in_order(scene: Scene) -> list[tuple[Any, list[Ring] | None]]:
+    """The terrain in the order both pictures paint it: the ground by height, each hill with
+    the higher hills that cover it, then the features by their look's layer. ``None`` for a
+    feature (it covers nothing)."""
+    hills = [t for t in scene.terrain if t.ground and t.polygon]
+    pieces = sorted(
+        scene.terrain,
+        key=lambda t: (0, t.height) if t.ground else (1, st.terrain_look(t.kind).zorder),
+    )
+    return [
+        (p, [h.polygon for h in hills if h.polygon and h.height > p.height] if p.ground else None)
+        for p in pieces
+    ]
 
 
 def marks(length: float, step: int) -> list[float]:
