@@ -68,14 +68,25 @@ ACTIONS: dict[str, str] = {
 }
 
 
+def _load(target: str) -> Any:
+    """What a registry entry ``"module:attribute"`` names, its module imported now."""
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _lookup(registry: dict[str, str], name: str) -> Any:
+    """A registry's entry for ``name``, loaded; None when it has none."""
+    target = registry.get(name)
+    return None if target is None else _load(target)
+
+
 def procedure(name: str) -> Procedure:
     try:
         target = ACTIONS[name]
     except KeyError:
         raise KeyError(f"unknown action {name!r}") from None
-    module_name, _, attr = target.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attr)  # type: ignore[no-any-return,unused-ignore]
+    found: Procedure = _load(target)
+    return found
 
 
 # Actions whose odds are told apart by their own reading of the result (``Game.odds``), not
@@ -90,12 +101,8 @@ ODDS_OUTCOMES: dict[str, str] = {
 def odds_outcome(
     name: str,
 ) -> Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None:
-    target = ODDS_OUTCOMES.get(name)
-    if target is None:
-        return None
-    module_name, _, attr = target.partition(":")
-    reader: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] = getattr(
-        importlib.import_module(module_name), attr
+    reader: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None = _lookup(
+        ODDS_OUTCOMES, name
     )
     return reader
 
@@ -109,11 +116,7 @@ ODDS_STAGES: dict[str, str] = {
 
 
 def odds_stages(name: str) -> Any:
-    target = ODDS_STAGES.get(name)
-    if target is None:
-        return None
-    module_name, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module_name), attr)
+    return _lookup(ODDS_STAGES, name)
 
 
 # Actions made of one step repeated independently (a roll of 10d100), for their odds: a
@@ -124,11 +127,7 @@ ODDS_REPEATS: dict[str, str] = {
 
 
 def odds_repeats(name: str) -> Any:
-    target = ODDS_REPEATS.get(name)
-    if target is None:
-        return None
-    module_name, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module_name), attr)
+    return _lookup(ODDS_REPEATS, name)
 
 
 # Commands whose runs are cheap enough (no table geometry, a small state) that their generic
