@@ -49,6 +49,16 @@ UNIT_KINDS = ("team", "leader", "vehicle")
 INFANTRY = ("team", "leader")
 
 
+# What became of the defenders, as the odds and the record say it (SB Assaulting:
+# Retreating).
+OUTCOME_WORDS = {
+    "destroyed": "the defenders are destroyed",
+    "surrender": "the defenders surrender",
+    "retreat": "the defenders retreat",
+    "held": "the defenders hold",
+}
+
+
 def vehicle_assault_value(tables: Tables, armour: Fraction) -> Fraction:
     """(Armour - 4) x Vehicle Infantry x Infantry Assault / Hard Vehicle."""
     offset = tables.param("vehicle-assault-armour-offset")
@@ -374,6 +384,7 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
             return {
                 "verdict": "X: the assault fails the hard vehicle morale check",
                 "result": "X",
+                "outcome": "the attackers fail the hard vehicle morale check",
                 "attacker_losses": 0,
                 "defender_losses": 0,
                 "retreat": False,
@@ -499,6 +510,7 @@ def assault(tables: Tables, o: dict[str, Any], dice: DiceLike) -> dict[str, Any]
     return {
         "verdict": f"assault {result} (attacker/defender losses): {outcome}",
         "result": result,
+        "outcome": OUTCOME_WORDS[outcome],
         "attacker_losses": a.result,
         "defender_losses": d.result,
         "attacker_effectiveness_loss": eff["attacker"],
