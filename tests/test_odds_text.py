@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tabletop.cli.core import _percent
+from tabletop.cli.core import percent_text as _percent
 from tests.conftest import Run, as_json
 
 

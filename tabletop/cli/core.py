@@ -840,8 +840,8 @@ def _odds_instead(
         emit_json(
             {
                 "command": command,
-                "outcomes": {k: _fraction(p) for k, p in report.outcomes.items()},
-                "expected": {k: _fraction(v) for k, v in report.expected.items()},
+                "outcomes": {k: fraction_text(p) for k, p in report.outcomes.items()},
+                "expected": {k: fraction_text(v) for k, v in report.expected.items()},
                 "percent": {k: round(float(p) * 100, 3) for k, p in report.outcomes.items()},
             }
         )
@@ -856,11 +856,11 @@ def _odds_instead(
             if i < ODDS_LINES and (i < ODDS_LINES_ALWAYS or p >= ODDS_SMALL)
         ]
         for key, p in shown:
-            click.echo(f"  {_percent(p):>6}  {_outcome_text(key, report.fields.get(key))}")
+            click.echo(f"  {percent_text(p):>6}  {_outcome_text(key, report.fields.get(key))}")
         if len(shown) < len(outcomes):
             rest = sum(p for _, p in outcomes[len(shown) :])
             click.echo(
-                f"  {_percent(rest):>6}  the {len(outcomes) - len(shown)} other outcomes "
+                f"  {percent_text(rest):>6}  the {len(outcomes) - len(shown)} other outcomes "
                 "together (--json lists every one)"
             )
         for key, v in report.expected.items():
@@ -903,11 +903,12 @@ def _outcome_word(value: Any) -> str:
     return input_value(value)
 
 
-def _fraction(p: Any) -> str:
+def fraction_text(p: Any) -> str:
+    """An exact chance as JSON gives it: ``"3/40"``."""
     return f"{p.numerator}/{p.denominator}"
 
 
-def _percent(p: Any) -> str:
+def percent_text(p: Any) -> str:
     """A chance to a tenth of a percent; one that rounds to nothing but can happen is
     "<0.1%", not "0.0%"."""
     if 0 < float(p) < 0.0005:

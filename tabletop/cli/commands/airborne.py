@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +18,13 @@ from tabletop.cli.core import (
     dice_option,
     emit_json,
     executed,
+    fraction_text,
     game_option,
     headline,
     json_option,
     odds_option,
     open_game,
+    percent_text,
 )  # fmt: skip
 from tabletop.core.words import count
 
@@ -195,11 +196,13 @@ def show_parts(report: Any, as_json: bool) -> None:
         click.echo("  nothing here would be rolled")
     for part in report.parts:
         click.echo(
-            f"  {part.part}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.outcomes.items())
+            f"  {part.part}: "
+            + ", ".join(f"{percent_text(p)} {k}" for k, p in part.outcomes.items())
         )
         if part.where:
             click.echo(
-                f"    {report.where}: " + ", ".join(f"{_pct(p)} {k}" for k, p in part.where.items())
+                f"    {report.where}: "
+                + ", ".join(f"{percent_text(p)} {k}" for k, p in part.where.items())
             )
     for key, value in report.expected.items():
         click.echo(f"  expected {key}: {float(value):.3f}")
@@ -214,30 +217,21 @@ def parts_json(report: Any) -> dict[str, Any]:
     return {
         "command": report.command,
         "per": report.per,
-        "outcomes": {k: _fraction(p) for k, p in flat.items()},
-        "expected": {k: _fraction(v) for k, v in report.expected.items()},
+        "outcomes": {k: fraction_text(p) for k, p in flat.items()},
+        "expected": {k: fraction_text(v) for k, v in report.expected.items()},
         "percent": {k: round(float(p) * 100, 3) for k, p in flat.items()},
         "parts": [
             {
                 "part": part.part,
                 "stand": part.stand,
-                "outcomes": {k: _fraction(p) for k, p in part.outcomes.items()},
+                "outcomes": {k: fraction_text(p) for k, p in part.outcomes.items()},
                 "percent": {k: round(float(p) * 100, 3) for k, p in part.outcomes.items()},
-                "where": {k: _fraction(p) for k, p in part.where.items()},
+                "where": {k: fraction_text(p) for k, p in part.where.items()},
             }
             for part in report.parts
         ],
         "assumes": report.assumes,
     }
-
-
-def _fraction(p: Any) -> str:
-    return f"{p.numerator}/{p.denominator}"
-
-
-def _pct(p: Any) -> str:
-    """A percentage to a tenth; a chance too small for that is shown as under 0.1%."""
-    return "<0.1%" if 0 < p < Fraction(1, 2000) else f"{float(p) * 100:.1f}%"
 
 
 def _echo_orders(r: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    percent_text,
 )
 
 
@@ -231,11 +232,14 @@ def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
     click.echo(headline(title))
     for key in ("outcomes", "hits", "ammunition"):
         if key in odds:
-            click.echo(f"  {key}: " + ", ".join(f"{k} {_pct(v)}" for k, v in odds[key].items()))
+            click.echo(
+                f"  {key}: " + ", ".join(f"{k} {percent_text(v)}" for k, v in odds[key].items())
+            )
     for sid, s in odds.get("stands", {}).items():
         need = f" (needs {s['to_hit']})" if "to_hit" in s else ""
         click.echo(
-            f"  {sid}{need}: " + ", ".join(f"{k} {_pct(v)}" for k, v in s["outcomes"].items())
+            f"  {sid}{need}: "
+            + ", ".join(f"{k} {percent_text(v)}" for k, v in s["outcomes"].items())
         )
     if odds.get("expected"):
         click.echo(
@@ -244,7 +248,3 @@ def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
                 f"{k.replace('_', ' ')} {float(v):.3f}" for k, v in odds["expected"].items()
             )
         )
-
-
-def _pct(p: Any) -> str:
-    return f"{float(p) * 100:.1f}%"
