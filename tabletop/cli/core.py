@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from tabletop.core.errors import TabletopError
+from tabletop.core.words import fraction_text
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -901,11 +902,6 @@ def _outcome_word(value: Any) -> str:
     from tabletop.core.words import input_value
 
     return input_value(value)
-
-
-def fraction_text(p: Any) -> str:
-    """An exact chance as JSON gives it: ``"3/40"``."""
-    return f"{p.numerator}/{p.denominator}"
 
 
 def percent_text(p: Any) -> str:

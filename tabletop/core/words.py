@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 # Words spelt with a vowel that are said with a consonant: "a universal-carrier".
 _SAID_WITH_A_CONSONANT = ("uni", "use", "eu", "one")
 
@@ -45,3 +50,8 @@ def inputs_text(inputs: dict[str, object], sep: str = " ") -> str:
 def count(number: int, noun: str, plural: str | None = None) -> str:
     """``1 value``, ``2 values``, ``0 values``."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def fraction_text(p: Fraction) -> str:
+    """An exact chance as the JSON gives it: ``"3/40"`` (SPEC 3, exact fractions)."""
+    return f"{p.numerator}/{p.denominator}"

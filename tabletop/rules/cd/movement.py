@@ -28,6 +28,7 @@ from shapely import Point, Polygon
 from tabletop.core.dice import DiceLike, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import Repeats, distribution
+from tabletop.core.words import fraction_text
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
@@ -1023,8 +1024,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
     odds = {k: v for k, v in distribution(run).items() if k}  # moves that roll nothing: {}
     out["odds"] = {
-        "; ".join(k): f"{v.numerator}/{v.denominator}"
-        for k, v in sorted(odds.items(), key=lambda kv: -kv[1])
+        "; ".join(k): fraction_text(v) for k, v in sorted(odds.items(), key=lambda kv: -kv[1])
     }
     # The mines the move would meet attack in the opportunity fire phase (CD 3.2); where it
     # stops does not depend on the dice, so one run with the highest faces shows it.
@@ -1035,7 +1035,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     out["opportunity"] = opportunity(ctx, stand, points, first["moved"])
     for attack in _attacks_of(sample, first):
         none = distribution(_mine_hits(attack)).get(0, Fraction(0))
-        out["odds"][f"referee: {attack['field']} hits at least once"] = _frac(1 - none)
+        out["odds"][f"referee: {attack['field']} hits at least once"] = fraction_text(1 - none)
     out["verdict"] = (
         f'{stand["id"]} can move for {plan.cost:.2f}" of its {plan.allowance:g}" (dry run, '
         "nothing logged)"
@@ -1058,10 +1058,6 @@ def _mine_hits(attack: dict[str, Any]) -> Any:
 
 def _attacks_of(ctx: RulesContext, result: MoveResult) -> list[dict[str, Any]]:
     return [a for a in ctx.state.pending("mine-attacks") if a["stand"] == result["stand"]]
-
-
-def _frac(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
 
 
 class _HighestFaces:

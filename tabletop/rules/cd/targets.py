@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.words import fraction_text
 from tabletop.rules.cd.direct import prepare
 from tabletop.rules.cd.odds import fire_odds
 from tabletop.rules.cd.sighting import end_for_stand, sight
@@ -64,7 +65,7 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
             band=plan.band,
             to_hit=plan.to_hit,
             p_hit=round(float(p), 4),
-            p_hit_exact=f"{p.numerator}/{p.denominator}",
+            p_hit_exact=fraction_text(p),
             weapon=plan.weapon,
         )
         rows.append(row)
