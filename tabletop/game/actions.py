@@ -128,12 +128,3 @@ ODDS_REPEATS: dict[str, str] = {
 
 def odds_repeats(name: str) -> Any:
     return _lookup(ODDS_REPEATS, name)
-
-
-# Commands whose runs are cheap enough (no table geometry, a small state) that their generic
-# odds may make this many times ``engine.ODDS_LIMIT`` runs, by name (a model's procedure as
-# "model-run MODEL PROCEDURE"): a Typhoon HE hit's two Rnd(1) multiplied together need every
-# pair of faces (ToS V Damage to soft targets), some 40,000 runs.
-ODDS_BUDGET: dict[str, int] = {
-    "model-run typhoon he-damage": 5,
-}

@@ -26,11 +26,11 @@ from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, parse_scenario, scenario_data
-from tabletop.game.actions import ODDS_BUDGET, odds_outcome, odds_repeats, odds_stages, procedure
+from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.game.reading import stored_scenario
 from tabletop.rules.context import ActionResult, RulesContext
-from tabletop.rules.models import canonical_name, profile_lookup
+from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
@@ -307,7 +307,7 @@ class Game:
             elif stages is not None:
                 dist = staged(stages)
             else:
-                dist = distribution(one, limit * ODDS_BUDGET.get(_budget_name(command, inputs), 1))
+                dist = distribution(one, limit)
         except TooManyBranches as exc:
             raise BadInput(
                 f"the odds of {command} cannot be worked out exactly here: its dice branch "
@@ -641,14 +641,6 @@ OUTCOME_FIELDS = (
     "state",
     "status",
 )
-
-
-def _budget_name(command: str, inputs: dict[str, Any]) -> str:
-    """The command's name in ``actions.ODDS_BUDGET``: a model's procedure by model and
-    procedure."""
-    if command == "model-run" and inputs.get("model") and inputs.get("procedure"):
-        return f"{command} {canonical_name(str(inputs['model']))} {inputs['procedure']}"
-    return command
 
 
 def outcome_of(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
