@@ -282,14 +282,13 @@ class _Painter:
         look = st.terrain_look(piece.kind)
         label = look.label if look is not st.UNKNOWN_TERRAIN else piece.kind
         rings = [piece.polygon] if piece.polygon else buffered(piece.line, piece.width)
-        over: dict[str, Any] = {}
-        if piece.state == "destroyed":
-            over = {"alpha": 0.45, "hatch": "xx", "linestyle": "--"}
-        elif piece.state == "damaged":
-            over = {"linestyle": "--", "linewidth": look.linewidth + 0.6}
-        elif piece.state == "burning":
-            over = {"edgecolor": "#ff4500", "linewidth": 2.0}
-            self._key("burning", look, G_HIDDEN, edgecolor="#ff4500", linewidth=2.0)
+        # matplotlib names the outline's colour ``edgecolor``.
+        over = {
+            ("edgecolor" if k == "edge" else k): v
+            for k, v in st.state_style(piece.state, look).items()
+        }
+        if piece.state == "burning":
+            self._key("burning", look, G_HIDDEN, edgecolor=st.BURNING_EDGE, linewidth=2.0)
         for n, ring in enumerate(rings):
             gid = f"terrain-{piece.id}" + (f"-{n}" if n else "")
             self._patch(ring, look, gid, **over)

@@ -492,14 +492,9 @@ class _Painter:
         look = st.terrain_look(piece.kind)
         label = look.label if look is not st.UNKNOWN_TERRAIN else piece.kind
         rings = [piece.polygon] if piece.polygon else buffered(piece.line, piece.width)
-        over: dict[str, Any] = {}
-        if piece.state == "destroyed":
-            over = {"alpha": 0.45, "hatch": "xx", "linestyle": "--"}
-        elif piece.state == "damaged":
-            over = {"linestyle": "--", "linewidth": look.linewidth + 0.6}
-        elif piece.state == "burning":
-            over = {"edge": "#ff4500", "linewidth": 2.0}
-            self.look_key("burning", look, G_HIDDEN, edge="#ff4500", linewidth=2.0)
+        over = st.state_style(piece.state, look)
+        if piece.state == "burning":
+            self.look_key("burning", look, G_HIDDEN, edge=st.BURNING_EDGE, linewidth=2.0)
         for ring in rings:
             self.look_shape(ring, look, **over)
         self.look_key(label, look, G_TERRAIN)

@@ -10,6 +10,7 @@ show through. Nothing here is a rule number: it is presentation only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,22 @@ Z_LABELS = 10.0
 
 def terrain_look(kind: str) -> Look:
     return TERRAIN.get(kind, UNKNOWN_TERRAIN)
+
+
+# A terrain piece's state in play drawn over its look (CD 2.4, 4, 6): what changes, by
+# name (``edge`` is the outline's colour); a burning piece also gets a key of its own.
+BURNING_EDGE = "#ff4500"
+
+
+def state_style(state: str, look: Look) -> dict[str, Any]:
+    """How a destroyed, damaged or burning piece differs from its look (empty if intact)."""
+    if state == "destroyed":
+        return {"alpha": 0.45, "hatch": "xx", "linestyle": "--"}
+    if state == "damaged":
+        return {"linestyle": "--", "linewidth": look.linewidth + 0.6}
+    if state == "burning":
+        return {"edge": BURNING_EDGE, "linewidth": 2.0}
+    return {}
 
 
 def hill_colour(level: float) -> str:
