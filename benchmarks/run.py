@@ -112,7 +112,7 @@ def part(name: str, *args: str) -> tuple[dict[str, Any], int]:
 def build_long_game(path: Path, events: int) -> None:
     """A game whose log holds ``events`` events (logged rolls, then a real fire)."""
     from tabletop.data.resources import bundled_scenario
-    from tabletop.data.scenario import read_scenario
+    from tabletop.data.scenario_loader import read_scenario
     from tabletop.game.engine import Game
 
     game = Game.create(path, read_scenario(bundled_scenario("crossroads")), 1, force=True)
@@ -125,7 +125,7 @@ def sight_rate(repeat: int) -> dict[str, float]:
     """All-pairs line of sight on the large scenario, in-process (the geometry alone)."""
     from tabletop.data.board import build_table, smoke_blockers
     from tabletop.data.resources import bundled_scenario
-    from tabletop.data.scenario import read_scenario
+    from tabletop.data.scenario_loader import read_scenario
     from tabletop.game.opening import opening_state
     from tabletop.table import sight_matrix
 
@@ -154,11 +154,11 @@ def odds_compute(repeat: int) -> dict[str, float]:
     """``odds fire`` compute for a ROF 10 weapon, in-process."""
     import dataclasses
 
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.cd.fire import Firer, Target, plan_direct
     from tabletop.rules.cd.odds import fire_odds
 
-    charts = Charts.load()
+    charts = load_charts()
     kind = charts.stand_kinds["infantry"]
     plan = plan_direct(
         charts.weapons["hmg-mg34"],
@@ -196,7 +196,7 @@ def move_pricing(repeat: int) -> dict[str, float]:
     """Pricing a 10-waypoint path on the large scenario, in-process (``plan_move``)."""
     from tabletop.core.dice import Dice
     from tabletop.data.resources import bundled_scenario
-    from tabletop.data.scenario import read_scenario
+    from tabletop.data.scenario_loader import read_scenario
     from tabletop.game.opening import opening_state
     from tabletop.rules.cd.movement import plan_move
     from tabletop.rules.context import RulesContext

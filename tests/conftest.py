@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tabletop.cli import cli
+from tabletop.data.chart_files import load_charts
 from tabletop.data.charts import Charts
 
 SEED = 1
@@ -87,7 +88,7 @@ _OWN_BASETEMP = pytest.StashKey[str]()
 
 @pytest.fixture(scope="session")
 def charts() -> Charts:
-    return Charts.load()
+    return load_charts()
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from tabletop.cli import cli
 from tabletop.cli.commands.assault import expand_against
 from tabletop.core.dice import Dice
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_files import load_charts
 from tabletop.data.charts import Charts
 from tabletop.rules.models import find_model
 from tabletop.rules.models.aggression import rules
@@ -796,7 +797,7 @@ def test_a_broken_chart_is_reported_whole(charts: Charts) -> None:
 @pytest.mark.parametrize(("af", "message"), [(0, "0 is too small"), (11, "11 is too large")])
 def test_the_scenario_factor_is_1_to_10(af: int, message: str) -> None:
     from tabletop.core.errors import ScenarioError
-    from tabletop.data.scenario import parse_scenario
+    from tabletop.data.scenario_loader import parse_scenario
 
     text = Path(SCENARIO).read_text().replace("aggression: 8,", f"aggression: {af},")
     with pytest.raises(ScenarioError) as caught:
@@ -1316,7 +1317,7 @@ def test_kind_profile_can_be_overridden_per_stand(game: Run) -> None:
     assert state.stand("US-1")["models"]["aggression"]["profile"] == "rifle-platoon"
     assert out["event"] is not None
     bad = game("assault", "US-1", "--against", "G-1", "--set", "profile.US-1=panzer", code=2)
-    profiles = ", ".join(find_model("aggression", Charts.load()).profiles())  # as charted
+    profiles = ", ".join(find_model("aggression", load_charts()).profiles())  # as charted
     assert bad.output == (
         f"Error: profile 'panzer' is not in charts/models/aggression.yaml (profiles: {profiles})\n"
     )

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tabletop.data.chart_files import load_charts
 from tabletop.data.charts import Charts
 from tabletop.rules.cd.airborne import drop as airborne
 from tests.conftest import Run, as_json, file_digest
@@ -656,7 +657,7 @@ def test_the_transform_is_exactly_symmetric_and_isotropic() -> None:
 
 @functools.cache
 def bundled_charts() -> Charts:
-    return Charts.load()
+    return load_charts()
 
 
 @settings(max_examples=200, deadline=None)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tabletop.data.charts import Charts
+from tabletop.data.chart_files import load_charts
 from tests.conftest import Run, as_json, file_digest
 
 SCENARIO = str(Path(__file__).parent / "data" / "beach.yaml")
@@ -333,7 +333,7 @@ def test_amphibious_vehicles_meet_obstacles_and_mines_as_on_land(bc: Run) -> Non
 
 def test_the_craft_kinds_match_the_craft_chart() -> None:
     # CD 8.2.1, 8.2.2: the stand kinds that carry the craft agree with amphibious.yaml.
-    charts = Charts.load()
+    charts = load_charts()
     craft = {k: r for k, r in charts.table("amphibious").items() if r.table == "craft"}
     pairs = {"landing-craft": "landing-craft", "whaleboat": "whaleboat", "raft": "raft",
              "lvt": "lvt", "amphibious-truck": "amphibious"}  # fmt: skip
@@ -789,7 +789,7 @@ def test_scatter_odds_match_brute_force_over_the_dice(bc: Run) -> None:
     before = file_digest(bc.game)  # type: ignore[attr-defined]
     r = j(bc, "amphibious", "approach", "--wave", "1", "--at", "30,10", "--scatter", "--odds")
     assert [p["part"] for p in r["parts"]] == ["A/116", "B/116"]
-    charts = Charts.load()
+    charts = load_charts()
     outcomes: dict[str, Fraction] = {}
     where: dict[str, Fraction] = {}
     for faces in itertools.product(range(1, 11), repeat=3):

@@ -9,7 +9,8 @@ import pytest
 
 from tabletop.core.errors import ChartError
 from tabletop.data import chart_params
-from tabletop.data.charts import CHART_SCHEMAS, Charts, Param, read_raw
+from tabletop.data.chart_files import load_charts, read_raw
+from tabletop.data.charts import CHART_SCHEMAS, Charts, Param
 
 # --- the cache of parsed chart folders ---------------------------------------------------
 
@@ -58,7 +59,7 @@ def test_a_chart_file_added_to_the_folder_is_picked_up(
 
 
 def test_the_bundled_charts_load_the_same_from_the_cache(charts: Charts) -> None:
-    assert Charts.load().raw == charts.raw
+    assert load_charts().raw == charts.raw
 
 
 # --- typed parameters ----------------------------------------------------------------------
@@ -89,7 +90,7 @@ def test_an_overlay_with_the_wrong_kind_of_value_is_a_chart_error(tmp_path: Path
         "  - {id: vlb-turns, value: 1.5, rule: x}\n"
     )
     with pytest.raises(ChartError) as caught:
-        Charts.load((folder,)).params(chart_params.EngineeringParams)
+        load_charts((folder,)).params(chart_params.EngineeringParams)
     assert caught.value.problems == [
         "engineering.yaml: entry 'vlb-turns': value must be a whole number, got 1.5",
         "engineering.yaml: entry 'adjacent': value must be a number, got 'far'",
@@ -120,7 +121,7 @@ def test_an_overlay_with_a_word_for_a_param_row_number_is_a_chart_error(tmp_path
     (folder / "airborne.yaml").write_text(
         "entries:\n  - {id: abort-hits, table: param, value: many, rule: x}\n"
     )
-    charts = Charts.load((folder,))
+    charts = load_charts((folder,))
     with pytest.raises(ChartError) as caught:
         charts.params(chart_params.AirborneParams)
     assert caught.value.problems == [

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from tabletop.cli import cli
 from tabletop.core.errors import ChartError
+from tabletop.data.chart_files import load_charts, load_raw
 from tabletop.data.charts import (
     CHART_SCHEMAS,
     Charts,
     Quality,
     Weapon,
     entry_as_dict,
-    load_raw,
     overlay,
     weight_number,
 )
@@ -55,7 +55,7 @@ def house(tmp_path: Path, files: dict[str, str], name: str = "house") -> Path:
 
 def problems_of(*folders: Path) -> list[str]:
     with pytest.raises(ChartError) as info:
-        Charts.load(folders)
+        load_charts(folders)
     return info.value.problems
 
 
@@ -186,7 +186,7 @@ def test_entry_as_dict_leaves_out_unset_fields(charts: Charts) -> None:
 
 def test_overlay_changes_one_field_and_keeps_the_others(tmp_path: Path, charts: Charts) -> None:
     folder = house(tmp_path, {"weapons.yaml": "entries:\n  - {id: pak-36, rof: 3}\n"})
-    changed = Charts.load((folder,)).weapons["pak-36"]
+    changed = load_charts((folder,)).weapons["pak-36"]
     assert changed.rof == 3
     assert dataclasses.replace(changed, rof=1) == charts.weapons["pak-36"]
 
@@ -196,7 +196,7 @@ def test_overlay_adds_a_new_entry(tmp_path: Path, charts: Charts) -> None:
         tmp_path,
         {"weapons.yaml": f"entries:\n  - {{id: pak-50, rule: house, rof: 2, {GOOD}}}\n"},
     )
-    loaded = Charts.load((folder,))
+    loaded = load_charts((folder,))
     assert loaded.weapons["pak-50"] == Weapon(
         id="pak-50",
         rule="house",
@@ -214,7 +214,7 @@ def test_overlays_apply_in_order(tmp_path: Path) -> None:
         tmp_path, {"weapons.yaml": "entries:\n  - {id: pak-36, rof: 3, he: 2, burst: 1}\n"}
     )
     second = house(tmp_path, {"weapons.yaml": "entries:\n  - {id: pak-36, rof: 4}\n"}, "second")
-    pak = Charts.load((first, second)).weapons["pak-36"]
+    pak = load_charts((first, second)).weapons["pak-36"]
     assert (pak.rof, pak.he, pak.burst) == (4, 2, 1)
 
 
@@ -382,7 +382,7 @@ def test_file_problems_and_value_problems_are_reported_together(tmp_path: Path) 
     )
     assert problems[1:] == BROKEN_WEAPON_PROBLEMS
     with pytest.raises(ChartError, match=r"^9 chart problems: house/weapon\.yaml: "):
-        Charts.load((folder,))
+        load_charts((folder,))
 
 
 def test_stored_charts_name_the_chart_when_there_is_no_file() -> None:

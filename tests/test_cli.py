@@ -801,10 +801,10 @@ def test_cd_is_a_registered_model_and_the_only_one_with_its_own_commands(
     runner: CliRunner,
 ) -> None:
     from tabletop.core.errors import BadInput
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import MODELS, find_alternative, find_model
 
-    charts = Charts.load(())
+    charts = load_charts(())
     listed = json.loads(runner.invoke(cli, ["model", "list", "--json"]).output)["models"]
     assert [row["model"] for row in listed] == list(MODELS) == MODELS_NAMED
     assert [n for n in MODELS if find_model(n, charts).own_commands] == ["cd"]

@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.cli import cli
+from tabletop.data.charts import Charts
 from tabletop.state.store import SCHEMA_VERSION
 from tests.conftest import file_digest, is_error_report
 from tests.test_reliability import child_env, parse_once
@@ -302,20 +303,20 @@ def fast_games() -> Iterator[None]:
 @contextlib.contextmanager
 def parse_less() -> Iterator[None]:
     """Parse a game's scenario and the bundled charts once, not at every command."""
-    from tabletop.data.charts import Charts
+    from tabletop.data import chart_files
 
-    original = Charts.__dict__["load"]
-    bundled = original.__func__(Charts)
+    original = chart_files.load_charts
+    bundled = original()
 
-    def load(cls: type[Charts], overlays: tuple[Path, ...] = ()) -> Charts:
-        return bundled if not overlays else original.__func__(cls, overlays)
+    def load(overlays: tuple[Path, ...] = ()) -> Charts:
+        return bundled if not overlays else original(overlays)
 
-    Charts.load = classmethod(load)  # type: ignore[assignment,method-assign]
+    chart_files.load_charts = load  # commands import it by name when they run
     try:
         with parse_once():
             yield
     finally:
-        Charts.load = original  # type: ignore[method-assign]
+        chart_files.load_charts = original
 
 
 @dataclass

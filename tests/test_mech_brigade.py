@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from tabletop.cli import cli
 from tabletop.core.dice import GENERATE, Dice
 from tabletop.core.errors import BadInput, ChartError, RulesRefusal
+from tabletop.data.chart_files import load_charts
 from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
 from tabletop.rules.models.chance import roll_chance, settled, shown
@@ -201,7 +202,7 @@ def test_overlay_changes_a_number(tmp_path: Path) -> None:
     (tmp_path / "models" / "mech_brigade.yaml").write_text(
         "entries:\n  - {id: T-72, table: profile, rule: MB 6.0, sl: 4}\n"
     )
-    m = find_model("mech-brigade", Charts.load((tmp_path,)))
+    m = find_model("mech-brigade", load_charts((tmp_path,)))
     assert isinstance(m, MechBrigade)
     assert attack(m.tables, "M60A3", "T-72", 6, 5).accuracy == 121  # x 4 / 4
 
@@ -211,7 +212,7 @@ def test_chart_cross_checks(tmp_path: Path) -> None:
     (tmp_path / "models" / "mech_brigade.yaml").write_text(
         "entries:\n  - {id: M60A3, table: profile, rule: MB 6.0, gm: XX}\n"
     )
-    m = find_model("mech-brigade", Charts.load((tmp_path,)))
+    m = find_model("mech-brigade", load_charts((tmp_path,)))
     with pytest.raises(ChartError, match=r"entry 'M60A3': gm: no ATGM profile has the code 'XX'"):
         _ = m.inches_per_unit
 

@@ -597,7 +597,7 @@ def test_new_force_interrupted_before_the_rename_keeps_the_old_game(
 
     monkeypatch.setattr(os, "replace", crash)
     from tabletop.data.resources import bundled_scenario
-    from tabletop.data.scenario import read_scenario
+    from tabletop.data.scenario_loader import read_scenario
 
     with pytest.raises(KeyboardInterrupt):
         Game.create(path, read_scenario(bundled_scenario("crossroads"), ()), 2, force=True)

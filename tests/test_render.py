@@ -22,7 +22,8 @@ from tabletop.cli import cli
 from tabletop.core.dice import Dice
 from tabletop.core.sides import resolve_view
 from tabletop.data.resources import bundled_scenario, scenarios_dir
-from tabletop.data.scenario import TerrainPiece, read_scenario
+from tabletop.data.scenario import TerrainPiece
+from tabletop.data.scenario_loader import read_scenario
 from tabletop.game.engine import Game
 from tabletop.render import REFEREE
 from tabletop.render.dicestats import chi2_survival, die_stats, summarise

@@ -15,15 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.core.errors import BadInput, ScenarioError
-from tabletop.data.charts import Charts
+from tabletop.data.chart_files import load_charts
 from tabletop.data.resources import bundled_scenario, scenarios_dir
-from tabletop.data.scenario import (
-    LoadedScenario,
-    Scenario,
-    StandSpec,
-    parse_scenario,
-    read_scenario,
-)
+from tabletop.data.scenario import LoadedScenario, Scenario, StandSpec
+from tabletop.data.scenario_loader import parse_scenario, read_scenario
 from tabletop.rules.models import find_model, model_names, profile_lookup
 
 SOURCE = "battle.yaml"
@@ -53,13 +48,13 @@ sides:
 
 # Stand keys grow as rule areas add optional fields; the message lists them all.
 STAND_KEYS = ", ".join(f.metadata.get("key", f.name) for f in dataclasses.fields(StandSpec))
-STAND_KIND_LIST = ", ".join(sorted(Charts.load().stand_kinds))
-TERRAIN_KIND_LIST = ", ".join(sorted(Charts.load().terrain))
+STAND_KIND_LIST = ", ".join(sorted(load_charts().stand_kinds))
+TERRAIN_KIND_LIST = ", ".join(sorted(load_charts().terrain))
 TOP_KEYS = (
     "format, name, table, measure, model, turn, conditions, charts, terrain, weapons, sides, "
     "minefields"
 )
-TYPHOON_PROFILES = find_model("typhoon", Charts.load()).profiles()
+TYPHOON_PROFILES = find_model("typhoon", load_charts()).profiles()
 PAK_37 = (
     "{id: pak-37, calibre_mm: 37, rof: 1, to_hit: {close: 7, medium: 5, long: 3}, "
     "ranges: {close: 10, medium: 20, long: 40}}"
@@ -1067,7 +1062,7 @@ def test_any_text_raises_only_domain_errors(text: str) -> None:
 def test_the_depth_guard_refuses_nesting_past_64_levels_whatever_pyyaml_does(levels: int) -> None:
     """The guard itself, on events from the pure-Python parser (which has no limit of its own),
     so the project's limit is tested whichever PyYAML or libyaml is installed."""
-    from tabletop.data.schema import _check_depth
+    from tabletop.data.yaml_text import _check_depth
 
     events = yaml.parse("name: " + "[" * levels + "]" * levels, Loader=yaml.SafeLoader)
     with pytest.raises(BadInput) as refused:
@@ -1078,7 +1073,7 @@ def test_the_depth_guard_refuses_nesting_past_64_levels_whatever_pyyaml_does(lev
 
 
 def test_the_depth_guard_lets_64_levels_through() -> None:
-    from tabletop.data.schema import _check_depth
+    from tabletop.data.yaml_text import _check_depth
 
     _check_depth(yaml.parse("name: " + "[" * 63 + "]" * 63, Loader=yaml.SafeLoader), "ok.yaml")
 

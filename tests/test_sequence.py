@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop.data.chart_files import load_charts
 from tabletop.rules import sequence
 from tests.conftest import Run, as_json, goto_phase
 
@@ -60,9 +61,9 @@ def test_artillery_phase_clears_last_turns_templates_and_suppression(game: Run) 
 
 def test_every_turn_chart_step_has_one_procedure_and_every_procedure_a_step() -> None:
     import tabletop.game.turns  # noqa: F401  (registers the rule areas' steps)
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
 
-    charts = Charts.load()
+    charts = load_charts()
     in_chart = [p.id for p in charts.steps_at("start-turn")]
     assert in_chart == [
         "clear-turn-markers",
@@ -89,21 +90,18 @@ def test_every_turn_chart_step_has_one_procedure_and_every_procedure_a_step() ->
 
 
 def test_turn_chart_steps_are_not_phases() -> None:
-    from tabletop.data.charts import Charts
-
-    phases = [p.id for p in Charts.load().phases]
+    phases = [p.id for p in load_charts().phases]
     assert phases == ["command", "artillery", "movement", "opportunity-fire", "fire", "morale"]
 
 
 def test_a_step_at_an_unknown_boundary_is_a_chart_problem(tmp_path) -> None:
     from tabletop.core.errors import ChartError
-    from tabletop.data.charts import Charts
 
     (tmp_path / "turn.yaml").write_text(
         "entries:\n  - {id: resupply, at: end-of-lunch}\n", encoding="utf-8"
     )
     with pytest.raises(ChartError) as caught:
-        Charts.load((tmp_path,))
+        load_charts((tmp_path,))
     assert [p for p in caught.value.problems if "end-of-lunch" in p] == [
         "turn.yaml: entry 'resupply': 'at' 'end-of-lunch' is not a boundary of the turn "
         "(accepted: start-turn, end-turn, end-phase, start-phase:command, end-phase:command, "

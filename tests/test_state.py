@@ -504,7 +504,7 @@ steps = st.one_of(
 @functools.cache
 def crossroads() -> Any:
     from tabletop.data.resources import bundled_scenario
-    from tabletop.data.scenario import read_scenario
+    from tabletop.data.scenario_loader import read_scenario
 
     return read_scenario(bundled_scenario("crossroads"), ())
 

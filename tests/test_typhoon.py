@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from tabletop.cli import cli
 from tabletop.core.dice import Dice
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.data.chart_files import load_charts
 from tabletop.data.charts import Charts
 from tabletop.rules.models import Shot, find_model
 from tabletop.rules.models.engine import run_procedure
@@ -152,7 +153,7 @@ def test_chart_overlay_with_an_unknown_modifier_is_refused(tmp_path: Path) -> No
         "entries:\n"
         "  - {id: target-smoking, table: hard_modifier, rule: X, shifts: -1, side: target}\n"
     )
-    charts = Charts.load((tmp_path,))
+    charts = load_charts((tmp_path,))
     with pytest.raises(BadInput, match="no typhoon procedure uses it"):
         _ = find_model("typhoon", charts).inches_per_unit
 
@@ -164,7 +165,7 @@ def test_chart_overlay_naming_a_missing_weapon_is_refused(tmp_path: Path) -> Non
         "entries:\n  - {id: PZ-IVH, table: unit, weapons: [{weapon: 75L99}]}\n"
     )
     with pytest.raises(BadInput, match="'75L99' is not a weapon of this chart"):
-        _ = find_model("typhoon", Charts.load((tmp_path,))).profiles()
+        _ = find_model("typhoon", load_charts((tmp_path,))).profiles()
 
 
 # --- the two random-number conventions (ToS V Notation) ------------------------------------
@@ -581,7 +582,7 @@ def test_literal_ap_reading_can_be_charted(tmp_path: Path) -> None:
     (folder / "typhoon.yaml").write_text(
         "entries:\n  - {id: ap-reading, table: parameter, value: 0}\n"
     )
-    alt = find_model("typhoon", Charts.load((tmp_path,)))
+    alt = find_model("typhoon", load_charts((tmp_path,)))
     assert isinstance(alt, Typhoon)
     t = alt.t
     gun = t.weapons["75L48"]

@@ -458,13 +458,12 @@ def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[st
     import json
     from pathlib import Path
 
+    from tabletop.data.chart_files import load_charts
     from tabletop.game.reading import read_row_and_game
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
     if not path.is_file():
-        from tabletop.data.charts import Charts
-
-        return sorted(Charts.load().weapons)
+        return sorted(load_charts().weapons)
     raw, info = read_row_and_game(path, f"stand:{stand}" if stand else "meta")
     if stand and raw:
         return list(json.loads(raw)["weapons"])
@@ -538,9 +537,9 @@ def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
             game.close()
     if name not in MODELS:
         return None
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
 
-    return find_model(str(name), Charts.load())
+    return find_model(str(name), load_charts())
 
 
 class Modifier(click.ParamType):

@@ -41,6 +41,9 @@ MAX_SIDES = 1000
 
 @dataclass(frozen=True)
 class Roll:
+    """One die as thrown or generated: its size, its face, what it was for and where it came
+    from (``physical`` or ``generated``), as the log keeps it."""
+
     die: int
     value: int
     purpose: str

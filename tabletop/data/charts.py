@@ -1,4 +1,4 @@
-"""Rule charts: ``charts/*.yaml`` loaded into frozen dataclasses.
+"""Rule charts (``charts/*.yaml``, read from disk by ``chart_files``) as frozen dataclasses.
 
 Every chart file is a list of ``entries``, each with an ``id`` and the ``rule`` it
 implements; entries that are our defaults (numbers the seeds assume but do not print) say
@@ -16,20 +16,17 @@ later gives the same result even if the files on disk change.
 import dataclasses
 import difflib
 import importlib
-import pickle
 import typing
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
-from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.errors import ChartError
 from tabletop.core.units import within
 from tabletop.data.entries import Entry as Entry
 from tabletop.data.entries import Level as Level
-from tabletop.data.resources import charts_dir
-from tabletop.data.schema import Context, PathT, bounded, build, build_trusted, read_yaml_file
+from tabletop.data.schema import Context, PathT, bounded, build, build_trusted
 
 if TYPE_CHECKING:
     # At run time these are loaded on first use (CHART_SCHEMAS, ``__getattr__`` below).
@@ -67,6 +64,8 @@ def weight_number(level: str | None) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class Bands:
+    """A weapon's close, medium and long range, in inches."""
+
     close: float = bounded(min=0)
     medium: float = bounded(min=0)
     long: float = bounded(min=0)
@@ -74,6 +73,8 @@ class Bands:
 
 @dataclass(frozen=True, kw_only=True)
 class ToHit:
+    """The number a weapon needs on a D10 to hit, at close, medium and long range."""
+
     close: int = bounded(min=0, max=10)
     medium: int = bounded(min=0, max=10)
     long: int = bounded(min=0, max=10)
@@ -84,6 +85,9 @@ BAND_NAMES: tuple[str, ...] = ("close", "medium", "long")
 
 @dataclass(frozen=True, kw_only=True)
 class Weapon(Entry):
+    """A weapon of ``weapons.yaml``: its rate of fire, ranges and numbers to hit, and what
+    else its fire does (burst, HE, indirect fire)."""
+
     name: str | None = None
     calibre_mm: float | None = bounded(None, min=0)
     rof: int = bounded(min=1, max=40)
@@ -150,6 +154,9 @@ def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
 
 @dataclass(frozen=True, kw_only=True)
 class Move:
+    """What a terrain kind leaves of each kind of movement, or None where that kind cannot
+    enter it."""
+
     foot: float | None = bounded(min=0)
     wheeled: float | None = bounded(min=0)
     tracked: float | None = bounded(min=0)
@@ -157,6 +164,9 @@ class Move:
 
 @dataclass(frozen=True, kw_only=True)
 class TerrainKind(Entry):
+    """A kind of terrain of ``terrain.yaml``: its shape, what it does to sight (blocks, height,
+    how far one sees into it), the cover it gives, water, movement and roads."""
+
     shape: Literal["area", "line", "either"]
     blocks: bool = False
     ground: bool = False
@@ -173,6 +183,8 @@ class TerrainKind(Entry):
 
 @dataclass(frozen=True, kw_only=True)
 class Param(Entry):
+    """One named number (or switch) a rule reads, with its unit."""
+
     value: float | bool | str
     unit: str | None = None
 
@@ -295,129 +307,8 @@ class Origin:
 Origins = dict[str, dict[int, Origin]]  # chart name -> index in the merged entry list -> origin
 
 
-# Parsed chart folders, newest last: (folder, required, chart names, every YAML file's
-# name and contents) -> the pickled result of reading it. YAML parsing is most of the cost
-# of loading charts (a fresh game, ``new``, every command with ``--charts``), and a process
-# (the test suite, a long-running caller) reads the same folder again and again. Keyed by
-# contents, so an edited, added or removed chart file is read afresh.
-_PARSED: dict[tuple[object, ...], bytes] = {}
-_PARSED_MAX = 8
-
-
-def _folder_key(folder: Path, required: bool) -> tuple[object, ...] | None:
-    try:
-        files = sorted([*folder.glob("*.yaml"), *folder.glob("models/*.yaml")])
-        contents = tuple((str(p.relative_to(folder)), p.read_bytes()) for p in files)
-    except OSError:
-        return None  # unreadable: read it the slow way, which reports the problem
-    return (str(folder.resolve()), required, tuple(CHART_SCHEMAS), contents)
-
-
-def read_raw(
-    folder: Path,
-    problems: list[str],
-    *,
-    required: bool,
-    origins: dict[str, list[Origin]] | None = None,
-) -> Raw:
-    """Read every known chart file in ``folder`` into plain entry lists.
-
-    ``origins``, when given, receives for each chart where each of its entries was read.
-    A folder read before with the same files is not parsed again (a fresh copy is returned).
-    """
-    key = _folder_key(folder, required)
-    cached = _PARSED.get(key) if key is not None else None
-    if cached is None:
-        found: dict[str, list[Origin]] = {}
-        met: list[str] = []
-        raw = _read_raw(folder, met, required=required, origins=found)
-        cached = pickle.dumps((raw, met, found), protocol=pickle.HIGHEST_PROTOCOL)
-        if key is not None:
-            if len(_PARSED) >= _PARSED_MAX:
-                del _PARSED[next(iter(_PARSED))]  # the oldest
-            _PARSED[key] = cached
-    fresh: tuple[Raw, list[str], dict[str, list[Origin]]] = pickle.loads(cached)
-    problems.extend(fresh[1])
-    if origins is not None:
-        origins.update(fresh[2])
-    return fresh[0]
-
-
-def _read_raw(
-    folder: Path,
-    problems: list[str],
-    *,
-    required: bool,
-    origins: dict[str, list[Origin]],
-) -> Raw:
-    raw: Raw = {}
-    files = [(name, folder / f"{name}.yaml") for name in CHART_SCHEMAS]
-    # Alternative models keep their charts in models/<chart>.yaml (SPEC 5).
-    files += [(f"models/{p.stem}", p) for p in sorted((folder / "models").glob("*.yaml"))]
-    for name, path in files:
-        shown = f"{folder.name}/{name}.yaml"
-        if not path.is_file():
-            if required:
-                problems.append(f"{shown}: missing chart file")
-            continue
-        try:
-            data, ctx = read_yaml_file(path, shown)
-        except BadInput as exc:  # unreadable or malformed YAML
-            problems.append(str(exc))
-            continue
-        problems.extend(ctx.problems)  # keys given twice
-        if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
-            problems.append(f"{shown}: expected a mapping with an 'entries' list")
-            continue
-        extra = set(data) - {"entries"}
-        if extra:
-            problems.append(
-                f"{shown}: unknown top-level key(s) {sorted(map(str, extra))} (accepted: entries)"
-            )
-        entries: list[Any] = []
-        kept: list[Origin] = []
-        first: dict[str, Origin] = {}
-        for entry, origin in zip(
-            data["entries"], _entry_origins(shown, len(data["entries"]), ctx), strict=True
-        ):
-            ident = entry_id(entry)
-            if ident is not None and ident in first:
-                # Caught here, as an overlay would silently merge a second entry into the first.
-                where = Context(shown, origin.lines, label=f"entry {ident!r}")
-                where.error(
-                    ("id",),
-                    f"duplicate id {ident!r}: each entry needs its own id "
-                    f"(the first is at line {first[ident].lines.get(())})",
-                )
-                problems.extend(where.problems)
-                continue
-            if ident is not None:
-                first[ident] = origin
-            entries.append(entry)
-            kept.append(origin)
-        raw[name] = entries
-        origins[name] = kept
-    if not required:
-        known = {f"{n}.yaml" for n in CHART_SCHEMAS}
-        for path in sorted(folder.glob("*.yaml")):
-            if path.name not in known:
-                close = _close(path.name, known)
-                problems.append(
-                    f"{folder.name}/{path.name}: not a chart this program knows "
-                    f"(known: {', '.join(sorted(known))}){close}"
-                )
-    return raw
-
-
-def _entry_origins(shown: str, count: int, ctx: Context) -> list[Origin]:
-    lines: list[dict[PathT, int]] = [{} for _ in range(count)]
-    for path, line in ctx.lines.items():
-        if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):
-            lines[path[1]][path[2:]] = line
-    return [Origin(shown, i + 1, lines[i]) for i in range(count)]
-
-
-def _close(word: str, choices: Any) -> str:
+def did_you_mean(word: str, choices: Any) -> str:
+    """``; did you mean 'x'?`` for the choice closest to a mistyped word, or nothing."""
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -436,12 +327,14 @@ def entry_id(entry: Any) -> str | None:
 
 def overlay(base: Raw, extra: Raw) -> Raw:
     """Entries of ``extra`` change the fields they give of base entries with the same id."""
-    return _overlay(base, extra, {}, {})
+    return overlay_with_origins(base, extra, {}, {})
 
 
-def _overlay(
+def overlay_with_origins(
     base: Raw, extra: Raw, origins: Origins, extra_origins: dict[str, list[Origin]]
 ) -> Raw:
+    """``overlay``, recording in ``origins`` where each changed or added entry was given
+    (``extra_origins``: the overlay's own entries, in order), so a problem names its file."""
     merged: Raw = {name: [dict(e) for e in entries] for name, entries in base.items()}
     for name, entries in extra.items():
         target = merged.setdefault(name, [])
@@ -457,7 +350,7 @@ def _overlay(
             else:
                 at = len(target)
                 target.append(entry)
-                close = _close(ident, index) if ident is not None else ""
+                close = did_you_mean(ident, index) if ident is not None else ""
                 if origin is not None and close:
                     origin = dataclasses.replace(
                         origin, hint=f"{ident!r} is a new entry, not a change{close}"
@@ -465,31 +358,6 @@ def _overlay(
             if origin is not None:
                 origins.setdefault(name, {})[at] = origin
     return merged
-
-
-def read_charts(overlays: tuple[Path, ...], problems: list[str]) -> tuple[Raw, Origins]:
-    """The bundled charts with the overlay folders applied in order, and where each entry
-    came from. Problems reading the files are appended to ``problems``."""
-    found: dict[str, list[Origin]] = {}
-    raw = read_raw(charts_dir(), problems, required=True, origins=found)
-    origins: Origins = {name: dict(enumerate(given)) for name, given in found.items()}
-    for folder in overlays:
-        if not folder.is_dir():
-            problems.append(f"--charts {str(folder)!r}: not a folder")
-            continue
-        found = {}
-        extra = read_raw(folder, problems, required=False, origins=found)
-        raw = _overlay(raw, extra, origins, found)
-    return raw, origins
-
-
-def load_raw(overlays: tuple[Path, ...] = ()) -> Raw:
-    """The bundled charts with the overlay folders applied in order."""
-    problems: list[str] = []
-    raw, _ = read_charts(overlays, problems)
-    if problems:
-        raise ChartError(problems)
-    return raw
 
 
 class _LazyTables(dict[str, dict[str, Any]]):
@@ -573,19 +441,6 @@ class Charts:
         self._cross_check(problems)
         if problems:
             raise ChartError(problems)
-
-    @classmethod
-    def load(cls, overlays: tuple[Path, ...] = ()) -> "Charts":
-        # Problems reading the files and problems in their values are reported together.
-        problems: list[str] = []
-        raw, origins = read_charts(overlays, problems)
-        try:
-            charts = cls(raw, origins)
-        except ChartError as exc:
-            raise ChartError(problems + exc.problems) from None
-        if problems:
-            raise ChartError(problems)
-        return charts
 
     def table(self, name: str) -> Mapping[str, Any]:
         return self._tables[name]
@@ -713,7 +568,7 @@ class Charts:
                 ctx.error(
                     ("night_as",),
                     f"unknown quality {q.night_as!r} (known: {', '.join(sorted(self.quality))})"
-                    f"{_close(q.night_as, self.quality)}",
+                    f"{did_you_mean(q.night_as, self.quality)}",
                 )
             problems.extend(ctx.problems)
         if not self.phases:

@@ -25,7 +25,8 @@ from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice, repeated
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
-from tabletop.data.scenario import LoadedScenario, parse_scenario, scenario_data
+from tabletop.data.scenario import LoadedScenario
+from tabletop.data.scenario_loader import parse_scenario, scenario_data
 from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
 from tabletop.game.opening import opening_state
 from tabletop.game.reading import stored_scenario

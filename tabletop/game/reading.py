@@ -12,10 +12,11 @@ import hashlib
 import importlib
 import json
 from pathlib import Path
+from types import ModuleType
 
 from tabletop.core.dice import Dice
-from tabletop.data.charts import CHARTS_FORMAT, load_raw, overlay
-from tabletop.data.scenario import LoadedScenario, ProfileLookup, parse_scenario
+from tabletop.data.charts import CHARTS_FORMAT
+from tabletop.data.scenario import LoadedScenario, ProfileLookup, rebuild_scenario
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
 from tabletop.state.store import GameRow, Store
@@ -27,6 +28,7 @@ _LOADED: dict[str, LoadedScenario] = {}
 # again: named as the registries name their entries, and imported only for such a game, so a
 # reading command over a current game does not load the alternative models.
 PROFILE_LOOKUP = "tabletop.rules.models:profile_lookup"
+SCENARIO_LOADER = "tabletop.data.scenario_loader"
 
 
 def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
@@ -101,14 +103,26 @@ def _load(row: GameRow) -> LoadedScenario:
     if row.charts_format < CHARTS_FORMAT:
         # An older game: its own numbers stand, and entries added since come from the
         # bundled charts (checked together, as they were never checked as one).
-        raw = overlay(load_raw(), raw)
         module, _, name = PROFILE_LOOKUP.partition(":")
         profiles: ProfileLookup = getattr(importlib.import_module(module), name)
-        return parse_scenario(
-            row.scenario_text, row.scenario_source, charts_raw=raw, profiles=profiles
+        loaded: LoadedScenario = _loader().check_older_game(
+            row.scenario_text, row.scenario_source, raw, profiles
         )
+        return loaded
+    if row.scenario_json is None:
+        # Stored before games kept their scenario as JSON: parse the text again.
+        again: LoadedScenario = _loader().rebuild_from_text(
+            row.scenario_text, row.scenario_source, raw
+        )
+        return again
     # Checked when the game began; rebuilding without checks keeps commands quick.
-    data = None if row.scenario_json is None else json.loads(row.scenario_json)
-    return parse_scenario(
-        row.scenario_text, row.scenario_source, charts_raw=raw, trusted=True, data=data
+    return rebuild_scenario(
+        row.scenario_text, row.scenario_source, raw, json.loads(row.scenario_json)
     )
+
+
+def _loader() -> ModuleType:
+    """The scenario files' reader and checks (PyYAML among them), imported by name for the
+    games above only: a command over a current game rebuilds from the stored JSON and loads
+    neither (docs/performance.md)."""
+    return importlib.import_module(SCENARIO_LOADER)

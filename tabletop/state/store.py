@@ -108,6 +108,9 @@ def event_hash(prev_hash: str, event: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class GameRow:
+    """The game row: the scenario and charts the game began with (as text and JSON), its dice
+    seed, and which edition of the charts' format they follow."""
+
     name: str
     scenario_source: str
     scenario_text: str
@@ -119,6 +122,9 @@ class GameRow:
 
 @dataclass(frozen=True)
 class EventRow:
+    """One logged event: the command and its inputs, the dice it rolled, what it changed (and
+    how to undo it), and the hash that chains it to the event before."""
+
     seq: int
     kind: str
     command: str

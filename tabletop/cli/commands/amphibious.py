@@ -437,11 +437,11 @@ def ships(game: Path, as_json: bool) -> None:
     Example:
       tabletop amphibious ships
     """
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.cd.amphibious.naval import ships as ratings
 
     # The ratings need no game: without one, the bundled charts answer.
-    rows = ratings(open_game(game).loaded.charts if game.exists() else Charts.load())
+    rows = ratings(open_game(game).loaded.charts if game.exists() else load_charts())
     if as_json:
         emit_json({"ships": rows})
         return

@@ -35,9 +35,10 @@ def list_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop charts list
     """
-    from tabletop.data.charts import CHART_SCHEMAS, Charts
+    from tabletop.data.chart_files import load_charts
+    from tabletop.data.charts import CHART_SCHEMAS
 
-    charts = Charts.load(tuple(charts_dirs))
+    charts = load_charts(tuple(charts_dirs))
     rows = []
     for name in CHART_SCHEMAS:
         table = charts.table(name)
@@ -71,11 +72,12 @@ def show_chart(chart: str, entry: str | None, charts_dirs: tuple[Path, ...], as_
       tabletop charts show weapons pak-40
     """
     from tabletop.core.errors import BadInput
-    from tabletop.data.charts import CHART_SCHEMAS, Charts, entry_as_dict
+    from tabletop.data.chart_files import load_charts
+    from tabletop.data.charts import CHART_SCHEMAS, entry_as_dict
 
     if chart not in CHART_SCHEMAS:
         raise BadInput(f"unknown chart {chart!r} (charts: {', '.join(CHART_SCHEMAS)})")
-    table = Charts.load(tuple(charts_dirs)).table(chart)
+    table = load_charts(tuple(charts_dirs)).table(chart)
     if entry is not None:
         if entry not in table:
             import difflib
@@ -133,10 +135,10 @@ def check_charts(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
       tabletop charts check --charts house-rules/
     """
     from tabletop.core.errors import ChartError
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
 
     try:
-        charts = Charts.load(tuple(charts_dirs))
+        charts = load_charts(tuple(charts_dirs))
         check_models(charts)
     except ChartError as exc:
         if as_json:

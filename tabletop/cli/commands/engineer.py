@@ -175,14 +175,14 @@ def bridge_plan(
       tabletop engineer bridge-plan --class IV
       tabletop engineer bridge-plan --class IV --span 10 --stands 8 --both-banks
     """
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.cd.engineering import (
         bridge_configurations,
         bridge_set_plan,
         permanent_bridge,
     )  # fmt: skip
 
-    charts = Charts.load()
+    charts = load_charts()
     data: dict[str, Any] = {
         "configurations": bridge_configurations(set_class, charts),
         "permanent": permanent_bridge(set_class),

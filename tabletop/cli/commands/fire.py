@@ -350,11 +350,11 @@ def _quick_fire(
     import os
 
     from tabletop.core.dice import Dice
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import find_model
 
     # Command Decision's adapter (rules/models/cd.py) delegates to rules.cd.quick.
-    model: Any = find_model(chosen, Charts.load(tuple(charts_dirs)))
+    model: Any = find_model(chosen, load_charts(tuple(charts_dirs)))
     plan = model.quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods)
     inputs = dice_inputs(dice)
     d = Dice(
@@ -565,13 +565,13 @@ def model_fire(
     import os
 
     from tabletop.core.errors import BadInput
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import find_alternative
 
     if request.quick():
         from tabletop.core.dice import Dice
-        from tabletop.data.charts import Charts
 
-        model = find_alternative(name, Charts.load(tuple(charts_dirs)))
+        model = find_alternative(name, load_charts(tuple(charts_dirs)))
         shot = model_shot(request, model)
         inputs = dice_inputs(dice)
         d = Dice(

@@ -63,10 +63,10 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop model list
     """
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import MODELS, find_model
 
-    charts = Charts.load(tuple(charts_dirs))
+    charts = load_charts(tuple(charts_dirs))
     rows = []
     for name in MODELS:
         model = find_model(name, charts)
@@ -94,11 +94,11 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop model show typhoon
     """
-    from tabletop.data.charts import Charts
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import find_model
     from tabletop.rules.models.bindings import stand_procedures
 
-    model = find_model(name, Charts.load(tuple(charts_dirs)))
+    model = find_model(name, load_charts(tuple(charts_dirs)))
     if model.own_commands:
         show_own_commands(model, as_json)
         return
@@ -218,6 +218,8 @@ def run_model(
     """
     import os
 
+    from tabletop.data.chart_files import load_charts
+
     options = dict(settings)
     if game.exists():
         from tabletop.cli.core import open_game
@@ -230,11 +232,10 @@ def run_model(
     else:
         from tabletop.core.dice import Dice
         from tabletop.core.errors import BadInput
-        from tabletop.data.charts import Charts
         from tabletop.rules.models import find_alternative
         from tabletop.rules.models.engine import run_procedure
 
-        charts = Charts.load(tuple(charts_dirs))
+        charts = load_charts(tuple(charts_dirs))
         if stands:
             raise BadInput(
                 f"{' '.join(stands)}: stands need a game (--game PATH, or 'tabletop new' "

@@ -44,7 +44,7 @@ def cli(
     import os
 
     from tabletop.data.resources import bundled_scenario
-    from tabletop.data.scenario import read_scenario
+    from tabletop.data.scenario_loader import read_scenario
     from tabletop.game.engine import Game
     from tabletop.rules.models import profile_lookup
 

@@ -142,9 +142,9 @@ def odds_fire(
     # rules.cd.direct and rules.cd.odds.
     cd: Any
     if shooter is None or target is None:
-        from tabletop.data.charts import Charts
+        from tabletop.data.chart_files import load_charts
 
-        cd = find_model(chosen, Charts.load(tuple(charts_dirs)))
+        cd = find_model(chosen, load_charts(tuple(charts_dirs)))
         plan = cd.quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods)
     else:
         from tabletop.cli.core import open_game
@@ -198,12 +198,11 @@ def model_odds(
     request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path, as_json: bool
 ) -> None:
     from tabletop.cli.commands.fire import model_shot
+    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import find_alternative
 
     if request.quick():
-        from tabletop.data.charts import Charts
-
-        model = find_alternative(name, Charts.load(tuple(charts_dirs)))
+        model = find_alternative(name, load_charts(tuple(charts_dirs)))
         shot = model_shot(request, model)
     else:
         from tabletop.cli.core import open_game

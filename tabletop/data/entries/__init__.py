@@ -18,6 +18,9 @@ Level = Literal["I", "II", "III", "IV", "V", "VI"]
 
 @dataclass(frozen=True, kw_only=True)
 class Entry:
+    """What every chart entry has: its id, the rule it puts in numbers, whether those numbers
+    are our default where the seeds give none, and a note."""
+
     id: str
     rule: str
     default: bool = False
