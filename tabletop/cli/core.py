@@ -427,7 +427,7 @@ def _stand_ids_for_completion(ctx: click.Context) -> list[str]:
     import json
     from pathlib import Path
 
-    from tabletop.game.reading import read_row
+    from tabletop.game.rows import read_row
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
     raw = read_row(path, "meta")
@@ -459,7 +459,7 @@ def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[st
     from pathlib import Path
 
     from tabletop.data.chart_files import load_charts
-    from tabletop.game.reading import read_row_and_game
+    from tabletop.game.rows import read_row_and_game
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
     if not path.is_file():
@@ -745,7 +745,7 @@ def view_completions(ctx: click.Context, incomplete: str) -> list[Any]:
 
     from click.shell_completion import CompletionItem
 
-    from tabletop.game.reading import read_rows
+    from tabletop.game.rows import read_rows
 
     names = ["referee"]
     try:

@@ -1,9 +1,7 @@
-"""Light reads of a game file: the state rows and the game row, straight from the store, with
-the file closed again at once, for commands and completions that need neither the scenario
-nor the charts (``status``, shell completion); and a read-only ``RulesContext`` for commands
-that only look (``measure``), without the action registry, the views or the log. Commands
-that change or replay a game go through ``Game`` (``engine.py``), which builds its scenario
-and charts with ``stored_scenario`` here.
+"""A read-only ``RulesContext`` for commands that only look (``measure``), without the action
+registry, the views or the log, the file closed again at once; and the scenario and charts a
+game was started with, rebuilt from its file (``stored_scenario``), which ``Game``
+(``engine.py``) uses too. Reads that need neither scenario nor charts are in ``rows.py``.
 """
 
 from __future__ import annotations
@@ -29,43 +27,6 @@ _LOADED: dict[str, LoadedScenario] = {}
 # reading command over a current game does not load the alternative models.
 PROFILE_LOOKUP = "tabletop.rules.models:profile_lookup"
 SCENARIO_LOADER = "tabletop.data.scenario_loader"
-
-
-def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
-    """Every state row and the game row."""
-    store = Store.open(path)
-    try:
-        return store.rows(), store.game()
-    finally:
-        store.close()
-
-
-def read_row(path: Path, key: str) -> str | None:
-    """One state row (``meta``, ``stand:G-1``), or None."""
-    store = Store.open(path)
-    try:
-        return store.row(key)
-    finally:
-        store.close()
-
-
-def read_row_and_game(path: Path, key: str) -> tuple[str | None, GameRow]:
-    store = Store.open(path)
-    try:
-        return store.row(key), store.game()
-    finally:
-        store.close()
-
-
-def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] | None]:
-    """The log's head (the last event's hash) and, when it is not ``head``, the state rows:
-    how a warm session notices another process writing the same game."""
-    store = Store.open(path)
-    try:
-        now = store.last_hash()
-        return now, (None if now == head else store.rows())
-    finally:
-        store.close()
 
 
 def read_context(path: Path) -> RulesContext:

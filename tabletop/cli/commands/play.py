@@ -83,7 +83,7 @@ class Session:
         """Read the game's head; True when it changed since the session last looked."""
         import json
 
-        from tabletop.game.reading import read_if_changed
+        from tabletop.game.rows import read_if_changed
 
         head, rows = read_if_changed(self.game, self.head)
         if rows is None:

@@ -128,7 +128,7 @@ def cli(side: str | None, view: str | None, game: Path, as_json: bool) -> None:
       tabletop status --side Germany --json
       tabletop status --view USA
     """
-    from tabletop.game.reading import read_rows
+    from tabletop.game.rows import read_rows
     from tabletop.state.document import State
 
     # The rows alone: status needs neither the scenario nor the charts, so it stays quick.

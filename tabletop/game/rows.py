@@ -1,0 +1,48 @@
+"""Light reads of a game file: the state rows and the game row, straight from the store, with
+the file closed again at once, for commands and completions that need neither the scenario,
+the charts nor the table's geometry (``status``, shell completion, the session noticing
+another writer). Importing this module loads no shapely or numpy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tabletop.state.store import GameRow, Store
+
+
+def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
+    """Every state row and the game row."""
+    store = Store.open(path)
+    try:
+        return store.rows(), store.game()
+    finally:
+        store.close()
+
+
+def read_row(path: Path, key: str) -> str | None:
+    """One state row (``meta``, ``stand:G-1``), or None."""
+    store = Store.open(path)
+    try:
+        return store.row(key)
+    finally:
+        store.close()
+
+
+def read_row_and_game(path: Path, key: str) -> tuple[str | None, GameRow]:
+    store = Store.open(path)
+    try:
+        return store.row(key), store.game()
+    finally:
+        store.close()
+
+
+def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] | None]:
+    """The log's head (the last event's hash) and, when it is not ``head``, the state rows:
+    how a warm session notices another process writing the same game."""
+    store = Store.open(path)
+    try:
+        now = store.last_hash()
+        return now, (None if now == head else store.rows())
+    finally:
+        store.close()
