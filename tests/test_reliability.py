@@ -502,10 +502,10 @@ def parse_once() -> Iterator[None]:
     per game row (scenario text, charts, seed), so a file that changes them is parsed again;
     replay's own full parse is kept per scenario text and the very charts object it was given.
     """
-    from tabletop.game import engine as game_module
+    from tabletop.data import scenario_loader
 
     parse = Game.loaded.func  # type: ignore[attr-defined]
-    full_parse = game_module.parse_scenario
+    full_parse = scenario_loader.parse_scenario
     rows: dict[Any, Any] = {}
     texts: dict[Any, Any] = {}
 
@@ -523,12 +523,12 @@ def parse_once() -> Iterator[None]:
 
     original = Game.__dict__["loaded"]
     Game.loaded = property(loaded)  # type: ignore[assignment,method-assign]
-    game_module.parse_scenario = parse_scenario
+    scenario_loader.parse_scenario = parse_scenario  # the engine's replay looks it up there
     try:
         yield
     finally:
         Game.loaded = original  # type: ignore[method-assign]
-        game_module.parse_scenario = full_parse
+        scenario_loader.parse_scenario = full_parse
 
 
 def kill_many(

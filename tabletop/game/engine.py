@@ -26,10 +26,9 @@ from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice
 from tabletop.core.sides import REFEREE
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario
-from tabletop.data.scenario_loader import parse_scenario, scenario_data
 from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
 from tabletop.game.opening import opening_state
-from tabletop.game.reading import stored_scenario
+from tabletop.game.reading import scenario_loader, stored_scenario
 from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
@@ -521,7 +520,7 @@ class Game:
                 return f"the game's {what} is not the one recorded when it began (event 1)"
         # The parsed copy commands use must be the recorded scenario's own.
         if row.scenario_json is not None and json.loads(row.scenario_json) != json.loads(
-            canonical(scenario_data(row.scenario_text))
+            canonical(scenario_loader().scenario_data(row.scenario_text))
         ):
             return "the game's parsed scenario does not match its recorded text"
         return None
@@ -529,7 +528,7 @@ class Game:
     def replay(self, progress: Callable[[int, int], None] | None = None) -> ReplayReport:
         row = self.info
         # Replay checks everything again, the stored scenario and charts included.
-        loaded = parse_scenario(
+        loaded: LoadedScenario = scenario_loader().parse_scenario(
             row.scenario_text,
             row.scenario_source,
             charts_raw=self.loaded.charts.raw,

@@ -66,13 +66,13 @@ def _load(row: GameRow) -> LoadedScenario:
         # bundled charts (checked together, as they were never checked as one).
         module, _, name = PROFILE_LOOKUP.partition(":")
         profiles: ProfileLookup = getattr(importlib.import_module(module), name)
-        loaded: LoadedScenario = _loader().check_older_game(
+        loaded: LoadedScenario = scenario_loader().check_older_game(
             row.scenario_text, row.scenario_source, raw, profiles
         )
         return loaded
     if row.scenario_json is None:
         # Stored before games kept their scenario as JSON: parse the text again.
-        again: LoadedScenario = _loader().rebuild_from_text(
+        again: LoadedScenario = scenario_loader().rebuild_from_text(
             row.scenario_text, row.scenario_source, raw
         )
         return again
@@ -82,8 +82,10 @@ def _load(row: GameRow) -> LoadedScenario:
     )
 
 
-def _loader() -> ModuleType:
-    """The scenario files' reader and checks (PyYAML among them), imported by name for the
-    games above only: a command over a current game rebuilds from the stored JSON and loads
-    neither (docs/performance.md)."""
+def scenario_loader() -> ModuleType:
+    """The scenario files' reader and checks (``data/scenario_loader.py``, PyYAML among its
+    imports), imported by name when first needed: by the games above, and by a replay or a
+    check of the log (``engine.py``), which parse the scenario's text again. Every other
+    command rebuilds the game's scenario from its stored JSON and loads neither
+    (docs/performance.md)."""
     return importlib.import_module(SCENARIO_LOADER)
