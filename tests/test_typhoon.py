@@ -2005,7 +2005,7 @@ def test_typhoon_of_steel_is_an_alias(runner: CliRunner) -> None:
         "Error: unsupported model: 'typhoon-of-iron' (models: cd, mech-brigade, "
         "typhoon, squad-battles, aggression; also command-decision = cd, mb = "
         "mech-brigade, typhoon-of-steel = typhoon, tos = typhoon, sb = squad-battles, "
-        "play-by-mail = aggression, pbm = aggression)\n"
+        "play-by-mail = aggression, pbm = aggression); did you mean 'typhoon-of-steel'?\n"
     )
 
 

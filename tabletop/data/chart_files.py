@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import (
     CHART_SCHEMAS,
     Charts,
     Origin,
     Origins,
     Raw,
-    did_you_mean,
     entry_id,
     overlay_with_origins,
 )

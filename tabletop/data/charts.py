@@ -14,7 +14,6 @@ later gives the same result even if the files on disk change.
 # No ``from __future__ import annotations``: the dataclasses' hints are then objects, which
 # opening a game resolves without compiling each one from text (docs/performance.md).
 import dataclasses
-import difflib
 import importlib
 import typing
 from collections.abc import Iterator, Mapping, MutableMapping
@@ -23,6 +22,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from tabletop.core.errors import ChartError
+from tabletop.core.spelling import did_you_mean
 from tabletop.core.units import within
 from tabletop.data.entries import Entry as Entry
 from tabletop.data.entries import Level as Level
@@ -307,12 +307,6 @@ class Origin:
 Origins = dict[str, dict[int, Origin]]  # chart name -> index in the merged entry list -> origin
 
 
-def did_you_mean(word: str, choices: Any) -> str:
-    """``; did you mean 'x'?`` for the choice closest to a mistyped word, or nothing."""
-    close = difflib.get_close_matches(word, sorted(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 def entry_id(entry: Any) -> str | None:
     """The id a raw entry is matched by (ids are text; a whole number counts as its text)."""
     value = entry.get("id") if isinstance(entry, dict) else None
@@ -339,7 +333,11 @@ def overlay_with_origins(
     for name, entries in extra.items():
         target = merged.setdefault(name, [])
         # Ids may be anything in a broken file (a list cannot even be a dict key).
-        index = {entry_id(e): i for i, e in enumerate(target) if entry_id(e) is not None}
+        index: dict[str, int] = {}
+        for i, e in enumerate(target):
+            known = entry_id(e)
+            if known is not None:
+                index[known] = i
         given = extra_origins.get(name, [])
         for position, entry in enumerate(entries):
             origin = given[position] if position < len(given) else None

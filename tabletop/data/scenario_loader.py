@@ -10,7 +10,6 @@ every problem. The model itself (the dataclasses) is ``scenario``.
 
 from __future__ import annotations
 
-import difflib
 import typing
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import yaml
 from shapely import Polygon, is_valid_reason
 
 from tabletop.core.errors import BadInput, ChartError, ScenarioError
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.chart_files import load_raw, read_charts
 from tabletop.data.charts import Charts, Raw, Weapon, check_weapon, entry_id, overlay
 from tabletop.data.scenario import (
@@ -270,8 +270,7 @@ def _known(ctx: Context, path: PathT, value: str, known: Any, what: str) -> bool
     if value in known:
         return True
     names = sorted(known)
-    close = difflib.get_close_matches(value, names, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = did_you_mean(value, names)
     shown = ", ".join(names) if len(names) <= 30 else ", ".join(names[:30]) + ", ..."
     ctx.error(path, f"unknown {what} {value!r} (known: {shown}){hint}")
     return False
@@ -359,11 +358,10 @@ def _check_profiles(
                 known[name] = lookup(name, charts)
         if known[name] is None:
             models = [m for m in KNOWN_MODELS if m != "cd"]
-            close = difflib.get_close_matches(name, models, n=1)
             ctx.error(
                 where,
                 f"{name!r} is not an alternative model with profiles (models: "
-                f"{', '.join(models)})" + (f"; did you mean {close[0]!r}?" if close else ""),
+                f"{', '.join(models)}){did_you_mean(name, models)}",
             )
         elif known[name]:
             _known(ctx, where, profile, known[name], f"{name} profile")

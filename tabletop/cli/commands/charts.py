@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import charts_option, command, emit_json, fit_columns, json_option
+from tabletop.core.spelling import did_you_mean
 
 
 @click.group("charts")
@@ -80,10 +81,7 @@ def show_chart(chart: str, entry: str | None, charts_dirs: tuple[Path, ...], as_
     table = load_charts(tuple(charts_dirs)).table(chart)
     if entry is not None:
         if entry not in table:
-            import difflib
-
-            close = difflib.get_close_matches(entry, list(table), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(entry, table)
             raise BadInput(f"no entry {entry!r} in chart {chart!r}{hint}")
         data = entry_as_dict(table[entry])
         if as_json:

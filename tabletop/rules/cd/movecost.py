@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from shapely import Point
 
 from tabletop.core.errors import BadInput
+from tabletop.core.spelling import did_you_mean
 from tabletop.core.units import within
 from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.ground import move_cost
@@ -34,8 +34,7 @@ def move_cost_for(
         areas = [p.kind for p in here if p.kind not in ROAD_KINDS and charts.terrain[p.kind].move]
         terrain = areas[-1] if areas else "open"
     elif terrain not in charts.terrain:
-        close = difflib.get_close_matches(terrain, list(charts.terrain), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(terrain, charts.terrain)
         raise BadInput(f"--terrain {terrain!r}: unknown terrain kind{hint}")
     conditions = ctx.state.conditions
     local: list[str] = []

@@ -4,12 +4,12 @@ with no game and no stands, resolved by the same direct-fire procedure as table 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.chart_params import AmmoParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd.direct import roll_plan, verdict
@@ -19,8 +19,7 @@ from tabletop.rules.cd.fire import FirePlan, Firer, Target, plan_direct
 def known(value: str, table: Mapping[str, Any], option: str, what: str) -> None:
     """Refuse a name the charts do not know, with the nearest one."""
     if value not in table:
-        close = difflib.get_close_matches(value, list(table), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(value, table)
         raise BadInput(f"{option} {value!r}: unknown {what}{hint} (see 'tabletop charts show')")
 
 

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Charts
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow
@@ -74,6 +75,7 @@ def find_model(name: str, charts: Any) -> Model:
         aliases = ", ".join(f"{a} = {m}" for a, m in ALIASES.items())
         raise BadInput(
             f"unsupported model: {name!r} (models: {', '.join(model_names())}; also {aliases})"
+            f"{did_you_mean(name, [*model_names(), *ALIASES])}"
         )
     return cls(charts)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.spelling import did_you_mean
 from tabletop.rules.cd.sighting import end_for_stand, sight
 from tabletop.rules.cd.stands import check_phase
 from tabletop.rules.context import RulesContext
@@ -198,13 +199,17 @@ def run_procedure(model: Model, name: str, options: dict[str, Any], dice: Any) -
     procedures = model.procedures()
     if name not in procedures:
         known = ", ".join(procedures) or "none"
-        raise BadInput(f"the {model.name} model has no procedure {name!r} (procedures: {known})")
+        raise BadInput(
+            f"the {model.name} model has no procedure {name!r} (procedures: {known})"
+            f"{did_you_mean(name, procedures)}"
+        )
     procedure = procedures[name]
     unknown = sorted(set(options) - set(procedure.options))
     if unknown:
         accepted = ", ".join(procedure.options) or "none"
         raise BadInput(
             f"--set {unknown[0]!r}: not an option of {model.name} {name} (accepted: {accepted})"
+            f"{did_you_mean(unknown[0], procedure.options)}"
         )
     return procedure.run(options, dice)
 

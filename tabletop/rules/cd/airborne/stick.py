@@ -5,11 +5,11 @@ down (the effects a landing stand takes, overlapping stands).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.airborne.common import ELIMINATED, FORCED_BACK, _spec, names, stand_effect
@@ -73,8 +73,7 @@ def stick_stands(ctx: RulesContext, text: str, how: str) -> list[StandRow]:
             named = sorted(
                 {c for s in state.stands() if (c := company_of(ctx, s.get("formation")))}
             )
-            close = difflib.get_close_matches(ids[0], [*named, *sorted(known)], n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(ids[0], [*named, *sorted(known)])
             raise BadInput(
                 f"{text!r} is neither a company nor a stand (companies: "
                 f"{', '.join(named) or 'none'}; or stand ids like G-1,G-2){hint}"

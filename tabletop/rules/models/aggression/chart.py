@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Entry, Param, build_params
 from tabletop.data.schema import bounded
 
@@ -272,8 +272,7 @@ class AggressionChart:
     def profile(self, profile_id: str) -> Profile:
         found = self.profiles.get(profile_id)
         if found is None:
-            close = difflib.get_close_matches(profile_id, list(self.profiles), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(profile_id, self.profiles)
             raise BadInput(
                 f"profile {profile_id!r} is not in charts/models/{CHART}.yaml{hint} "
                 f"(profiles: {', '.join(self.profiles)})"

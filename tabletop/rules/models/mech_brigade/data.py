@@ -6,13 +6,13 @@ The chart holds every number; this module only says what each table looks like a
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Entry
 from tabletop.data.schema import bounded
 
@@ -203,8 +203,7 @@ class Tables:
         found = folded.get(str(ident).casefold())
         if found is not None:
             return found
-        close = difflib.get_close_matches(str(ident), list(self.profiles), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = did_you_mean(str(ident), self.profiles)
         raise BadInput(
             f"{what} {ident!r}: not a mech-brigade profile{hint} "
             f"(ids are the weapon names of MB 6.0, e.g. M60A3, T-72, RIFLE-N; see {SOURCE})"

@@ -7,12 +7,12 @@ overlaid by id), so the keyed tables prefix their ids (``quality-B``, ``terrain-
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Entry
 from tabletop.data.schema import bounded
 
@@ -230,8 +230,7 @@ class Tables:
     def profile(self, key: str, role: str) -> Profile:
         found = self.profiles.get(key)
         if found is None:
-            close = difflib.get_close_matches(key, list(self.profiles), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(key, self.profiles)
             raise BadInput(
                 f"{role} {key!r}: not a squad-battles profile in charts/models/{CHART}.yaml{hint}"
             )

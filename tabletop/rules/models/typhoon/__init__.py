@@ -15,7 +15,6 @@ men when it gives one (else its profile's). ``--set`` values override what the t
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Mapping
 from dataclasses import replace
@@ -26,6 +25,7 @@ from typing import Any, ClassVar
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import distribution
+from tabletop.core.spelling import did_you_mean
 from tabletop.rules.cd.sighting import target_cover
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model, Outcome, Procedure, Shot
@@ -68,8 +68,7 @@ class Typhoon(Model):
     def unit(self, ident: str, role: str) -> Unit:
         units = self.t.units
         if ident not in units:
-            close = difflib.get_close_matches(ident, list(units), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(ident, units)
             raise BadInput(
                 f"--{role} {ident!r}: not a typhoon profile in charts/models/typhoon.yaml{hint} "
                 f"(profiles: {', '.join(sorted(units))})"
