@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import difflib
 import functools
 import inspect
 import math
 import types
 import typing
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+
+from tabletop.core.spelling import did_you_mean
 
 C = TypeVar("C")
 
@@ -331,7 +331,7 @@ def _convert(tp: Any, value: Any, ctx: Context, path: PathT) -> Any:
         allowed = _args(tp)
         if any(value == a and type(value) is type(a) for a in allowed):
             return value
-        hint = _suggest(str(value), [str(a) for a in allowed])
+        hint = did_you_mean(str(value), [str(a) for a in allowed])
         return _fail(
             ctx, path, f"{value!r} is not accepted (accepted: {', '.join(map(str, allowed))}){hint}"
         )
@@ -407,11 +407,6 @@ def _fail(ctx: Context, path: PathT, message: str) -> Any:
     raise _Invalid
 
 
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 def _build_dataclass(cls: Any, value: Any, ctx: Context, path: PathT) -> Any:
     if not isinstance(value, dict):
         return _fail(ctx, path, f"expected a mapping, got {value!r}")
@@ -423,7 +418,7 @@ def _build_dataclass(cls: Any, value: Any, ctx: Context, path: PathT) -> Any:
             accepted = ", ".join(fields)
             ctx.error(
                 (*path, str(key)),
-                f"unknown key {key!r} (accepted: {accepted}){_suggest(str(key), fields)}",
+                f"unknown key {key!r} (accepted: {accepted}){did_you_mean(str(key), fields)}",
             )
             bad = True
     kwargs: dict[str, Any] = {}
