@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop.core.errors import BadInput, ScenarioError
-from tabletop.data.charts import Charts
+from tabletop.data.charts import CHART_SCHEMAS, Charts
 from tabletop.data.resources import bundled_scenario, scenarios_dir
 from tabletop.data.scenario import (
     LoadedScenario,
@@ -101,6 +101,22 @@ def test_bundled_scenarios_validate(name: str) -> None:
     assert isinstance(loaded, LoadedScenario)
     assert loaded.source == f"{name}.yaml"
     assert len(loaded.digest) == 64
+
+
+@pytest.mark.parametrize("name", ["crossroads", "large"])
+def test_a_games_trusted_rebuild_equals_the_checked_build(name: str) -> None:
+    # A game rebuilds its scenario and charts from its stored JSON without the checks
+    # (schema.build_trusted); the objects must be those the checks built, floats and all
+    # (repr tells 1 from 1.0, which == does not).
+    checked = read_scenario(bundled_scenario(name))
+    stored_data = json.loads(json.dumps(checked.data))
+    stored_charts = json.loads(json.dumps(checked.charts.raw))
+    rebuilt = parse_scenario(
+        checked.text, checked.source, charts_raw=stored_charts, trusted=True, data=stored_data
+    )
+    assert repr(rebuilt.scenario) == repr(checked.scenario)
+    for chart in CHART_SCHEMAS:
+        assert repr(rebuilt.charts.table(chart)) == repr(checked.charts.table(chart)), chart
 
 
 def test_every_scenario_file_is_bundled_by_name() -> None:
