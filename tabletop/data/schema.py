@@ -246,8 +246,9 @@ def _make_converter(tp: Any) -> Convert | None:
     is wanted, and a non-text value becomes text where text is wanted.
 
     Opening a game runs these over every stand, terrain point and chart entry it reads, so
-    each does as little per value as it can (``map`` over items, tests worked out once per
-    type): a large scenario's rebuild went from about 2.6 ms to about 1 ms this way.
+    each does as little per value as it can (``map`` over items, a union's tests worked out
+    once per type, a dataclass's fields looked up by the keys the data has): the large
+    scenario's rebuild in a fresh process went from about 2.6 ms to about 2.0 ms this way.
     """
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass_converter(tp)
