@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from tabletop.core.errors import BadInput, ScenarioError
 from tabletop.data.chart_files import load_charts
+from tabletop.data.charts import CHART_SCHEMAS
 from tabletop.data.resources import bundled_scenario, scenarios_dir
-from tabletop.data.scenario import LoadedScenario, Scenario, StandSpec
+from tabletop.data.scenario import LoadedScenario, Scenario, StandSpec, rebuild_scenario
 from tabletop.data.scenario_loader import parse_scenario, read_scenario
 from tabletop.rules.models import find_model, model_names, profile_lookup
 
@@ -96,6 +97,20 @@ def test_bundled_scenarios_validate(name: str) -> None:
     assert isinstance(loaded, LoadedScenario)
     assert loaded.source == f"{name}.yaml"
     assert len(loaded.digest) == 64
+
+
+@pytest.mark.parametrize("name", ["crossroads", "large"])
+def test_a_games_trusted_rebuild_equals_the_checked_build(name: str) -> None:
+    # A game rebuilds its scenario and charts from its stored JSON without the checks
+    # (schema.build_trusted); the objects must be those the checks built, floats and all
+    # (repr tells 1 from 1.0, which == does not).
+    checked = read_scenario(bundled_scenario(name))
+    stored_data = json.loads(json.dumps(checked.data))
+    stored_charts = json.loads(json.dumps(checked.charts.raw))
+    rebuilt = rebuild_scenario(checked.text, checked.source, stored_charts, stored_data)
+    assert repr(rebuilt.scenario) == repr(checked.scenario)
+    for chart in CHART_SCHEMAS:
+        assert repr(rebuilt.charts.table(chart)) == repr(checked.charts.table(chart)), chart
 
 
 def test_every_scenario_file_is_bundled_by_name() -> None:

@@ -28,6 +28,7 @@ from tabletop.table import (
     strip,
     within,
 )
+from tabletop.table.terrain import piece_geometries
 
 
 def rect(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
@@ -56,6 +57,20 @@ FIELD_PIECES = (
     wood("hilltop-wood", rect(45, 70, 55, 80)),
 )
 SMOKE = (("smoke-1", rect(50, 88, 52, 96)),)  # band y = 92
+
+
+def test_piece_geometries_are_the_shapes_of_each_piece_alone():
+    # The table builds all its shapes with one shapely call per kind; each must be exactly
+    # the shape the piece gives on its own: its polygon, or its line buffered with flat caps.
+    alone = []
+    for p in FIELD_PIECES:
+        if p.polygon is not None:
+            alone.append(shapely.polygons(p.polygon))
+        else:
+            alone.append(shapely.buffer(shapely.linestrings(p.line), p.width / 2, cap_style="flat"))
+    together = piece_geometries(FIELD_PIECES)
+    assert [shapely.to_wkb(g) for g in together] == [shapely.to_wkb(g) for g in alone]
+    assert len(piece_geometries(())) == 0
 
 
 @pytest.fixture(scope="module")
