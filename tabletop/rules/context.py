@@ -24,6 +24,9 @@ ActionResult = dict[str, Any]
 
 @dataclass
 class RulesContext:
+    """What a rule procedure works on: the game's state, the dice, the scenario and the charts,
+    the stands the action involves, and the table's geometry built when first asked for."""
+
     state: State
     dice: DiceLike
     scenario: Scenario
@@ -33,7 +36,7 @@ class RulesContext:
 
     @property
     def table(self) -> Table:
-        """The table's geometry, built on first use (shapely is imported only then)."""
+        """The table's geometry, built on first use: most actions never measure."""
         if self._table is None:
             self._table = build_table(self.scenario, self.charts)
         return self._table  # type: ignore[no-any-return,unused-ignore]

@@ -46,6 +46,9 @@ class End:
 
 @dataclass
 class Sight:
+    """One look from A to B: range, bearing, line of sight and what blocks it, the levels,
+    visibility, whether B is spotted and why, and A's range bands to B."""
+
     a: str
     b: str
     range: float

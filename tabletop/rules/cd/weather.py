@@ -27,6 +27,9 @@ PRECIPITATION_LEVELS = ("light", "steady", "heavy")
 
 @dataclass(frozen=True)
 class Effects:
+    """What the light and weather do now: how far one sees and spots (CD 9, 10), how fast
+    vehicles and men move, how long a turn lasts, whether it is night, and why."""
+
     visibility: float | None
     spotting_factor: float | None
     spotting_fixed: float | None
