@@ -1013,6 +1013,41 @@ def test_help_does_not_import_the_heavy_libraries() -> None:
     assert done.stdout.strip() == "", f"--help imported {done.stdout.strip()}"
 
 
+# The referee's reading commands: the state rows and the log as stored, no geometry.
+LIGHT_READS = (
+    ("status",),
+    ("status", "--json"),
+    ("show", "G-4"),
+    ("show", "G-4", "--json"),
+    ("log",),
+    ("log", "--json", "--stand", "G-4", "--last", "1"),
+)
+
+
+def test_referee_reads_do_not_import_the_heavy_libraries(game: Run) -> None:
+    """status, show and log in the referee's view read rows only: no shapely, no numpy.
+
+    Each command runs in turn in one fresh interpreter; the heavy modules loaded after it
+    are recorded, so the first command listed with any is the one that loaded them.
+    """
+    script = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from tabletop.cli import cli\n"
+        "game, reads = sys.argv[1], json.loads(sys.argv[2])\n"
+        "loaded = {}\n"
+        "for args in reads:\n"
+        "    result = CliRunner().invoke(cli, [*args, '--game', game])\n"
+        "    assert result.exit_code == 0 and result.output, (args, result.output)\n"
+        "    tops = {m.split('.')[0] for m in sys.modules}\n"
+        "    loaded[' '.join(args)] = sorted(tops & {'shapely', 'numpy'})\n"
+        "print(json.dumps(loaded))\n"
+    )
+    argv = [sys.executable, "-c", script, str(game.game), json.dumps(LIGHT_READS)]  # type: ignore[attr-defined]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {" ".join(args): [] for args in LIGHT_READS}
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

@@ -1,14 +1,15 @@
-"""Light reads of a game file: the state rows and the game row, straight from the store, with
-the file closed again at once, for commands and completions that need neither the scenario,
-the charts nor the table's geometry (``status``, shell completion, the session noticing
-another writer). Importing this module loads no shapely or numpy.
+"""Light reads of a game file: the state rows, the game row and the log, straight from the
+store, with the file closed again at once, for commands and completions that need neither the
+scenario, the charts nor the table's geometry (``status``, the referee's ``show`` and ``log``,
+shell completion, the session noticing another writer). Importing this module loads no shapely
+or numpy.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tabletop.state.store import GameRow, Store
+from tabletop.state.store import EventRow, GameRow, Store
 
 
 def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
@@ -16,6 +17,15 @@ def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
     store = Store.open(path)
     try:
         return store.rows(), store.game()
+    finally:
+        store.close()
+
+
+def read_events(path: Path, *, stand: str | None = None, last: int | None = None) -> list[EventRow]:
+    """The log in order (only events involving ``stand``; only the ``last`` N), as logged."""
+    store = Store.open(path)
+    try:
+        return store.events(stand=stand, last=last)
     finally:
         store.close()
 

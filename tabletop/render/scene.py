@@ -284,7 +284,7 @@ def _terrain(ctx: RulesContext, view: str) -> list[TerrainShape]:
 
 def _stands(state: Any, view: str, known: Any) -> tuple[list[StandShape], list[str]]:
     from tabletop.data.board import base_of, is_placed
-    from tabletop.rules.cd.ammo import weapon_status
+    from tabletop.rules.cd.ammo_state import weapon_status
     from tabletop.table import base_polygon
 
     shapes, off = [], []

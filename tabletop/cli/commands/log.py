@@ -13,9 +13,9 @@ from tabletop.cli.core import (
     emit_json,
     game_option,
     json_option,
-    open_game,
     view_option,
 )  # fmt: skip
+from tabletop.core.sides import REFEREE
 from tabletop.core.words import inputs_text
 
 
@@ -52,8 +52,11 @@ def cli(
       tabletop log --verify
       tabletop log --view USA
     """
-    g = open_game(game)
     if verify:
+        from tabletop.cli.core import open_game
+
+        # The check compares the stored scenario and charts with the digests event 1 holds.
+        g = open_game(game)
         report = g.verify()
         if as_json:
             emit_json(
@@ -75,16 +78,26 @@ def cli(
             raise SystemExit(1)
         return
     from tabletop.cli.core import chosen_view
-    from tabletop.rules.views import events_for_view, stand_in_view
+    from tabletop.game.rows import read_events, read_rows
+    from tabletop.state.document import State
 
-    state = g.state()
+    # The rows alone: the referee reads the log as stored, so the command stays quick (no
+    # scenario, charts or table geometry).
+    state = State.from_db(read_rows(game)[0])
     chosen = chosen_view(view, state)
-    known = g.knowledge(chosen, state=state)
-    if stand is not None and stand not in known.last_seen:
-        stand_in_view(state, known, stand)  # unknown (or unseen) stand: a clear error
-    if known.is_referee:
-        events: list[Any] = g.events(stand=stand, last=last)
+    if chosen == REFEREE:
+        if stand is not None:
+            state.stand(stand)  # unknown stand: a clear error
+        events: list[Any] = read_events(game, stand=stand, last=last)
     else:
+        from tabletop.cli.core import open_game
+        from tabletop.rules.views import events_for_view, stand_in_view
+
+        # A side's view needs the table and the charts: what it spots is worked out.
+        g = open_game(game)
+        known = g.knowledge(chosen, state=state)
+        if stand is not None and stand not in known.last_seen:
+            stand_in_view(state, known, stand)  # unknown (or unseen) stand: a clear error
         # The side's log first, then its last N: hidden events do not use up --last.
         events = events_for_view(g.events(stand=stand), known)
         events = events[-last:] if last else events

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from tabletop.cli.core import (
     json_option,
     view_option,
 )  # fmt: skip
+from tabletop.core.sides import REFEREE
 
 
 @click.command("show")
@@ -36,26 +38,39 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
       tabletop show G-4
       tabletop show G-1 --view USA
     """
-    from tabletop.cli.core import chosen_view, open_game
-    from tabletop.rules.cd.ammo import weapon_status
-    from tabletop.rules.views import events_for_view, stand_in_view
+    from tabletop.cli.core import chosen_view
+    from tabletop.game.rows import read_events, read_rows
+    from tabletop.rules.cd.ammo_state import weapon_status
+    from tabletop.state.document import State
 
-    g = open_game(game)
-    state = g.state()
+    # The rows alone: the referee reads the stand and its events as stored, so the command
+    # stays quick (no scenario, charts or table geometry).
+    state = State.from_db(read_rows(game)[0])
     chosen = chosen_view(view, state)
-    known = g.knowledge(chosen, state=state)
-    if stand in known.last_seen:
-        seen = known.last_seen[stand].as_json()
-        if as_json:
-            emit_json({"id": stand, "last_seen": seen})
+    known = None
+    if chosen == REFEREE:
+        row: Mapping[str, Any] = state.stand(stand)
+        events: list[Any] = read_events(game, stand=stand)
+    else:
+        from tabletop.cli.core import open_game
+        from tabletop.rules.views import events_for_view, stand_in_view
+
+        # A side's view needs the table and the charts: what it spots is worked out.
+        g = open_game(game)
+        known = g.knowledge(chosen, state=state)
+        if stand in known.last_seen:
+            seen = known.last_seen[stand].as_json()
+            if as_json:
+                emit_json({"id": stand, "last_seen": seen})
+                return
+            click.echo(
+                headline(f"{stand}: {seen['kind']} of {seen['side']}, not in sight")
+                + f"\nlast seen at {seen['x']:g},{seen['y']:g} in turn {seen['turn']}, "
+                f"{seen['phase']} phase"
+            )
             return
-        click.echo(
-            headline(f"{stand}: {seen['kind']} of {seen['side']}, not in sight")
-            + f"\nlast seen at {seen['x']:g},{seen['y']:g} in turn {seen['turn']}, "
-            f"{seen['phase']} phase"
-        )
-        return
-    row = stand_in_view(state, known, stand)
+        row = stand_in_view(state, known, stand)
+        events = events_for_view(g.events(stand=stand), known)
     history = [
         {
             "seq": ev.seq,
@@ -64,9 +79,9 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
             "command": ev.command,
             "result": ev.result,
         }
-        for ev in events_for_view(g.events(stand=stand), known)
+        for ev in events
     ]
-    if not known.is_own(stand):
+    if known is not None and not known.is_own(stand):
         # What the side can see of an enemy stand it spots, and its history as seen.
         seen = {k: row[k] for k in row}
         seen["spotted_by"] = known.spotted[stand].by

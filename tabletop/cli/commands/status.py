@@ -26,22 +26,30 @@ def status_data(
     ``known`` (a ``Knowledge``, needed for a side's view) says which enemy stands the side
     spots now and where it last saw the others (``tabletop.rules.views``).
     """
-    from tabletop.rules.cd.ammo import weapon_status
+    from tabletop.rules.cd.ammo_state import weapon_status
     from tabletop.rules.cd.hidden import fields, view_of
-    from tabletop.rules.cd.tasks import tasks
+    from tabletop.rules.cd.task_rows import tasks
     from tabletop.rules.cd.template_info import template_info
     from tabletop.rules.cd.terrain_state import changed
     from tabletop.rules.models.display import stand_models
-    from tabletop.rules.views import (
-        stands_for_view,
-        templates_for_view,
-        terrain_changes_for_view,
-    )
 
     cond = state.conditions
     spotted = {} if known is None else known.spotted
     side_view = known is not None and not known.is_referee
-    stands = stands_for_view(state, known) if side_view else state.stands()
+    if side_view:
+        # Only a side's view filters what it may know: the referee's loads no views (nor,
+        # through them, the table's geometry).
+        from tabletop.rules.views import (
+            stands_for_view,
+            templates_for_view,
+            terrain_changes_for_view,
+        )
+
+        stands: list[Any] = stands_for_view(state, known)
+        templates = templates_for_view(state, known)
+        terrain = terrain_changes_for_view(changed(state), known, scenario)
+    else:
+        stands, templates, terrain = state.stands(), state.templates(), changed(state)
     data = {
         "turn": state.turn,
         "phase": state.phase,
@@ -66,10 +74,7 @@ def status_data(
             }
             for s in stands
         ],
-        "templates": [
-            template_info(t)
-            for t in (templates_for_view(state, known) if side_view else state.templates())
-        ],
+        "templates": [template_info(t) for t in templates],
         "pending": {
             k: n
             for k, v in state.rows.get("pending", {}).items()
@@ -91,11 +96,7 @@ def status_data(
         ],
         "terrain": [
             {"id": r["id"], "kind": r["kind"], "state": r["state"], "gaps": len(r["gaps"])}
-            for r in (
-                terrain_changes_for_view(changed(state), known, scenario)
-                if side_view
-                else changed(state)
-            )
+            for r in terrain
         ],
     }
     if side_view:

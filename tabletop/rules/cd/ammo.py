@@ -68,19 +68,6 @@ def roll_depletion(threshold: int, dice: DiceLike, sides: int, purpose: str) -> 
     return dice.roll(sides, purpose) <= threshold
 
 
-def weapon_status(ammo: AmmoRow) -> str:
-    """``ok``, ``depleted`` (resupply will restore it) or ``spent`` (nothing will).
-
-    Read from the ammunition record alone (flamethrowers carry ``uses_left``, rockets
-    ``resupplies_left``), so ``status`` needs no charts.
-    """
-    if "uses_left" in ammo and ammo["uses_left"] <= 0:
-        return "spent"
-    if ammo["state"] == "depleted" and ammo.get("resupplies_left", 1) <= 0:
-        return "spent"
-    return str(ammo["state"])
-
-
 @dataclass(frozen=True)
 class Recovery:
     """How a refusal can be mended, for the message."""
@@ -416,8 +403,6 @@ def supply_distance(ctx: RulesContext, a: StandRow, b: StandRow) -> float | None
     """Inches between two stands' bases, or None when either is not on the table."""
     if a["x"] is None or b["x"] is None:
         return None
-    # Imported here: status reads ammunition states without loading the table's geometry.
-
     return distance_between(
         end_for_stand(ctx.state, a["id"]), end_for_stand(ctx.state, b["id"]), ctx.scenario.measure
     )

@@ -23,11 +23,12 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import EngineeringParams, TableParams
+from tabletop.rules.cd.task_rows import TASK
+from tabletop.rules.cd.task_rows import tasks as tasks  # read here too (boundaries, engineer)
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, State, fired_on, out_of_play
 
-TASK = "task:"
 COMPLETIONS: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
 # Where a worker must be for a kind of task to go on: a sentence why not, or None.
 PLACES: dict[str, Callable[[Any, dict[str, Any], StandRow], str | None]] = {}
@@ -152,14 +153,6 @@ def start(
     state.rows[TASK + task["id"]] = task
     ctx.involve(*workers)
     return task
-
-
-def tasks(state: State) -> list[dict[str, Any]]:
-    return [
-        v
-        for k, v in sorted(state.rows.items(), key=lambda kv: kv[1].get("id", ""))
-        if k.startswith(TASK)
-    ]
 
 
 def get(state: State, task_id: str) -> dict[str, Any]:

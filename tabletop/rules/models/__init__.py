@@ -17,14 +17,16 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.core.spelling import did_you_mean
-from tabletop.data.charts import Charts
-from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow
+
+if TYPE_CHECKING:  # annotations only: status reads a stand's model state without the table
+    from tabletop.core.dice import DiceLike
+    from tabletop.data.charts import Charts
+    from tabletop.rules.context import RulesContext
+    from tabletop.state.document import StandRow
 
 MODELS: dict[str, str] = {
     "cd": "tabletop.rules.models.cd:CommandDecision",

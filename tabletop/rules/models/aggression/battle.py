@@ -27,7 +27,7 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
 from tabletop.data.board import base_of
-from tabletop.rules.cd.ammo import weapon_status
+from tabletop.rules.cd.ammo_state import weapon_status
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
