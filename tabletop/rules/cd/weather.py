@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tabletop.data.chart_params import BarrageParams, TableParams, WeatherParams
+from tabletop.data import chart_params
+from tabletop.data.chart_params import TableParams, WeatherParams
 from tabletop.data.charts import Charts, Condition
 
 PRECIPITATION_LEVELS = ("light", "steady", "heavy")
@@ -52,7 +53,9 @@ class Effects:
     def smoke_max_length(self) -> float | None:
         """The longest smoke screen the wind allows (CD 10.1.2); None: no limit."""
         assert self.charts is not None, "built by effects()"
-        barrage = self.charts.params(BarrageParams)
+        # Named through the module, not imported by name: the barrage parameters' module
+        # (with the ammunition's) then loads only when a smoke cap is read.
+        barrage = self.charts.params(chart_params.BarrageParams)
         smoke_cap = {
             "light": barrage.smoke_max_length_light,
             "moderate": barrage.smoke_max_length_moderate,
