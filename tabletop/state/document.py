@@ -10,11 +10,11 @@ game diffs them by row to write the database and to record what ``undo`` must pu
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 from typing import Any, Required, TypedDict
 
 from tabletop.core.errors import UnknownStand
+from tabletop.core.spelling import closest
 from tabletop.state.store import canonical
 
 STAND = "stand:"
@@ -229,8 +229,8 @@ class State:
 
 def unknown_stand_message(stand_id: str, known: list[str]) -> str:
     folded = {k.casefold(): k for k in known}
-    close = difflib.get_close_matches(stand_id.casefold(), list(folded), n=1)
-    hint = f"; did you mean {folded[close[0]]!r}?" if close else ""
+    close = closest(stand_id.casefold(), folded)
+    hint = f"; did you mean {folded[close]!r}?" if close is not None else ""
     shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
     return f"unknown stand {stand_id!r} (stands: {shown}){hint}"
 

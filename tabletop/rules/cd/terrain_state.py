@@ -6,10 +6,10 @@ Each such piece has a state row ``terrain:<id>``; the scenario keeps its shape a
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from tabletop.core.errors import BadInput
+from tabletop.core.spelling import did_you_mean
 from tabletop.core.words import with_article
 from tabletop.state.document import State
 
@@ -55,9 +55,7 @@ def row(state: State, piece_id: str, scenario: Any) -> dict[str, Any]:
         kind = scenario.piece(piece_id).kind
         raise BadInput(f"{piece_id} is {kind}: nothing about it changes in play")
 
-    close = difflib.get_close_matches(piece_id, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise BadInput(f"unknown terrain piece {piece_id!r}{hint}")
+    raise BadInput(f"unknown terrain piece {piece_id!r}{did_you_mean(piece_id, known)}")
 
 
 def changed(state: State) -> list[dict[str, Any]]:
