@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NotRequired, TypedDict
 
@@ -1017,8 +1017,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
     def run(dice: Any) -> tuple[str, ...]:
         copy = RulesContext(base.copy(), dice, ctx.scenario, ctx.charts, _table=ctx.table)
-        moved = copy.state.stand(stand["id"])
-        result = apply_move(copy, plan_move(copy, moved, points, inputs.get("facing")))
+        result = apply_move(copy, _on_copy(plan, copy))
         rolled = [e["result"] for e in result["crossed"] if e["kind"] in ("miring", "ice-breaks")]
         return tuple(rolled)
 
@@ -1029,9 +1028,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     # The mines the move would meet attack in the opportunity fire phase (CD 3.2); where it
     # stops does not depend on the dice, so one run with the highest faces shows it.
     sample = RulesContext(base.copy(), _HighestFaces(), ctx.scenario, ctx.charts, _table=ctx.table)
-    first = apply_move(
-        sample, plan_move(sample, sample.state.stand(stand["id"]), points, inputs.get("facing"))
-    )
+    first = apply_move(sample, _on_copy(plan, sample))
     out["opportunity"] = opportunity(ctx, stand, points, first["moved"])
     for attack in _attacks_of(sample, first):
         none = distribution(_mine_hits(attack)).get(0, Fraction(0))
@@ -1041,6 +1038,22 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "nothing logged)"
     )
     return out
+
+
+def _on_copy(plan: MovePlan, copy: RulesContext) -> MovePlan:
+    """The plan for the same move on a copy of the state the plan was made on.
+
+    ``plan_move`` only reads the state and rolls nothing, so on an equal copy it would give
+    an equal plan: re-planning every dry run cost a third of ``--check``. Only the stand
+    must be the copy's own row, since ``apply_move`` moves it; the lists are copied too, so
+    nothing a run does can reach the next run's plan.
+    """
+    return replace(
+        plan,
+        stand=copy.state.stand(plan.stand["id"]),
+        segments=list(plan.segments),
+        events=list(plan.events),
+    )
 
 
 def _mine_hits(attack: dict[str, Any]) -> Any:
