@@ -25,6 +25,7 @@ from tabletop.table import (
     line_of_sight,
     point_distance,
     sight_matrix,
+    sight_pairs,
     strip,
     within,
 )
@@ -606,6 +607,26 @@ def test_sight_matrix_matches_line_of_sight(seed, with_smoke):
     assert (matrix == expected).all()
     assert (matrix == matrix.T).all()
     assert matrix.diagonal().all()
+
+
+@settings(deadline=None, max_examples=30)
+@given(seed=st.integers(0, 2**32 - 1), with_smoke=st.booleans())
+def test_sight_pairs_match_line_of_sight_one_pair_at_a_time(seed, with_smoke):
+    # Separate pairs traced together (opportunity fire's candidates) give exactly what
+    # line_of_sight gives each pair alone: both ways round, repeated pairs, a point to itself.
+    table, pts = random_layout(seed)
+    smoke = (("s", rect(10, 10, 12, 25)),) if with_smoke else ()
+    pairs = [(a, b) for a in pts for b in pts[::3]]
+    found = sight_pairs(table, [a for a, _ in pairs], [b for _, b in pairs], smoke=smoke)
+    expected = [line_of_sight(table, a, b, smoke=smoke).clear for a, b in pairs]
+    assert found.dtype == bool
+    assert found.tolist() == expected
+
+
+def test_sight_pairs_small_inputs(field):
+    assert sight_pairs(field, [], []).tolist() == []
+    found = sight_pairs(field, [(10, 15), (40, 15), (10, 15)], [(40, 15), (10, 15), (2, 15)])
+    assert found.tolist() == [False, False, True]
 
 
 def test_sight_matrix_small_inputs(field):

@@ -14,7 +14,7 @@ from tabletop.table.measure import (
     within,
 )
 from tabletop.table.model import Base, Crossing, Piece, SightLine
-from tabletop.table.sight import line_of_sight, sight_matrix
+from tabletop.table.sight import line_of_sight, sight_matrix, sight_pairs
 from tabletop.table.templates import beam, circle, coverage, strip
 from tabletop.table.terrain import Table, build_table
 
@@ -35,6 +35,7 @@ __all__ = [
     "overlapping",
     "point_distance",
     "sight_matrix",
+    "sight_pairs",
     "strip",
     "within",
 ]

@@ -36,7 +36,7 @@ from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.ground import refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
-from tabletop.rules.cd.sighting import End, end_for_stand, sight
+from tabletop.rules.cd.sighting import End, end_for_stand, glances
 from tabletop.rules.cd.structures import automatic_hit
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import (
@@ -917,7 +917,11 @@ def opportunity(
     n = max(1, math.ceil(upto / step))
     for i in range(n + 1):
         samples.append(point_along(points, min(upto, i * step)))
-    out = []
+    # Each enemy's looks at the samples in its reach, nearest first; all the looks are then
+    # taken in one pass (``glances``: exactly what ``sight`` says of each), and each enemy
+    # keeps the nearest sample it sees.
+    looks: list[tuple[End, End]] = []
+    candidates: list[tuple[str, list[tuple[float, float]]]] = []
     for enemy in ctx.state.stands():
         if enemy["side"] == stand["side"] or enemy["x"] is None or out_of_play(enemy):
             continue
@@ -933,20 +937,28 @@ def opportunity(
             continue
         here = centre(enemy)
         near = sorted((math.dist(here, p), p) for p in samples)
+        in_reach = [p for dist, p in near if dist <= reach + 1e-9]
         a = end_for_stand(ctx.state, enemy["id"])
-        for dist, p in near:
-            if dist > reach + 1e-9:
-                break
-            seen = sight(ctx, a, End(f"{p[0]:.1f},{p[1]:.1f}", p[0], p[1]))
-            if seen.los and seen.visible:
-                out.append(
-                    {
-                        "stand": enemy["id"],
-                        "range": round(seen.range, 2),
-                        "point": [round(p[0], 2), round(p[1], 2)],
-                    }
-                )
-                break
+        looks.extend((a, End(f"{p[0]:.1f},{p[1]:.1f}", p[0], p[1])) for p in in_reach)
+        candidates.append((enemy["id"], in_reach))
+    seen = glances(ctx, looks)
+    out = []
+    start = 0
+    for enemy_id, in_reach in candidates:
+        mine = seen[start : start + len(in_reach)]
+        start += len(in_reach)
+        first = next(
+            ((g, p) for g, p in zip(mine, in_reach, strict=True) if g.los and g.visible), None
+        )
+        if first is not None:
+            g, p = first
+            out.append(
+                {
+                    "stand": enemy_id,
+                    "range": round(g.range, 2),
+                    "point": [round(p[0], 2), round(p[1], 2)],
+                }
+            )
     return out
 
 
