@@ -16,6 +16,7 @@ from tabletop.table import (
     Piece,
     Table,
     base_polygon,
+    base_polygons,
     beam,
     bearing,
     build_table,
@@ -721,3 +722,20 @@ def test_overlapping_lists_bases_sharing_more_than_the_tolerance() -> None:
     turned = Base("R", 10, 10.9, 1, 1, 45)  # its corner reaches 0.31" in: 0.096 sq in
     assert overlapping(me, [touching, sliver, over, turned], 0.05) == ["O", "R"]
     assert overlapping(me, [], 0.05) == []
+
+
+def test_base_polygons_have_exactly_the_corners_of_base_polygon() -> None:
+    # The overlap test builds the others' bases in one call: the same corners, bit for bit.
+    bases = [
+        Base(f"s{n}", 3.1 * n, 47.9 - 2.3 * n, w, d, facing)
+        for n, (w, d, facing) in enumerate(
+            [(1.5, 0.75, 0.0), (1.5, 0.75, 33.3), (2.0, 1.0, 90.0), (0.75, 0.75, 181.7),
+             (1.25, 2.5, 270.0), (1.5, 0.75, 359.9)]
+        )
+    ]  # fmt: skip
+    many = base_polygons(bases)
+    assert len(many) == len(bases)
+    for polygon, base in zip(many, bases, strict=True):
+        expected = shapely.get_coordinates(base_polygon(base))
+        assert shapely.get_coordinates(polygon).tolist() == expected.tolist()
+    assert len(base_polygons([])) == 0

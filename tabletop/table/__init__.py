@@ -7,6 +7,7 @@ clockwise from north in [0, 360).
 
 from tabletop.table.measure import (
     base_polygon,
+    base_polygons,
     bearing,
     distance,
     overlapping,
@@ -25,6 +26,7 @@ __all__ = [
     "SightLine",
     "Table",
     "base_polygon",
+    "base_polygons",
     "beam",
     "bearing",
     "build_table",
