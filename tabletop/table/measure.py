@@ -50,7 +50,8 @@ def base_polygons(bases: Sequence[Base]) -> np.ndarray:
     moved; a large game has 150).
     """
     corners = np.array([_corners(b) for b in bases], dtype=float).reshape(-1, 4, 2)
-    return shapely.polygons(corners)
+    polygons: np.ndarray = shapely.polygons(corners)
+    return polygons
 
 
 def overlapping(base: Base, others: Sequence[Base], tolerance: float) -> list[str]:
