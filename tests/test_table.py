@@ -628,6 +628,8 @@ def test_sight_pairs_small_inputs(field):
     assert sight_pairs(field, [], []).tolist() == []
     found = sight_pairs(field, [(10, 15), (40, 15), (10, 15)], [(40, 15), (10, 15), (2, 15)])
     assert found.tolist() == [False, False, True]
+    with pytest.raises(ValueError, match="2 first ends but 1 second ends"):
+        sight_pairs(field, [(1, 1), (2, 2)], [(3, 3)])
 
 
 def test_sight_matrix_small_inputs(field):

@@ -106,11 +106,14 @@ def sight_pairs(
     vectorised pass rather than one call per line. Pairs at the same point are clear.
     """
     a_pts = np.asarray(a, dtype=float).reshape(-1, 2)
+    b_pts = np.asarray(b, dtype=float).reshape(-1, 2)
     n = len(a_pts)
+    if len(b_pts) != n:
+        raise ValueError(f"sight_pairs: {n} first ends but {len(b_pts)} second ends")
     clear = np.ones(n, dtype=bool)
     if n == 0:
         return clear
-    pts = np.concatenate([a_pts, np.asarray(b, dtype=float).reshape(-1, 2)])
+    pts = np.concatenate([a_pts, b_pts])
     lay = layers(table, smoke)
     levels, covers = endpoint_data(table, lay, pts)
     i, j = np.arange(n), np.arange(n, 2 * n)
