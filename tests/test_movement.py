@@ -6,7 +6,9 @@ hand from it (inches to the hundredth) with the charts' numbers and forced dice.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -601,3 +603,86 @@ def test_turning_in_place_is_a_move_of_no_inches(table: Table) -> None:
     r = table.json("move", "INF", "7,2", "--facing", "90")
     assert (r["verdict"], r["cost"], r["moved"]) == ("INF turns in place to face 90", 0.0, 0.0)
     assert table.stand("INF")["facing"] == 90.0
+
+
+def _one_by_one_opportunity(ctx: Any, stand_id: str, points: list[Any], upto: float) -> list[Any]:
+    """Opportunity candidates as they were found before the looks were batched: one
+    ``sight`` per enemy and sample, nearest first, stopping at the first seen."""
+    from tabletop.rules.cd.sighting import End, end_for_stand, sight
+    from tabletop.state.document import centre, out_of_play
+    from tabletop.table.paths import point_along
+
+    stand = ctx.state.stand(stand_id)
+    n = max(1, math.ceil(upto))
+    samples = [point_along(points, min(upto, i * 1.0)) for i in range(n + 1)]
+    out = []
+    for enemy in ctx.state.stands():
+        if enemy["side"] == stand["side"] or enemy["x"] is None or out_of_play(enemy):
+            continue
+        weapons = [ctx.charts.weapons[w] for w in enemy["weapons"] if w in ctx.charts.weapons]
+        reach = max((w.ranges.long for w in weapons), default=0.0)
+        if reach <= 0:
+            continue
+        near = sorted((math.dist(centre(enemy), p), p) for p in samples)
+        for dist, p in near:
+            if dist > reach + 1e-9:
+                break
+            seen = sight(ctx, end_for_stand(ctx.state, enemy["id"]), End("p", p[0], p[1]))
+            if seen.los and seen.visible:
+                point = [round(p[0], 2), round(p[1], 2)]
+                out.append({"stand": enemy["id"], "range": round(seen.range, 2), "point": point})
+                break
+    return out
+
+
+@pytest.mark.parametrize("light", ["day", "night-moonlit"])
+def test_glances_are_what_sight_says_one_look_at_a_time(
+    template: Path, tmp_path: Path, light: str
+) -> None:
+    # The batched looks behind the opportunity candidates must agree exactly with 'sight'
+    # (range, line of sight, visibility), by day and under the night's limits (CD 9.1).
+    from tabletop.rules.cd.sighting import End, end_for_stand, glances, sight
+
+    ctx = _context(template, tmp_path)
+    ctx.state.conditions["light"] = light
+    # An illumination round over part of the table lifts the night's limits there (CD 9.2),
+    # and a smoke screen blocks the lines through it.
+    square = [[20, 10], [32, 10], [32, 22], [20, 22], [20, 10]]
+    ctx.state.add_template({"kind": "illumination", "illuminates": True, "polygon": square})
+    smoke = [[44, 20], [46, 20], [46, 30], [44, 30], [44, 20]]
+    ctx.state.add_template({"kind": "smoke", "blocks_sight": True, "polygon": smoke})
+    stands = [s["id"] for s in ctx.state.stands() if s["x"] is not None]
+    points = [End("p", x + 0.5, y + 0.25) for x in range(0, 60, 7) for y in range(0, 48, 5)]
+    looks = [(end_for_stand(ctx.state, s), p) for s in stands for p in points]
+    looks += [
+        (end_for_stand(ctx.state, a), end_for_stand(ctx.state, b))
+        for a in stands[:3]
+        for b in stands
+    ]
+    found = [(g.range, g.los, g.visible) for g in glances(ctx, looks)]
+    expected = [(s.range, s.los, s.visible) for s in (sight(ctx, a, b) for a, b in looks)]
+    assert found == expected
+    assert {los for _, los, _ in found} == {True, False}  # the layout blocks some lines
+    assert glances(ctx, []) == []
+
+
+@pytest.mark.parametrize(
+    ("stand", "path"),
+    [
+        ("PZ", [(20, 30), (20, 44)]),
+        ("INF", [(7, 5), (7, 7)]),
+        ("TANK", [(10, 14), (20, 20), (30, 25)]),
+        ("CAR", [(12, 9)]),
+    ],
+)
+def test_opportunity_candidates_equal_the_one_look_at_a_time_search(
+    template: Path, tmp_path: Path, stand: str, path: list[tuple[float, float]]
+) -> None:
+    from tabletop.rules.cd.movement import opportunity
+    from tabletop.state.document import centre
+
+    ctx = _context(template, tmp_path)
+    points = [centre(ctx.state.stand(stand)), *path]
+    upto = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+    expected = _one_by_one_opportunity(ctx, stand, points, upto)
+    assert opportunity(ctx, ctx.state.stand(stand), points, upto) == expected

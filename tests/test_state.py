@@ -8,6 +8,7 @@ import re
 import sqlite3
 import tempfile
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from tabletop.core.errors import RulesRefusal, TabletopError
 from tabletop.game.engine import Game
 from tabletop.state import store as store_module
+from tabletop.state.document import State
 from tabletop.state.store import GENESIS, SCHEMA_VERSION, Store, event_hash, state_hash
 from tests.conftest import Run, as_json, file_digest, goto_phase
 
@@ -568,3 +570,26 @@ def test_replay_and_undo_hold_after_any_sequence(sequence: list[tuple[Any, ...]]
             pytest.fail(f"{type(exc).__name__}: {exc}")
         finally:
             g.close()
+
+
+def test_state_copy_is_equal_independent_and_keeps_types() -> None:
+    # State.copy goes through marshal: equal rows, same types and key order, nothing shared.
+    rows: dict[str, Any] = {
+        "meta": {"turn": 2, "phase": "movement", "order": ["b", "a"]},
+        "stand:A": {"x": 1.5, "y": None, "markers": ["pinned"], "hidden": True, "at": (1, 2)},
+    }
+    copied = State(rows).copy().rows
+    assert copied == rows
+    assert list(copied["stand:A"]) == ["x", "y", "markers", "hidden", "at"]
+    assert copied["stand:A"]["at"] == (1, 2) and copied["stand:A"]["hidden"] is True
+    copied["stand:A"]["markers"].append("mired")
+    copied["meta"]["order"].pop()
+    assert rows["stand:A"]["markers"] == ["pinned"]
+    assert rows["meta"]["order"] == ["b", "a"]
+
+
+def test_state_copy_falls_back_to_deepcopy_for_a_value_marshal_cannot_write() -> None:
+    rows: dict[str, Any] = {"pending": {"odds": [Fraction(1, 3)]}}
+    copied = State(rows).copy().rows
+    assert copied == rows
+    assert copied["pending"]["odds"] is not rows["pending"]["odds"]

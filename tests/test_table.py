@@ -16,6 +16,7 @@ from tabletop.table import (
     Piece,
     Table,
     base_polygon,
+    base_polygons,
     beam,
     bearing,
     build_table,
@@ -25,6 +26,7 @@ from tabletop.table import (
     line_of_sight,
     point_distance,
     sight_matrix,
+    sight_pairs,
     strip,
     within,
 )
@@ -608,6 +610,28 @@ def test_sight_matrix_matches_line_of_sight(seed, with_smoke):
     assert matrix.diagonal().all()
 
 
+@settings(deadline=None, max_examples=30)
+@given(seed=st.integers(0, 2**32 - 1), with_smoke=st.booleans())
+def test_sight_pairs_match_line_of_sight_one_pair_at_a_time(seed, with_smoke):
+    # Separate pairs traced together (opportunity fire's candidates) give exactly what
+    # line_of_sight gives each pair alone: both ways round, repeated pairs, a point to itself.
+    table, pts = random_layout(seed)
+    smoke = (("s", rect(10, 10, 12, 25)),) if with_smoke else ()
+    pairs = [(a, b) for a in pts for b in pts[::3]]
+    found = sight_pairs(table, [a for a, _ in pairs], [b for _, b in pairs], smoke=smoke)
+    expected = [line_of_sight(table, a, b, smoke=smoke).clear for a, b in pairs]
+    assert found.dtype == bool
+    assert found.tolist() == expected
+
+
+def test_sight_pairs_small_inputs(field):
+    assert sight_pairs(field, [], []).tolist() == []
+    found = sight_pairs(field, [(10, 15), (40, 15), (10, 15)], [(40, 15), (10, 15), (2, 15)])
+    assert found.tolist() == [False, False, True]
+    with pytest.raises(ValueError, match="2 first ends but 1 second ends"):
+        sight_pairs(field, [(1, 1), (2, 2)], [(3, 3)])
+
+
 def test_sight_matrix_small_inputs(field):
     assert sight_matrix(field, []).shape == (0, 0)
     assert sight_matrix(field, [(1, 1)]).tolist() == [[True]]
@@ -700,3 +724,20 @@ def test_overlapping_lists_bases_sharing_more_than_the_tolerance() -> None:
     turned = Base("R", 10, 10.9, 1, 1, 45)  # its corner reaches 0.31" in: 0.096 sq in
     assert overlapping(me, [touching, sliver, over, turned], 0.05) == ["O", "R"]
     assert overlapping(me, [], 0.05) == []
+
+
+def test_base_polygons_have_exactly_the_corners_of_base_polygon() -> None:
+    # The overlap test builds the others' bases in one call: the same corners, bit for bit.
+    bases = [
+        Base(f"s{n}", 3.1 * n, 47.9 - 2.3 * n, w, d, facing)
+        for n, (w, d, facing) in enumerate(
+            [(1.5, 0.75, 0.0), (1.5, 0.75, 33.3), (2.0, 1.0, 90.0), (0.75, 0.75, 181.7),
+             (1.25, 2.5, 270.0), (1.5, 0.75, 359.9)]
+        )
+    ]  # fmt: skip
+    many = base_polygons(bases)
+    assert len(many) == len(bases)
+    for polygon, base in zip(many, bases, strict=True):
+        expected = shapely.get_coordinates(base_polygon(base))
+        assert shapely.get_coordinates(polygon).tolist() == expected.tolist()
+    assert len(base_polygons([])) == 0

@@ -7,6 +7,7 @@ clockwise from north in [0, 360).
 
 from tabletop.table.measure import (
     base_polygon,
+    base_polygons,
     bearing,
     distance,
     overlapping,
@@ -14,7 +15,7 @@ from tabletop.table.measure import (
     within,
 )
 from tabletop.table.model import Base, Crossing, Piece, SightLine
-from tabletop.table.sight import line_of_sight, sight_matrix
+from tabletop.table.sight import line_of_sight, sight_matrix, sight_pairs
 from tabletop.table.templates import beam, circle, coverage, strip
 from tabletop.table.terrain import Table, build_table
 
@@ -25,6 +26,7 @@ __all__ = [
     "SightLine",
     "Table",
     "base_polygon",
+    "base_polygons",
     "beam",
     "bearing",
     "build_table",
@@ -35,6 +37,7 @@ __all__ = [
     "overlapping",
     "point_distance",
     "sight_matrix",
+    "sight_pairs",
     "strip",
     "within",
 ]

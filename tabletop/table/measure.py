@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
@@ -25,16 +26,32 @@ def heading(bearing_deg: float) -> tuple[float, float]:
     return math.sin(rad), math.cos(rad)
 
 
-def base_polygon(base: Base) -> Polygon:
-    """The base as a rectangle: width across its facing, depth along it."""
+def _corners(base: Base) -> list[tuple[float, float]]:
+    """The base's four corners: width across its facing, depth along it."""
     fx, fy = heading(base.facing)
     rx, ry = fy, -fx  # a quarter turn clockwise from the facing: the stand's right
     w, d = base.width / 2, base.depth / 2
-    corners = [
+    return [
         (base.x + u * w * rx + v * d * fx, base.y + u * w * ry + v * d * fy)
         for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))
     ]
-    return Polygon(corners)
+
+
+def base_polygon(base: Base) -> Polygon:
+    """The base as a rectangle: width across its facing, depth along it."""
+    return Polygon(_corners(base))
+
+
+def base_polygons(bases: Sequence[Base]) -> np.ndarray:
+    """``base_polygon`` of many bases, as an array of polygons with the same corners.
+
+    One shapely call builds them all: a ``Polygon`` at a time cost more in calls than the
+    corners themselves (the overlap test sets every stand on the table against the one
+    moved; a large game has 150).
+    """
+    corners = np.array([_corners(b) for b in bases], dtype=float).reshape(-1, 4, 2)
+    polygons: np.ndarray = shapely.polygons(corners)
+    return polygons
 
 
 def overlapping(base: Base, others: Sequence[Base], tolerance: float) -> list[str]:
@@ -47,7 +64,7 @@ def overlapping(base: Base, others: Sequence[Base], tolerance: float) -> list[st
     if not others:
         return []
     mine = base_polygon(base)
-    shared = shapely.area(shapely.intersection(mine, [base_polygon(o) for o in others]))
+    shared = shapely.area(shapely.intersection(mine, base_polygons(others)))
     limit = max(tolerance, 1e-6)
     return [o.id for o, area in zip(others, shared, strict=True) if area > limit]
 

@@ -91,6 +91,41 @@ def sight_matrix(
     return clear
 
 
+def sight_pairs(
+    table: Table,
+    a: Sequence[tuple[float, float]],
+    b: Sequence[tuple[float, float]],
+    smoke: Smoke = (),
+) -> np.ndarray:
+    """Line of sight for many separate pairs at once: a bool per pair, True where a[n] and
+    b[n] see each other.
+
+    Agrees exactly with `line_of_sight(table, a[n], b[n], smoke).clear` for every pair: the
+    same end data and the same `trace`, each pair put in the same canonical order, so a
+    caller with many unrelated lines (the candidates for opportunity fire) pays for one
+    vectorised pass rather than one call per line. Pairs at the same point are clear.
+    """
+    a_pts = np.asarray(a, dtype=float).reshape(-1, 2)
+    b_pts = np.asarray(b, dtype=float).reshape(-1, 2)
+    n = len(a_pts)
+    if len(b_pts) != n:
+        raise ValueError(f"sight_pairs: {n} first ends but {len(b_pts)} second ends")
+    clear = np.ones(n, dtype=bool)
+    if n == 0:
+        return clear
+    pts = np.concatenate([a_pts, b_pts])
+    lay = layers(table, smoke)
+    levels, covers = endpoint_data(table, lay, pts)
+    i, j = np.arange(n), np.arange(n, 2 * n)
+    distinct = (pts[i] != pts[j]).any(axis=1)
+    i, j = canonical(pts, i[distinct], j[distinct])
+    traces = trace(lay, pts, levels, covers, i, j)
+    blocked = np.zeros(len(i), dtype=bool)
+    blocked[traces.seg[traces.blocks]] = True
+    clear[np.flatnonzero(distinct)[blocked]] = False
+    return clear
+
+
 def _crossings(
     lay: Layers, traces: Traces, points: np.ndarray, swapped: bool
 ) -> tuple[Crossing, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NotRequired, TypedDict
 
@@ -36,7 +36,7 @@ from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.ground import refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
-from tabletop.rules.cd.sighting import End, end_for_stand, sight
+from tabletop.rules.cd.sighting import End, end_for_stand, glances
 from tabletop.rules.cd.structures import automatic_hit
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import (
@@ -917,7 +917,11 @@ def opportunity(
     n = max(1, math.ceil(upto / step))
     for i in range(n + 1):
         samples.append(point_along(points, min(upto, i * step)))
-    out = []
+    # Each enemy's looks at the samples in its reach, nearest first; all the looks are then
+    # taken in one pass (``glances``: exactly what ``sight`` says of each), and each enemy
+    # keeps the nearest sample it sees.
+    looks: list[tuple[End, End]] = []
+    candidates: list[tuple[str, list[tuple[float, float]]]] = []
     for enemy in ctx.state.stands():
         if enemy["side"] == stand["side"] or enemy["x"] is None or out_of_play(enemy):
             continue
@@ -933,20 +937,28 @@ def opportunity(
             continue
         here = centre(enemy)
         near = sorted((math.dist(here, p), p) for p in samples)
+        in_reach = [p for dist, p in near if dist <= reach + 1e-9]
         a = end_for_stand(ctx.state, enemy["id"])
-        for dist, p in near:
-            if dist > reach + 1e-9:
-                break
-            seen = sight(ctx, a, End(f"{p[0]:.1f},{p[1]:.1f}", p[0], p[1]))
-            if seen.los and seen.visible:
-                out.append(
-                    {
-                        "stand": enemy["id"],
-                        "range": round(seen.range, 2),
-                        "point": [round(p[0], 2), round(p[1], 2)],
-                    }
-                )
-                break
+        looks.extend((a, End(f"{p[0]:.1f},{p[1]:.1f}", p[0], p[1])) for p in in_reach)
+        candidates.append((enemy["id"], in_reach))
+    seen = glances(ctx, looks)
+    out = []
+    start = 0
+    for enemy_id, in_reach in candidates:
+        mine = seen[start : start + len(in_reach)]
+        start += len(in_reach)
+        first = next(
+            ((g, p) for g, p in zip(mine, in_reach, strict=True) if g.los and g.visible), None
+        )
+        if first is not None:
+            g, p = first
+            out.append(
+                {
+                    "stand": enemy_id,
+                    "range": round(g.range, 2),
+                    "point": [round(p[0], 2), round(p[1], 2)],
+                }
+            )
     return out
 
 
@@ -1017,8 +1029,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
 
     def run(dice: Any) -> tuple[str, ...]:
         copy = RulesContext(base.copy(), dice, ctx.scenario, ctx.charts, _table=ctx.table)
-        moved = copy.state.stand(stand["id"])
-        result = apply_move(copy, plan_move(copy, moved, points, inputs.get("facing")))
+        result = apply_move(copy, _on_copy(plan, copy))
         rolled = [e["result"] for e in result["crossed"] if e["kind"] in ("miring", "ice-breaks")]
         return tuple(rolled)
 
@@ -1029,9 +1040,7 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     # The mines the move would meet attack in the opportunity fire phase (CD 3.2); where it
     # stops does not depend on the dice, so one run with the highest faces shows it.
     sample = RulesContext(base.copy(), _HighestFaces(), ctx.scenario, ctx.charts, _table=ctx.table)
-    first = apply_move(
-        sample, plan_move(sample, sample.state.stand(stand["id"]), points, inputs.get("facing"))
-    )
+    first = apply_move(sample, _on_copy(plan, sample))
     out["opportunity"] = opportunity(ctx, stand, points, first["moved"])
     for attack in _attacks_of(sample, first):
         none = distribution(_mine_hits(attack)).get(0, Fraction(0))
@@ -1041,6 +1050,22 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "nothing logged)"
     )
     return out
+
+
+def _on_copy(plan: MovePlan, copy: RulesContext) -> MovePlan:
+    """The plan for the same move on a copy of the state the plan was made on.
+
+    ``plan_move`` only reads the state and rolls nothing, so on an equal copy it would give
+    an equal plan: re-planning every dry run cost a third of ``--check``. Only the stand
+    must be the copy's own row, since ``apply_move`` moves it; the lists are copied too, so
+    nothing a run does can reach the next run's plan.
+    """
+    return replace(
+        plan,
+        stand=copy.state.stand(plan.stand["id"]),
+        segments=list(plan.segments),
+        events=list(plan.events),
+    )
 
 
 def _mine_hits(attack: dict[str, Any]) -> Any:

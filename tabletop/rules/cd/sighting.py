@@ -9,9 +9,11 @@ points. Sight runs between centres; spotting is deterministic (distance and cove
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import shapely
 from shapely import Point, Polygon
 
 from tabletop.core.errors import BadInput
@@ -29,6 +31,7 @@ from tabletop.table import (
     line_of_sight,
     point_distance,
     sight_matrix,
+    sight_pairs,
 )
 
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
@@ -248,6 +251,81 @@ def sight(ctx: RulesContext, a: End, b: End) -> Sight:
     if b.stand is not None:
         _spot(ctx, result, b, now, seeing, lit)
     return result
+
+
+@dataclass(frozen=True)
+class Glance:
+    """What ``sight`` says of one look, without spotting, bands or crossings."""
+
+    range: float
+    los: bool
+    visible: bool
+
+
+def glances(ctx: RulesContext, looks: Sequence[tuple[End, End]]) -> list[Glance]:
+    """Range, line of sight and visibility of many looks at once, each exactly as ``sight``
+    gives them for the same two ends.
+
+    The candidates for opportunity fire are many looks from the enemy stands at points of
+    a path; one at a time each paid for its own trace (most of ``move --check``). Here the
+    lines are traced together (``table.sight_pairs``: the same trace as ``line_of_sight``),
+    a stand's base is built once for all its looks, and the weather and any light at each
+    point are worked out once.
+    """
+    if not looks:
+        return []
+    measure = ctx.scenario.measure
+    bases: dict[str, Any] = {}
+
+    def base(end: End) -> Any:
+        assert end.stand is not None
+        if end.label not in bases:
+            bases[end.label] = base_polygon(base_of(end.stand))
+        return bases[end.label]
+
+    # Range: stand to point, edge measure, in one shapely call (the same distance as
+    # ``distance_between``, which measures one base to one point); anything else as there.
+    ranges = [0.0] * len(looks)
+    to_points = [
+        n
+        for n, (a, b) in enumerate(looks)
+        if measure == "edge" and a.stand is not None and b.stand is None
+    ]
+    if to_points:
+        found = shapely.distance(
+            [base(looks[n][0]) for n in to_points],
+            shapely.points([(looks[n][1].x, looks[n][1].y) for n in to_points]),
+        )
+        for n, value in zip(to_points, found, strict=True):
+            ranges[n] = float(value)
+    done = set(to_points)
+    for n, (a, b) in enumerate(looks):
+        if n not in done:
+            ranges[n] = distance_between(a, b, measure)
+    clear = sight_pairs(
+        ctx.table,
+        [(a.x, a.y) for a, _ in looks],
+        [(b.x, b.y) for _, b in looks],
+        smoke_blockers(ctx.state.templates()),
+    )
+    conditions = ctx.state.conditions
+    now: Effects = effects(conditions, ctx.charts)
+    night = lifts_light_limits(conditions, ctx.charts)
+    daylit = effects({**conditions, "light": "day"}, ctx.charts) if night else now
+    lit: dict[tuple[str, float, float], bool] = {}
+    out = []
+    for (_, b), rng, los in zip(looks, ranges, clear, strict=True):
+        seeing = now
+        if night:
+            # As in ``sight``: illumination lifts the night's limits (CD 9.2).
+            key = (b.label, b.x, b.y)
+            if key not in lit:
+                lit[key] = bool(illuminated(ctx, b, reach=daylit.visibility))
+            if lit[key]:
+                seeing = daylit
+        visibility = seeing.visibility
+        out.append(Glance(rng, bool(los), visibility is None or within(rng, visibility)))
+    return out
 
 
 def _spot(
