@@ -10,9 +10,10 @@ needs only this module, so it imports neither PyYAML nor the checks.
 # opening a game resolves without compiling each one from text (docs/performance.md).
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from tabletop.core.records import record
 from tabletop.data.charts import Charts, Level, Raw
 from tabletop.data.schema import bounded, build_trusted
 
@@ -28,7 +29,7 @@ FORMATION_KINDS = ("division", "brigade", "regiment", "battalion", "company", "p
 Coord = tuple[float, float]
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class TableSize:
     """The table's width and depth, in inches."""
 
@@ -36,7 +37,7 @@ class TableSize:
     depth: float = bounded(min=1, max=2000)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class TurnStart:
     """The turn and phase the battle begins in."""
 
@@ -44,7 +45,7 @@ class TurnStart:
     phase: str = "movement"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Wind:
     """Where the wind blows from (a direction 1 to 8) and how hard."""
 
@@ -52,7 +53,7 @@ class Wind:
     force: Literal["light", "moderate", "high"] = "light"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Conditions:
     """The light, the weather, dust, the wind and the ground the battle begins under."""
 
@@ -72,7 +73,7 @@ class Conditions:
     precipitation_changes: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class TerrainPiece:
     """A piece of terrain on the table: an area (``polygon``) or a line with a width, of a
     kind of ``terrain.yaml``, with what the scenario says of this piece in particular."""
@@ -98,7 +99,7 @@ class TerrainPiece:
     ) = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Formation:
     """A formation of a side's order of battle and the formation above it."""
 
@@ -107,7 +108,7 @@ class Formation:
     parent: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MoveAllowance:
     """A stand's own base movement allowance in inches, in place of its kind's."""
 
@@ -115,7 +116,7 @@ class MoveAllowance:
     road: float | None = bounded(None, min=0, max=200)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MinefieldSpec:
     """A minefield laid before the game (CD 3.1.1)."""
 
@@ -124,7 +125,7 @@ class MinefieldSpec:
     dummy: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class StandSpec:
     """A stand as the scenario sets it up: kind, quality, formation, weapons, where it
     stands (or arrives), and what it carries into the battle."""
@@ -168,7 +169,7 @@ class StandSpec:
     jasco: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Side:
     """One side: its name, its formations and its stands."""
 
@@ -177,7 +178,7 @@ class Side:
     stands: tuple[StandSpec, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Scenario:
     """A whole scenario file as data (SPEC 6)."""
 
@@ -216,7 +217,7 @@ class Scenario:
         return [s.name for s in self.sides]
 
 
-@dataclass(frozen=True)
+@record
 class LoadedScenario:
     """A validated scenario with the charts it plays with and its source text."""
 

@@ -16,11 +16,11 @@ import math
 import os
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tabletop.core.errors import BadInput, GameBusy, NoGame, TabletopError
+from tabletop.core.records import record
 
 BUSY_SECONDS = 5.0
 BUSY_ENV = "TABLETOP_BUSY_SECONDS"
@@ -106,7 +106,7 @@ def event_hash(prev_hash: str, event: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
-@dataclass(frozen=True)
+@record
 class GameRow:
     """The game row: the scenario and charts the game began with (as text and JSON), its dice
     seed, and which edition of the charts' format they follow."""
@@ -120,7 +120,7 @@ class GameRow:
     scenario_json: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class EventRow:
     """One logged event: the command and its inputs, the dice it rolled, what it changed (and
     how to undo it), and the hash that chains it to the event before."""

@@ -4,13 +4,13 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 """
 
 # No ``from __future__ import annotations``, as in ``charts.py``.
-from dataclasses import dataclass
 from typing import Literal
 
+from tabletop.core.records import record
 from tabletop.data.entries import Entry
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class AirborneRow(Entry):
     """A row of the airborne charts (CD 7): ``table`` names the chart, ``key`` the quality or
     light it is for (drop-height, drop-raise, landing-number, crew), or nothing (param)."""

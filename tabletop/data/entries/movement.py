@@ -4,13 +4,13 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 """
 
 # No ``from __future__ import annotations``, as in ``charts.py``.
-from dataclasses import dataclass
 
+from tabletop.core.records import record
 from tabletop.data.entries import Entry
 from tabletop.data.schema import bounded
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Allowance(Entry):
     """A stand kind's base movement allowance in inches (CD core; ``road`` for roads)."""
 

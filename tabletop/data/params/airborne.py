@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from tabletop.core.records import record
 
-@dataclass(frozen=True, kw_only=True)
+
+@record(kw_only=True)
 class AirborneParams:
     """charts/airborne.yaml, its ``table: param`` rows: drops, gliders, AA fire (CD 7)."""
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from tabletop.core.records import record
 
-@dataclass(frozen=True, kw_only=True)
+
+@record(kw_only=True)
 class AmphibiousParams:
     """charts/amphibious.yaml, its ``table: param`` rows: landings, lift, naval fire (CD 8).
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from tabletop.core.records import record
 
-@dataclass(frozen=True, kw_only=True)
+
+@record(kw_only=True)
 class AmmoParams:
     """charts/ammo.yaml: ammunition depletion and supply (CD 1)."""
 
@@ -24,7 +25,7 @@ class AmmoParams:
     fires_per_turn: int  # CD core (default)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class BarrageParams:
     """charts/barrage.yaml: indirect fire templates (CD 1.1, 9.2.1; SPEC 2)."""
 

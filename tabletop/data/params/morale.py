@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from tabletop.core.records import record
 
-@dataclass(frozen=True, kw_only=True)
+
+@record(kw_only=True)
 class MoraleParams:
     """charts/morale.yaml: morale tests (CD core, our defaults; CD 9.1.3-9.1.5 at night).
 

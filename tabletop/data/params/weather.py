@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from tabletop.core.records import record
 
-@dataclass(frozen=True, kw_only=True)
+
+@record(kw_only=True)
 class WeatherParams:
     """charts/weather.yaml: changing the weather (CD 10.1, 10.2.3, 10.3.3) and night (CD 9)."""
 
