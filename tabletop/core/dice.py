@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol, TypeVar
 
 from tabletop.core.errors import DiceError
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.words import count
 
 # The value and payload of a composite roll (``roll_composite``).
@@ -39,7 +40,7 @@ ASK = "ask"
 MAX_SIDES = 1000
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Roll:
     """One die as thrown or generated: its size, its face, what it was for and where it came
     from (``physical`` or ``generated``), as the log keeps it."""
@@ -88,7 +89,7 @@ def parse_dice(text: str) -> list[int]:
     return values
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DiceGiven:
     """What the referee typed after ``--dice``: the values, and what to do after them."""
 

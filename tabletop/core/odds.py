@@ -21,11 +21,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from tabletop.core.dice import DiceLike, Roll
+from tabletop.core.frozen import frozen_dataclass
 
 T = TypeVar("T", bound=Hashable)
 S = TypeVar("S", bound=Hashable)
@@ -270,7 +270,7 @@ def convolve(
     return {state: Fraction(w, total) for state, w in current.items()}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Repeats(Generic[S, T]):
     """A procedure that repeats one step ``times`` over, independently (a roll of 10d100:
     ten dice added up): ``start``, the ``step`` run on each repeat's dice, the ``fold`` of

@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar
 
 from tabletop.core.errors import ChartError
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.spelling import did_you_mean
 from tabletop.core.units import within
 from tabletop.data.entries import Entry as Entry
@@ -62,7 +62,7 @@ def weight_number(level: str | None) -> int:
 # --- weapons -------------------------------------------------------------------------------
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Bands:
     """A weapon's close, medium and long range, in inches."""
 
@@ -71,7 +71,7 @@ class Bands:
     long: float = bounded(min=0)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class ToHit:
     """The number a weapon needs on a D10 to hit, at close, medium and long range."""
 
@@ -83,7 +83,7 @@ class ToHit:
 BAND_NAMES: tuple[str, ...] = ("close", "medium", "long")
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Weapon(Entry):
     """A weapon of ``weapons.yaml``: its rate of fire, ranges and numbers to hit, and what
     else its fire does (burst, HE, indirect fire)."""
@@ -152,7 +152,7 @@ def check_weapon(w: Weapon, ctx: Context, path: PathT = ()) -> None:
 # --- terrain ---------------------------------------------------------------------------------
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Move:
     """What a terrain kind leaves of each kind of movement, or None where that kind cannot
     enter it."""
@@ -162,7 +162,7 @@ class Move:
     tracked: float | None = bounded(min=0)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class TerrainKind(Entry):
     """A kind of terrain of ``terrain.yaml``: its shape, what it does to sight (blocks, height,
     how far one sees into it), the cover it gives, water, movement and roads."""
@@ -181,7 +181,7 @@ class TerrainKind(Entry):
 # --- fire ------------------------------------------------------------------------------------
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Param(Entry):
     """One named number (or switch) a rule reads, with its unit."""
 
@@ -189,7 +189,7 @@ class Param(Entry):
     unit: str | None = None
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Condition(Entry):
     """Visibility and movement under one light or weather condition (CD 9, 10)."""
 
@@ -204,7 +204,7 @@ class Condition(Entry):
     severity: int = bounded(0, min=0, max=10)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Spotting(Entry):
     """Daylight spotting distance by the target's cover (deterministic, no roll)."""
 
@@ -293,7 +293,7 @@ def _import(target: str) -> type[Entry]:
 # --- loading ---------------------------------------------------------------------------------
 
 
-@record
+@frozen_dataclass
 class Origin:
     """Where a chart entry was last given, so a problem names that file, line and entry."""
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any, Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.charts import Charts, Level, Raw
 from tabletop.data.schema import bounded, build_trusted
 
@@ -29,7 +29,7 @@ FORMATION_KINDS = ("division", "brigade", "regiment", "battalion", "company", "p
 Coord = tuple[float, float]
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class TableSize:
     """The table's width and depth, in inches."""
 
@@ -37,7 +37,7 @@ class TableSize:
     depth: float = bounded(min=1, max=2000)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class TurnStart:
     """The turn and phase the battle begins in."""
 
@@ -45,7 +45,7 @@ class TurnStart:
     phase: str = "movement"
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Wind:
     """Where the wind blows from (a direction 1 to 8) and how hard."""
 
@@ -53,7 +53,7 @@ class Wind:
     force: Literal["light", "moderate", "high"] = "light"
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Conditions:
     """The light, the weather, dust, the wind and the ground the battle begins under."""
 
@@ -73,7 +73,7 @@ class Conditions:
     precipitation_changes: bool = False
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class TerrainPiece:
     """A piece of terrain on the table: an area (``polygon``) or a line with a width, of a
     kind of ``terrain.yaml``, with what the scenario says of this piece in particular."""
@@ -99,7 +99,7 @@ class TerrainPiece:
     ) = None
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Formation:
     """A formation of a side's order of battle and the formation above it."""
 
@@ -108,7 +108,7 @@ class Formation:
     parent: str | None = None
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class MoveAllowance:
     """A stand's own base movement allowance in inches, in place of its kind's."""
 
@@ -116,7 +116,7 @@ class MoveAllowance:
     road: float | None = bounded(None, min=0, max=200)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class MinefieldSpec:
     """A minefield laid before the game (CD 3.1.1)."""
 
@@ -125,7 +125,7 @@ class MinefieldSpec:
     dummy: bool = False
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class StandSpec:
     """A stand as the scenario sets it up: kind, quality, formation, weapons, where it
     stands (or arrives), and what it carries into the battle."""
@@ -169,7 +169,7 @@ class StandSpec:
     jasco: bool = False
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Side:
     """One side: its name, its formations and its stands."""
 
@@ -178,7 +178,7 @@ class Side:
     stands: tuple[StandSpec, ...] = ()
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Scenario:
     """A whole scenario file as data (SPEC 6)."""
 
@@ -217,7 +217,7 @@ class Scenario:
         return [s.name for s in self.sides]
 
 
-@record
+@frozen_dataclass
 class LoadedScenario:
     """A validated scenario with the charts it plays with and its source text."""
 

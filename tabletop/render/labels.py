@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from tabletop.core.frozen import frozen_dataclass
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 CELL = 4.0  # inches: the spatial hash's cell, about two stands wide
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Item:
     id: str
     anchor: Box  # the stand's bounding box
@@ -26,7 +27,7 @@ class Item:
     height: float
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Placed:
     id: str
     x: float  # the label's centre

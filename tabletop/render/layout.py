@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.render import style as st
 from tabletop.render.labels import Item, Placed, place
 from tabletop.render.scene import Ring, Scene, StandShape
@@ -38,7 +38,7 @@ Progress = Callable[[str], None]
 G_STANDS, G_LOS, G_BANDS, G_TEMPLATES, G_HIDDEN, G_TERRAIN = range(6)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Layout:
     """Sizes in figure inches; ``scale`` is figure inches per table inch."""
 

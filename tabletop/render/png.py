@@ -23,13 +23,13 @@ import importlib.util
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
 
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.render import style as st
 from tabletop.render.layout import (
     BOTTOM,
@@ -184,7 +184,7 @@ def width_px(points: float) -> int:
 # --- the legend -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Key:
     """One legend entry: a swatch (a patch) or a line, with or without a marker."""
 

@@ -9,11 +9,12 @@ show through. Nothing here is a rule number: it is presentation only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.frozen import frozen_dataclass
 
-@dataclass(frozen=True)
+
+@frozen_dataclass
 class Look:
     label: str
     face: str

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.core.errors import UnknownStand
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.sides import REFEREE, resolve_view
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
@@ -64,7 +65,7 @@ SECRET_INPUTS = frozenset({"dummy", "real"})
 ACTOR_KEYS = ("shooter", "stand", "by", "engineer", "stands", "attackers", "workers")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Spotted:
     """An enemy stand a side spots now, and the first of its stands that spots it."""
 
@@ -73,7 +74,7 @@ class Spotted:
     range: float
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class LastSeen:
     """Where and when a side last saw an enemy stand it cannot see now."""
 
@@ -404,7 +405,7 @@ def _actor_side(command: str, inputs: Any, result: Any, sides: dict[str, str]) -
     return None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EventView:
     """An event as a view may read it."""
 

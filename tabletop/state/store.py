@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletop.core.errors import BadInput, GameBusy, NoGame, TabletopError
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 BUSY_SECONDS = 5.0
 BUSY_ENV = "TABLETOP_BUSY_SECONDS"
@@ -106,7 +106,7 @@ def event_hash(prev_hash: str, event: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
-@record
+@frozen_dataclass
 class GameRow:
     """The game row: the scenario and charts the game began with (as text and JSON), its dice
     seed, and which edition of the charts' format they follow."""
@@ -120,7 +120,7 @@ class GameRow:
     scenario_json: str | None = None
 
 
-@record
+@frozen_dataclass
 class EventRow:
     """One logged event: the command and its inputs, the dice it rolled, what it changed (and
     how to undo it), and the hash that chains it to the event before."""

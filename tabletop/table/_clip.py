@@ -9,13 +9,13 @@ builds, validates and indexes the shapes; this module reads their rings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import shapely
 
+from tabletop.core.frozen import frozen_dataclass
 
-@dataclass(frozen=True)
+
+@frozen_dataclass
 class Edges:
     """Every ring edge of a list of polygons; polygon k owns edges start[k]:start[k]+count[k]."""
 

@@ -8,19 +8,19 @@ as the verdict. The rules themselves are documented in `tabletop.table.sight`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.table._clip import Edges, clip, concat_edges, ring_edges
 from tabletop.table.terrain import Table
 
 Smoke = Sequence[tuple[str, Sequence[tuple[float, float]]]]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Layers:
     """The table's pieces followed by this call's smoke screens, as flat arrays."""
 
@@ -72,7 +72,7 @@ def _smoke_polygon(sid: str, ring: Sequence[tuple[float, float]]) -> shapely.Pol
     return polygon
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Traces:
     """One row per (segment, layer) pair whose intersection has positive length.
 

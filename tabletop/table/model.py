@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import frozen_dataclass
 
 Point = tuple[float, float]
 Path = tuple[Point, ...]
@@ -38,7 +38,7 @@ def _path(owner: str, field: str, points: Iterable[Iterable[float]]) -> Path:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Base:
     """A stand's base: a width x depth rectangle centred on (x, y), turned to `facing`.
 
@@ -64,7 +64,7 @@ class Base:
             )
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Piece:
     """A terrain piece: an area given as a polygon, or as a line `width` inches wide.
 
@@ -107,7 +107,7 @@ class Piece:
             object.__setattr__(self, "line", line)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Crossing:
     """How a sight line from A to B meets one terrain piece or smoke screen.
 
@@ -128,7 +128,7 @@ class Crossing:
     reason: str
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SightLine:
     """The verdict and its working: every piece crossed, blocking or not, nearest A first."""
 

@@ -11,19 +11,20 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import shapely
 from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.core.frozen import frozen_dataclass
+
 EPS = 1e-9
 
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Stretch:
     """``start``-``end`` inches along the path, covered by the shapes ``cover`` (indices)."""
 

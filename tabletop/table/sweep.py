@@ -12,15 +12,16 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from shapely import MultiPoint, Polygon
 from shapely.geometry.polygon import orient
 
+from tabletop.core.frozen import frozen_dataclass
+
 Stretch = tuple[float, float]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Sweep:
     """Where along the path (inches from its start) the moving base meets the shape."""
 

@@ -12,12 +12,12 @@ module loads, and ``measure`` should not pay for the airborne charts (docs/perfo
 # No ``from __future__ import annotations``: the hints stay objects (see ``charts.py``).
 from typing import Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 Level = Literal["I", "II", "III", "IV", "V", "VI"]
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Entry:
     """What every chart entry has: its id, the rule it puts in numbers, whether those numbers
     are our default where the seeds give none, and a note."""

@@ -6,12 +6,12 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 # No ``from __future__ import annotations``, as in ``charts.py``.
 from typing import Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry, Level
 from tabletop.data.schema import bounded
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class AmphibiousRow(Entry):
     """A row of the amphibious charts (CD 8): a craft type, a crew quality by year, or a
     param. Fields that do not belong to a row's table are left out."""

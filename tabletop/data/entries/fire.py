@@ -6,12 +6,12 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 # No ``from __future__ import annotations``, as in ``charts.py``.
 from typing import Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry
 from tabletop.data.schema import bounded
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Cover(Entry):
     """To-hit modifiers for the target's cover (direct fire and indirect fire)."""
 
@@ -22,7 +22,7 @@ class Cover(Entry):
     direct_rule: str | None = None
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Modifier(Entry):
     """A named to-hit modifier; the procedure decides when it applies, the chart its value."""
 

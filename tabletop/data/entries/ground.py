@@ -7,12 +7,12 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 # No ``from __future__ import annotations``, as in ``charts.py``.
 from typing import Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry
 from tabletop.data.schema import bounded
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class GroundEffect(Entry):
     """Extra movement cost of a ground condition (CD 11)."""
 
@@ -24,7 +24,7 @@ class GroundEffect(Entry):
     mires: Literal["moderate", "deep"] | None = None
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Miring(Entry):
     """A row of the miring chart (CD 11.1.4); None where there is no chance."""
 
@@ -34,7 +34,7 @@ class Miring(Entry):
     deep: int | None = bounded(None, min=0, max=10)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class WindChange(Entry):
     """A row of the variable wind chart (CD 10.1.3)."""
 
@@ -43,7 +43,7 @@ class WindChange(Entry):
     force: int = bounded(min=-1, max=1)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Preset(Entry):
     """A region and season's D10 tables for a day's conditions (CD 11 geographical note)."""
 

@@ -5,12 +5,12 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 
 # No ``from __future__ import annotations``, as in ``charts.py``.
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry
 from tabletop.data.schema import bounded
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Allowance(Entry):
     """A stand kind's base movement allowance in inches (CD core; ``road`` for roads)."""
 

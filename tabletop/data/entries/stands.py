@@ -6,12 +6,12 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 # No ``from __future__ import annotations``, as in ``charts.py``.
 from typing import Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry, Level
 from tabletop.data.schema import bounded
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class StandKind(Entry):
     category: Literal["personnel", "vehicle", "gun"]
     mobility: Literal[
@@ -36,7 +36,7 @@ class StandKind(Entry):
         return self.category == "vehicle"
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Quality(Entry):
     rank: int = bounded(min=0, max=9)
     no_effect_up_to: int = bounded(min=0, max=10)

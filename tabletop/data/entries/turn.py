@@ -5,11 +5,11 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 
 # No ``from __future__ import annotations``, as in ``charts.py``.
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Phase(Entry):
     """An entry of the turn chart: a phase (the actions it allows, and whether depletion is
     rolled in it), or, with ``at``, a step run at a boundary.

@@ -6,12 +6,12 @@ Loaded when a game first reads one of these charts (``charts.CHART_SCHEMAS``).
 # No ``from __future__ import annotations``, as in ``charts.py``.
 from typing import Literal
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.entries import Entry
 from tabletop.data.schema import bounded
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class ObstacleWork(Entry):
     """Clearing an obstacle (CD 4); the id is the terrain kind."""
 
@@ -20,7 +20,7 @@ class ObstacleWork(Entry):
     bridgeable: bool = False
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class PregameWork(Entry):
     """A pregame work (CD 5): who builds it, how much a stand does in a day."""
 

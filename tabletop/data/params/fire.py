@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class AmmoParams:
     """charts/ammo.yaml: ammunition depletion and supply (CD 1)."""
 
@@ -25,7 +25,7 @@ class AmmoParams:
     fires_per_turn: int  # CD core (default)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class BarrageParams:
     """charts/barrage.yaml: indirect fire templates (CD 1.1, 9.2.1; SPEC 2)."""
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class MoraleParams:
     """charts/morale.yaml: morale tests (CD core, our defaults; CD 9.1.3-9.1.5 at night).
 

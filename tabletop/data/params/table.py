@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class TableParams:
     """charts/table.yaml: table conventions (SPEC 2)."""
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class WeatherParams:
     """charts/weather.yaml: changing the weather (CD 10.1, 10.2.3, 10.3.3) and night (CD 9)."""
 

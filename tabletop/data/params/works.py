@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tabletop.core.records import record
+from tabletop.core.frozen import frozen_dataclass
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class EngineeringParams:
     """charts/engineering.yaml: bridges, boats, obstacles, smoke generators, tasks (CD 2-5)."""
 
@@ -46,7 +46,7 @@ class EngineeringParams:
     vlb_bank_overlap: float  # CD 2.4.5 (default)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class MinesParams:
     """charts/mines.yaml: minefields (CD 3)."""
 
@@ -63,7 +63,7 @@ class MinesParams:
     no_mines_in: str  # CD 3.1.1 (default)
 
 
-@record(kw_only=True)
+@frozen_dataclass(kw_only=True)
 class StructuresParams:
     """charts/structures.yaml: structure damage (CD 6)."""
 

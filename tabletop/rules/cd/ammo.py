@@ -9,10 +9,10 @@ fixed-quantity rounds: flamethrower ``uses_left`` (CD 1.3.1), rocket ``resupplie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.units import within
 from tabletop.core.words import with_article
 from tabletop.data.chart_params import AmmoParams
@@ -68,7 +68,7 @@ def roll_depletion(threshold: int, dice: DiceLike, sides: int, purpose: str) -> 
     return dice.roll(sides, purpose) <= threshold
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Recovery:
     """How a refusal can be mended, for the message."""
 

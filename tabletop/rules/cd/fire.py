@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import difflib
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypedDict
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.chart_params import BarrageParams
 from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
 from tabletop.rules.cd.ammo import depletes_by_roll, depletion_threshold
@@ -50,7 +51,7 @@ class Working(TypedDict):
     notes: list[str]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ModLine:
     name: str
     value: int
@@ -60,7 +61,7 @@ class ModLine:
         return {"name": self.name, "value": self.value, "rule": self.rule}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class FirePlan:
     """Everything about a shot that is known before the dice are thrown."""
 
@@ -104,7 +105,7 @@ class FirePlan:
         }
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DieOutcome:
     """What one to-hit die did: hit or not, its effect, and whether it triggers depletion."""
 
@@ -113,7 +114,7 @@ class DieOutcome:
     trigger: bool
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Tally:
     hits: int = 0
     eliminated: int = 0
@@ -218,7 +219,7 @@ def resolve_die(
 # --- planning ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Target:
     """What the to-hit and hit effects procedures need to know about a target."""
 
@@ -230,7 +231,7 @@ class Target:
     weight_class: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Firer:
     label: str | None
     kind: StandKind | None

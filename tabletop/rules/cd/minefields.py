@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from shapely import LineString, box
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import TOLERANCE, within
 from tabletop.data.board import base_of
@@ -204,7 +204,7 @@ def attack_number(ctx: RulesContext, stand: StandRow) -> int:
     return params.hit_personnel if personnel else params.hit_other
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Meeting:
     """How a move meets one template, in inches along the path (CD 3.2).
 

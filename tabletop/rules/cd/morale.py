@@ -12,10 +12,11 @@ this turn's morale phase. The referee rolls and records each result.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.units import within
 from tabletop.data.chart_params import MoraleParams, WeatherParams
 from tabletop.rules.cd.ammo import supply_distance
@@ -27,14 +28,14 @@ from tabletop.state.document import StandRow, out_of_play
 NIGHT_PIN_RULE = "CD 9.1.4"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class MoraleModifier:
     name: str
     value: int
     rule: str
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DueTest:
     stand: str
     number: int  # 1-based among the stand's due tests

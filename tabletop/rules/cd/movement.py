@@ -27,6 +27,7 @@ from shapely import Point, Polygon
 
 from tabletop.core.dice import DiceLike, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.odds import Repeats, distribution
 from tabletop.core.words import fraction_text
 from tabletop.data.board import base_of
@@ -233,7 +234,7 @@ def _check_phase(ctx: RulesContext, stand: StandRow) -> None:
 # --- pricing --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Extra:
     """A shape that is not a scenario piece but changes how the path is priced."""
 

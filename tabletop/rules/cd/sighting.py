@@ -17,6 +17,7 @@ import shapely
 from shapely import Point, Polygon
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.units import within
 from tabletop.data.board import base_of, smoke_blockers
 from tabletop.data.chart_params import WeatherParams
@@ -37,7 +38,7 @@ from tabletop.table import (
 COVER_ORDER = ("none", "light", "medium", "hard", "fortification")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class End:
     """One end of a measurement: a stand (with its row) or a bare point."""
 
@@ -253,7 +254,7 @@ def sight(ctx: RulesContext, a: End, b: End) -> Sight:
     return result
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Glance:
     """What ``sight`` says of one look, without spotting, bands or crossings."""
 

@@ -15,10 +15,11 @@ How conditions combine (the rules give each on its own; several may hold at once
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data import chart_params
 from tabletop.data.chart_params import TableParams, WeatherParams
 from tabletop.data.charts import Charts, Condition
@@ -26,7 +27,7 @@ from tabletop.data.charts import Charts, Condition
 PRECIPITATION_LEVELS = ("light", "steady", "heavy")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Effects:
     """What the light and weather do now: how far one sees and spots (CD 9, 10), how fast
     vehicles and men move, how long a turn lasts, whether it is night, and why."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.spelling import did_you_mean
 
 if TYPE_CHECKING:  # annotations only: status reads a stand's model state without the table
@@ -91,7 +92,7 @@ def find_alternative(name: str, charts: Any) -> Model:
     return model
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Shot:
     """A model fire request: profiles from the model's chart and the range in inches.
 
@@ -120,7 +121,7 @@ class Outcome:
     eliminated: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Procedure:
     """A model's other procedure (sighting range, suppression decay, victory...), run with
     ``tabletop model run NAME PROCEDURE --set KEY=VALUE``. ``run(options, dice)`` returns a

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.cd.sighting import distance_between, end_for_stand, sight
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
@@ -40,7 +40,7 @@ from tabletop.state.document import centre
 GroupReader = Callable[[RulesContext, Model, list[Stand], dict[str, list[Stand]]], dict[str, Any]]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class GroupUse(StandUse):
     """Several stands under one key (a side of an assault: one hex's stack), read together by
     ``read_group`` (the stands of the key, and every key's stands); each is written back by

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
 from tabletop.state.document import StandRow, centre, out_of_play
@@ -34,7 +34,7 @@ Writer = Callable[[RulesContext, Model, Stand, dict[str, Any]], dict[str, Any]]
 STATUS = "_status"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class StandUse:
     """One stand a procedure takes: the option naming it, what it reads from the stand, what
     it writes back, and the record states that may not take part (with their rule)."""

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.cd.fire import effect_quality
 from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 from tabletop.rules.cd.stands import target_of
@@ -42,7 +43,7 @@ def crew_class(charts: Any, quality: str) -> str:
     return str(row.value) if row is not None else "none"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Line:
     """One step of the working: what it is, how much, and the rule."""
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Entry, Param, build_params
 from tabletop.data.schema import bounded
@@ -23,13 +23,13 @@ UNIT_TYPES: tuple[str, ...] = (
 WORKS: tuple[str, ...] = ("dug-in", "entrenched", "fortified")
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Scale(Entry):
     inches_per_hex: float = bounded(min=0.1, max=100)
     seconds_per_turn: int = bounded(min=1)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Factor(Entry):
     """One aggression factor: its mission moving and stationary, and its fixed effects."""
 
@@ -42,14 +42,14 @@ class Factor(Entry):
     stationary_surrenders: bool = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Training(Entry):
     surrender: int = bounded(min=0, max=100)
     retreat: int = bounded(min=-100, max=100)
     qualities: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class FireClass(Entry):
     """Hit percentages of one kind of firer against unarmoured and armoured targets."""
 
@@ -57,25 +57,25 @@ class FireClass(Entry):
     armoured: int = bounded(min=0, max=100)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Works(Entry):
     rank: int = bounded(min=1, max=10)
     damage: float = bounded(min=0, max=1)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Engages(Entry):
     engages: tuple[UnitType, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class MineKind(Entry):
     armoured: bool
     types: tuple[UnitType, ...]
     damage: int = bounded(min=0, max=10_000)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Profile(Entry):
     name: str
     type: UnitType
@@ -89,14 +89,14 @@ class Profile(Entry):
     vehicles: int = bounded(0, min=0, max=10_000)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class KindProfile(Entry):
     """The profile a stand of a CD kind fights with when the scenario gives it none."""
 
     profile: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class AggressionParams:
     """The model's numbers (table ``params``): a field is the entry whose id is the field's
     name with ``-`` for ``_``; counts and percentages whole numbers, shares ``float``."""

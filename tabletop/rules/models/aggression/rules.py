@@ -16,6 +16,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models.aggression.chart import AggressionChart, Profile
 
 
@@ -85,7 +86,7 @@ def effective_factor(
 # --- retreat tests -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RetreatTest:
     af: int
     training: str
@@ -296,7 +297,7 @@ def spoils(chart: AggressionChart, casualties: int, surplus: int, victors: int) 
 # --- target priority --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Enemy:
     id: str
     type: str
@@ -368,7 +369,7 @@ class Shot:
     lines: list[str]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ShotSituation:
     """What changes a shot's damage: the firer's strength now, the target's works (and
     whether it fits in them), administrative movement on either side."""

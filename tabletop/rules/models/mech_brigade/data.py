@@ -7,11 +7,11 @@ The chart holds every number; this module only says what each table looks like a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Entry
 from tabletop.data.schema import bounded
@@ -50,7 +50,7 @@ ANTI_AIR_KINDS = SAM_KINDS | {"flak"}
 INDIRECT_KINDS = frozenset({"mortar", "artillery", "towed-artillery"})
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Scale(Entry):
     yards: float = bounded(min=1)
     inches: float = bounded(min=0.01)
@@ -58,13 +58,13 @@ class Scale(Entry):
     pulses_per_turn: int = bounded(min=1)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Param(Entry):
     value: float | str
     unit: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Terrain(Entry):
     """A Mech Brigade terrain type and what it does to sighting, fire and line of sight."""
 
@@ -76,7 +76,7 @@ class Terrain(Entry):
     table_kinds: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Profile(Entry):
     """A row of the weapons data table (MB 6.0); unset where the seed prints no value."""
 
@@ -118,25 +118,25 @@ class Profile(Entry):
         return self.kind in GROUND_VEHICLE_KINDS
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Smoke(Entry):
     level: int = bounded(min=1, max=9)
     reduce_chance: int = bounded(min=0, max=100)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Delay(Entry):
     side: Literal["nato", "soviet"]
     in_command: bool
     pulses: int = bounded(min=0, max=99)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Bombard(Entry):
     pulses: int = bounded(min=0, max=99)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Band(Entry):
     at_least: float = bounded(min=0)
     result: str

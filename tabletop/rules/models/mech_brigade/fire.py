@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models.mech_brigade.data import (
     ANTI_AIR_KINDS,
     INDIRECT_KINDS,
@@ -70,7 +71,7 @@ FIRE_OPTIONS: dict[str, str] = {
 # --- the situation -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Situation:
     pulses: int
     cover: str

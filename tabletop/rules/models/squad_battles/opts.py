@@ -7,16 +7,16 @@ a bad value as one line quoting it with what would be accepted (exit 2).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import frozen_dataclass
 
 Kind = Literal["int", "number", "bool", "choice", "text", "numbers", "units"]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Opt:
     key: str
     help: str

@@ -7,11 +7,11 @@ with a ``verdict``, its own keys, the working (``lines``) and the ``rule``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models import Procedure
 from tabletop.rules.models.squad_battles import assault as assault_mod
 from tabletop.rules.models.squad_battles import command, effects, scoring
@@ -34,7 +34,7 @@ Run = Callable[[Tables, dict[str, Any], DiceLike], dict[str, Any]]
 GAS = ("none", "masked", "unmasked")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Spec:
     description: str
     rule: str

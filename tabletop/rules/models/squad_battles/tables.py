@@ -7,11 +7,11 @@ overlaid by id), so the keyed tables prefix their ids (``quality-B``, ``terrain-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from tabletop.core.errors import BadInput, ChartError
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.spelling import did_you_mean
 from tabletop.data.charts import Entry
 from tabletop.data.schema import bounded
@@ -26,14 +26,14 @@ Level = Literal["platoon", "company", "battalion", "regiment", "brigade", "divis
 MineEffect = Literal["none", "immobile", "destroyed"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Scale(Entry):
     inches_per_hex: float = bounded(min=0.01, max=100)
     metres_per_hex: float = bounded(min=1, max=10_000)
     seconds_per_turn: int = bounded(min=1, max=86_400)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Param(Entry):
     """One number of the rules: a multiplier, a threshold, a parameter data value."""
 
@@ -41,7 +41,7 @@ class Param(Entry):
     unit: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Quality(Entry):
     """A quality letter: its numeric value and the optional quality loss modifier."""
 
@@ -51,7 +51,7 @@ class Quality(Entry):
     political: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Reliability(Entry):
     """How far a weapon's effectiveness may fall each time it fires, and its rank (A=6)."""
 
@@ -59,12 +59,12 @@ class Reliability(Entry):
     rank: int = bounded(min=0, max=6)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class CommandLevel(Entry):
     radius: int = bounded(min=0, max=1000)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Terrain(Entry):
     """Protection and height (for concealment) of a table terrain kind (``terrain-<kind>``)."""
 
@@ -77,7 +77,7 @@ class Terrain(Entry):
     obstacle: Literal["obstacles", "barriers", "craters"] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Fortification(Entry):
     protection: float | None = bounded(None, min=0, max=100)
     protection_as: str | None = None  # caves protect as pillboxes
@@ -86,14 +86,14 @@ class Fortification(Entry):
     cave: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Hexside(Entry):
     protection: float = bounded(min=0, max=100)
     occupied: bool = False  # the benefit comes from being in the hex, not from fire crossing
     cd_kinds: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Mine(Entry):
     standing: tuple[int, int] = (0, 0)  # casualties (low, high) to infantry not on the ground
     on_ground: tuple[int, int] = (0, 0)
@@ -105,18 +105,18 @@ class Mine(Entry):
     visible: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Objective(Entry):
     unknown_name: str
     changes_owner: bool = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Demolition(Entry):
     percent: int = bounded(min=0, max=100)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Profile(Entry):
     """A weapon (with its load), a team, a leader or a vehicle."""
 

@@ -8,9 +8,9 @@ silhouette modifier multiplies it too; then the 99 cap and the floor (12 soft, 0
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models.chance import basis, percent, shown
 from tabletop.rules.models.typhoon.situation import MOVING, Situation
 from tabletop.rules.models.typhoon.tables import Tables, Unit, Weapon
@@ -51,7 +51,7 @@ def needed(accuracy: float) -> float:
     return basis(percent(accuracy)) / 100
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Mod:
     id: str
     name: str
@@ -63,7 +63,7 @@ class Mod:
         return {"name": self.name, "shifts": self.shifts, "rule": self.rule, "side": self.side}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Facts:
     """What the modifier rows test, for one shot."""
 
@@ -154,7 +154,7 @@ def modifiers(t: Tables, table: str, facts: Facts, sides: tuple[str, ...]) -> li
     return out
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Accuracy:
     """The working of one shot's hit chance."""
 

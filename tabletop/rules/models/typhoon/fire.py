@@ -4,11 +4,11 @@ HE losses (soft targets), shot by shot (ToS II.B.3 Point fire, ToS V)."""
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.dice import DiceLike, checkpoint
 from tabletop.core.errors import RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import Accuracy, Facts, accuracy
@@ -17,7 +17,7 @@ from tabletop.rules.models.typhoon.states import unit_state
 from tabletop.rules.models.typhoon.tables import PERCENT, Tables, Unit, Weapon
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Firing:
     """One unit's point fire at one target: everything but the dice."""
 

@@ -7,10 +7,10 @@ levels, moving, the target's losses so far); the referee's ``--set`` values win.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models.typhoon.tables import Unit, Weapon
 
 FIRER_STATES = ("positioned", "dug-in", "cautious", "full", "pinned", "buttoned")
@@ -41,7 +41,7 @@ OPTIONS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Situation:
     weapon: int  # position in the firer's weapons, 0-based
     shell: str

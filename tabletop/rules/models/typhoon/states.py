@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.rules.models.typhoon.tables import Tables
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UnitState:
     state: str  # good, pinned, buttoned, retreating, routed, heavily-suppressed, abandoned
     cautious_only: bool  # may move only in Cautious Advance while seen (2+ points)

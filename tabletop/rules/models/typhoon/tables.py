@@ -8,11 +8,11 @@ and reads the two random-number conventions the whole model shares (ToS V Notati
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import ChartError
+from tabletop.core.frozen import frozen_dataclass
 from tabletop.data.charts import Entry
 from tabletop.data.schema import bounded
 from tabletop.rules.models.chance import percent, roll_chance
@@ -28,7 +28,7 @@ Side = Literal["firer", "target"]
 Area = Literal["track", "front-hull", "side-hull", "front-turret", "side-turret", "top"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Scale(Entry):
     inches_per_square: float = bounded(min=0.01, max=100)
     yards_per_square: float = bounded(min=1)
@@ -36,12 +36,12 @@ class Scale(Entry):
     pulses_per_turn: int = bounded(min=1, max=100)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Parameter(Entry):
     value: float
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Weapon(Entry):
     """A weapon's line on a Weapons Page: SZ, PN, AC, RG and IA (ToS II.A)."""
 
@@ -55,7 +55,7 @@ class Weapon(Entry):
     special: Literal["flamethrower", "demo-charge"] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Armour:
     front_turret: float = bounded(min=0)
     front_hull: float = bounded(min=0)
@@ -67,13 +67,13 @@ class Armour:
         return float(getattr(self, area.replace("-", "_")))
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Mount:
     weapon: str
     ammo: int | None = bounded(None, min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Unit(Entry):
     """A unit's Weapons Page (ToS II.A, Fig. 1): the profile a stand names."""
 
@@ -107,7 +107,7 @@ class Unit(Entry):
         return self.kind == "vehicle"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Shift(Entry):
     """A modifier in shifts (x1.42 each up, x0.71 each down)."""
 
@@ -117,77 +117,77 @@ class Shift(Entry):
     defensive: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class AssaultModifier(Entry):
     points: int = bounded(min=-20, max=20)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class LocationBand(Entry):
     low: int = bounded(min=1, max=200)
     high: int = bounded(min=1, max=200)
     area: Literal["track", "hull", "turret", "top"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class IndirectLocation(Entry):
     face: int = bounded(min=1, max=6)
     area: Area
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class PenetrationEffect(Entry):
     immobilize_chance: float = bounded(min=0, max=100)
     compartment: Literal["hull", "turret"] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class HeChance(Entry):
     per: Literal["fixed", "infantry-attack", "shell-size"]
     value: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class CoverMap(Entry):
     typhoon: Literal["none", "soft", "hard"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Weather(Entry):
     visibility: float = bounded(min=0, max=1)
     move_cost_add: float = bounded(min=0)
     swamp_cost_factor: float | None = bounded(None, min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Scatter(Entry):
     squares: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class ScatterModifier(Entry):
     factor: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Delay(Entry):
     pulses: int = bounded(min=0, max=100)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class SuppressionRow(Entry):
     points: int = bounded(min=-20, max=20)
     per: Literal["once", "unit", "man"]
     when: Literal["after-pulse-3", "fire", "pulse"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class UnitStateRow(Entry):
     points: float | None = bounded(None, min=0)
     times_morale: float | None = bounded(None, min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Mission(Entry):
     defenders_killed: float = bounded(min=0)
     attackers_killed: float = bounded(min=0)
@@ -197,13 +197,13 @@ class Mission(Entry):
     defender_objective: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class VictoryLevel(Entry):
     ratio: float = bounded(min=1)
     campaign_points: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Battle(Entry):
     duration: int = bounded(min=1)
     axis_points: float = bounded(min=0)
@@ -216,25 +216,25 @@ class Battle(Entry):
     allied_dug_in: bool
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Factor(Entry):
     factor: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Handicap(Entry):
     axis: float = bounded(min=0)
     allied: float = bounded(min=0)
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class TransportCost(Entry):
     points: float = bounded(min=0)
     per: Literal["unit", "man"] = "unit"
     artillery: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen_dataclass(kw_only=True)
 class Carrier(Entry):
     capacity: float = bounded(min=0)
     artillery: bool = False

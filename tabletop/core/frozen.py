@@ -1,12 +1,12 @@
-"""``@record``: a frozen dataclass whose equality, hash and repr are shared, not generated.
+"""``@frozen_dataclass``: a frozen dataclass whose equality, hash and repr are written once.
 
 ``dataclasses.dataclass`` writes the source of six methods for every frozen class and
 compiles each (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``,
 ``__delattr__``): about 0.55 ms a class as a command starts, and a command that reads the
 table defines some forty of them, a sixth of what it costs above its libraries
 (docs/performance.md). Equality, hash and repr do the same thing in every class, reading the
-fields in order, so ``record`` lets ``dataclass`` write the other three and gives every
-record the three below, written once. What they do is exactly what ``dataclass`` would
+fields in order, so ``frozen_dataclass`` lets ``dataclass`` write the other three and gives
+every such class the three below, written once. What they do is exactly what ``dataclass`` would
 generate: equal when of the same class with equal fields (those not ``compare=False``), the
 hash of those fields, and ``Name(field=value, ...)`` over the fields not ``repr=False``.
 Methods a class writes itself are kept, as ``dataclass`` keeps them.
@@ -77,13 +77,13 @@ def _shared(cls: type[T]) -> type[T]:
 
 
 @overload
-def record(cls: type[T], /) -> type[T]: ...
+def frozen_dataclass(cls: type[T], /) -> type[T]: ...
 @overload
-def record(*, kw_only: bool = False) -> Callable[[type[T]], type[T]]: ...
+def frozen_dataclass(*, kw_only: bool = False) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-def record(cls: type[T] | None = None, /, *, kw_only: bool = False) -> Any:
+def frozen_dataclass(cls: type[T] | None = None, /, *, kw_only: bool = False) -> Any:
     """``@dataclass(frozen=True)`` (``kw_only`` as there), equality, hash and repr shared."""
 
     def wrap(cls: type[T]) -> type[T]:
