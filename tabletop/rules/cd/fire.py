@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from tabletop.core.dice import DiceLike
@@ -105,7 +105,9 @@ class FirePlan:
         }
 
 
-@frozen_dataclass
+# dataclass's generated equality and hash: ``fold`` is cached on these, and the odds call
+# it thousands of times, where the generated methods are the faster (core/frozen.py).
+@dataclass(frozen=True)
 class DieOutcome:
     """What one to-hit die did: hit or not, its effect, and whether it triggers depletion."""
 
@@ -114,7 +116,9 @@ class DieOutcome:
     trigger: bool
 
 
-@frozen_dataclass
+# dataclass's generated equality and hash: ``fold`` is cached on these, and the odds call
+# it thousands of times, where the generated methods are the faster (core/frozen.py).
+@dataclass(frozen=True)
 class Tally:
     hits: int = 0
     eliminated: int = 0
