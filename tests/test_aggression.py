@@ -1069,7 +1069,7 @@ def test_eliminated_and_unplaced_stands_cannot_fight(agg: Run) -> None:
         "--dice", "99,99,99,99,99,44",
     )  # fmt: skip
     result = assault(agg, "US-3", "--against", "G-3", code=3)
-    assert error_line(result.output) == "G-3 is eliminated and cannot fight"
+    assert error_line(result.output) == "G-3 is eliminated and cannot fight (AGG Combat)"
 
 
 def test_an_ambusher_that_moved_is_refused(agg: Run) -> None:

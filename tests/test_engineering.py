@@ -1296,7 +1296,7 @@ def test_accepting_a_plan_digs_the_troops_in(eng: Run) -> None:
     assert "target in hard cover (town)" in [m["name"] for m in fired["modifiers"]]
     assert (
         eng("engineer", "pregame", "--side", "Germany", "--hours", "6", "--accept", code=3).output
-        == "Error: pregame works are accepted once, before the first turn is played\n"
+        == "Error: pregame works are accepted once, before the first turn is played (CD 5)\n"
     )
 
 

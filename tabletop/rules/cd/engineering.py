@@ -167,7 +167,7 @@ def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     ctx.involve(stand["id"])
     rule = "CD 2.4.1" if piece.kind == "bridge" else "CD 6.1.3"
     if row["state"] == "destroyed":
-        raise RulesRefusal(f"{piece.id} is already destroyed")
+        raise RulesRefusal(f"{piece.id} is already destroyed ({rule})")
     if row.get("charges_fired") is not None:
         raise RulesRefusal(
             f"the charges on {piece.id} already went off (turn {row['charges_fired']}): only "
@@ -254,7 +254,7 @@ def recheck_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     stand = ctx.state.stand(inputs["by"])
     ctx.involve(stand["id"])
     if not row["recheck"]:
-        raise RulesRefusal(f"the charges on {piece.id} need no recheck")
+        raise RulesRefusal(f"the charges on {piece.id} need no recheck (CD 2.4.1)")
     require_engineer(ctx, stand, "CD 2.4.1")
     owner, how = owner_of(ctx, piece)
     if owner != stand["side"]:
@@ -302,7 +302,9 @@ def repair_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             f"{piece.id} is destroyed: destroyed bridges cannot be repaired (CD 2.4.1)"
         )
     if row["state"] != "damaged":
-        raise RulesRefusal(f"{piece.id} is not damaged")
+        raise RulesRefusal(
+            f"{piece.id} is not damaged: only a damaged bridge is repaired (CD 2.4.2)"
+        )
     workers = _workers(ctx, inputs["by"], "CD 2.4.2")
     for stand in workers:
         gap, on = gap_to_piece(ctx, stand, piece.id)

@@ -258,7 +258,9 @@ def pregame_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     result = plan(ctx, inputs["side"], float(inputs["hours"]))
     side = result["side"]
     if state.turn != ctx.scenario.turn.number or state.meta.get("pregame", {}).get(side):
-        raise RulesRefusal("pregame works are accepted once, before the first turn is played")
+        raise RulesRefusal(
+            "pregame works are accepted once, before the first turn is played (CD 5)"
+        )
     builds = [parse_build(b) for b in inputs.get("builds") or []]
     made, left = build_works(ctx, result, builds)
     dug = []

@@ -174,7 +174,7 @@ def damageable(ctx: RulesContext, piece_id: str, cause: str) -> tuple[Any, dict[
         )
     row = terrain_state.row(ctx.state, piece_id, ctx.scenario)
     if row["state"] == "destroyed":
-        raise RulesRefusal(f"{piece_id} is already destroyed")
+        raise RulesRefusal(f"{piece_id} is already destroyed (CD 6.1)")
     return piece, row
 
 
@@ -333,7 +333,7 @@ def direct_fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, A
     if weapon.indirect_only:
         raise RulesRefusal(f"{weapon.id} fires only indirect: no direct fire (CD 6.1.2)")
     if row["state"] == "destroyed":
-        raise RulesRefusal(f"{piece_id} is already destroyed")
+        raise RulesRefusal(f"{piece_id} is already destroyed (CD 6.1)")
     if row["state"] in ("rubble", "burning") and row["kind"] != "fortification":
         raise RulesRefusal(f"{piece_id} is already {row['state']}")
     distance = float(base_polygon(base_of(shooter)).distance(structure_shape(ctx, piece_id)))

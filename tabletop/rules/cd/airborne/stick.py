@@ -89,7 +89,9 @@ def stick_stands(ctx: RulesContext, text: str, how: str) -> list[StandRow]:
         raise RulesRefusal(f"a stick is one company (CD 7.2, 7.3); these stands are of {shown}")
     sides = {s["side"] for s in stands}
     if len(sides) > 1:
-        raise RulesRefusal(f"a stick belongs to one side, not {', '.join(sorted(sides))}")
+        raise RulesRefusal(
+            f"a stick belongs to one side (CD 7.2, 7.3), not {', '.join(sorted(sides))}"
+        )
     for stand in stands:
         ctx.involve(stand["id"])
     return stands

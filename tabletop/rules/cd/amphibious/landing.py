@@ -79,7 +79,7 @@ def plan_approach(ctx: RulesContext, inputs: dict[str, Any]) -> ApproachPlan:
     crafts = _approaching(ctx, inputs.get("craft") or [], inputs.get("wave"))
     side = crafts[0][0]["side"]
     if any(c["side"] != side for c, _ in crafts):
-        raise RulesRefusal("a landing wave belongs to one side")
+        raise RulesRefusal("a landing wave belongs to one side (CD 8.1)")
     lift = _use_lift(ctx, side, wave, crafts)
     crew = None
     if inputs.get("year") is not None:
@@ -178,9 +178,9 @@ def _approaching(ctx: RulesContext, ids: list[str], wave: Any) -> list[tuple[Sta
                 raise RulesRefusal(f"{cid} was forced back off the table this turn: it comes "
                                    "back next turn (CD 8.2.4)")  # fmt: skip
         elif stage is not None:
-            raise RulesRefusal(f"{cid} is already in play ({stage})")
+            raise RulesRefusal(f"{cid} is already in play ({stage}; CD 8.1)")
         elif craft["x"] is not None:
-            raise RulesRefusal(f"{cid} is already on the table")
+            raise RulesRefusal(f"{cid} is already on the table (CD 8.1)")
         out.append((craft, kind))
     return out
 

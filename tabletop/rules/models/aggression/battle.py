@@ -144,7 +144,7 @@ class Battle:
             profile_id(ctx, chart, rows[sid], parse_profile_orders(inputs, sid))
         for sid, row in rows.items():
             if row["status"] == "eliminated":
-                raise RulesRefusal(f"{sid} is eliminated and cannot fight")
+                raise RulesRefusal(f"{sid} is eliminated and cannot fight (AGG Combat)")
             if row["x"] is None:
                 raise BadInput(
                     f"{sid} has no position on the table: place it with "
