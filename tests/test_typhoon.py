@@ -1989,7 +1989,7 @@ def test_stands_need_a_game_and_the_right_count(run: Run) -> None:
         "KEY=VALUE (see 'tabletop model show')\n"
     )
     out = run("model", "run", "typhoon", "state", "G-TK", "US-TK", code=2)
-    assert out.output == "Error: typhoon state takes 1 stand(s) (unit); got 2: G-TK US-TK\n"
+    assert out.output == "Error: typhoon state takes 1 stand (unit); got 2: G-TK US-TK\n"
     out = run("model", "run", "typhoon", "state", "NOPE", code=2)
     assert re.fullmatch(r"Error: unknown stand 'NOPE' \(stands: G-TK, .+\)\n", out.output)
 
