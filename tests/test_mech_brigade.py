@@ -889,6 +889,23 @@ def test_move_delay(model: MechBrigade, options: dict, pulses: int) -> None:
     assert proc(model, "move-delay", **options)["pulses"] == pulses
 
 
+def test_a_delay_of_one_pulse_is_said_in_the_singular(model: MechBrigade) -> None:
+    # MB 5.12: a NATO unit in command control moves after one pulse; helicopters after none.
+    out = proc(model, "move-delay", side="nato")
+    assert out["verdict"] == "moves after 1 pulse"
+    assert out["lines"] == ["nato unit in command control: 1 pulse [MB 5.12]"]
+    assert proc(model, "move-delay", helicopter=True)["verdict"] == "moves after 0 pulses"
+    out = proc(model, "bombard-delay", requester_hq=True, same_formation=True)
+    assert out["verdict"] == "fires after 2 pulses"  # MB 5.6
+    assert out["lines"][0] == "hq-same-formation: 2 pulses"
+
+
+def test_suppression_halved_over_one_pulse_says_pulse(model: MechBrigade) -> None:
+    # MB 7.6: 25 points halve to 12 (whole points) at the end of the one pulse.
+    lines = proc(model, "suppression", level=25, pulses=1)["lines"]
+    assert lines[1] == "halved at the end of each of 1 pulse: [25, 12] [MB 7.6]"
+
+
 @pytest.mark.parametrize(
     ("options", "pulses"),
     [

@@ -181,7 +181,8 @@ def record_firing(
         ammo["state"] = "depleted"
         ammo["depleted_turn"] = ctx_state.turn
         out["notes"].append(
-            f"rockets fired: depleted (CD 1.3.3); {ammo.get('resupplies_left', 0)} resupply left"
+            "rockets fired: depleted (CD 1.3.3); "
+            f"{count(ammo.get('resupplies_left', 0), 'resupply', 'resupplies')} left"
         )
         return out
     if trigger_dice and depletes_by_roll(weapon, charts):
