@@ -418,4 +418,3 @@ def test_hni_rolls_no_to_hit_and_never_depletes(rng: Run) -> None:
     assert out["depletion_checks"] == 0
     stands = {s["id"]: s for s in as_json(rng("status", "--json"))["stands"]}
     assert "suppressed" in stands["T4"]["markers"] and "suppressed" in stands["T5"]["markers"]
-

@@ -2103,4 +2103,3 @@ def test_table_fire_odds_of_two_shots_equal_a_face_by_face_count(run: Run) -> No
         by_name[name] = by_name.get(name, Fraction(0)) + Fraction(p)
     assert by_name == _face_by_face_odds(run, "G-TK", "US-TK")
     assert sum(by_name.values()) == 1
-
