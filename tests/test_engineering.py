@@ -368,6 +368,12 @@ def test_bridge_plan_command() -> None:
     assert out["permanent"] == {"class": "V", "stands": 5, "days": 5}
     text = runner.invoke(cli, ["engineer", "bridge-plan", "--class", "IV"]).output
     assert text.splitlines()[2] == '  lower: 2 bridges of 6", class III'
+    # CD 2.4.4: a permanent bridge takes as many engineer stands, and days, as its class
+    # (5 and 5 for class V above): class I is one of each, said in the singular, as is the
+    # one bridge a class I set makes at its own class.
+    text = runner.invoke(cli, ["engineer", "bridge-plan", "--class", "I"]).output
+    assert text.splitlines()[-1] == "A permanent class I bridge: 1 engineer stand, 1 day (CD 2.4.4)"
+    assert text.splitlines()[1] == '  nominal: 1 bridge of 6", class I'
 
 
 def bridge_set(run: Run, start: str, end: str, *by: str, code: int = 0):

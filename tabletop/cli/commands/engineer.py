@@ -204,8 +204,8 @@ def bridge_plan(
         )
     p = data["permanent"]
     click.echo(
-        f"A permanent class {set_class} bridge: {p['stands']} engineer stands, "
-        f"{p['days']} days (CD 2.4.4)"
+        f"A permanent class {set_class} bridge: {count(p['stands'], 'engineer stand')}, "
+        f"{count(p['days'], 'day')} (CD 2.4.4)"
     )
     if "plan" in data:
         q = data["plan"]
