@@ -1488,6 +1488,6 @@ def test_a_retreat_names_its_end_point_as_typed(game: Run) -> None:
     game("phase", "next")
     lines = game("assault", "US-1", "--against", "G-1", "--dice", "30,40,50").output.splitlines()
     assert lines[7] == (
-        "      US-1 retreats toward 180: 0 step(s) from its own 180, 0 extra casualties "
+        "      US-1 retreats toward 180: 0 steps from its own 180, 0 extra casualties "
         "(AGG Retreat directions), to 18,22.2"
     )

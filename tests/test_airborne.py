@@ -290,7 +290,7 @@ def test_aa_fire_can_trigger_depletion(ab: Run) -> None:
     r = drop(ab, "FJ-1", "--zone", "20,20", "--heading", "90", "--aa", "B-AA",
              "--dice", dice("1", "1", CALM))  # fmt: skip
     assert (
-        "1 depletion check(s) at the end of the phase: depleted on 4 or less (CD 1.2)"
+        "1 depletion check at the end of the phase: depleted on 4 or less (CD 1.2)"
         in (r["aa"][0]["ammunition"])
     )
 
@@ -722,7 +722,7 @@ def test_glider_landing_numbers_golden(
 def test_each_aa_hit_costs_a_glider_one(ab: Run) -> None:
     r = glider(ab, "GL-1", "--zone", "20,30", "--aa", "B-AA", "--dice", "2,1")
     assert r["gliders"][0]["landing_number"] == 7
-    assert r["gliders"][0]["working"][-1] == {"name": "1 AA hit(s)", "value": -1.0,
+    assert r["gliders"][0]["working"][-1] == {"name": "1 AA hit", "value": -1.0,
                                               "rule": "CD 7.3.1"}  # fmt: skip
 
 
@@ -873,10 +873,10 @@ def test_text_output_and_replay(ab: Run) -> None:
     out = ab("airborne", "drop", "3/FJR-6", "--zone", "20,20", "--heading", "90")
     assert (
         out.output.splitlines()[0]
-        == "4 of 4 stand(s) of the stick landed; FJ-1 suppressed; FJ-4 suppressed"
+        == "4 of 4 stands of the stick landed; FJ-1 suppressed; FJ-4 suppressed"
     )
     out = ab("airborne", "glider", "1/LLR", "--zone", "20,8", "--heading", "90")
-    assert out.output.splitlines()[0] == "3 of 3 glider(s) down; GL-1 deviated"
+    assert out.output.splitlines()[0] == "3 of 3 gliders down; GL-1 deviated"
     assert (
         ab("airborne", "aa", "--zone", "20,20", "--side", "Germany").output.splitlines()[0]
         == "AA over 20,20: 0 may fire"

@@ -278,6 +278,18 @@ def test_flamethrower_uses_by_carrier_and_never_refuelled(
     assert list(ammo(rng, stand).values()) == ["spent"]
 
 
+def test_flame_uses_left_are_said_in_the_singular_or_plural(rng: Run) -> None:
+    # CD 1.3.1: a vehicle flamethrower has two uses, a Crocodile three; after one shot each
+    # the referee hears "1 use left" and "2 uses left".
+    fired = as_json(rng("fire", "FV", "T6", "--dice", "1,2", "--json"))
+    assert fired["ammunition"] == ["flamethrower: 1 use left (CD 1.3.1)"]
+    assert rng("show", "FV").output.splitlines()[3] == (
+        "  flamethrower-vehicle: ok (last fired in turn 1, fire phase; 1 use left)"
+    )
+    fired = as_json(rng("fire", "CR", "T7", "--dice", "1,2", "--json"))
+    assert fired["ammunition"] == ["flamethrower: 2 uses left (CD 1.3.1)"]
+
+
 def test_rockets_deplete_by_firing_and_resupply_once(rng: Run) -> None:
     fired = as_json(rng("fire", "PS", "T8", "--dice", "1,2", "--json"))
     assert fired["depletion_checks"] == 0

@@ -525,7 +525,7 @@ def test_lift_points_for_odd_and_even_waves(bc: Run) -> None:
     # Wave 3 (odd) has none left.
     out = unchanged(bc, "amphibious", "approach", "--wave", "3", "--at", "40,10", code=3)
     assert out == (
-        "Error: wave 3 needs 1 lift point(s) but USA has 0 left for odd waves (CD 8.3.1, 8.3.2)\n"
+        "Error: wave 3 needs 1 lift point but USA has 0 left for odd waves (CD 8.3.1, 8.3.2)\n"
     )
 
 
@@ -535,7 +535,7 @@ def test_lift_shown_as_what_each_wave_can_carry(bc: Run) -> None:
     bc("amphibious", "lift", "--side", "USA", "--odd", "10", "--even", "6")
     out = bc("amphibious", "approach", "--wave", "1", "--at", "30,10").output
     assert out.splitlines()[4] == (
-        "  lift: wave 1 takes 3 of the 10 point(s) odd waves can carry now; room for 7 "
+        "  lift: wave 1 takes 3 of the 10 points odd waves can carry now; room for 7 "
         "more in this wave (CD 8.3)"
     )
     j(bc, "amphibious", "hit", "LC-1", "--effect", "eliminated", "--dice", "2")  # 1 point
@@ -559,7 +559,7 @@ def test_a_wave_cannot_exceed_its_lift(bc: Run) -> None:
     bc("amphibious", "lift", "--side", "USA", "--odd", "2", "--even", "2")
     out = unchanged(bc, "amphibious", "approach", "--wave", "1", "--at", "30,10", code=3)
     assert out == (
-        "Error: wave 1 needs 3 lift point(s) but USA has 2 left for odd waves (CD 8.3.1, 8.3.2)\n"
+        "Error: wave 1 needs 3 lift points but USA has 2 left for odd waves (CD 8.3.1, 8.3.2)\n"
     )
 
 

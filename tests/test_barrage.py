@@ -27,6 +27,13 @@ def test_barrage_json_contract_and_cover_modifier(artillery: Run) -> None:
     assert out["rolls"] == {"G-3": [1, 8]} and out["effects"] == {"G-3": "eliminated"}
 
 
+def test_a_burst_over_one_stand_says_stand_not_stands(artillery: Run) -> None:
+    # One stand (G-3) under the mortar's burst at 27,21: the verdict a referee reads aloud
+    # says "1 stand", not "1 stand(s)"; 1 then 8 on the D10s eliminate it (CD 4.1).
+    out = as_json(artillery("barrage", "US-5", "--at", "27,21", "--dice", "1,8", "--json"))
+    assert out["verdict"] == "mortar-81 burst at 27,21: 1 stand under, hits on G-3 (eliminated)"
+
+
 def test_indirect_fire_only_in_the_artillery_phase(game: Run) -> None:
     out = game("barrage", "US-5", "--at", "27,21", code=3)
     assert out.output == (

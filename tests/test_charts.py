@@ -267,7 +267,7 @@ def test_overlay_entry_with_a_mistyped_id(tmp_path: Path) -> None:
         ("", "house/weapons.yaml: expected a mapping with an 'entries' list"),
         (
             "entries: []\nentires: []\n",
-            "house/weapons.yaml: unknown top-level key(s) ['entires'] (accepted: entries)",
+            "house/weapons.yaml: unknown top-level key ['entires'] (accepted: entries)",
         ),
         (
             "entries:\n  - pak-36\n",

@@ -215,7 +215,7 @@ def test_repair_takes_turns_and_completes(eng: Run) -> None:
     assert out["turns"] == 2
     first = end_turn(eng)
     assert [h["result"] for h in first["happened"] if h["what"] == "engineering"] == [
-        "task-1 (repair bridge-2): 1 turn(s) (0.5 h) of work left"
+        "task-1 (repair bridge-2): 1 turn (0.5 h) of work left"
     ]
     assert terrain(eng, "bridge-2")["state"] == "damaged"
     second = end_turn(eng)
@@ -234,10 +234,10 @@ def test_a_pinned_worker_pauses_the_task_and_it_resumes(eng: Run) -> None:
     # the work done is kept and goes on once the stand is fit again.
     out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--json"))
     assert out["verdict"] == (
-        "repair of bridge-2 begun: 3 turn(s) (1.5 h) (class III, 1 engineer stand(s), CD 2.4.2)"
+        "repair of bridge-2 begun: 3 turns (1.5 h) (class III, 1 engineer stand, CD 2.4.2)"
     )
     assert engineering_lines(end_turn(eng)) == [
-        "task-1 (repair bridge-2): 2 turn(s) (1 h) of work left"
+        "task-1 (repair bridge-2): 2 turns (1 h) of work left"
     ]
     eng("marker", "US-E3", "--add", "pinned")
     assert engineering_lines(end_turn(eng)) == [
@@ -251,7 +251,7 @@ def test_a_pinned_worker_pauses_the_task_and_it_resumes(eng: Run) -> None:
     ]
     eng("marker", "US-E3", "--remove", "pinned")
     assert engineering_lines(end_turn(eng)) == [
-        "task-1 (repair bridge-2) resumed and: 1 turn(s) (0.5 h) of work left"
+        "task-1 (repair bridge-2) resumed and: 1 turn (0.5 h) of work left"
     ]
     assert terrain(eng, "bridge-2")["state"] == "damaged"
     assert engineering_lines(end_turn(eng)) == [
@@ -367,7 +367,13 @@ def test_bridge_plan_command() -> None:
     out = as_json(runner.invoke(cli, ["engineer", "bridge-plan", "--class", "V", "--json"]))
     assert out["permanent"] == {"class": "V", "stands": 5, "days": 5}
     text = runner.invoke(cli, ["engineer", "bridge-plan", "--class", "IV"]).output
-    assert text.splitlines()[2] == '  lower: 2 bridge(s) of 6", class III'
+    assert text.splitlines()[2] == '  lower: 2 bridges of 6", class III'
+    # CD 2.4.4: a permanent bridge takes as many engineer stands, and days, as its class
+    # (5 and 5 for class V above): class I is one of each, said in the singular, as is the
+    # one bridge a class I set makes at its own class.
+    text = runner.invoke(cli, ["engineer", "bridge-plan", "--class", "I"]).output
+    assert text.splitlines()[-1] == "A permanent class I bridge: 1 engineer stand, 1 day (CD 2.4.4)"
+    assert text.splitlines()[1] == '  nominal: 1 bridge of 6", class I'
 
 
 def bridge_set(run: Run, start: str, end: str, *by: str, code: int = 0):
@@ -400,8 +406,8 @@ def test_building_a_bridge_set(eng: Run) -> None:
     )
     assert out["turns"] == 3  # banks 1 + one class II set 2
     assert out["verdict"] == (
-        'portable bridge begun across river: 1 class II set(s) for a class II span of 3.2", '
-        "3 turn(s) (1.5 h) (CD 2.4.3)"
+        'portable bridge begun across river: 1 class II set for a class II span of 3.2", '
+        "3 turns (1.5 h) (CD 2.4.3)"
     )
     for _ in range(3):
         end_turn(eng)
@@ -528,7 +534,7 @@ def test_a_vlb_that_moved_up_lays_its_bridge_a_turn_later(eng: Run) -> None:
     eng("place", "US-VLB", "21.2", "8")
     out = as_json(eng("engineer", "launch", "US-VLB", "--at", "ditch-1", "--json"))
     assert out["verdict"] == (
-        "US-VLB lays its vlb at ditch-1: 1 turn(s) (0.5 h), done at the end of turn 2 "
+        "US-VLB lays its vlb at ditch-1: 1 turn (0.5 h), done at the end of turn 2 "
         "(it moved up this turn); it takes a hasty advance order but does not move (CD "
         "2.4.5)"
     )
@@ -974,7 +980,7 @@ def test_hand_lifting_takes_a_whole_turn_beside_the_field(eng: Run) -> None:
     eng("minefield", "cross", "US-E1", "--path", "7,6", "--stop-at-edge")
     out = as_json(eng("minefield", "clear", field, "--by", "US-E1", "--json"))
     assert out["turn"] == 2 and out["verdict"] == (
-        "US-E1 lifts the mines of mf-1 in 1 turn(s) (0.5 h): gone at the end of next "
+        "US-E1 lifts the mines of mf-1 in 1 turn (0.5 h): gone at the end of next "
         "turn (turn 2) if it spends that turn beside the field, unpinned and "
         "unsuppressed, and does not fire (cautious advance order, CD 3.3.1)"
     )
@@ -1162,7 +1168,7 @@ def test_earthmover_clears_four_inches_of_wire(eng: Run) -> None:
     eng("place", "US-DOZER", "8", "8.5")
     out = as_json(eng("engineer", "clear", "wire-1", "--by", "US-DOZER", "--json"))
     assert out["turns"] == 1 and out["verdict"] == (
-        'US-DOZER clears a 4" gap in wire-1: 1 turn(s) (0.5 h), from next turn (it '
+        'US-DOZER clears a 4" gap in wire-1: 1 turn (0.5 h), from next turn (it '
         "moved up this turn, CD 4) (earthmover, CD 4.1)"
     )
 
@@ -1184,7 +1190,7 @@ def test_obstacle_clearing_counts_from_a_turn_begun_beside_it(eng: Run) -> None:
     eng("place", "US-E1", "7", "8.9")
     out = as_json(eng("engineer", "clear", "wire-1", "--by", "US-E1", "--json"))
     assert out["turns"] == 1 and out["verdict"] == (
-        'US-E1 clears a 1" gap in wire-1: 1 turn(s) (0.5 h), from next turn (it moved '
+        'US-E1 clears a 1" gap in wire-1: 1 turn (0.5 h), from next turn (it moved '
         "up this turn, CD 4) (hasty order, CD 4.1)"
     )
     first = end_turn(eng)
@@ -1353,7 +1359,7 @@ def test_smoke_generator_screen_stops_at_the_table_edge(eng: Run) -> None:
     assert [t["length"] for t in laid] == [6, 6, 6, 6, 3.4]  # the last cut at the edge
     assert laid[-1]["to"] == [20, 0]
     line = next(h["result"] for h in report["happened"] if h["what"] == "smoke generator")
-    assert line == "screen 5 template(s) long (no more: it has reached the table edge)"
+    assert line == "screen 5 templates long (no more: it has reached the table edge)"
 
 
 # --- CD 6: structures ---------------------------------------------------------------------------
@@ -1618,11 +1624,11 @@ def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
     eng("weather", "set", "--light", "night-dark")
     out = as_json(eng("engineer", "repair", "bridge-2", "--by", "US-E3", "--json"))
     assert out["verdict"] == (
-        "repair of bridge-2 begun: 2 night turn(s) (1.5 h, CD 9.1.7) (class III, 1 engineer "
-        "stand(s), CD 2.4.2)"
+        "repair of bridge-2 begun: 2 night turns (1.5 h, CD 9.1.7) (class III, 1 engineer "
+        "stand, CD 2.4.2)"
     )
     assert engineering_lines(end_turn(eng)) == [
-        "task-1 (repair bridge-2): 1 night turn(s) (0.5 h, CD 9.1.7) of work left"
+        "task-1 (repair bridge-2): 1 night turn (0.5 h, CD 9.1.7) of work left"
     ]
     assert engineering_lines(end_turn(eng)) == [
         "task-1 complete: bridge-2 repaired and usable again"
@@ -1838,7 +1844,7 @@ def test_pregame_works_go_on_the_table(eng: Run) -> None:
         (
             [f"fortification@{x},27" for x in (26, 28, 30, 32, 34)],
             3,
-            "Error: not enough time for this fortification: it needs 1 more engineer-day(s) and "
+            "Error: not enough time for this fortification: it needs 1 more engineer-day and "
             "0 are left (CD 5.1.2)",
         ),
         (["ditch@1,1"], 2, "Error: --build 'ditch@1,1': ditch takes ditch@X1,Y1:X2,Y2"),

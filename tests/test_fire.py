@@ -233,7 +233,7 @@ def test_text_output_shows_the_working(rng: Run) -> None:
     assert text.splitlines()[2] == "  base 4 (pak-36 medium, to-hit row, weapons chart)"
     assert text.splitlines()[4] == "  dice: 1* hit, effect 5* forced back   (* physical)"
     assert text.splitlines()[6] == (
-        "  ammunition: 1 depletion check(s) at the end of the phase: depleted on 3 or less (CD 1.2)"
+        "  ammunition: 1 depletion check at the end of the phase: depleted on 3 or less (CD 1.2)"
     )
 
 

@@ -889,6 +889,23 @@ def test_move_delay(model: MechBrigade, options: dict, pulses: int) -> None:
     assert proc(model, "move-delay", **options)["pulses"] == pulses
 
 
+def test_a_delay_of_one_pulse_is_said_in_the_singular(model: MechBrigade) -> None:
+    # MB 5.12: a NATO unit in command control moves after one pulse; helicopters after none.
+    out = proc(model, "move-delay", side="nato")
+    assert out["verdict"] == "moves after 1 pulse"
+    assert out["lines"] == ["nato unit in command control: 1 pulse [MB 5.12]"]
+    assert proc(model, "move-delay", helicopter=True)["verdict"] == "moves after 0 pulses"
+    out = proc(model, "bombard-delay", requester_hq=True, same_formation=True)
+    assert out["verdict"] == "fires after 2 pulses"  # MB 5.6
+    assert out["lines"][0] == "hq-same-formation: 2 pulses"
+
+
+def test_suppression_halved_over_one_pulse_says_pulse(model: MechBrigade) -> None:
+    # MB 7.6: 25 points halve to 12 (whole points) at the end of the one pulse.
+    lines = proc(model, "suppression", level=25, pulses=1)["lines"]
+    assert lines[1] == "halved at the end of each of 1 pulse: [25, 12] [MB 7.6]"
+
+
 @pytest.mark.parametrize(
     ("options", "pulses"),
     [
@@ -1148,11 +1165,11 @@ def test_table_helpers() -> None:
 # takes them, what the fire says). 44" centre to centre is 11 squares, 10 between.
 LINES_OF_FIRE = [
     pytest.param(
-        "US-2", "SU-2", "0,0,0,0,0w,0w,0,0,0,0", "2 woods square(s) in the way; at most 1",
+        "US-2", "SU-2", "0,0,0,0,0w,0w,0,0,0,0", "2 woods squares in the way; at most 1",
         id="two-woods-squares-block",
     ),
     pytest.param(
-        "US-6", "SU-6", "0,0,0t,0,0", "1 town square(s) in the way; at most 0",
+        "US-6", "SU-6", "0,0,0t,0,0", "1 town square in the way; at most 0",
         id="a-town-at-equal-level-blocks",
     ),
     pytest.param("US-5", "SU-5", "0,0,0w,0,0", "1 woods x 2", id="one-woods-square-seen-through"),
@@ -1196,7 +1213,7 @@ def test_table_mode_without_line_of_sight_a_referee_may_say_otherwise(table: Run
     sight = next(line for line in out["lines"] if line.startswith("line of sight"))
     assert sight == (
         "line of sight over 11 squares from level 0 to 0 (squares between: "
-        "0,0,0,0,0w,0w,0,0,0,0): blocked, 2 woods square(s) in the way; at most 1 [MB "
+        "0,0,0,0,0w,0w,0,0,0,0): blocked, 2 woods squares in the way; at most 1 [MB "
         "8.0 (5)] [MB 8.0] (the referee's --set los=true fires anyway)"
     )
     quick = table(
@@ -1213,7 +1230,7 @@ def test_table_mode_bombardment_needs_no_line_of_sight(table: Run) -> None:
     # The M106 sees nothing through 8" of copse, but may bombard (MB 7.5), which is artillery
     # fire: the artillery phase of the next turn, not the fire phase.
     assert table("fire", "US-M", "SU-2", code=3).output == (
-        "Error: US-M has no line of sight to SU-2 (MB 8.0): 2 woods square(s) in the "
+        "Error: US-M has no line of sight to SU-2 (MB 8.0): 2 woods squares in the "
         "way; at most 1 [MB 8.0 (5)]; only a bombardment (--set indirect=true) fires "
         "without one\n"
     )

@@ -400,9 +400,7 @@ def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> Non
     data = as_json(run("odds", "phase", "next", "--json"))
     outcomes = {k: Fraction(v) for k, v in data["outcomes"].items()}
     assert outcomes["minefield attack: no hits (CD 3.2)"] == Fraction(7, 10) ** 2
-    assert outcomes["minefield attack: 1 hit(s): eliminated (CD 3.2)"] == Fraction(
-        2 * 3 * 7 * 4, 1000
-    )
+    assert outcomes["minefield attack: 1 hit: eliminated (CD 3.2)"] == Fraction(2 * 3 * 7 * 4, 1000)
     assert sum(outcomes.values()) == 1
     assert file_digest(run.game) == before  # type: ignore[attr-defined]
 

@@ -45,7 +45,7 @@ def test_a_scripted_session_logs_exactly_what_the_shell_does(game: Run, tmp_path
     assert events(path) == events(shell)
     lines = result.output.splitlines()
     assert lines[0] == "1d10: 4 (total 4)"
-    assert "Undo would take back 1 command(s):" in lines
+    assert "Undo would take back 1 command:" in lines
     assert lines[-1] == "Turn 1, opportunity-fire phase"
 
 

@@ -142,7 +142,7 @@ def test_turn_next_with_yes_names_the_phases_it_passed_over(game: Run) -> None:
     text = game("turn", "next", "--yes").output
     assert (
         text.splitlines()[1]
-        == "  passed over: artillery, movement, opportunity-fire, fire, morale phase(s)"
+        == "  passed over: artillery, movement, opportunity-fire, fire, morale phases"
     )
 
 

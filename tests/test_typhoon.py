@@ -323,6 +323,30 @@ def test_hard_target_shifts_add_up(model: Typhoon) -> None:
     assert acc.value == pytest.approx(68 * 0.71**8 * 1.25)
 
 
+def test_accuracy_working_says_shift_or_shifts_by_the_size_of_the_number(
+    model: Typhoon, t: Tables
+) -> None:
+    # ToS V Modifiers for hard targets: +1 for firing at it last pulse, -5 in Full Advance,
+    # -2 for a failed skill check, -2 for suppression; one shift reads "shift", others
+    # (and 0) "shifts", whatever the sign.
+    f = firing(
+        model, "PZ-IVH", "M4A1", 10, fired_last_pulse=True, firer_state="full",
+        firer_suppression=2,
+    )  # fmt: skip
+    shifts = [line for line in f.hit_accuracy(True).lines(t, f.r, f.weapon) if "shift" in line]
+    assert shifts == [
+        "  +1 shift: fired at this target last pulse [ToS V Modifiers for hard targets]",
+        "  -5 shifts: firer in Full Advance [ToS V Modifiers for hard targets]",
+        "  -2 shifts: firer failed its skill check [ToS V Modifiers for hard targets]",
+        "  -2 shifts: firer has suppression points [ToS V Modifiers for hard targets]",
+        "net -8 shifts: x0.0646",
+    ]
+    f = firing(model, "PZ-IVH", "M4A1", 10, fired_last_pulse=True)
+    assert f.hit_accuracy(False).lines(t, f.r, f.weapon)[-3] == "net +1 shift: x1.4200"
+    f = firing(model, "PZ-IVH", "M4A1", 10)
+    assert f.hit_accuracy(False).lines(t, f.r, f.weapon)[1] == "net +0 shifts: x1.0000"
+
+
 @pytest.mark.parametrize(
     ("target", "weapon", "options", "r", "failed", "shifts"),
     [
@@ -1989,7 +2013,7 @@ def test_stands_need_a_game_and_the_right_count(run: Run) -> None:
         "KEY=VALUE (see 'tabletop model show')\n"
     )
     out = run("model", "run", "typhoon", "state", "G-TK", "US-TK", code=2)
-    assert out.output == "Error: typhoon state takes 1 stand(s) (unit); got 2: G-TK US-TK\n"
+    assert out.output == "Error: typhoon state takes 1 stand (unit); got 2: G-TK US-TK\n"
     out = run("model", "run", "typhoon", "state", "NOPE", code=2)
     assert re.fullmatch(r"Error: unknown stand 'NOPE' \(stands: G-TK, .+\)\n", out.output)
 

@@ -120,8 +120,9 @@ def _read_raw(
             continue
         extra = set(data) - {"entries"}
         if extra:
+            keys = "key" if len(extra) == 1 else "keys"
             problems.append(
-                f"{shown}: unknown top-level key(s) {sorted(map(str, extra))} (accepted: entries)"
+                f"{shown}: unknown top-level {keys} {sorted(map(str, extra))} (accepted: entries)"
             )
         entries: list[Any] = []
         kept: list[Origin] = []

@@ -24,6 +24,7 @@ from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice, repeated
 from tabletop.core.sides import REFEREE
+from tabletop.core.words import count
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario
 from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
@@ -611,9 +612,8 @@ class Game:
         except TabletopError as exc:
             return f"event {ev.seq} ({ev.command}) is refused on replay: {exc}"
         if dice.left:
-            return (
-                f"event {ev.seq} ({ev.command}) recorded {dice.left} more roll(s) than replay used"
-            )
+            more = count(dice.left, "more roll")
+            return f"event {ev.seq} ({ev.command}) recorded {more} than replay used"
         state.meta["rng_counter"] = dice.counter
         # The state (checked by hash after each event) and the dice must match; the result's
         # wording may change between versions of the program without changing the game.

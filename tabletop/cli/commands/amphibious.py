@@ -22,6 +22,7 @@ from tabletop.cli.core import (
     odds_option,
     open_game,
 )  # fmt: skip
+from tabletop.core.words import count
 
 EFFECTS = ("no effect", "forced back", "eliminated")
 
@@ -120,7 +121,7 @@ def approach(
     if r["lift"]:
         q = r["lift"]
         click.echo(
-            f"  lift: wave {q['wave']} takes {q['needed']} of the {q['capacity']} point(s) "
+            f"  lift: wave {q['wave']} takes {q['needed']} of the {count(q['capacity'], 'point')} "
             f"{q['pool']} waves can carry now; room for {q['left']} more in this wave (CD 8.3)"
         )
 

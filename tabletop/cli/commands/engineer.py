@@ -24,6 +24,7 @@ from tabletop.cli.core import (
     odds_option,
     open_game,
 )  # fmt: skip
+from tabletop.core.words import count
 
 LEVELS = ("I", "II", "III", "IV", "V", "VI")
 
@@ -198,19 +199,21 @@ def bridge_plan(
     click.echo(headline(f"A class {set_class} bridge set can be built as:"))
     for c in data["configurations"]:
         click.echo(
-            f'  {c["config"]}: {c["bridges"]} bridge(s) of {c["span"]:g}", class {c["class"]}'
+            f'  {c["config"]}: {count(c["bridges"], "bridge")} of {c["span"]:g}", '
+            f"class {c['class']}"
         )
     p = data["permanent"]
     click.echo(
-        f"A permanent class {set_class} bridge: {p['stands']} engineer stands, "
-        f"{p['days']} days (CD 2.4.4)"
+        f"A permanent class {set_class} bridge: {count(p['stands'], 'engineer stand')}, "
+        f"{count(p['days'], 'day')} (CD 2.4.4)"
     )
     if "plan" in data:
         q = data["plan"]
         click.echo(
-            f'Span {q["span"]:g}": {q["sets"]} set(s), {q["stands_per_set"]} stands and '
-            f"{q['turns_per_set']} turns each, {q['crews']} crew(s), bank preparation "
-            f"{q['bank_turns']} turn(s): {q['turns']} turns in all"
+            f'Span {q["span"]:g}": {count(q["sets"], "set")}, '
+            f"{count(q['stands_per_set'], 'stand')} and {count(q['turns_per_set'], 'turn')} "
+            f"each, {count(q['crews'], 'crew')}, bank preparation "
+            f"{count(q['bank_turns'], 'turn')}: {count(q['turns'], 'turn')} in all"
         )
 
 
@@ -418,9 +421,10 @@ def pregame(
     p = data["plan"]
     click.echo(
         headline(
-            f"{p['side']}: {p['hours']:g} hours = {p['days']} work day(s); "
-            f"{len(p['engineers'])} engineer stand(s), {len(p['earthmovers'])} "
-            f"earthmover(s), {p['engineer_companies']} engineer company(ies)"
+            f"{p['side']}: {p['hours']:g} {'hour' if p['hours'] == 1 else 'hours'} = "
+            f"{count(p['days'], 'work day')}; {count(len(p['engineers']), 'engineer stand')}, "
+            f"{count(len(p['earthmovers']), 'earthmover')}, "
+            f"{count(p['engineer_companies'], 'engineer company', 'engineer companies')}"
         )
     )
     for name, w in p["works"].items():

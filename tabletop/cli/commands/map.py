@@ -17,6 +17,7 @@ from tabletop.cli.core import (
     view_option,
     weapon_completer,
 )  # fmt: skip
+from tabletop.core.words import count
 
 DEFAULT_OUT = "map.svg"
 
@@ -148,10 +149,10 @@ def _verdict(summary: dict[str, Any]) -> str:
     templates = len(summary["templates"])
     line = (
         f"Map written to {summary['out']} ({view}, turn {summary['turn']} {summary['phase']} "
-        f"phase): {summary['stands']} stands, {templates} template(s)"
+        f"phase): {count(summary['stands'], 'stand')}, {count(templates, 'template')}"
     )
     if summary["minefields"]:
-        line += f", {summary['minefields']} minefield(s)"
+        line += f", {count(summary['minefields'], 'minefield')}"
     lines = [line]
     if summary["off_table"]:
         lines.append("  not on the table: " + ", ".join(summary["off_table"]))

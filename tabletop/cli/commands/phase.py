@@ -78,7 +78,8 @@ def advance(
         return
     click.echo(headline(f"Turn {r['turn']}, {r['phase']} phase"))
     if r.get("skipped"):
-        click.echo(f"  passed over: {', '.join(r['skipped'])} phase(s)")
+        phases = "phase" if len(r["skipped"]) == 1 else "phases"
+        click.echo(f"  passed over: {', '.join(r['skipped'])} {phases}")
     if r.get("runs"):
         click.echo("  at the boundary:")
         for line in r["runs"]:

@@ -8,6 +8,7 @@ import click
 
 from tabletop.cli.commands.undo import describe, event_summary, report_done
 from tabletop.cli.core import command, emit_json, game_option, json_option, open_game
+from tabletop.core.words import count
 
 
 @click.command("redo")
@@ -34,7 +35,7 @@ def cli(every: bool, dry_run: bool, game: Path, as_json: bool) -> None:
         if as_json:
             emit_json({"dry_run": True, "redone": [event_summary(a) for a, _ in pairs]})
             return
-        click.echo(f"Redo would put back {len(pairs)} command(s):")
+        click.echo(f"Redo would put back {count(len(pairs), 'command')}:")
         for action, _ in pairs:
             click.echo(f"  {describe(action)}")
         click.echo("Nothing was changed.")

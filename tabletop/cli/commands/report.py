@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import command, emit_json, game_option, json_option, view_option
+from tabletop.core.words import count
 
 LONG_LOG = 300  # events: past this, a progress bar on a terminal
 
@@ -69,8 +70,8 @@ def cli(out: Path | None, view: str | None, game: Path, as_json: bool) -> None:
         click.echo(markdown(report, None), nl=False)
         return
     click.echo(
-        f"Report written to {', '.join(written)}: {len(report.turns())} turn(s), "
-        f"{report.events} events, {report.dice.get('rolls', 0)} dice"
+        f"Report written to {', '.join(written)}: {count(len(report.turns()), 'turn')}, "
+        f"{count(report.events, 'event')}, {count(report.dice.get('rolls', 0), 'die', 'dice')}"
     )
 
 

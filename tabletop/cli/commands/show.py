@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     view_option,
 )  # fmt: skip
 from tabletop.core.sides import REFEREE
+from tabletop.core.words import count
 
 
 @click.command("show")
@@ -159,8 +160,6 @@ def _history(history: list[dict[str, Any]], stand: str) -> None:
 
 # How each field of an ammunition record reads to a referee ("limited available" did not).
 AMMO_NOTES = {
-    "uses_left": "{} use(s) left",
-    "resupplies_left": "{} resupply left",
     "limited": "limited-issue rounds {}",
     "smoke": "smoke rounds {}",
     "illum": "illumination rounds {}",
@@ -168,12 +167,21 @@ AMMO_NOTES = {
 }
 
 
+# The fields that count something left: singular and plural of the thing.
+AMMO_LEFT = {"uses_left": ("use", "uses"), "resupplies_left": ("resupply", "resupplies")}
+
+
 def _ammo_notes(ammo: dict[str, Any]) -> list[str]:
-    return [
-        _fired_note(value) if key == "fired" else AMMO_NOTES.get(key, key + " {}").format(value)
-        for key, value in ammo.items()
-        if key not in ("state", "status") and value is not None
-    ]
+    return [_ammo_note(key, value) for key, value in ammo.items()
+            if key not in ("state", "status") and value is not None]  # fmt: skip
+
+
+def _ammo_note(key: str, value: Any) -> str:
+    if key == "fired":
+        return _fired_note(value)
+    if key in AMMO_LEFT:
+        return f"{count(value, *AMMO_LEFT[key])} left"
+    return AMMO_NOTES.get(key, key + " {}").format(value)
 
 
 def _fired_note(fired: dict[str, Any]) -> str:

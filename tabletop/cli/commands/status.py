@@ -15,6 +15,7 @@ from tabletop.cli.core import (
     json_option,
     view_option,
 )  # fmt: skip
+from tabletop.core.words import count
 from tabletop.rules.cd.compass import point_name
 
 
@@ -227,7 +228,7 @@ def render(data: dict[str, Any], name: str) -> str:
     for r in data["terrain"]:
         lines.append(
             f"Terrain {r['id']} ({r['kind']}): {r['state']}"
-            + (f", {r['gaps']} gap(s)" if r["gaps"] else "")
+            + (f", {count(r['gaps'], 'gap')}" if r["gaps"] else "")
         )
     if data["pending"]:
         lines.append("Pending: " + ", ".join(f"{n} {k}" for k, n in data["pending"].items()))

@@ -22,6 +22,7 @@ from tabletop.cli.core import (
     open_game,
     view_option,
 )  # fmt: skip
+from tabletop.core.words import count
 
 
 @click.group("structure")
@@ -181,7 +182,7 @@ def list_structures(view: str | None, game: Path, as_json: bool) -> None:
     for r in rows:
         extra = []
         if r["gaps"]:
-            extra.append(f"{len(r['gaps'])} gap(s)")
+            extra.append(count(len(r["gaps"]), "gap"))
         if r["recheck"]:
             extra.append("charges to recheck")
         kind = r["kind"]

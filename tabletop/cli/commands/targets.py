@@ -17,6 +17,7 @@ from tabletop.cli.core import (
     open_game,
     view_option,
 )
+from tabletop.core.words import count
 
 
 @click.command("targets")
@@ -64,7 +65,7 @@ def cli(stand: str, weapon: str | None, view: str | None, game: Path, as_json: b
     if not rows:
         click.echo(f"{result['stand']} sees no enemy stand now")
         return
-    click.echo(f"{result['stand']} sees {len(rows)} enemy stand(s):")
+    click.echo(f"{result['stand']} sees {count(len(rows), 'enemy stand')}:")
     table = [
         [
             t["id"],

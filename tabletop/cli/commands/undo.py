@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import command, emit_json, game_option, json_option, open_game
-from tabletop.core.words import inputs_text
+from tabletop.core.words import count, inputs_text
 
 
 @click.command("undo")
@@ -93,7 +93,7 @@ def _show_plan(plan: Any, as_json: bool) -> None:
             }
         )
         return
-    click.echo(f"Undo would take back {len(plan.targets)} command(s):")
+    click.echo(f"Undo would take back {count(len(plan.targets), 'command')}:")
     for ev in plan.targets:
         click.echo(f"  {describe(ev)}")
     where = f"turn {plan.then[0]}, {plan.then[1]} phase"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.units import within
-from tabletop.core.words import with_article
+from tabletop.core.words import count, with_article
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.context import RulesContext
@@ -166,7 +166,7 @@ def record_firing(
     out: dict[str, Any] = {"checks": 0, "notes": []}
     if weapon.flame is not None:
         ammo["uses_left"] -= 1
-        out["notes"].append(f"flamethrower: {ammo['uses_left']} use(s) left (CD 1.3.1)")
+        out["notes"].append(f"flamethrower: {count(ammo['uses_left'], 'use')} left (CD 1.3.1)")
         return out
     if ammo_kind in ("limited", "smoke", "illum"):
         # CD 1.3: limited rounds last one fire phase and never roll for depletion; smoke
@@ -181,7 +181,8 @@ def record_firing(
         ammo["state"] = "depleted"
         ammo["depleted_turn"] = ctx_state.turn
         out["notes"].append(
-            f"rockets fired: depleted (CD 1.3.3); {ammo.get('resupplies_left', 0)} resupply left"
+            "rockets fired: depleted (CD 1.3.3); "
+            f"{count(ammo.get('resupplies_left', 0), 'resupply', 'resupplies')} left"
         )
         return out
     if trigger_dice and depletes_by_roll(weapon, charts):
@@ -200,7 +201,7 @@ def record_firing(
         out["checks"] = trigger_dice
         out["threshold"] = threshold
         out["notes"].append(
-            f"{trigger_dice} depletion check(s) at the end of the phase: depleted on "
+            f"{count(trigger_dice, 'depletion check')} at the end of the phase: depleted on "
             f"{threshold} or less (CD 1.2{_adjust_rule(kind)})"
         )
     elif ones:

@@ -17,6 +17,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.core.words import count
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.rules.cd.ammo import check_can_fire, check_fires_left, note_fired, record_firing
@@ -196,7 +197,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
                 _suppress(state.stand(sid))
             state.add_template({**template, "kind": "burst"})
         result["verdict"] = (
-            f"H&I lands ({roll}): {len(b.under)} stand(s) suppressed"
+            f"H&I lands ({roll}): {count(len(b.under), 'stand')} suppressed"
             if landed
             else f"H&I goes astray ({roll} > {lands_on})"
         )
@@ -238,7 +239,8 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
         state.add_template({**template, "kind": "burst"})
         hit = [f"{sid} ({result['effects'][sid]})" for sid, n in result["hits"].items() if n]
         result["verdict"] = (
-            f"{b.weapon.id} burst at {b.point[0]:g},{b.point[1]:g}: {len(b.under)} stand(s) under, "
+            f"{b.weapon.id} burst at {b.point[0]:g},{b.point[1]:g}: "
+            f"{count(len(b.under), 'stand')} under, "
             + (f"hits on {', '.join(hit)}" if hit else "no hits")
         )
     else:

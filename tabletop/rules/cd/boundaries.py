@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tabletop.core.words import count
 from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.rules.cd import ammo, engineering, minefields, tasks  # noqa: F401  (completions)
 from tabletop.rules.cd.minefields import resolve_attacks
@@ -64,7 +65,8 @@ def _says_tasks(ctx: RulesContext) -> str | None:
     active = [t for t in tasks.tasks(ctx.state) if t["status"] == "active"]
     if not active:
         return None
-    return f"{len(active)} engineering task(s) work a turn or complete (CD 2-5, 9.1.7)"
+    verbs = "works a turn or completes" if len(active) == 1 else "work a turn or complete"
+    return f"{count(len(active), 'engineering task')} {verbs} (CD 2-5, 9.1.7)"
 
 
 @step("depletion-dice", says=_says_depletion)

@@ -14,7 +14,7 @@ from shapely.geometry import LineString, Point
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
-from tabletop.core.words import with_article
+from tabletop.core.words import count, with_article
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.data.charts import WEIGHT_LEVELS, Charts, weight_number
@@ -319,7 +319,7 @@ def repair_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     task = tasks.start(ctx, "repair", [s["id"] for s in workers], piece.id, turns, {})
     return {
         "verdict": f"repair of {piece.id} begun: {tasks.estimate(ctx, task)} (class "
-        f"{piece.weight_class}, {len(workers)} engineer stand(s), CD 2.4.2)",
+        f"{piece.weight_class}, {count(len(workers), 'engineer stand')}, CD 2.4.2)",
         "turns": turns,
         "task": task["id"],
     }
@@ -479,7 +479,8 @@ def bridge_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
     )
     return {
         "verdict": f"portable bridge begun across {', '.join(crossed)}: {plan['sets']} class "
-        f'{inputs["set_class"]} set(s) for a class {plan["class"]} span of {span:.1f}", '
+        f"{inputs['set_class']} {'set' if plan['sets'] == 1 else 'sets'} for a class "
+        f'{plan["class"]} span of {span:.1f}", '
         f"{tasks.estimate(ctx, task)} (CD 2.4.3)",
         "turns": plan["turns"],
         "plan": plan,

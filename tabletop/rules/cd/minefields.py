@@ -18,6 +18,7 @@ from typing import Any
 
 from shapely import LineString, box
 
+from tabletop.core import words
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
@@ -328,7 +329,7 @@ def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         + (f" ({'; '.join(hows)})" if hows else "")
         + "; "
         + (
-            f"{attacks} minefield attack(s) in the opportunity fire phase (CD 3.2)"
+            f"{words.count(attacks, 'minefield attack')} in the opportunity fire phase (CD 3.2)"
             if attacks
             else "no minefield attacks"
         )
@@ -405,7 +406,8 @@ def settle(
         count, how = attacks_for(how_met, stop, engineer, charts)
         events.append(
             {"id": field["id"], "along": along,
-             "result": f"real: {how} it, {count} attack(s) in the opportunity fire phase"}
+             "result": f"real: {how} it, {words.count(count, 'attack')} in the opportunity fire "
+                       "phase"}
         )  # fmt: skip
         if count:
             attacks += count
@@ -458,7 +460,11 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
                 "what": "minefield attack",
                 "stand": stand["id"],
                 "rolls": rolls,
-                "result": (f"{len(effects)} hit(s): {', '.join(effects)}" if effects else "no hits")
+                "result": (
+                    f"{words.count(len(effects), 'hit')}: {', '.join(effects)}"
+                    if effects
+                    else "no hits"
+                )
                 + " (CD 3.2)",
             }
         )

@@ -29,7 +29,7 @@ from tabletop.core.dice import DiceLike, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.odds import Repeats, distribution
-from tabletop.core.words import fraction_text
+from tabletop.core.words import count, fraction_text
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
@@ -853,7 +853,8 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     if mired:
         verdict += "; mired (CD 11.1.4)"
     if mine_out["attacks"]:
-        verdict += f"; {mine_out['attacks']} minefield attack(s) in the opportunity fire phase"
+        attacks = count(mine_out["attacks"], "minefield attack")
+        verdict += f"; {attacks} in the opportunity fire phase"
     return {
         "verdict": verdict,
         "stand": stand["id"],

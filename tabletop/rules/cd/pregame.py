@@ -15,6 +15,7 @@ from shapely.geometry import LineString, box
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.core.words import count
 from tabletop.data.chart_params import EngineeringParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd.engineering import is_earthmover
@@ -222,9 +223,11 @@ def build_works(
                 amount_left = amount
             need = amount_left / per_day if per_day else math.inf
             if need > engineer_days + 1e-9:
+                days = "engineer-day" if f"{need:g}" == "1" else "engineer-days"
+                are = "is" if f"{engineer_days:g}" == "1" else "are"
                 raise RulesRefusal(
-                    f"not enough time for this {work.id}: it needs {need:g} more "
-                    f"engineer-day(s) and {engineer_days:g} are left ({work.rule})"
+                    f"not enough time for this {work.id}: it needs {need:g} more {days} and "
+                    f"{engineer_days:g} {are} left ({work.rule})"
                 )
             engineer_days -= need
         serial = int(state.meta.get("works_serial", 0)) + 1
@@ -287,11 +290,11 @@ def pregame_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "left": left,
     }
     verdict = (
-        f"{side}: {len(dug)} stand(s) {marker} (CD 5.1.1); "
-        f"{result['engineer_days']} engineer-day(s) and {result['earthmover_days']} "
-        "earthmover-day(s) for works"
+        f"{side}: {count(len(dug), 'stand')} {marker} (CD 5.1.1); "
+        f"{count(result['engineer_days'], 'engineer-day')} and "
+        f"{count(result['earthmover_days'], 'earthmover-day')} for works"
         if marker
-        else f"{side}: no time to dig in; {result['engineer_days']} engineer-day(s)"
+        else f"{side}: no time to dig in; {count(result['engineer_days'], 'engineer-day')}"
     )
     if made:
         verdict += "; built: " + ", ".join(f"{m['kind']} {m['id']} ({m['rule']})" for m in made)

@@ -10,6 +10,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.core.spelling import did_you_mean
+from tabletop.core.words import count
 from tabletop.data.chart_params import AmmoParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd.direct import roll_plan, verdict
@@ -72,7 +73,7 @@ def quick_fire(plan: FirePlan, dice: DiceLike, charts: Charts) -> dict[str, Any]
     notes = []
     if tally.triggers and plan.depletion == "roll":
         notes.append(
-            f"{tally.triggers} depletion check(s) due at the end of the fire phase: "
+            f"{count(tally.triggers, 'depletion check')} due at the end of the fire phase: "
             f"depleted on {plan.depletion_threshold} or less (CD 1.2)"
         )
     return {

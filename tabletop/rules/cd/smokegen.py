@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from tabletop.core.errors import RulesRefusal
+from tabletop.core.words import count
 from tabletop.data.chart_params import EngineeringParams
 from tabletop.rules.cd.compass import wind_bearing
 from tabletop.rules.cd.engineering import equipment, placed, require_fit
@@ -160,7 +161,7 @@ def each_turn(ctx: RulesContext) -> list[dict[str, Any]]:
                 {
                     "what": "smoke generator",
                     "stand": stand["id"],
-                    "result": f"screen {screen['segments']} template(s) long"
+                    "result": f"screen {count(screen['segments'], 'template')} long"
                     + (f" (no more: {why_not})" if why_not else ""),
                 }
             )
@@ -178,7 +179,7 @@ def each_turn(ctx: RulesContext) -> list[dict[str, Any]]:
             {
                 "what": "smoke generator",
                 "stand": stand["id"],
-                "result": f"screen thins: {max(left, 0)} template(s) left (CD 5.3)",
+                "result": f"screen thins: {count(max(left, 0), 'template')} left (CD 5.3)",
             }
         )
     return happened

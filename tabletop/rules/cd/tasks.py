@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.words import count
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.rules.cd.task_rows import TASK
 from tabletop.rules.cd.task_rows import tasks as tasks  # read here too (boundaries, engineer)
@@ -89,9 +90,9 @@ def turns_for(ctx: RulesContext, hours: float) -> tuple[int, bool]:
 def estimate_hours(ctx: RulesContext, hours: float) -> str:
     """``hours`` of work told in the turns of the light in force, the hours beside them."""
     turns, night = turns_for(ctx, hours)
-    kind = "night turn(s)" if night else "turn(s)"
+    kind = "night turn" if night else "turn"
     rule = ", CD 9.1.7" if night else ""
-    return f"{turns} {kind} ({hours:g} h{rule})"
+    return f"{count(turns, kind)} ({hours:g} h{rule})"
 
 
 def estimate(ctx: RulesContext, task: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.words import count
 from tabletop.rules.cd.sighting import distance_between, end_for_stand, sight
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
@@ -806,7 +807,7 @@ def bind(
     if len(stands) > len(uses):
         keys = ", ".join(u.key for u in uses)
         raise BadInput(
-            f"{model.name} {procedure} takes {len(uses)} stand(s) ({keys}); got "
+            f"{model.name} {procedure} takes {count(len(uses), 'stand')} ({keys}); got "
             f"{len(stands)}: {' '.join(stands)}"
         )
     given = dict(options)

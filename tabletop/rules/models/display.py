@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tabletop.core.words import count
+
 # Facts shown first, in this order; any other key of a record follows in its own order.
 FIRST = ("suppression", "state", "morale_state", "effectiveness", "men", "left", "killed")
 HIDDEN = frozenset({"turn", "phase", "fire", "rule"})
@@ -57,8 +59,8 @@ def model_lines(models: dict[str, Any]) -> list[str]:
             shots = fire.get("shots")
             parts.append(
                 f"last fired turn {fire.get('turn')} {fire.get('phase')} at {fire.get('target')}"
-                + (f", {fire.get('streak')} pulse(s) in a row" if fire.get("streak") else "")
-                + (f", {shots} shot(s)" if shots is not None else "")
+                + (f", {count(fire['streak'], 'pulse')} in a row" if fire.get("streak") else "")
+                + (f", {count(shots, 'shot')}" if shots is not None else "")
             )
         if "record" in info["rules"]:
             parts.append(f"set by {info['rules']['record']}")

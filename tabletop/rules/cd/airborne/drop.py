@@ -12,6 +12,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.words import count
 from tabletop.data.chart_params import AirborneParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
 from tabletop.rules.cd.airborne.common import (
@@ -71,7 +72,7 @@ def drop_height(
         lines.append(raised)
     if forced_back:
         per = charts.table("airborne")["raise-per-aa-hit"]
-        lines.append(Line(f"{forced_back} AA hit(s)", float(per.value) * forced_back, per.rule))
+        lines.append(Line(count(forced_back, "AA hit"), float(per.value) * forced_back, per.rule))
     if forced_back >= charts.params(AirborneParams).abort_hits:
         return None, lines
     return sum(line.value for line in lines), lines
@@ -194,7 +195,7 @@ def drop_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     night = effects(state.conditions, charts).night
     applied = _apply_drop(ctx, stands, squares, zone, heading)
     landed = [s for s in applied if applied[s] in ("landed", "suppressed", "hit")]
-    verdict = f"{len(landed)} of {len(stands)} stand(s) of the stick landed" + "".join(
+    verdict = f"{len(landed)} of {count(len(stands), 'stand')} of the stick landed" + "".join(
         f"; {sid} {how}" for sid, how in applied.items() if how not in ("landed",)
     )
     return {

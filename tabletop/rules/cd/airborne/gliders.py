@@ -12,6 +12,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.core.words import count
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import AirborneParams, WeatherParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
@@ -64,7 +65,7 @@ def landing_number(
         row = charts.table("airborne")[f"landing-crew-{kind}"]
         lines.append(Line(f"{crew} glider crew", float(row.value), row.rule))
     if hits:
-        lines.append(Line(f"{hits} AA hit(s)", -float(hits), "CD 7.3.1"))
+        lines.append(Line(count(hits, "AA hit"), -float(hits), "CD 7.3.1"))
     return int(sum(line.value for line in lines)), lines
 
 
@@ -113,7 +114,7 @@ def glider_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         gliders.append(entry)
     done = {g["stand"]: g["outcome"] for g in gliders}
     safe = [s for s, how in done.items() if how in ("landed", "deviated", "crashed")]
-    verdict = f"{len(safe)} of {len(stands)} glider(s) down" + "".join(
+    verdict = f"{len(safe)} of {count(len(stands), 'glider')} down" + "".join(
         f"; {sid} {how}" for sid, how in done.items() if how != "landed"
     )
     return {

@@ -8,6 +8,7 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.core.words import count
 from tabletop.data.chart_params import AmphibiousParams
 from tabletop.data.charts import weight_number
 from tabletop.rules.cd.amphibious.common import cargo_of
@@ -59,7 +60,7 @@ def _use_lift(
     have = available_lift(row, wave)
     if need > have:
         raise RulesRefusal(
-            f"wave {wave} needs {need} lift point(s) but {side} has {have} left for "
+            f"wave {wave} needs {count(need, 'lift point')} but {side} has {have} left for "
             f"{'odd' if wave % 2 else 'even'} waves (CD 8.3.1, 8.3.2)"
         )
     row["used"][str(wave)] = int(row["used"].get(str(wave), 0)) + need

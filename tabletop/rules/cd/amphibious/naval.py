@@ -8,6 +8,7 @@ from typing import Any
 
 from shapely import Polygon, box
 
+from tabletop.core import words
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
 from tabletop.data.board import base_of
@@ -64,8 +65,8 @@ def bombard_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     hit = [f"{s} ({max(r['effects'], key=lambda e: SEVERITY[e])})"
            for s, r in results.items() if r["effects"]]  # fmt: skip
     return {
-        "verdict": f"bombardment, {count} D10 per stand: {len(results)} stand(s) in the area"
-        + (f"; hits on {', '.join(hit)}" if hit else "; no hits"),
+        "verdict": f"bombardment, {count} D10 per stand: {words.count(len(results), 'stand')} "
+        "in the area" + (f"; hits on {', '.join(hit)}" if hit else "; no hits"),
         "dice_per_stand": count,
         "weapon": weapon.id,
         "stands": results,

@@ -10,6 +10,7 @@ from typing import Any
 
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.units import TOLERANCE, within
+from tabletop.core.words import count
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import AmphibiousParams, WeatherParams
 from tabletop.rules.cd import minefields
@@ -64,7 +65,8 @@ def wade_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
                     "at": [round(now[0], 4), round(now[1], 4)], "ashore": ashore,
                     "minefields": crossed, "blocked_by": blocked})  # fmt: skip
     return {
-        "verdict": f'{len(out)} stand(s) wade {allowance:g}" toward the beach ({order} advance)',
+        "verdict": f"{count(len(out), 'stand')} {'wades' if len(out) == 1 else 'wade'} "
+        f'{allowance:g}" toward the beach ({order} advance)',
         "order": order,
         "allowance": allowance,
         "stands": out,

@@ -26,6 +26,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.core.words import count
 from tabletop.data.board import base_of
 from tabletop.rules.cd.ammo_state import weapon_status
 from tabletop.rules.context import RulesContext
@@ -592,8 +593,9 @@ class Battle:
         }
         self.lines.append(
             f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
-            f"{to:.0f}: {choice.steps} step(s) from its own {f.retreat_bearing:.0f}, "
-            f"{choice.loss} extra casualties (AGG Retreat directions), to "
+            f"{to:.0f}: {count(choice.steps, 'step')} from its own {f.retreat_bearing:.0f}, "
+            f"{count(choice.loss, 'extra casualty', 'extra casualties')} "
+            "(AGG Retreat directions), to "
             f"{round(centre(f.row)[0], 2):g},{round(centre(f.row)[1], 2):g}"
         )
         if how == "disengage":
@@ -716,7 +718,8 @@ class Battle:
         taker.record["equipment"] = int(taker.record.get("equipment") or 0) + found.captured
         self.lines += [f"Spoils: {line}" for line in found.lines]
         if found.captured:
-            self.lines.append(f"Spoils: {found.captured} unit(s) go to {taker.id}")
+            goes = "goes" if found.captured == 1 else "go"
+            self.lines.append(f"Spoils: {count(found.captured, 'unit')} {goes} to {taker.id}")
         return {
             "casualties": casualties,
             "surplus": surplus,

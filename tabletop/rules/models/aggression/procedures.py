@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tabletop.core import words
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.rules.models import Procedure
@@ -327,7 +328,8 @@ def _direction(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, 
         }
     direction = rules.hex_direction(first, choice.offset, count)
     return {
-        "verdict": f"Retreats in direction {direction} with {choice.loss} extra casualties",
+        "verdict": f"Retreats in direction {direction} with "
+        f"{words.count(choice.loss, 'extra casualty', 'extra casualties')}",
         "direction": direction,
         "steps": choice.steps,
         "casualties": choice.loss,
@@ -335,8 +337,8 @@ def _direction(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, 
         "lines": [
             f"tried {', '.join(map(str, tried))} ({chart.params.direction_search} from "
             f"{first}): first allowed {direction}",
-            f"{choice.steps} step(s) of difference x {chart.params.loss_per_step} = "
-            f"{choice.loss} casualties (AGG Retreat example)",
+            f"{words.count(choice.steps, 'step')} of difference x {chart.params.loss_per_step} = "
+            f"{words.count(choice.loss, 'casualty', 'casualties')} (AGG Retreat example)",
         ],
     }
 
@@ -380,7 +382,7 @@ def _spoils(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, Any
     )
     where = "into a dump" if found.dump else "to one of the victor's units"
     return {
-        "verdict": f"{found.captured} unit(s) of equipment captured, {where}",
+        "verdict": f"{words.count(found.captured, 'unit')} of equipment captured, {where}",
         "discarded": float(found.discarded),
         "captured": found.captured,
         "dump": found.dump,

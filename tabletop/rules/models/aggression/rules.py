@@ -17,6 +17,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.words import count
 from tabletop.rules.models.aggression.chart import AggressionChart, Profile
 
 
@@ -127,17 +128,15 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
         f"+{points}% casualties: {test.casualties} of {test.start_strength} at the start of "
         f"the round = {float(share):.4g}%, 1% per full {float(per):g}%"
     )
-    for step, count, what in (
-        (
-            chart.params.per_friend_retreated,
-            test.retreated_friends,
-            "friendly unit(s) already retreated",
-        ),
-        (chart.params.per_friend_joined, test.joined_friends, "friendly unit(s) joined the battle"),
+    for step, friends, what in (
+        (chart.params.per_friend_retreated, test.retreated_friends, "already retreated"),
+        (chart.params.per_friend_joined, test.joined_friends, "joined the battle"),
     ):
-        if count:
-            total += step * count
-            lines.append(f"{step * count:+d}% {count} {what} ({step:+d}% each)")
+        if friends:
+            total += step * friends
+            lines.append(
+                f"{step * friends:+d}% {count(friends, 'friendly unit')} {what} ({step:+d}% each)"
+            )
     clamped = max(0, min(100, total))
     if clamped != total:
         lines.append(f"{total}% is held to {clamped}%")
@@ -286,7 +285,7 @@ def spoils(chart: AggressionChart, casualties: int, surplus: int, victors: int) 
     lines = [
         f"discarded: {casualties} casualties / {unit} per unit + {surplus} surplus = "
         f"{float(discarded):g} units (AGG Captured equipment)",
-        f"victor takes {float(share):g} x {float(discarded):g} = {captured} whole unit(s)",
+        f"victor takes {float(share):g} x {float(discarded):g} = {count(captured, 'whole unit')}",
     ]
     dump = victors > 1
     if dump:

@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.words import count
 from tabletop.rules.models import Procedure
 from tabletop.rules.models.chance import roll_chance
 from tabletop.rules.models.mech_brigade.data import Profile, Tables
@@ -46,7 +47,7 @@ def suppression(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, An
         now //= t.whole("suppression-pulse-divisor")
         history.append(now)
     if pulses:
-        lines.append(f"halved at the end of each of {pulses} pulse(s): {history} [MB 7.6]")
+        lines.append(f"halved at the end of each of {count(pulses, 'pulse')}: {history} [MB 7.6]")
     effects = suppression_effects(t, now, r.flag("atgm"))
     lines += effects.pop("lines")
     return {
@@ -197,11 +198,11 @@ def move_delay(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, Any
         linked = r.flag("in_command", True)
         pulses = t.move_delay(side, linked)
         status = "in" if linked else "out of"
-        lines.append(f"{side} unit {status} command control: {pulses} pulses [MB 5.12]")
+        lines.append(f"{side} unit {status} command control: {count(pulses, 'pulse')} [MB 5.12]")
     if r.flag("cancelled"):
         pulses += t.whole("cancel-delay")
         lines.append("orders cancelled: +1 pulse [MB 5.11]")
-    return {"verdict": f"moves after {pulses} pulse(s)", "pulses": pulses, "lines": lines}
+    return {"verdict": f"moves after {count(pulses, 'pulse')}", "pulses": pulses, "lines": lines}
 
 
 def bombard_delay(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, Any]:
@@ -218,12 +219,12 @@ def bombard_delay(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, 
         cases.append("command-hq")
     cases = cases or ["other"]
     pulses = min(t.bombard_delay(c) for c in cases)
-    lines = [f"{c}: {t.bombard_delay(c)} pulses" for c in cases]
+    lines = [f"{c}: {count(t.bombard_delay(c), 'pulse')}" for c in cases]
     lines.append(f"the shortest applies: {pulses} [MB 5.6]")
     if r.flag("cancelled"):
         pulses += t.whole("cancel-delay")
         lines.append("orders cancelled: +1 pulse [MB 5.11]")
-    return {"verdict": f"fires after {pulses} pulse(s)", "pulses": pulses, "lines": lines}
+    return {"verdict": f"fires after {count(pulses, 'pulse')}", "pulses": pulses, "lines": lines}
 
 
 def command_link(t: Tables, o: Mapping[str, Any], dice: DiceLike) -> dict[str, Any]:

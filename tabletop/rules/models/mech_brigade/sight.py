@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.words import count
 from tabletop.rules.models.chance import roll_chance, shown
 from tabletop.rules.models.mech_brigade.data import Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up, num
@@ -184,7 +185,7 @@ def _cover_blocks(t: Tables, counted: dict[str, int]) -> list[str]:
     for kind, n in counted.items():
         allowed = t.terrain[kind].los or 0
         if n > allowed:
-            found.append(f"{n} {kind} square(s) in the way; at most {allowed} [MB 8.0 (5)]")
+            found.append(f"{count(n, kind + ' square')} in the way; at most {allowed} [MB 8.0 (5)]")
     if len(counted) > 1 and not found:
         mixed = " and ".join(sorted(counted))
         found.append(f"{mixed} together in the way [MB 8.0 (5)]")

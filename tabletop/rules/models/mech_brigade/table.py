@@ -26,6 +26,7 @@ import math
 from fractions import Fraction
 from typing import Any, Protocol
 
+from tabletop.core.words import count
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models.mech_brigade.data import TABLE_KEY, Profile, Tables
 from tabletop.rules.models.mech_brigade.formulas import half_up
@@ -134,13 +135,13 @@ def line_of_fire(
     seen = half_up(Fraction(float(sight.level_b)))
     path = squares_between(t, ctx, shooter, target, sight)
     line = trace_line(t, viewer, seen, path)
-    cover = [f"{n} {kind}" for kind, n in sorted(line["cover"].items())]
+    cover = [count(n, f"{kind} cover square") for kind, n in sorted(line["cover"].items())]
     marked = ",".join(f"{level}{_LETTER.get(kind, '')}" for level, kind in path) or "none"
     summary = (
         f"line of sight over {len(path) + 1} squares from level {viewer} to {seen} "
         f"(squares between: {marked}): "
         + ("clear" if line["los"] else f"blocked, {line['blocked_by'][0]}")
-        + (f"; through {', '.join(cover)} cover square(s)" if cover and line["los"] else "")
+        + (f"; through {', '.join(cover)}" if cover and line["los"] else "")
         + " [MB 8.0]"
     )
     return {**line, "summary": summary, "path": path}

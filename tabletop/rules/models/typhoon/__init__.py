@@ -22,6 +22,7 @@ from fractions import Fraction
 from functools import cached_property, partial
 from typing import Any, ClassVar
 
+from tabletop.core import words
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.odds import distribution
@@ -371,6 +372,10 @@ def _verdict(d: dict[str, Any], count: int) -> str:
         "crew hit": "Crew hit",
         "no losses": "Hit, no losses",
     }.get(d["outcome"], d["outcome"].capitalize())
-    shots = f"{d['hits']} hit(s) in {count} shot(s)" if count > 1 else f"needed {d['needed']}"
+    shots = (
+        f"{words.count(d['hits'], 'hit')} in {words.count(count, 'shot')}"
+        if count > 1
+        else f"needed {d['needed']}"
+    )
     where = f" on the {d['location'].replace('-', ' ')}" if d["location"] else ""
     return f"{head}: {d['shooter']} {d['weapon']} at {d['target']}{where}, {shots}"

@@ -45,6 +45,11 @@ def clamp(value: float, floor: float, cap: float) -> float:
     return max(floor, min(cap, value))
 
 
+def _shifts(n: int) -> str:
+    """``+1 shift``, ``-2 shifts``, ``+0 shifts``: the word by the size of the number."""
+    return f"{n:+d} {'shift' if abs(n) == 1 else 'shifts'}"
+
+
 def needed(accuracy: float) -> float:
     """The hit chance in percent, as the dice settle it: the accuracy to a hundredth of a
     percent (the game compares it with a real-valued Rnd(100), ToS V Notation)."""
@@ -183,8 +188,8 @@ class Accuracy:
             )
         out = [f"{form} [ToS V Point fire accuracy]"]
         for m in self.mods:
-            out.append(f"  {m.shifts:+d} shift(s): {m.name} [{m.rule}]")
-        out.append(f"net {self.shifts:+d} shift(s): x{self.multiplier:.4f}")
+            out.append(f"  {_shifts(m.shifts)}: {m.name} [{m.rule}]")
+        out.append(f"net {_shifts(self.shifts)}: x{self.multiplier:.4f}")
         if self.silhouette is not None:
             out.append(f"silhouette x{self.silhouette:.4f} [ToS V Silhouette modifiers]")
         out.append(

@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.words import count
 from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import (
@@ -90,7 +91,7 @@ def run_first_shot(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dic
         "chance": float(chance),
         "lines": [
             f"rating {base:g}"
-            + (f", halved {lost} time(s) for crew lost = {rating:g}" if lost else ""),
+            + (f", halved {count(lost, 'time')} for crew lost = {rating:g}" if lost else ""),
             f"Rnd(10) = {t.rnd_of(roll, 10):.2f} from d100 {roll}; passes {float(chance):.0%} "
             f"[{t.rule('parameter', 'first-shot-numerator')}]",
         ],
@@ -157,15 +158,16 @@ def run_rate_of_fire(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> d
         shots = 2 if double else 1
         lines.append(
             f"bombardment: first-shot rating {rating:g} "
-            f"{'>=' if double else '<'} {t.p('bombard-double-first-shot'):g}: {shots} shot(s) "
+            f"{'>=' if double else '<'} {t.p('bombard-double-first-shot'):g}: "
+            f"{count(shots, 'shot')} "
             f"[{t.rule('parameter', 'bombard-double-first-shot')}]"
         )
-        return {"verdict": f"{shots} shot(s) this pulse", "shots": shots, "lines": lines}
+        return {"verdict": f"{count(shots, 'shot')} this pulse", "shots": shots, "lines": lines}
     pulse = o.whole("pulse", 1, 1, 1000)
     shots, lines = rate_of_fire(
         t, dice, skill=skill, rating=rating, size=size, pulse=pulse, moving=o.flag("moving")
     )
-    return {"verdict": f"{shots} shot(s) this pulse", "shots": shots, "lines": lines}
+    return {"verdict": f"{count(shots, 'shot')} this pulse", "shots": shots, "lines": lines}
 
 
 # --- visibility and weather (ToS V Visibility range modifiers, ToS II.D Weather) ------------

@@ -10,6 +10,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.words import count
 from tabletop.rules.models.chance import percent, rolls_text, shown
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.states import unit_state
@@ -288,7 +289,7 @@ def run_orders(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict[st
             "lines": [f"an HQ holding as many orders as its rating gets none [{rule}]"],
         }
     received = cr // per
-    lines = [f"{cr} // {per} = {received} order(s) [{rule}]"]
+    lines = [f"{cr} // {per} = {count(received, 'order')} [{rule}]"]
     rest = (cr % per) * 100 / per
     if rest:
         more, rolls = t.percent(dice, rest, "one more order?")
@@ -302,7 +303,7 @@ def run_orders(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict[st
             received += 1
             lines.append(f"+1 from the superior HQ ({have} < {superior} / 10)")
     return {
-        "verdict": f"{received} new order(s): {have + received} in hand",
+        "verdict": f"{count(received, 'new order')}: {have + received} in hand",
         "received": received,
         "orders": have + received,
         "lines": lines,

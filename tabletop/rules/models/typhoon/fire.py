@@ -9,6 +9,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike, checkpoint
 from tabletop.core.errors import RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.words import count
 from tabletop.rules.models.chance import rolls_text
 from tabletop.rules.models.typhoon import damage as dmg
 from tabletop.rules.models.typhoon.accuracy import Accuracy, Facts, accuracy
@@ -74,7 +75,8 @@ class Firing:
         scale = self.t.scale
         if self.sit.smoke > 0:
             raise RulesRefusal(
-                f"{self.sit.smoke} smoke square(s) between the units block the line of sight, and "
+                f"{count(self.sit.smoke, 'smoke square')} between the units "
+                f"{'blocks' if self.sit.smoke == 1 else 'block'} the line of sight, and "
                 "point fire needs it (ToS II.B.3 Smoke)"
             )
         if self.r > self.weapon.max_range:
@@ -263,7 +265,7 @@ def suppression_gained(t: Tables, f: Firing, shots: list[dict[str, Any]]) -> tup
     if hits:
         row = rows[f"{kind}-hit-{seen}"]
         total += row.points * hits
-        lines.append(f"{row.points * hits:+d}: {hits} hit(s) by a {seen} enemy")
+        lines.append(f"{row.points * hits:+d}: {count(hits, 'hit')} by a {seen} enemy")
     killed = sum(s["men_killed"] for s in shots)
     if killed:
         row = rows["men-killed"]

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.dice import DiceLike
+from tabletop.core.words import count
 from tabletop.rules.models.chance import percent, rolls_text, shown
 from tabletop.rules.models.typhoon.opts import Opts
 from tabletop.rules.models.typhoon.tables import EPS, Tables
@@ -136,7 +137,9 @@ def _walk(t: Tables, dice: DiceLike, value: float, lines: list[str]) -> tuple[in
         x, y = x + dx, y + dy
         directions.append(d)
     if directions:
-        lines.append(f"walked {steps} square(s) in directions {directions}: ends ({x:+d}, {y:+d})")
+        lines.append(
+            f"walked {count(steps, 'square')} in directions {directions}: ends ({x:+d}, {y:+d})"
+        )
     return x, y, directions
 
 
@@ -149,7 +152,7 @@ def run_bombard_delay(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> 
     exception = o.flag("repeat") or o.flag("assault_first_turn") or o.flag("direct")
     ident = "delay-exception" if exception else f"delay-{plotter}"
     pulses = int(t.entry("delay", ident).pulses)
-    lines = [f"administrative delay {pulses} pulse(s): {ident} [{t.rule('delay', ident)}]"]
+    lines = [f"administrative delay {count(pulses, 'pulse')}: {ident} [{t.rule('delay', ident)}]"]
     out: dict[str, Any] = {
         "delay_pulses": pulses,
         "delay_seconds": pulses * t.scale.seconds_per_pulse,
@@ -172,7 +175,7 @@ def run_bombard_delay(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> 
             begins, rolls = t.percent(dice, chance, "off-map fire begins this pulse?")
             out["begins"] = begins
             lines.append(f"{rolls_text(rolls)}: {'begins' if begins else 'not yet'}")
-    verdict = f"Fire begins after {pulses} pulse(s)"
+    verdict = f"Fire begins after {count(pulses, 'pulse')}"
     if out["start_chance"] is not None:
         verdict += f", then {out['start_chance']}% a pulse (off-map spotting)"
     return {"verdict": verdict, **out, "lines": lines}
