@@ -816,3 +816,11 @@ def test_png_map_of_every_bundled_scenario(games: dict[str, Game], name: str) ->
     image = png_of(scene)
     assert image.size == (round(lay.fig_w * PNG_DPI), round(lay.fig_h * PNG_DPI))
     assert pixel(image, scene, 1.3, 3.7) == rgb(style.TERRAIN["bridge"].face)  # the wired span
+
+
+def test_a_report_of_a_fresh_game_counts_one_event(game: Run) -> None:
+    lines = game("report").output.splitlines()
+    assert [line for line in lines if line.startswith("Scenario ")] == [
+        "Scenario crossroads.yaml, dice seed 1. 1 event in the log. The game now stands at "
+        "turn 1, movement phase."
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, TabletopError
+from tabletop.core.words import count
 from tabletop.game.actions import ACTIONS, procedure
 from tabletop.rules.context import ActionResult, RulesContext
 
@@ -38,7 +39,7 @@ def batch_action(ctx: RulesContext, inputs: dict[str, Any]) -> ActionResult:
             raise _for_item(exc, n, len(items), name, item) from None
     verdicts = [str(r.get("verdict") or r.get("stand") or "") for r in results]
     return {
-        "verdict": f"{name}: {len(results)} stands, all applied",
+        "verdict": f"{name}: {count(len(results), 'stand')}, all applied",
         "command": name,
         "count": len(results),
         "items": results,

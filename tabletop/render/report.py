@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.core.words import inputs_text
+from tabletop.core.words import count, inputs_text
 from tabletop.render.dicestats import summarise
 
 # Commands whose work is engineering in the broad sense (CD 2-6), whatever their sub-command.
@@ -376,11 +376,13 @@ def blocks(report: Report, map_ref: str | None) -> list[Block]:
     out: list[Block] = [("h1", f"After-action report: {report.name}")]
     undone = f" ({report.undone} undone and left out)" if report.undone else ""
     if report.view == "referee":
-        opening = f"Scenario {report.scenario}, dice seed {report.seed}. {report.events} events"
+        opening = (
+            f"Scenario {report.scenario}, dice seed {report.seed}. {count(report.events, 'event')}"
+        )
     else:
         opening = (
             f"{report.view}'s view: what {report.view} may know. Scenario {report.scenario}. "
-            f"{report.events} events"
+            f"{count(report.events, 'event')}"
         )
     out.append(
         (

@@ -18,6 +18,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.words import count
 from tabletop.rules.models.mech_brigade.data import (
     ANTI_AIR_KINDS,
     INDIRECT_KINDS,
@@ -509,7 +510,7 @@ def _indirect(t: Tables, a: Attack) -> None:
     rng = w.mr
     a.note(
         f"bombardment: range counts as {w.id}'s maximum {rng}; spotter {sit.spotter}: "
-        f"{pulses} pulses fired at the target [MB 7.5]"
+        f"{count(pulses, 'pulse')} fired at the target [MB 7.5]"
     )
     if target.is_vehicle:
         term = range_term(t, rng, w.mr)

@@ -179,7 +179,7 @@ def run_state(t: Tables, options: Mapping[str, Any], dice: DiceLike) -> dict[str
         low, high = int(t.p("heavy-suppression-min")), int(t.p("heavy-suppression-max"))
         roll = dice.roll(high - low + 1, f"heavy suppression lasts (d{high - low + 1} + {low - 1})")
         out["pulses"] = roll + low - 1
-        lines.append(f"heavily suppressed for {out['pulses']} pulses: no moving or firing")
+        lines.append(f"heavily suppressed for {count(out['pulses'], 'pulse')}: no moving or firing")
     if state["cautious_only"]:
         lines.append("seen by the enemy: may move only in Cautious Advance")
     return {
