@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -1107,3 +1108,32 @@ def test_a_group_alone_shows_its_help_not_an_error_line(args: list[str], usage: 
     assert result.exit_code == 2
     assert result.output.splitlines()[0] == f"Usage: {usage} [OPTIONS] COMMAND [ARGS]..."
     assert "Error" not in result.output
+
+
+def test_the_console_script_keeps_its_status_with_stdout_or_stderr_closed(game: Run) -> None:
+    """Started with a descriptor closed ('>&-'), Python has no sys.stdout (or stderr): the
+    command still runs, is logged, and exits with its own status, without a traceback."""
+    path = str(game.game)  # type: ignore[attr-defined]
+    script = [sys.executable, "-m", "tabletop"]
+
+    def closed(fd: int) -> None:
+        os.close(fd)
+
+    rolled = subprocess.run(
+        [*script, "roll", "d6", "--game", path],
+        preexec_fn=lambda: closed(1),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert (rolled.returncode, rolled.stderr) == (0, "")
+    refused = subprocess.run(
+        [*script, "show", "ZZ", "--game", path],
+        preexec_fn=lambda: closed(2),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert (refused.returncode, refused.stdout) == (2, "")
+    log = subprocess.run(
+        [*script, "log", "--game", path], capture_output=True, text=True, check=True
+    )
+    assert log.stdout.splitlines()[-2] == "#2 turn 1 movement: roll dice=d6"

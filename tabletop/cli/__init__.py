@@ -8,6 +8,7 @@ functions, so start-up stays light.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -63,12 +64,15 @@ def main() -> NoReturn:
         code = done.code
     else:
         code = 0
-    if isinstance(code, str):  # sys.exit("message"): printed, and status 1, as Python does
-        print(code, file=sys.stderr)
+    if code is not None and not isinstance(code, int):
+        # sys.exit("message"): the message on stderr and status 1, as Python does.
+        if sys.stderr is not None:
+            print(code, file=sys.stderr)
         code = 1
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:
-        pass  # the reader stopped listening ('| head'): nothing left to tell it
+    for stream in (sys.stdout, sys.stderr):
+        # None when the process was started with that descriptor closed ('>&-').
+        if stream is not None:
+            # A reader that stopped listening ('| head') has nothing left to be told.
+            with contextlib.suppress(OSError):
+                stream.flush()
     os._exit(code or 0)
