@@ -197,7 +197,7 @@ def test_show_stand(game: Run) -> None:
     assert lines[1] == 'at 34,23 facing 200; base 1" x 1"; formation 8/II/86'
     assert any(line.strip().startswith("pak-36: ok") for line in lines)
     assert lines[-2] == "history:"
-    assert lines[-1] == "  #2 turn 1 movement: place facing=200, moved=1, stand=G-4, x=34"
+    assert lines[-1] == "  #2 turn 1 movement: place facing=200, moved=1, stand=G-4, at=34,23"
 
 
 def test_show_json(game: Run) -> None:
@@ -1137,3 +1137,14 @@ def test_the_console_script_keeps_its_status_with_stdout_or_stderr_closed(game: 
         [*script, "log", "--game", path], capture_output=True, text=True, check=True
     )
     assert log.stdout.splitlines()[-2] == "#2 turn 1 movement: roll dice=d6"
+
+
+def test_show_and_log_find_a_stands_history_whatever_the_case_of_its_id(game: Run) -> None:
+    game("place", "US-4", "30", "7")
+    assert (
+        game("log", "--stand", "us-4").output == "#2 turn 1 movement: place stand=US-4 x=30 y=7\n"
+    )
+    assert game("show", "us-4").output.splitlines()[-2:] == [
+        "history:",
+        "  #2 turn 1 movement: place facing=10, moved=1, stand=US-4, at=30,7",
+    ]

@@ -123,3 +123,19 @@ def test_equality_and_hash_agree_with_the_generated_ones(
     assert hash(ours) == hash(theirs)
     assert (ours == SHARED(x, y, label)) == (theirs == GENERATED(x, y, label))
     assert (ours == SHARED(x, y + 1, label)) == (theirs == GENERATED(x, y + 1, label))
+
+
+def test_a_class_that_says_it_is_unhashable_stays_so_as_with_dataclass() -> None:
+    @dataclass(frozen=True)
+    class Generated:
+        value: int
+        __hash__ = None  # type: ignore[assignment]
+
+    @frozen_dataclass
+    class Shared:
+        value: int
+        __hash__ = None  # type: ignore[assignment]
+
+    for cls in (Generated, Shared):
+        with pytest.raises(TypeError):
+            hash(cls(1))

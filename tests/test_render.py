@@ -824,3 +824,19 @@ def test_a_report_of_a_fresh_game_counts_one_event(game: Run) -> None:
         "Scenario crossroads.yaml, dice seed 1. 1 event in the log. The game now stands at "
         "turn 1, movement phase."
     ]
+
+
+def test_a_report_counts_one_die_in_the_singular(game: Run) -> None:
+    game("roll", "d10", "--dice", "4")
+    lines = game("report").output.splitlines()
+    assert [line[:40] for line in lines if " rolled: " in line] == [
+        "1 die rolled: 1 physical (thrown at the "
+    ]
+
+
+def test_a_turns_summary_says_one_shot_and_two_stands() -> None:
+    from tabletop.render.report import _turn_summary
+
+    assert _turn_summary({"shots": 1, "hits": 1, "eliminated": 2, "depletion checks": 1}) == (
+        "In all: 1 shot, 1 hit scored, 2 stands lost, 1 depletion die."
+    )

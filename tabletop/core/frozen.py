@@ -9,7 +9,8 @@ fields in order, so ``frozen_dataclass`` lets ``dataclass`` write the other thre
 every such class the three below, written once. What they do is exactly what ``dataclass`` would
 generate: equal when of the same class with equal fields (those not ``compare=False``), the
 hash of those fields, and ``Name(field=value, ...)`` over the fields not ``repr=False``.
-Methods a class writes itself are kept, as ``dataclass`` keeps them.
+Methods a class writes itself are kept, as ``dataclass`` keeps them. One difference shows:
+``__dataclass_params__`` says ``eq=False, repr=False``, as the methods come from here.
 """
 
 from __future__ import annotations
@@ -56,13 +57,17 @@ def _shared(cls: type[T]) -> type[T]:
         values = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
         return f"{self.__class__.__qualname__}({values})"
 
+    # A body that writes ``__eq__`` gets ``__hash__ = None`` from Python, and a frozen
+    # dataclass hashes it all the same; only a ``__hash__`` the body writes itself (None
+    # included, to be unhashable) is kept.
+    own_hash = "__hash__" in cls.__dict__ and not (
+        cls.__dict__["__hash__"] is None and "__eq__" in cls.__dict__
+    )
     for method in (__eq__, __repr__):
         if method.__name__ not in cls.__dict__:
             method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
             setattr(cls, method.__name__, method)
-    # Python sets ``__hash__ = None`` on a class whose body writes ``__eq__``; a frozen
-    # dataclass hashes all the same unless the body writes ``__hash__`` itself.
-    if cls.__dict__.get("__hash__") is None:
+    if not own_hash:
         __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
         cls.__hash__ = __hash__  # type: ignore[method-assign]
     return cls

@@ -414,8 +414,23 @@ def blocks(report: Report, map_ref: str | None) -> list[Block]:
     return out
 
 
+# A turn's summary says "1 shot", "2 shots": the labels above, for a count of one.
+ONE = {
+    "shots": "shot",
+    "hits scored": "hit scored",
+    "stands lost": "stand lost",
+    "depletion dice": "depletion die",
+    "weapons depleted": "weapon depleted",
+    "limited rounds spent": "limited round spent",
+}
+
+
 def _turn_summary(row: dict[str, int]) -> str:
-    parts = [f"{row[key]} {label}" for key, label in TOTAL_KEYS if row.get(key)]
+    parts = [
+        f"{row[key]} {ONE.get(label, label) if row[key] == 1 else label}"
+        for key, label in TOTAL_KEYS
+        if row.get(key)
+    ]
     return ("In all: " + ", ".join(parts) + ".") if parts else ""
 
 
@@ -453,11 +468,11 @@ def _dice_blocks(dice: dict[str, Any]) -> list[Block]:
     out.append(
         (
             "p",
-            f"{total} dice rolled: {dice['physical']} physical (thrown at the table and typed "
-            f"in) and {dice['generated']} generated. Low rolls favour the firer in CD (a hit "
-            "is a roll at or under the to-hit number). The z-score is how many standard errors "
-            "the mean lies from a fair die's; the chi-square compares the faces with an even "
-            "spread once there are at least five rolls per face.",
+            f"{count(total, 'die', 'dice')} rolled: {dice['physical']} physical (thrown at the "
+            f"table and typed in) and {dice['generated']} generated. Low rolls favour the firer "
+            "in CD (a hit is a roll at or under the to-hit number). The z-score is how many "
+            "standard errors the mean lies from a fair die's; the chi-square compares the faces "
+            "with an even spread once there are at least five rolls per face.",
         )
     )
     rows = []

@@ -87,7 +87,9 @@ def cli(
     chosen = chosen_view(view, state)
     if chosen == REFEREE:
         if stand is not None:
-            state.stand(stand)  # unknown stand: a clear error
+            # Unknown: a clear error; known in another case ('us-3'): its own id, as the log
+            # keeps subjects as written.
+            stand = str(state.stand(stand)["id"])
         events: list[Any] = read_events(game, stand=stand, last=last)
     else:
         from tabletop.cli.core import open_game

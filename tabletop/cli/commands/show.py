@@ -51,7 +51,8 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
     known = None
     if chosen == REFEREE:
         row: Mapping[str, Any] = state.stand(stand)
-        events: list[Any] = read_events(game, stand=stand)
+        # The stand's own id: 'us-3' names US-3, and the log keeps subjects as written.
+        events: list[Any] = read_events(game, stand=str(row["id"]))
     else:
         from tabletop.cli.core import open_game
         from tabletop.rules.views import events_for_view, stand_in_view
@@ -199,8 +200,10 @@ def _summary(result: Any, stand: str) -> str:
     if isinstance(result, dict):
         from tabletop.core.words import input_value
 
-        keys = [
-            f"{k}={input_value(v)}" for k, v in result.items() if isinstance(v, str | int | float)
-        ][:4]
+        scalars = {k: v for k, v in result.items() if isinstance(v, str | int | float)}
+        if "x" in scalars and "y" in scalars:
+            # A position reads as one value; cut at four, 'x' alone would name half a point.
+            scalars["at"] = f"{input_value(scalars.pop('x'))},{input_value(scalars.pop('y'))}"
+        keys = [f"{k}={input_value(v)}" for k, v in scalars.items()][:4]
         return ", ".join(keys)
     return str(result)

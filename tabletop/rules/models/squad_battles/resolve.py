@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.core.dice import DiceLike
+from tabletop.core.words import count
 from tabletop.rules.models import Outcome
 from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.fire import FireValue, Shooting, combat_value
@@ -154,7 +155,7 @@ def _infantry(
             ground=o["ground"],
         )
         return Outcome(
-            f"{lost} casualties: {label} eliminated",
+            f"{count(lost, 'casualty', 'casualties')}: {label} eliminated",
             data,
             lines,
             target_state={"men": 0, "killed": True},
