@@ -215,22 +215,43 @@ def lifts_light_limits(conditions: dict[str, Any], charts: Any) -> bool:
     return charts.conditions[conditions["light"]].visibility is not None
 
 
+def light_now(ctx: RulesContext) -> tuple[Effects, Effects | None]:
+    """The light and weather's effects now, and the same by daylight when illumination can
+    lift the light's limits (None when the light limits nothing)."""
+    conditions = ctx.state.conditions
+    now: Effects = effects(conditions, ctx.charts)
+    if not lifts_light_limits(conditions, ctx.charts):
+        return now, None
+    return now, effects({**conditions, "light": "day"}, ctx.charts)
+
+
+def seeing_at(
+    ctx: RulesContext, b: End, now: Effects, daylit: Effects | None
+) -> tuple[Effects, str | None]:
+    """What limits a look at ``b``, and what lights it, if anything.
+
+    CD 9.2: illumination lifts only what the light (night, twilight) imposes; fog, rain,
+    snow and dust still cap visibility and spotting (CD 10.1.2, 10.2.1, 10.3.1).
+    """
+    if daylit is None:
+        return now, None
+    lit = illuminated(ctx, b, reach=daylit.visibility)
+    return (daylit if lit else now), lit
+
+
+def within_visibility(rng: float, seeing: Effects) -> bool:
+    """Whether a range is within what the light and weather let one see (no limit: yes)."""
+    return seeing.visibility is None or within(rng, seeing.visibility)
+
+
 def sight(ctx: RulesContext, a: End, b: End) -> Sight:
     table = ctx.table
     rng = distance_between(a, b, ctx.scenario.measure)
     line = line_of_sight(table, (a.x, a.y), (b.x, b.y), smoke_blockers(ctx.state.templates()))
-    conditions = ctx.state.conditions
-    now: Effects = effects(conditions, ctx.charts)
-    # CD 9.2: illumination lifts only what the light (night, twilight) imposes; fog, rain,
-    # snow and dust still cap visibility and spotting (CD 10.1.2, 10.2.1, 10.3.1).
-    seeing, lit = now, None
-    if lifts_light_limits(conditions, ctx.charts):
-        daylit = effects({**conditions, "light": "day"}, ctx.charts)
-        lit = illuminated(ctx, b, reach=daylit.visibility)
-        if lit:
-            seeing = daylit
+    now, daylit = light_now(ctx)
+    seeing, lit = seeing_at(ctx, b, now, daylit)
     visibility = seeing.visibility
-    visible = visibility is None or within(rng, visibility)
+    visible = within_visibility(rng, seeing)
     result = Sight(
         a=a.label,
         b=b.label,
@@ -309,23 +330,15 @@ def glances(ctx: RulesContext, looks: Sequence[tuple[End, End]]) -> list[Glance]
         [(b.x, b.y) for _, b in looks],
         smoke_blockers(ctx.state.templates()),
     )
-    conditions = ctx.state.conditions
-    now: Effects = effects(conditions, ctx.charts)
-    night = lifts_light_limits(conditions, ctx.charts)
-    daylit = effects({**conditions, "light": "day"}, ctx.charts) if night else now
-    lit: dict[tuple[str, float, float], bool] = {}
+    now, daylit = light_now(ctx)
+    # What limits a look at each point, worked out once per point (``seeing_at``, as sight).
+    seeing: dict[tuple[str, float, float], Effects] = {}
     out = []
     for (_, b), rng, los in zip(looks, ranges, clear, strict=True):
-        seeing = now
-        if night:
-            # As in ``sight``: illumination lifts the night's limits (CD 9.2).
-            key = (b.label, b.x, b.y)
-            if key not in lit:
-                lit[key] = bool(illuminated(ctx, b, reach=daylit.visibility))
-            if lit[key]:
-                seeing = daylit
-        visibility = seeing.visibility
-        out.append(Glance(rng, bool(los), visibility is None or within(rng, visibility)))
+        key = (b.label, b.x, b.y)
+        if key not in seeing:
+            seeing[key] = seeing_at(ctx, b, now, daylit)[0]
+        out.append(Glance(rng, bool(los), within_visibility(rng, seeing[key])))
     return out
 
 
