@@ -15,9 +15,10 @@ from types import ModuleType
 from tabletop.core.dice import Dice
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario, ProfileLookup, rebuild_scenario
+from tabletop.game.rows import read_rows
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
-from tabletop.state.store import GameRow, Store
+from tabletop.state.store import GameRow
 
 # The scenario and charts last built, by the digest of the texts they were built from.
 _LOADED: dict[str, LoadedScenario] = {}
@@ -32,11 +33,7 @@ SCENARIO_LOADER = "tabletop.data.scenario_loader"
 def read_context(path: Path) -> RulesContext:
     """A read-only context over the game's current state, its scenario and its charts (for
     ``measure``); the file is closed again before it is returned."""
-    store = Store.open(path)
-    try:
-        rows, row = store.rows(), store.game()
-    finally:
-        store.close()
+    rows, row = read_rows(path)
     loaded = stored_scenario(row)
     return RulesContext(State.from_db(rows), Dice(row.seed), loaded.scenario, loaded.charts)
 

@@ -7,6 +7,7 @@ or numpy.
 
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 from tabletop.state.store import EventRow, GameRow, Store
@@ -14,45 +15,30 @@ from tabletop.state.store import EventRow, GameRow, Store
 
 def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
     """Every state row and the game row."""
-    store = Store.open(path)
-    try:
+    with closing(Store.open(path)) as store:
         return store.rows(), store.game()
-    finally:
-        store.close()
 
 
 def read_events(path: Path, *, stand: str | None = None, last: int | None = None) -> list[EventRow]:
     """The log in order (only events involving ``stand``; only the ``last`` N), as logged."""
-    store = Store.open(path)
-    try:
+    with closing(Store.open(path)) as store:
         return store.events(stand=stand, last=last)
-    finally:
-        store.close()
 
 
 def read_row(path: Path, key: str) -> str | None:
     """One state row (``meta``, ``stand:G-1``), or None."""
-    store = Store.open(path)
-    try:
+    with closing(Store.open(path)) as store:
         return store.row(key)
-    finally:
-        store.close()
 
 
 def read_row_and_game(path: Path, key: str) -> tuple[str | None, GameRow]:
-    store = Store.open(path)
-    try:
+    with closing(Store.open(path)) as store:
         return store.row(key), store.game()
-    finally:
-        store.close()
 
 
 def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] | None]:
     """The log's head (the last event's hash) and, when it is not ``head``, the state rows:
     how a warm session notices another process writing the same game."""
-    store = Store.open(path)
-    try:
+    with closing(Store.open(path)) as store:
         now = store.last_hash()
         return now, (None if now == head else store.rows())
-    finally:
-        store.close()

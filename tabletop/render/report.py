@@ -22,17 +22,19 @@ ENGINEERING_PREFIXES = ("engineer", "minefield", "structure", "airborne", "amphi
 WEATHER_WHATS = ("variable wind", "mist and fog", "rain", "snow", "weather")
 QUIET_WHATS = ("phase", "turn")  # boundaries themselves: the narrative is already grouped
 
+# What the report totals: the event key, its label, and the label for a count of one
+# (a turn's summary says "1 shot", "2 shots").
 TOTAL_KEYS = (
-    ("shots", "shots"),
-    ("hits", "hits scored"),
-    ("eliminated", "stands lost"),
-    ("forced back", "forced back"),
-    ("suppressed", "suppressed"),
-    ("depletion checks", "depletion dice"),
-    ("depleted", "weapons depleted"),
-    ("spent", "limited rounds spent"),
-    ("resupplied", "resupplied"),
-    ("engineering", "engineering"),
+    ("shots", "shots", "shot"),
+    ("hits", "hits scored", "hit scored"),
+    ("eliminated", "stands lost", "stand lost"),
+    ("forced back", "forced back", "forced back"),
+    ("suppressed", "suppressed", "suppressed"),
+    ("depletion checks", "depletion dice", "depletion die"),
+    ("depleted", "weapons depleted", "weapon depleted"),
+    ("spent", "limited rounds spent", "limited round spent"),
+    ("resupplied", "resupplied", "resupplied"),
+    ("engineering", "engineering", "engineering"),
 )
 
 
@@ -108,7 +110,7 @@ class Report:
 class _Tally:
     def __init__(self, sides: list[str], side_of: dict[str, str]):
         self.side_of = side_of
-        self.totals = {side: {key: 0 for key, _ in TOTAL_KEYS} for side in sides}
+        self.totals = {side: {key: 0 for key, _, _ in TOTAL_KEYS} for side in sides}
         self.by_turn: dict[int, dict[str, int]] = {}
 
     def add(
@@ -119,7 +121,7 @@ class _Tally:
             return
         side = self.side_of.get(stand or "") or (side if side in self.totals else None)
         if side is not None:
-            self.totals.setdefault(side, {k: 0 for k, _ in TOTAL_KEYS})
+            self.totals.setdefault(side, {k: 0 for k, _, _ in TOTAL_KEYS})
             self.totals[side][key] = self.totals[side].get(key, 0) + amount
         row = self.by_turn.setdefault(turn, {})
         row[key] = row.get(key, 0) + amount
@@ -395,7 +397,7 @@ def blocks(report: Report, map_ref: str | None) -> list[Block]:
     headers = ["", *report.sides]
     rows = [
         [label, *(str(report.totals.get(side, {}).get(key, 0)) for side in report.sides)]
-        for key, label in TOTAL_KEYS
+        for key, label, _ in TOTAL_KEYS
     ]
     rows.append(
         ["eliminated now", *(", ".join(report.losses_now.get(s, [])) or "-" for s in report.sides)]
@@ -414,21 +416,10 @@ def blocks(report: Report, map_ref: str | None) -> list[Block]:
     return out
 
 
-# A turn's summary says "1 shot", "2 shots": the labels above, for a count of one.
-ONE = {
-    "shots": "shot",
-    "hits scored": "hit scored",
-    "stands lost": "stand lost",
-    "depletion dice": "depletion die",
-    "weapons depleted": "weapon depleted",
-    "limited rounds spent": "limited round spent",
-}
-
-
 def _turn_summary(row: dict[str, int]) -> str:
     parts = [
-        f"{row[key]} {ONE.get(label, label) if row[key] == 1 else label}"
-        for key, label in TOTAL_KEYS
+        f"{row[key]} {one if row[key] == 1 else label}"
+        for key, label, one in TOTAL_KEYS
         if row.get(key)
     ]
     return ("In all: " + ", ".join(parts) + ".") if parts else ""
