@@ -233,6 +233,45 @@ def test_scenario_is_frozen() -> None:
         sc.name = "changed"  # type: ignore[misc]
 
 
+# Both sides advance on the ford in the middle of the river for three turns (mud-light
+# halves every move): the US tank and the German rifle platoon meet in the ford in turn 3's
+# movement phase, bases touching, and fight there (issue 30: the large table reaches contact).
+LARGE_ADVANCE = [
+    "move US-2-1-3 72.2,33.9",
+    "move US-2-A-1 71.25,30.5 --via 71.05,25",
+    "move G-2-1-3 71.5,46.7",
+    "move G-2-A-1 71.5,49 --via 71.5,55.7",
+    *["phase next"] * 3,
+    "turn next --yes",
+    *["phase next"] * 2,
+    "move US-2-1-3 72.7,36.8",
+    "move US-2-A-1 73.5,39 --via 71.4,33 --via 73.5,38",
+    "move G-2-1-3 73,44.3 --via 71.5,46",
+    "move G-2-A-1 73.8,46.6 --via 71.5,46",
+    *["phase next"] * 3,
+    "turn next --yes",
+    *["phase next"] * 2,
+    "move G-2-1-3 73,43.2",
+    "move US-2-A-1 73.5,41.8",
+    "move US-2-1-3 72.4,39.6",
+    "measure US-2-A-1 G-2-1-3",
+    *["phase next"] * 2,
+    "fire US-2-A-1 G-2-1-3",
+    "assault US-2-A-1 --against G-2-1-3 --odds",
+]
+
+
+def test_the_large_scenario_reaches_contact_by_turn_3(run: Run) -> None:
+    run("new", "large", "--seed", "1")
+    out = run("play", input="\n".join(LARGE_ADVANCE) + "\n").output
+    assert "Error" not in out
+    assert 'US-2-A-1 moves 2.80" to 73.50,41.80 for 9.33" of its 12"' in out
+    assert "ford ford-2 at 73.5,40.872: fords river-1 at ford-2 (CD 2)" in out
+    assert 'US-2-A-1 -> G-2-1-3: 0.0" at bearing 340, sight clear' in out
+    assert 'US-2-A-1 fires us-75mm-m3 at G-2-1-3: 0.0" (close)' in out
+    assert "Odds of assault" in out
+
+
 # --- broken scenarios: one problem each, with file:line and path -----------------------------
 
 BROKEN = [
