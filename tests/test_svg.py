@@ -214,6 +214,33 @@ def test_a_class_gives_the_kind_and_an_open_path_its_stroke_as_width(tmp_path: P
     )
 
 
+def test_uses_nested_drawings_and_hidden_layers(tmp_path: Path) -> None:
+    # A shape in <defs> is drawn only where a <use> draws it (with the use's id and place);
+    # a hidden layer draws nothing; a nested <svg> scales its own viewBox into place.
+    found = read(
+        tmp_path,
+        TABLE + '<defs><rect id="proto" class="woods" x="0" y="0" width="20" height="10"/></defs>'
+        '<use id="copse-a" href="#proto" x="100" y="100"/>'
+        '<use id="copse-b" href="#proto" x="300" y="100"/>'
+        '<g inkscape:groupmode="layer" inkscape:label="woods" style="display:none">'
+        '<rect id="hidden" x="0" y="0" width="10" height="10"/></g>'
+        '<svg x="200" y="0" width="100" height="100" viewBox="0 0 10 10">'
+        '<rect id="inner" inkscape:label="Hill 2" x="0" y="0" width="5" height="5"/></svg>'
+        '<polyline id="lane" inkscape:label="Road_dirt" points="0,200 100,200" stroke-width="5"/>',
+    )
+    assert found.pieces == (
+        {"id": "copse-a", "kind": "woods", "polygon": [[10, 38], [10, 37], [12, 37], [12, 38]]},
+        {"id": "copse-b", "kind": "woods", "polygon": [[30, 38], [30, 37], [32, 37], [32, 38]]},
+        {
+            "id": "inner",
+            "kind": "hill",
+            "polygon": [[20, 48], [20, 43], [25, 43], [25, 48]],
+            "height": 2,
+        },
+        {"id": "lane", "kind": "road-dirt", "line": [[0, 28], [10, 28]], "width": 0.5},
+    )
+
+
 def test_unlabelled_shapes_are_left_out_and_listed(tmp_path: Path) -> None:
     found = read(
         tmp_path,

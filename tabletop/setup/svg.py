@@ -7,7 +7,8 @@ id is kept, and nothing unlabelled is guessed at (it is listed as left out, with
 
 - **Kind.** The first of these that names a terrain kind: the shape's Inkscape label, the
   labels of the groups and layers it sits in (nearest first), its ``class``, the classes of
-  its groups. A label may carry a height after the kind (``hill 2``).
+  its groups. A label may carry a height after the kind (``hill 2``); case, and spaces or
+  underscores for hyphens, do not matter (``Road dirt``).
 - **Scale.** A rectangle labelled (or classed) ``table`` marks the table's edges. Its size
   in inches is the ``table`` argument, else the size in its label (``table 72x48``), else its
   size in the drawing's own units when the drawing has real ones (``width="72in"``). With no
@@ -54,7 +55,8 @@ INKSCAPE_LABEL = "{http://www.inkscape.org/namespaces/inkscape}label"
 # Lengths that mean a real size on paper (a drawing in px has no scale of its own).
 PHYSICAL_UNITS = re.compile(r"^\s*[\d.eE+-]+\s*(in|cm|mm|pt|pc|q)\s*$", re.IGNORECASE)
 TABLE_LABEL = re.compile(r"^table(?:\s+(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?))?$", re.IGNORECASE)
-KIND_LABEL = re.compile(r"^(\S+)(?:\s+(\d+(?:\.\d+)?))?$")
+# A kind, its words joined by spaces, hyphens or underscores ('road dirt'), and a height.
+KIND_LABEL = re.compile(r"^(.*?)(?:\s+(\d+(?:\.\d+)?))?$")
 
 Point = tuple[float, float]
 
@@ -79,7 +81,10 @@ class _Shape:
 
     @property
     def id(self) -> str | None:
-        ident = _own(self.element).get("id")
+        """Its id; a shape drawn by a ``use`` is that use's (the original may be drawn
+        several times, each copy a piece of its own)."""
+        uses = [g for g in self.groups if isinstance(g, svg.Use) and _own(g).get("id")]
+        ident = _own(uses[-1] if uses else self.element).get("id")
         return str(ident) if ident else None
 
     @property
@@ -210,8 +215,9 @@ def _kind(shape: _Shape, known: dict[str, str]) -> tuple[str, float | None] | No
     labels = [_label(shape.element), *(_label(g) for g in reversed(shape.groups))]
     for label in labels:
         match = KIND_LABEL.match(label.lower())
-        if match and match[1] in known:
-            return known[match[1]], float(match[2]) if match[2] else None
+        word = re.sub(r"[\s_]+", "-", match[1].strip()) if match else ""
+        if match and word in known:
+            return known[word], float(match[2]) if match[2] else None
     for element in (shape.element, *reversed(shape.groups)):
         for word in _classes(element):
             if word.lower() in known:
