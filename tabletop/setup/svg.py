@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +73,7 @@ class SvgImport:
     left_out: tuple[str, ...]
 
 
-@frozen_dataclass
+@dataclass(frozen=True, eq=False)  # svgelements' shapes compare by geometry: keep identity
 class _Shape:
     """One drawn shape with the groups it sits in, outermost first."""
 
@@ -132,7 +133,7 @@ def read_svg(path: Path, kinds: Collection[str], table: tuple[float, float] | No
     left_out: list[str] = []
     chosen: list[tuple[_Shape, str, float | None]] = []
     for shape in shapes:
-        if shape in tables:
+        if _table_label(shape) is not None:
             continue
         found = _kind(shape, known)
         if found is None:
@@ -148,10 +149,9 @@ def read_svg(path: Path, kinds: Collection[str], table: tuple[float, float] | No
             continue
         base = shape.id if shape.id and shape.id not in used else None
         for i, piece in enumerate(made, 1):
-            if base is None:
+            ident = base if base is None or len(made) == 1 else f"{base}-{i}"
+            if ident is None or (ident != base and ident in taken | used):
                 ident = _next_id(kind, taken | used)
-            else:
-                ident = base if len(made) == 1 else f"{base}-{i}"
             used.add(ident)
             entry: dict[str, object] = {"id": ident, "kind": kind, **piece}
             if height is not None:
