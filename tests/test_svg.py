@@ -282,9 +282,10 @@ def test_made_up_ids_never_take_an_id_of_the_drawing(tmp_path: Path) -> None:
         tmp_path,
         TABLE + '<rect class="woods" x="0" y="0" width="50" height="50"/>'
         '<rect id="woods-1" class="woods" x="100" y="0" width="50" height="50"/>'
-        '<path id="twin" class="woods" d="M 200 0 h 50 v 50 z M 300 0 h 50 v 50 z"/>',
+        '<path id="twin" class="woods" d="M 200 0 h 50 v 50 z M 300 0 h 50 v 50 z"/>'
+        '<rect id="twin-2" class="woods" x="400" y="0" width="50" height="50"/>',
     )
-    assert [p["id"] for p in found.pieces] == ["woods-2", "woods-1", "twin-1", "twin-2"]
+    assert [p["id"] for p in found.pieces] == ["woods-2", "woods-1", "twin-1", "woods-3", "twin-2"]
 
 
 # --- refusals ------------------------------------------------------------------------------
