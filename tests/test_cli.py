@@ -99,7 +99,7 @@ def test_new_refuses_to_overwrite_without_force(game: Run) -> None:
         (
             ("nope",),
             "scenario 'nope': no such file, and no bundled scenario 'nope' (bundled: "
-            "crossroads, large)",
+            "crossroads, large, roer)",
         ),
         (
             ("crossroads", "--seed", "-1"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import re
@@ -16,13 +17,15 @@ from hypothesis import strategies as st
 
 from tabletop.core.errors import BadInput, ScenarioError
 from tabletop.data.chart_files import load_charts
-from tabletop.data.charts import CHART_SCHEMAS
+from tabletop.data.charts import CHART_SCHEMAS, Charts
 from tabletop.data.resources import bundled_scenario, scenarios_dir
 from tabletop.data.scenario import LoadedScenario, Scenario, StandSpec, rebuild_scenario
 from tabletop.data.scenario_loader import parse_scenario, read_scenario
 from tabletop.rules.models import find_model, model_names, profile_lookup
+from tabletop.setup.svg import read_svg
 
 SOURCE = "battle.yaml"
+BUNDLED = ("crossroads", "large", "roer")
 
 # The smallest scenario with every kind of item; the broken cases below each change one
 # thing in it, so the line numbers in their messages are the line numbers here.
@@ -91,7 +94,7 @@ def problems_of(text: str, **kwargs: object) -> list[str]:
 # --- the bundled scenarios ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["crossroads", "large"])
+@pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_scenarios_validate(name: str) -> None:
     loaded = read_scenario(bundled_scenario(name))
     assert isinstance(loaded, LoadedScenario)
@@ -99,7 +102,7 @@ def test_bundled_scenarios_validate(name: str) -> None:
     assert len(loaded.digest) == 64
 
 
-@pytest.mark.parametrize("name", ["crossroads", "large"])
+@pytest.mark.parametrize("name", BUNDLED)
 def test_a_games_trusted_rebuild_equals_the_checked_build(name: str) -> None:
     # A game rebuilds its scenario and charts from its stored JSON without the checks
     # (schema.build_trusted); the objects must be those the checks built, floats and all
@@ -115,7 +118,7 @@ def test_a_games_trusted_rebuild_equals_the_checked_build(name: str) -> None:
 
 def test_every_scenario_file_is_bundled_by_name() -> None:
     names = sorted(p.stem for p in scenarios_dir().glob("*.yaml"))
-    assert names == ["crossroads", "large"]
+    assert names == list(BUNDLED)
 
 
 def test_the_large_scenario_is_large() -> None:
@@ -231,6 +234,127 @@ def test_scenario_is_frozen() -> None:
     sc = parse_scenario(MINIMAL, SOURCE).scenario
     with pytest.raises(dataclasses.FrozenInstanceError):
         sc.name = "changed"  # type: ignore[misc]
+
+
+# Both sides advance on the ford in the middle of the river for three turns (mud-light
+# halves every move): the US tank and the German rifle platoon meet in the ford in turn 3's
+# movement phase, bases touching, and fight there (issue 30: the large table reaches contact).
+LARGE_ADVANCE = [
+    "move US-2-1-3 72.2,33.9",
+    "move US-2-A-1 71.25,30.5 --via 71.05,25",
+    "move G-2-1-3 71.5,46.7",
+    "move G-2-A-1 71.5,49 --via 71.5,55.7",
+    *["phase next"] * 3,
+    "turn next --yes",
+    *["phase next"] * 2,
+    "move US-2-1-3 72.7,36.8",
+    "move US-2-A-1 73.5,39 --via 71.4,33 --via 73.5,38",
+    "move G-2-1-3 73,44.3 --via 71.5,46",
+    "move G-2-A-1 73.8,46.6 --via 71.5,46",
+    *["phase next"] * 3,
+    "turn next --yes",
+    *["phase next"] * 2,
+    "move G-2-1-3 73,43.2",
+    "move US-2-A-1 73.5,41.8",
+    "move US-2-1-3 72.4,39.6",
+    "measure US-2-A-1 G-2-1-3",
+    *["phase next"] * 2,
+    "fire US-2-A-1 G-2-1-3",
+    "assault US-2-A-1 --against G-2-1-3 --odds",
+]
+
+
+def test_the_large_scenario_reaches_contact_by_turn_3(run: Run) -> None:
+    run("new", "large", "--seed", "1")
+    out = run("play", input="\n".join(LARGE_ADVANCE) + "\n").output
+    assert "Error" not in out
+    assert 'US-2-A-1 moves 2.80" to 73.50,41.80 for 9.33" of its 12"' in out
+    assert "ford ford-2 at 73.5,40.872: fords river-1 at ford-2 (CD 2)" in out
+    assert 'US-2-A-1 -> G-2-1-3: 0.0" at bearing 340, sight clear' in out
+    assert 'US-2-A-1 fires us-75mm-m3 at G-2-1-3: 0.0" (close)' in out
+    assert "Odds of assault" in out
+
+
+# --- roer: built from a drawing and a roster (issue 30) -------------------------------------
+
+
+def test_the_roer_scenarios_terrain_is_what_its_drawing_gives(charts: Charts) -> None:
+    data = yaml.safe_load(bundled_scenario("roer").read_text(encoding="utf-8"))
+    drawn = read_svg(scenarios_dir() / "roer.svg", list(charts.terrain), None)
+    assert (drawn.width, drawn.depth) == (data["table"]["width"], data["table"]["depth"])
+    assert data["terrain"] == list(drawn.pieces)
+    assert drawn.left_out == (
+        "'north-arrow': no terrain kind in its label, its layer's label or its class",
+    )
+
+
+def roster_stand(row: dict[str, str]) -> dict[str, object]:
+    """A roster line as the scenario's stand entry (SPEC 3: ``scenario stands --csv``)."""
+
+    def number(text: str) -> float | int:
+        value = float(text)
+        return int(value) if value == int(value) else value
+
+    stand: dict[str, object] = {"id": row["id"], "kind": row["kind"]}
+    if row["quality"]:
+        stand["quality"] = row["quality"]
+    stand["formation"] = row["formation"]
+    weapons = re.split(r"[;\s]+", row["weapons"].strip())
+    if weapons != [""]:
+        stand["weapons"] = weapons
+    if row["x"]:
+        stand["at"] = [number(row["x"]), number(row["y"])]
+    if row["facing"]:
+        stand["facing"] = number(row["facing"])
+    return stand
+
+
+def test_the_roer_scenarios_stands_are_its_roster() -> None:
+    data = yaml.safe_load(bundled_scenario("roer").read_text(encoding="utf-8"))
+    with (scenarios_dir() / "roer-roster.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == [
+        "id", "side", "kind", "quality", "weapons", "formation", "x", "y", "facing"
+    ]  # fmt: skip
+    for side in data["sides"]:
+        expected = [roster_stand(row) for row in rows if row["side"] == side["name"]]
+        assert side["stands"] == expected, side["name"]
+    assert sorted({row["side"] for row in rows}) == sorted(s["name"] for s in data["sides"])
+
+
+# Night, mud and minefields in three turns: a tank advancing rolls to mire in the mud, the
+# night's orders reach 3", the Germans see nothing at 4" under the moon, and the US platoon on
+# the road stops on a real minefield that attacks it in the opportunity fire phase.
+ROER_TURNS = [
+    "move US-2 24.4,17.3",
+    "move US-7 33,14",
+    "targets G-2",
+    *["phase next"] * 3,
+    "turn next --yes",
+    *["phase next"] * 2,
+    "move US-2 24.4,19.8",
+    "phase next",
+    "minefield list",
+]
+
+
+def test_the_roer_scenario_plays_night_mud_and_minefields(run: Run) -> None:
+    out = run("new", "roer", "--seed", "1").output
+    assert "20 stands, turn 1, movement phase" in out
+    out = run("play", input="\n".join(ROER_TURNS) + "\n").output
+    assert "Error" not in out
+    for line in (
+        'US-7 moves 3.00" to 33.00,14.00 for 12.00" of its 12" (event 3)',
+        '  3.00" open: x4 = 12.00" (CD core (default); CD 11.1.2)',
+        "  miring US-7 at 33,14: mires on 1 or less (open in mud-moderate): not mired (CD 11.1.4)",
+        "G-2 sees no enemy stand now",
+        '  night orders: orders reach 3"; no rally orders (CD 9.1.5)',
+        "  minefield mf-1 at 24.4,18.767: real: stopped on it, 1 attack in the opportunity fire "
+        "phase (CD 3.2)",
+        "  minefield attack: US-2: 1 hit: eliminated (CD 3.2)",
+        "mf-1: Germany real at 24.4,19.8 (revealed)",
+    ):
+        assert line in out.splitlines(), line
 
 
 # --- broken scenarios: one problem each, with file:line and path -----------------------------
@@ -954,7 +1078,7 @@ def test_new_with_an_unknown_bundled_name(run: Run) -> None:
     result = run("new", "crossroad", code=2)
     assert result.output == (
         "Error: scenario 'crossroad': no such file, and no bundled scenario 'crossroad' "
-        "(bundled: crossroads, large)\n"
+        "(bundled: crossroads, large, roer)\n"
     )
     assert not run.game.exists()
 

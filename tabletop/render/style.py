@@ -44,7 +44,7 @@ TERRAIN: dict[str, Look] = {
     "river": Look("river", "#8fc1e3", "#3f7fb5", zorder=2.8),
     "stream": Look("stream", "#a9d2ee", "#3f7fb5", zorder=2.8),
     "lake": Look("lake", "#8fc1e3", "#3f7fb5", zorder=2.8),
-    "flooded": Look("flooded ground", "#c6e2f3", "#5c9cc9", hatch="~~", zorder=2.7),
+    "flooded": Look("flooded ground", "#c6e2f3", "#5c9cc9", hatch="-", zorder=2.7),
     "sea": Look("sea", "#7fb3dc", "#3f7fb5", zorder=2.5),
     "beach": Look("beach", "#f1e2b8", "#c4aa6a", hatch="..", zorder=2.6),
     "bridge": Look("bridge", "#b8aa94", "#3d3125", linewidth=1.0, zorder=3.6),
