@@ -109,11 +109,10 @@ def cli(
 def _show(r: dict[str, Any], *, dry_run: bool) -> None:
     event = "" if dry_run else f" (event {r['event']})"
     click.echo(f"{r['verdict']}{event}")
-    for seg in r["segments"]:
-        mult = "impassable" if seg["multiplier"] is None else f"x{seg['multiplier']:g}"
-        click.echo(
-            f'  {seg["length"]:.2f}" {seg["terrain"]}: {mult} = {seg["cost"]:.2f}" ({seg["rule"]})'
-        )
+    from tabletop.rules.cd.movement import cost_lines
+
+    for line in cost_lines(r["segments"])[0]:
+        click.echo(f"  {line}")
     for e in r["crossed"]:
         click.echo(f"  {e['kind']} {e['id'] or ''} at {e['point'][0]:g},{e['point'][1]:g}: "
                    f"{e['result']} ({e['rule']})")  # fmt: skip

@@ -53,7 +53,15 @@ def move_cost(
     road: str | None = None,
     ski: bool = False,
     near_flood: bool = False,
+    surface: str | None = None,
 ) -> Cost:
+    """What an inch of ``terrain_id`` costs ``kind`` now.
+
+    ``road``: the stand moves along a road of that kind (road movement: the terrain's own
+    cost is not paid). ``surface``: the made surface under it where that differs, for the
+    ground condition alone: a hard road's obstacle strip is priced as the obstacle, yet it
+    is still a hard surface that mud does not reach (CD 11.1, 4.3); so is a bridge's deck.
+    """
     if road is not None and road not in ROADS:
         raise BadInput(f"--road {road!r}: accepted: {', '.join(ROADS)}")
     if kind.mobility == "static":
@@ -73,7 +81,7 @@ def move_cost(
     ground_id, why = ground_here(conditions["ground"], near_flood, charts)
     if why:
         cost.because.append(why)
-    _ground(cost, kind, ground_id, charts, road, ski)
+    _ground(cost, kind, ground_id, charts, road or surface, ski)
     now = effects(conditions, charts)
     allowance = now.vehicle_move if is_vehicle(kind) else now.personnel_move
     if allowance != 1:

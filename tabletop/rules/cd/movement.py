@@ -29,6 +29,7 @@ from tabletop.core.dice import DiceLike, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.odds import Repeats, distribution
+from tabletop.core.units import within_move
 from tabletop.core.words import count, fraction_text
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
@@ -300,6 +301,17 @@ class Pricer:
         table = self.ctx.table
         return split_path(points, table.tree, table.geometries, self.shapes)
 
+    def price_point(self, x: float, y: float) -> tuple[Segment, list[Event]]:
+        """What an inch costs the stand at (x, y), by the very procedure that prices a path
+        (``move-cost`` asks this, so it cannot differ from ``move``), and what is met there."""
+        here = Point(x, y)
+        n = len(self.pieces)
+        cover = [i for i, p in enumerate(self.pieces) if self.ctx.table.geometry(p.id).covers(here)]
+        cover += [n + j for j, shape in enumerate(self.shapes) if shape.covers(here)]
+        events: list[Event] = []
+        seg = self.price(Stretch(0.0, 0.0, tuple(cover)), [(x, y)], events)
+        return seg, events
+
     def _multiplier(self, terrain_kind: str) -> float | None:
         move = self.ctx.charts.terrain[terrain_kind].move
         if move is None:
@@ -383,12 +395,14 @@ class Pricer:
         fords = [s for s in specs if s.kind == "ford"]
         on_ice: tuple[str, str, bool] | None = None
         wet = {s.id for s in water}
+        on_bridge = False
         if water or any(s.kind == "bridge" for s in specs):
             carried = self._bridge(bridges, stretch, entry, events)
             if isinstance(carried, Segment):
                 return carried
             if carried:
                 water = []
+                on_bridge = True
             elif water and fords:
                 events.append(
                     Event(
@@ -493,6 +507,13 @@ class Pricer:
             if worst is None or mult > (self._multiplier(worst.kind) or 0):
                 worst = spec
         terrain_kind = worst.kind if worst is not None else "open"
+        # The made surface under the stand, for the ground condition: a road, or a bridge's
+        # deck (a hard surface wherever it is crossed). An obstacle strip across a hard road
+        # is priced as the obstacle but keeps the road's surface: mud does not reach it
+        # (CD 11.1; CD 4.3: anti-vehicle obstacles do not slow personnel at all).
+        surface = road or ("hard" if on_bridge else None)
+        if surface is not None and where == "open":
+            where = "hard-road"
         if worst is not None and worst.kind in OBSTACLES:
             road = None
         cost = ground.move_cost(
@@ -503,6 +524,7 @@ class Pricer:
             road=road,
             ski=self.ski,
             near_flood=near_flood,
+            surface=surface,
         )
         label = worst.id if worst is not None and not worst.referee_only else label
         here_ground, _ = ground.ground_here(ground_id, near_flood, charts)
@@ -525,7 +547,7 @@ class Pricer:
             )
         rule = charts.terrain[terrain_kind].rule if road is None else "CD 11 (roads)"
         ground_row = charts.table("ground")[here_ground]
-        exempt = road is not None and road in ground_row.road_exempt
+        exempt = surface is not None and surface in ground_row.road_exempt
         if not exempt and (ground_row.vehicle != 1 or ground_row.personnel != 1):
             rule = f"{rule}; {ground_row.rule}"
         seg = segment(terrain_kind, mult, rule, because, ground_id=here_ground, where=where)
@@ -604,9 +626,17 @@ def parse_path(ctx: RulesContext, stand: StandRow, inputs: dict[str, Any]) -> li
 
 
 def plan_move(
-    ctx: RulesContext, stand: StandRow, points: list[Any], facing: float | None
+    ctx: RulesContext,
+    stand: StandRow,
+    points: list[Any],
+    facing: float | None,
+    *,
+    suggest: bool = True,
 ) -> MovePlan:
-    """Price the path and find what it meets, changing nothing and rolling nothing."""
+    """Price the path and find what it meets, changing nothing and rolling nothing.
+
+    A move over its allowance is refused saying where the allowance runs out, a point
+    tried to be one the stand can reach (``suggest``: off for that trial itself)."""
 
     pricer = Pricer(ctx, stand)
     if facing is None:
@@ -619,15 +649,13 @@ def plan_move(
             "'tabletop engineer boat' or 'tabletop amphibious' (CD 2.1, 8.1)"
         )
         return plan
+    blocked: Segment | None = None
     for stretch in pricer.split(points):
         seg = pricer.price(stretch, points, plan.events)
         plan.segments.append(seg)
         if seg.multiplier is None:
-            x, y = point_along(points, seg.start)
-            plan.refused = f"{stand['id']} cannot enter {seg.terrain} at {x:.2f},{y:.2f}: " + (
-                f"{seg.because[0]} ({seg.rule})"
-            )
-            return plan
+            blocked = seg
+            break
     # One event for each thing crossed, where the path first meets it.
     seen: set[tuple[str, str | None]] = set()
     kept = []
@@ -636,18 +664,23 @@ def plan_move(
             kept.append(event)
             seen.add((event.kind, event.id))
     plan.events = kept
+    # The first limit met along the path refuses it: the allowance running out before
+    # the stand reaches what bars its way is refused for the allowance (movement costs).
     cost = plan.cost
-    if cost > plan.allowance + 1e-6:
-        spent, out_at = 0.0, points[-1]
-        for seg in plan.segments:
-            if spent + seg.cost >= plan.allowance - 1e-9:
-                out_at = point_along(points, seg.start + (plan.allowance - spent) / seg.multiplier)  # type: ignore[operator]
-                break
-            spent += seg.cost
+    if not within_move(cost, plan.allowance):
+        out_along = _runs_out_along(plan.segments, plan.allowance)
         plan.refused = (
-            f'{stand["id"]} needs {cost:.2f}" of movement but has {plan.allowance:g}" '
-            f"({pricer.source}): it runs out at {out_at[0]:.2f},{out_at[1]:.2f} "
-            "(movement costs, CD 10.2.2, 10.3.2, 11)"
+            f'{stand["id"]} needs {shown_total(plan.segments)}" of movement'
+            + (" before it reaches what bars its way" if blocked is not None else "")
+            + f' but has {plan.allowance:g}" ({pricer.source}): '
+            + (_runs_out_text(ctx, stand, points, out_along) if suggest else "")
+            + " (movement costs, CD 10.2.2, 10.3.2, 11)"
+        )
+        return plan
+    if blocked is not None:
+        x, y = point_along(points, blocked.start)
+        plan.refused = f"{stand['id']} cannot enter {blocked.terrain} at {x:.2f},{y:.2f}: " + (
+            f"{blocked.because[0]} ({blocked.rule})"
         )
         return plan
     # Bases may touch but not overlap where the move ends (as for 'place').
@@ -668,6 +701,71 @@ def plan_move(
     _mines_met(ctx, stand, plan)
     _ice_met(ctx, plan)
     return plan
+
+
+def _runs_out_along(segments: list[Segment], allowance: float) -> float:
+    """Inches along the path where the allowance is spent (or the path is barred)."""
+    spent = 0.0
+    for seg in segments:
+        if seg.multiplier is None:
+            return seg.start
+        if spent + seg.cost > allowance:
+            return seg.start + (allowance - spent) / seg.multiplier
+        spent += seg.cost
+    return segments[-1].end if segments else 0.0
+
+
+STEP_BACK = 0.25  # inches: how far back a refusal looks for free ground for its stop point
+
+
+def _runs_out_text(
+    ctx: RulesContext, stand: StandRow, points: list[Any], along: float
+) -> str:
+    """Where the allowance runs out, as a point the stand can be moved to, and the command.
+
+    The point is printed to two places, and tried: the same move to it (through the
+    waypoints passed on the way) must pass, else it is taken a quarter inch further back
+    (the point runs onto another base, say), until one does.
+    """
+    while along > EPS:
+        x, y = (round(v, 2) for v in point_along(points, along))
+        walked, via = 0.0, []
+        for a, b in itertools.pairwise(points):
+            walked += math.dist(a, b)
+            if walked >= along - EPS:
+                break
+            via.append(b)
+        trial = plan_move(ctx, stand, [points[0], *via, (x, y)], None, suggest=False)
+        if not trial.refused:
+            vias = "".join(f" --via {vx:g},{vy:g}" for vx, vy in via)
+            return (
+                f"it runs out at {x:.2f},{y:.2f} "
+                f"('tabletop move {stand['id']} {x:.2f},{y:.2f}{vias}' stops there)"
+            )
+        along -= STEP_BACK
+    return "it cannot set out along this path"
+
+
+def cost_lines(rows: list[dict[str, Any]]) -> tuple[list[str], str]:
+    """The costs piece by piece, as a referee reads them, and their total: every figure is
+    worked from the figures printed before it (the length to two places, times the
+    multiplier), so the lines add up to the total as printed."""
+    lines, total = [], 0.0
+    for row in rows:
+        length = round(row["length"], 2)
+        where = f'{length:.2f}" {row["terrain"]}'
+        if row["multiplier"] is None:
+            lines.append(f"{where}: impassable ({row['rule']})")
+            continue
+        cost = round(length * row["multiplier"], 2)
+        total += cost
+        lines.append(f'{where}: x{row["multiplier"]:g} = {cost:.2f}" ({row["rule"]})')
+    return lines, f"{total:.2f}"
+
+
+def shown_total(segments: list[Segment]) -> str:
+    """The total cost of ``segments`` as ``cost_lines`` prints it."""
+    return cost_lines(shown_segments(segments))[1]
 
 
 def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
@@ -838,11 +936,13 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     }
     state.meta["moves_made"] = int(state.meta.get("moves_made", 0)) + 1
     crossed.sort(key=lambda e: e.along)
-    cost = sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled)
+    # What it paid: the segments up to where it stopped, in the figures a referee reads.
+    paid = shown_segments([replace(s, end=min(s.end, stop)) for s in travelled])
+    cost = cost_lines(paid)[1]
     path = [list(map(lambda v: round(v, 3), p)) for p in points]
     verdict = (
         f'{stand["id"]} moves {stop:.2f}" to {stand["x"]:.2f},{stand["y"]:.2f} '
-        f'for {cost:.2f}" of its {plan.allowance:g}"'
+        f'for {cost}" of its {plan.allowance:g}"'
     )
     if stop <= EPS:
         verdict = f"{stand['id']} turns in place to face {plan.facing:g}"
@@ -862,9 +962,9 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
         "to": [round(position(stand)[0], 3), round(position(stand)[1], 3)],
         "path": path,
         "moved": round(stop, 3),
-        "cost": round(cost, 2),
+        "cost": round(sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled), 2),
         "allowance": plan.allowance,
-        "segments": shown_segments(plan.segments),
+        "segments": paid,
         "crossed": [e.as_json() for e in crossed],
         "attacks": mine_out["attacks"],
         "revealed": mine_out["revealed"],
@@ -976,6 +1076,22 @@ def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> StandRow:
     return stand
 
 
+class MoveRefused(RulesRefusal):
+    """A refused move: the reason, then the costs of its path piece by piece (``details``),
+    so the referee sees why without a second run with ``--check``."""
+
+    def __init__(self, message: str, details: list[str]):
+        super().__init__(message)
+        self.details = tuple(details)
+
+
+def _details(plan: MovePlan) -> list[str]:
+    lines, total = cost_lines(shown_segments(plan.segments))
+    if not lines:
+        return []
+    return [*lines, f'total {total}" of its {plan.allowance:g}"']
+
+
 def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
     """``tabletop move``: a refereed move (see the module's docstring)."""
     stand = _stand_for_move(ctx, inputs)
@@ -986,11 +1102,14 @@ def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
             f"{inputs['to'][0]:g},{inputs['to'][1]:g} is where {stand['id']} already is: "
             "give a point to move to, or --facing to turn in place"
         )
-    _check_phase(ctx, stand)
-    _special_cases(ctx, stand)
+    try:
+        _check_phase(ctx, stand)
+        _special_cases(ctx, stand)
+    except RulesRefusal as exc:
+        raise MoveRefused(str(exc), _details(plan_move(ctx, stand, points, facing))) from None
     plan = plan_move(ctx, stand, points, facing)
     if plan.refused:
-        raise RulesRefusal(plan.refused)
+        raise MoveRefused(plan.refused, _details(plan))
     result = apply_move(ctx, plan)
     result["opportunity"] = opportunity(ctx, stand, points, result["moved"])
     return result
@@ -1048,8 +1167,8 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         none = distribution(_mine_hits(attack)).get(0, Fraction(0))
         out["odds"][f"referee: {attack['field']} hits at least once"] = fraction_text(1 - none)
     out["verdict"] = (
-        f'{stand["id"]} can move for {plan.cost:.2f}" of its {plan.allowance:g}" (dry run, '
-        "nothing logged)"
+        f'{stand["id"]} can move for {shown_total(plan.segments)}" of its '
+        f'{plan.allowance:g}" (dry run, nothing logged)'
     )
     return out
 
