@@ -43,6 +43,8 @@ def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: 
     total = "impassable" if result["multiplier"] is None else f"x{result['multiplier']:g}"
     if result.get("mired"):
         total = "cannot move while mired"
-    click.echo(f"{stand} through {result['terrain']}: {total}")
+    piece = f" ({result['piece']})" if result.get("piece") else ""
+    road = f" on a {result['road']} road" if result.get("road") else ""
+    click.echo(f"{result['stand']} through {result['terrain']}{piece}{road}: {total}")
     for why in result["because"]:
         click.echo(f"  {why}")

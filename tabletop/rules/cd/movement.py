@@ -36,7 +36,7 @@ from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherPa
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.conditions import weight_class_of
-from tabletop.rules.cd.ground import refuse_if_mired
+from tabletop.rules.cd.ground import holds_still, refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
 from tabletop.rules.cd.sighting import End, end_for_stand, glances
 from tabletop.rules.cd.structures import automatic_hit
@@ -205,6 +205,12 @@ def _special_cases(ctx: RulesContext, stand: StandRow) -> None:
             f"{sid} is wading ashore: move it with 'tabletop amphibious wade {sid}' (CD 8.1.4)"
         )
     refuse_if_mired(stand)
+    holds_still(ctx, stand)
+    if stand.get("mire_due") is not None:
+        raise RulesRefusal(
+            f"{stand['id']} still owes the miring roll of its last move: roll it first with "
+            f"'tabletop mire {stand['id']}' (CD 11.1.4)"
+        )
     for model, facts in (stand.get("models") or {}).items():
         # A model's record may pin the stand where it is (MB 7.7: over 50 suppression).
         if isinstance(facts, dict) and facts.get("pinned"):
@@ -535,16 +541,8 @@ class Pricer:
                 charts.terrain[terrain_kind].rule,
                 terrain_kind,
             )
-        mult = cost.multiplier
         because = [*local_why, *cost.because]
-        if road is not None and self.road != self.cross:
-            # Along a road the stand uses its road allowance: an inch there is worth
-            # cross/road inches of the cross-country allowance (CD 11.2.1).
-            mult *= self.cross / self.road
-            because.append(
-                f'road allowance {self.road:g}" against {self.cross:g}" across country: '
-                f"x{self.cross / self.road:.4g}"
-            )
+        mult = self.along_road(cost.multiplier, road, because)
         rule = charts.terrain[terrain_kind].rule if road is None else "CD 11 (roads)"
         ground_row = charts.table("ground")[here_ground]
         exempt = surface is not None and surface in ground_row.road_exempt
@@ -554,6 +552,17 @@ class Pricer:
         if ground.is_vehicle(self.kind):
             seg.mire, _ = ground.mire_number(self.kind, where, here_ground, charts)
         return seg
+
+    def along_road(self, mult: float, road: str | None, because: list[str]) -> float:
+        """Along a road the stand uses its road allowance: an inch there is worth
+        cross/road inches of the cross-country allowance (CD 11.2.1)."""
+        if road is None or self.road == self.cross:
+            return mult
+        because.append(
+            f'road allowance {self.road:g}" against {self.cross:g}" across country: '
+            f"x{self.cross / self.road:.4g}"
+        )
+        return mult * self.cross / self.road
 
     def _bridge(
         self, bridges: list[Any], stretch: Stretch, entry: tuple[float, float], events: list[Event]
@@ -718,9 +727,7 @@ def _runs_out_along(segments: list[Segment], allowance: float) -> float:
 STEP_BACK = 0.25  # inches: how far back a refusal looks for free ground for its stop point
 
 
-def _runs_out_text(
-    ctx: RulesContext, stand: StandRow, points: list[Any], along: float
-) -> str:
+def _runs_out_text(ctx: RulesContext, stand: StandRow, points: list[Any], along: float) -> str:
     """Where the allowance runs out, as a point the stand can be moved to, and the command.
 
     The point is printed to two places, and tried: the same move to it (through the
@@ -784,19 +791,25 @@ def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
         )
 
 
+def ice_verdict(seg: Segment, stand_id: str, need: str) -> tuple[bool, str]:
+    """Whether the ice under ``seg`` bears the stand, and the words for it (CD 11.3)."""
+    bears = ICE_ORDER.index(str(seg.ice)) >= weight_number(need)
+    what = (
+        f"class {seg.ice} ice on {seg.ice_piece}: "
+        + ("bears" if bears else "too thin for")
+        + f" {stand_id} (needs {need})"
+    )
+    return bears, what
+
+
 def _ice_met(ctx: RulesContext, plan: MovePlan) -> None:
     need = needs(ctx, plan.stand)
     for seg in plan.segments:
         if seg.ice is None:
             continue
         point = point_along(plan.points, seg.start)
-        bears = ICE_ORDER.index(seg.ice) >= weight_number(need)
+        bears, what = ice_verdict(seg, plan.stand["id"], need)
         hidden = seg.hidden
-        what = (
-            f"class {seg.ice} ice on {seg.ice_piece}: "
-            + ("bears" if bears else "too thin for")
-            + f" {plan.stand['id']} (needs {need})"
-        )
         plan.events.append(
             Event("ice", seg.ice_piece, seg.start, point, "CD 11.3", what, referee_only=hidden)
         )
@@ -938,6 +951,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     crossed.sort(key=lambda e: e.along)
     # What it paid: the segments up to where it stopped, in the figures a referee reads.
     paid = shown_segments([replace(s, end=min(s.end, stop)) for s in travelled])
+    exact_cost = sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled)
     cost = cost_lines(paid)[1]
     path = [list(map(lambda v: round(v, 3), p)) for p in points]
     verdict = (
@@ -962,7 +976,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
         "to": [round(position(stand)[0], 3), round(position(stand)[1], 3)],
         "path": path,
         "moved": round(stop, 3),
-        "cost": round(sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled), 2),
+        "cost": round(exact_cost, 2),
         "allowance": plan.allowance,
         "segments": paid,
         "crossed": [e.as_json() for e in crossed],
@@ -1246,6 +1260,8 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         turned = abs((facing - float(stand["facing"]) + 180) % 360 - 180) > 1e-9
         if turned or math.dist(moved_from, (x, y)) > 1e-9:
             refuse_if_mired(stand)
+            if not in_setup(ctx):
+                holds_still(ctx, stand)
     candidate = {**stand, "x": x, "y": y, "facing": facing}
     others = [
         s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
@@ -1270,7 +1286,14 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             raise RulesRefusal(
                 f"{piece_id} is {row['state']}: no stand may be put on the wreck (CD 2.4.1)"
             )
+    due = None
+    if moved and not in_setup(ctx) and ground.is_vehicle(ctx.charts.stand_kinds[stand["kind"]]):
+        # The override moved it as 'move' would have: a vehicle through mud owes the miring
+        # roll, due until 'mire' takes it, whatever the phase (CD 11.1.4).
+        due = mud_crossed(ctx, stand, [moved_from, (x, y)])
     stand.update({"x": x, "y": y, "facing": facing})
+    if due is not None:
+        stand["mire_due"] = due
     if moved:
         stand["moved_turn"] = state.turn
         # Foxholes and entrenchments stay where they were dug (CD 5.1.1).
@@ -1301,6 +1324,12 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             "referee's override (not a refereed move)"
             + (f"; 'move' would have refused: {override}" if override else ""),
         )
+    if due is not None:
+        notes.append(
+            f"{stand['id']} crossed {due['ground']} ({due['where']}): its miring roll is due, "
+            f"mired on {due['number']} or less; take it with 'tabletop mire {stand['id']}' "
+            "(CD 11.1.4)"
+        )
     return {
         "stand": stand["id"],
         "x": stand["x"],
@@ -1327,6 +1356,30 @@ def _would_refuse(
     except RulesRefusal as exc:
         return str(exc)
     return plan.refused
+
+
+def mud_crossed(ctx: RulesContext, stand: StandRow, points: list[Any]) -> dict[str, Any] | None:
+    """The miring roll a vehicle moving along ``points`` owes, priced as ``move`` prices
+    it: the worst mud on the way, and the middle of the stretch of it, where a vehicle
+    that mires after regaining safe ground is put (CD 11.1.4). None: nothing to roll."""
+    pricer = Pricer(ctx, stand)
+    mud = [
+        seg
+        for stretch in pricer.split(points)
+        if (seg := pricer.price(stretch, points, [])).mire > 0 and seg.multiplier is not None
+    ]
+    if not mud:
+        return None
+    worst = max(mud, key=lambda s: s.mire)
+    ends_in_mud = mud[-1].end >= path_length(points) - 1e-9
+    mid = None if ends_in_mud else point_along(points, (mud[0].start + mud[-1].end) / 2)
+    return {
+        "turn": ctx.state.turn,
+        "number": worst.mire,
+        "where": worst.where,
+        "ground": worst.ground,
+        "halfway": None if mid is None else [round(mid[0], 6), round(mid[1], 6)],
+    }
 
 
 # --- plain rolls and markers --------------------------------------------------------------------
