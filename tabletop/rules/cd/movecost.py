@@ -61,8 +61,10 @@ def move_cost_for(
             road=road,
             ski=pricer.ski,
         )
-        if here is not None and ground_id != ctx.state.conditions["ground"]:
-            cost.because.insert(0, f"the ground where {stand['id']} stands: {ground_id}")
+        if here is not None:
+            # Why the ground there is not the table's: a piece's own, a flood's margin.
+            local = [b for b in here[0].because if "own ground" in b or "flooding" in b]
+            cost.because[1:1] = local
         because, road_kind = cost.because, road
         multiplier = cost.multiplier
         if multiplier is not None:
