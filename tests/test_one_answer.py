@@ -73,7 +73,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, list[dict[str,
             "weather": "clear",
             "wind": {"from": 1, "force": "light"},
             "ground": "dry",
-        },  # fmt: skip
+        },
         "terrain": [{k: v for k, v in p.items() if k != "centre"} for p in pieces],
         "sides": [
             {
