@@ -264,3 +264,105 @@ def test_printed_costs_add_up(moves: Run) -> None:
         '  0.50" open: x1 = 0.50" (CD core (default))',
         '  4.38" wood-1: x2 = 8.76" (CD core (default))',
     ]
+
+
+# --- mire: the verdict the move would have reached (CD 10.3.4, 11.1, 11.1.4) ----------------
+
+
+def test_mire_judges_the_mud_beside_a_flood(moves: Run) -> None:
+    # HT moved by hand (recorded with 'place' while setting up) to 54,24.5: within 2" of the
+    # impassable flood, deep mud on a dry table (CD 10.3.4); a halftrack in the open in deep
+    # mud mires on 4 or less (CD 11.1.4): 'move-cost' there says x4, and 'mire' rolls.
+    moves("place", "HT", "54", "24.5")
+    assert as_json(moves("move-cost", "HT", "--json"))["multiplier"] == 4.0
+    out = as_json(moves("mire", "HT", "--dice", "4", "--json"))
+    assert (out["mired"], out["number"], out["ground"], out["basis"]) == (
+        True,
+        4,
+        "mud-deep",
+        "where it stands",
+    )
+
+
+def test_mire_judges_a_pieces_own_ground(moves: Run) -> None:
+    # The bog is open ground of its own deep mud: CAR put in it rolls 1-4 (wheeled, open).
+    moves("place", "CAR", "15", "7")
+    out = as_json(moves("mire", "CAR", "--dice", "5", "--json"))
+    assert (out["mired"], out["number"], out["ground"]) == (False, 4, "mud-deep")
+
+
+def test_seed_detour_through_mud_rolls_though_it_ends_on_a_hard_road(moves: Run) -> None:
+    # CD 11.1.4's armoured car: moved by hand round a wreck, off the hard road (road-1 covers
+    # y 43.5-44.5) through deep mud from 30.5,43 to 31.5,43 and back on the road at 32,44.
+    # It rolls for the mud it crossed, mired on 1-4, and is put halfway across it.
+    moves("weather", "set", "--ground", "mud-deep")
+    moves("place", "AC2", "32", "44")
+    out = as_json(
+        moves("mire", "AC2", "--across-mud", "30.5,43", "31.5,43", "--dice", "4", "--json")
+    )
+    assert (out["mired"], out["number"], out["basis"], out["placed_at"]) == (
+        True,
+        4,
+        "the mud it crossed",
+        [31.0, 43.0],
+    )
+
+
+def test_an_override_through_mud_leaves_the_roll_due_after_the_phase(moves: Run) -> None:
+    moves("phase", "next")  # opportunity fire: 'place' is the referee's override now
+    placed = as_json(moves("place", "CAR", "18", "7", "--json"))
+    assert placed["notes"][-1] == (
+        "CAR crossed mud-deep (open): its miring roll is due, mired on 4 or less; take it "
+        "with 'tabletop mire CAR' (CD 11.1.4)"
+    )
+    moves("phase", "next")  # the fire phase: the roll is still due
+    out = as_json(moves("mire", "CAR", "--dice", "4", "--json"))
+    # It crossed the bog (14 to 16) and ended on dry ground: mired halfway across, 15,7.
+    assert (out["mired"], out["basis"], out["placed_at"]) == (True, "its move this turn", [15, 7])
+    again = moves("mire", "CAR", "--dice", "1", code=3).output
+    assert again == "Error: CAR is already mired: unmire it first (CD 11.1.4, 11.1.5)\n"
+
+
+def test_a_due_miring_roll_is_taken_before_the_stand_moves_again(moves: Run) -> None:
+    moves("phase", "next")
+    moves("place", "CAR", "18", "7")
+    moves("turn", "next", "--yes")
+    goto = ["phase", "next"]
+    moves(*goto)
+    moves(*goto)  # turn 2, movement
+    out = moves("move", "CAR", "20,7", code=3).output.splitlines()[0]
+    assert out == (
+        "Error: CAR still owes the miring roll of its last move: roll it first with "
+        "'tabletop mire CAR' (CD 11.1.4)"
+    )
+    assert as_json(moves("mire", "CAR", "--dice", "5", "--json"))["mired"] is False
+    moves("move", "CAR", "20,7")
+
+
+def test_unmiring_doubles_the_number_where_it_mired(moves: Run) -> None:
+    # Mired in the bog on 1-4 (wheeled, deep mud): it frees itself only on more than 8.
+    moves("place", "CAR", "15", "7")
+    moves("mire", "CAR", "--dice", "1")
+    out = as_json(moves("unmire", "CAR", "--dice", "8", "--json"))
+    assert (out["mired"], out["number"]) == (True, 4)
+
+
+# --- engineers that stay put (CD 3.1.2) ------------------------------------------------------
+
+
+def test_an_engineer_that_lays_a_minefield_stays_put(moves: Run) -> None:
+    # ENG at 45,35 lays a field beside itself; for the rest of the movement phase no command
+    # moves it: not move, not a batch, not the referee's override.
+    moves("minefield", "place", "45", "33.6", "--side", "Germany", "--by", "ENG")
+    before = file_digest(moves.game)  # type: ignore[attr-defined]
+    said = (
+        "ENG lays minefield mf-3 this movement phase and stays where it is until the phase "
+        "ends (CD 3.1.2); undo that first to move it"
+    )
+    assert moves("move", "ENG", "45,36", code=3).output.splitlines()[0] == f"Error: {said}"
+    batch = moves("move", "FAST", "40,36", "--and", "ENG 45,36", code=3).output
+    assert batch.splitlines()[0] == f"Error: move item 2 of 2 (ENG): {said}; nothing was applied"
+    assert moves("place", "ENG", "45", "36", code=3).output.splitlines()[0] == f"Error: {said}"
+    check = as_json(moves("move", "ENG", "45,36", "--check", "--json", code=3))
+    assert check["refused"] == said
+    assert file_digest(moves.game) == before  # type: ignore[attr-defined]

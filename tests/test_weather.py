@@ -199,12 +199,12 @@ def mud(run: Run) -> Run:
     run("new", MUD, "--seed", "2")
     return run
 
+
 def nudged(run: Run, stand: str) -> None:
     """Record that ``stand`` moved this turn, as a move moved by hand on the table: only a
     vehicle that moved checks for miring (CD 11.1.4)."""
     turn = as_json(run("status", "--json"))["turn"]
     set_stand(run, stand, moved_turn=turn)
-
 
 
 @pytest.mark.parametrize(

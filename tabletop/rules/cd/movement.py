@@ -1260,8 +1260,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         turned = abs((facing - float(stand["facing"]) + 180) % 360 - 180) > 1e-9
         if turned or math.dist(moved_from, (x, y)) > 1e-9:
             refuse_if_mired(stand)
-            if not in_setup(ctx):
-                holds_still(ctx, stand)
+            holds_still(ctx, stand)
     candidate = {**stand, "x": x, "y": y, "facing": facing}
     others = [
         s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
