@@ -366,3 +366,27 @@ def test_an_engineer_that_lays_a_minefield_stays_put(moves: Run) -> None:
     check = as_json(moves("move", "ENG", "45,36", "--check", "--json", code=3))
     assert check["refused"] == said
     assert file_digest(moves.game) == before  # type: ignore[attr-defined]
+
+
+# --- a batch checked item by item -------------------------------------------------------------
+
+
+def test_batch_check_gives_every_items_verdict(moves: Run) -> None:
+    before = file_digest(moves.game)  # type: ignore[attr-defined]
+    out = moves(
+        "move", "INF", "7,7", "--and", "TANK 7,2", "--and", "CAR 13,7", "--check", code=3
+    ).output.splitlines()
+    assert file_digest(moves.game) == before  # type: ignore[attr-defined]
+    assert out[0] == "1 move of 3 would be refused, so the batch would be (dry run, nothing logged)"
+    assert out[1] == 'item 1: INF can move for 5.00" of its 6" (dry run, nothing logged)'
+    # TANK (7,14 to 7,2): 4" open, 6" of woods at x2, 2" open = 18". Its 12" run out 4"
+    # into the woods, at 7,6; INF (item 1) ends at 7,7, so the point is taken back a
+    # quarter inch at a time until the tank's base is clear of it: 7,8.5.
+    assert out[4] == (
+        'item 2: TANK could not make this move: TANK needs 18.00" of movement but has 12" '
+        "(tank allowance (CD core (default))): it runs out at 7.00,8.50 ('tabletop move TANK "
+        "7.00,8.50' stops there) (movement costs, CD 10.2.2, 10.3.2, 11)"
+    )
+    assert out[8] == 'item 3: CAR can move for 1.00" of its 12" (dry run, nothing logged)'
+    r = as_json(moves("move", "INF", "7,7", "--and", "CAR 13,7", "--check", "--json"))
+    assert (r["count"], r["refused"], [i["refused"] for i in r["items"]]) == (2, 0, [None, None])

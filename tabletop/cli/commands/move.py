@@ -78,7 +78,20 @@ def cli(
     g = open_game(game)
     if len(items) > 1:
         if check:
-            raise click.UsageError("--check dry-runs one move at a time")
+            from tabletop.rules.cd.movement import check_batch
+
+            checked = check_batch(g.context(), items)
+            if as_json:
+                emit_json(checked)
+            else:
+                click.echo(checked["verdict"])
+                for item in checked["items"]:
+                    click.echo(f"item {item['item']}: ", nl=False)
+                    _show(item, dry_run=True)
+            if checked["refused"]:
+                bad = any(item.get("bad_input") for item in checked["items"])
+                raise click.exceptions.Exit(2 if bad else 3)
+            return
         out = g.execute("batch", {"command": "move", "items": items}, **dice_inputs(dice))
         if as_json:
             emit_json({"event": out.seq, **out.result})

@@ -26,7 +26,7 @@ from typing import Any, NotRequired, TypedDict
 from shapely import Point, Polygon
 
 from tabletop.core.dice import DiceLike, explain_no_roll
-from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.odds import Repeats, distribution
 from tabletop.core.units import within_move
@@ -1185,6 +1185,37 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         f'{plan.allowance:g}" (dry run, nothing logged)'
     )
     return out
+
+
+def check_batch(ctx: RulesContext, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """``move --check`` on a batch: every item's dry run, in order, each on the table as
+    the items before it that pass would leave it (a refused item moves nothing, as in the
+    batch itself, where it would refuse the whole batch). Nothing is logged."""
+    copy = RulesContext(ctx.state.copy(), _HighestFaces(), ctx.scenario, ctx.charts,
+                        _table=ctx.table)  # fmt: skip
+    results = []
+    for n, item in enumerate(items, start=1):
+        try:
+            result = check_move(copy, item)
+        except TabletopError as exc:
+            who = item.get("stand")
+            result = {"stand": who, "refused": str(exc), "verdict": f"{who}: {exc}",
+                      "segments": [], "crossed": [], "odds": {},
+                      "bad_input": exc.exit_code == 2}  # fmt: skip
+        result["item"] = n
+        results.append(result)
+        if not result["refused"]:
+            stand = copy.state.stand(item["stand"])
+            points = parse_path(copy, stand, item)
+            apply_move(copy, plan_move(copy, stand, points, item.get("facing")))
+    refused = [r for r in results if r["refused"]]
+    verdict = (
+        f"all {len(results)} moves would pass (dry run, nothing logged)"
+        if not refused
+        else f"{count(len(refused), 'move')} of {len(results)} would be refused, so the batch "
+        "would be (dry run, nothing logged)"
+    )
+    return {"verdict": verdict, "count": len(results), "refused": len(refused), "items": results}
 
 
 def _on_copy(plan: MovePlan, copy: RulesContext) -> MovePlan:
