@@ -390,3 +390,54 @@ def test_batch_check_gives_every_items_verdict(moves: Run) -> None:
     assert out[8] == 'item 3: CAR can move for 1.00" of its 12" (dry run, nothing logged)'
     r = as_json(moves("move", "INF", "7,7", "--and", "CAR 13,7", "--check", "--json"))
     assert (r["count"], r["refused"], [i["refused"] for i in r["items"]]) == (2, 0, [None, None])
+
+
+# --- forced back (hit effects chart) ----------------------------------------------------------
+
+
+@pytest.fixture
+def forced(moves: Run) -> Run:
+    # FAST (rifle) set up 6" south of US-1 (30,12); the fire phase; a hit (a natural 1),
+    # effect 5: forced back for a regular stand (no effect 1-3, forced back 4-6).
+    moves("place", "FAST", "30", "6")
+    moves("phase", "next")
+    moves("phase", "next")
+    return moves
+
+
+def test_forced_back_says_how_far_and_which_way(forced: Run) -> None:
+    out = as_json(forced("fire", "FAST", "US-1", "--dice", "1,5", "--json"))
+    # Half of infantry's 6" (charts/table.yaml forced-back-fraction 0.5), straight away
+    # from FAST at 30,6: bearing 0, from 30,12 to 30,15.
+    assert out["target_now"] == (
+        "forced back 3\" on bearing 0, away from the fire, to 30.00,15.00: 'tabletop move "
+        "US-1 --fall-back' (hit effects chart)"
+    )
+
+
+def test_fall_back_is_carried_out_in_the_fire_phase_and_clears_the_marker(forced: Run) -> None:
+    forced("fire", "FAST", "US-1", "--dice", "1,5")
+    r = as_json(forced("move", "US-1", "--fall-back", "--json"))
+    assert (r["verdict"], r["to"]) == (
+        'US-1 falls back 3.00" to 30.00,15.00 (hit effects chart; no allowance spent)',
+        [30.0, 15.0],
+    )
+    assert as_json(forced("show", "US-1", "--json"))["markers"] == []
+    assert forced("move", "US-1", "--fall-back", code=3).output == (
+        "Error: US-1 has no forced-back result to carry out\n"
+    )
+
+
+def test_a_fall_back_not_made_stays_pending_past_the_turn(forced: Run) -> None:
+    forced("fire", "FAST", "US-1", "--dice", "1,5")
+    forced("turn", "next", "--yes")
+    assert as_json(forced("show", "US-1", "--json"))["markers"] == ["forced-back"]
+    # The referee's own point: within 3" and no nearer the fire.
+    too_far = forced("move", "US-1", "30,16", "--fall-back", code=3).output
+    assert too_far == ('Error: US-1 falls back 3" (hit effects chart): 30,16 is 4.00" away\n')
+    nearer = forced("move", "US-1", "28,10", "--fall-back", code=3).output
+    assert nearer == (
+        "Error: US-1 falls back away from the fire: 28,10 is nearer to it (hit effects chart)\n"
+    )
+    forced("move", "US-1", "32,14", "--fall-back")
+    assert as_json(forced("show", "US-1", "--json"))["markers"] == []

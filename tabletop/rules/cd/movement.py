@@ -35,6 +35,7 @@ from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
+from tabletop.rules.cd.allowance import _spec, allowance_of
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.ground import holds_still, refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
@@ -154,30 +155,6 @@ class MovePlan:
 
 
 # --- allowance ------------------------------------------------------------------------------------
-
-
-def allowance_of(ctx: RulesContext, stand: StandRow) -> tuple[float, float, str]:
-    """The stand's base allowance across country and on roads, and where it comes from."""
-    spec = _spec(ctx, stand["id"])
-    own = getattr(spec, "move", None) if spec is not None else None
-    if own is not None:
-        road = own.road if own.road is not None else own.cross
-        return float(own.cross), float(road), "the stand's own allowance (scenario)"
-    row = ctx.charts.table("movement").get(stand["kind"])
-    if row is None:
-        raise RulesRefusal(
-            f"{stand['id']} ({stand['kind']}) has no base movement allowance: give it "
-            "move: {cross: N, road: N} in the scenario or a movement.yaml chart entry"
-        )
-    road = row.road if row.road is not None else row.cross
-    return float(row.cross), float(road), f"{stand['kind']} allowance ({row.rule})"
-
-
-def _spec(ctx: RulesContext, stand_id: str) -> Any:
-    try:
-        return ctx.scenario.stand_spec(stand_id)
-    except KeyError:
-        return None
 
 
 def _ski(ctx: RulesContext, stand: StandRow) -> bool:
@@ -641,6 +618,7 @@ def plan_move(
     facing: float | None,
     *,
     suggest: bool = True,
+    forced: bool = False,
 ) -> MovePlan:
     """Price the path and find what it meets, changing nothing and rolling nothing.
 
@@ -676,7 +654,7 @@ def plan_move(
     # The first limit met along the path refuses it: the allowance running out before
     # the stand reaches what bars its way is refused for the allowance (movement costs).
     cost = plan.cost
-    if not within_move(cost, plan.allowance):
+    if not forced and not within_move(cost, plan.allowance):
         out_along = _runs_out_along(plan.segments, plan.allowance)
         plan.refused = (
             f'{stand["id"]} needs {shown_total(plan.segments)}" of movement'
@@ -1108,6 +1086,8 @@ def _details(plan: MovePlan) -> list[str]:
 
 def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
     """``tabletop move``: a refereed move (see the module's docstring)."""
+    if inputs.get("fall_back"):
+        return fall_back_action(ctx, inputs)
     stand = _stand_for_move(ctx, inputs)
     points = parse_path(ctx, stand, inputs)
     facing = inputs.get("facing")
@@ -1126,6 +1106,66 @@ def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
         raise MoveRefused(plan.refused, _details(plan))
     result = apply_move(ctx, plan)
     result["opportunity"] = opportunity(ctx, stand, points, result["moved"])
+    return result
+
+
+def fall_back_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
+    """``move STAND --fall-back``: carry out a forced-back result, in whatever phase it came.
+
+    The stand goes the charted distance straight away from the fire (``fall_back_plan``,
+    worked out when the result was rolled), or to the point the referee gives within that
+    distance and no nearer the fire. It keeps its facing (it backs away), pays no allowance
+    (the distance is the chart's), and the path is refereed like any move: water, obstacles
+    and burning terrain bar it, mines, ice and mud act on it. The marker stays until then.
+    """
+    stand = _stand_for_move(ctx, inputs)
+    pending = stand.get("forced_back")
+    if pending is None or "forced-back" not in stand["markers"]:
+        raise RulesRefusal(f"{stand['id']} has no forced-back result to carry out")
+    refuse_if_mired(stand)
+    here = centre(stand)
+    given = inputs.get("to")
+    if given is None:
+        if pending.get("to") is None:
+            raise BadInput(
+                f"{stand['id']} has no fire or enemy to fall back from: give the point, "
+                f"'tabletop move {stand['id']} X,Y --fall-back'"
+            )
+        to = (float(pending["to"][0]), float(pending["to"][1]))
+    else:
+        to = (float(given[0]), float(given[1]))
+        far = math.dist(here, to)
+        if not within_move(far, pending["distance"]):
+            raise RulesRefusal(
+                f'{stand["id"]} falls back {pending["distance"]:g}" (hit effects chart): '
+                f'{to[0]:g},{to[1]:g} is {far:.2f}" away'
+            )
+        source = pending.get("away_from")
+        if source is not None and math.dist(to, source) < math.dist(here, source) - EPS:
+            raise RulesRefusal(
+                f"{stand['id']} falls back away from {pending['from_what']}: {to[0]:g},{to[1]:g} "
+                "is nearer to it (hit effects chart)"
+            )
+    width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
+    if not (0 <= to[0] <= width and 0 <= to[1] <= depth):
+        raise RulesRefusal(
+            f"{stand['id']} would fall back off the {width:g} x {depth:g} table, to "
+            f"{to[0]:g},{to[1]:g}: the referee decides; give a point on the table with "
+            f"'tabletop move {stand['id']} X,Y --fall-back'"
+        )
+    plan = plan_move(ctx, stand, [here, to], float(stand["facing"]), forced=True)
+    if plan.refused:
+        raise MoveRefused(plan.refused, _details(plan))
+    result = apply_move(ctx, plan)
+    stand["markers"] = [m for m in stand["markers"] if m != "forced-back"]
+    stand.pop("forced_back", None)
+    # What happened on the way (a minefield, the ice, the mud) follows the move's words.
+    rest = result["verdict"].split(f'of its {plan.allowance:g}"', 1)[-1]
+    x, y = result["to"]
+    result["verdict"] = (
+        f'{stand["id"]} falls back {result["moved"]:.2f}" to {x:.2f},{y:.2f} (hit effects '
+        f"chart; no allowance spent){rest}"
+    )
     return result
 
 
