@@ -302,6 +302,7 @@ def test_charges_that_went_off_are_spent(eng: Run) -> None:
     # gone off (here damaging bridge-1), a repaired bridge is not wired again.
     eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "5")
     assert terrain(eng, "bridge-1")["state"] == "damaged"
+    eng("phase", "next")  # G-E1 fired the charges as the movement phase ended (CD 2.4.1)
     eng("place", "G-E1", "30", "22")  # beside the bridge
     eng("place", "G-E2", "31.5", "22")
     out = as_json(eng("engineer", "repair", "bridge-1", "--by", "G-E1", "--by", "G-E2", "--json"))
@@ -1635,6 +1636,8 @@ def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
         "repair of bridge-2 begun: 2 night turns (1.5 h, CD 9.1.7) (class III, 1 engineer "
         "stand, CD 2.4.2)"
     )
+    # The JSON says what the text says: 2 night turns, not the 3 day turns of the rule.
+    assert (out["turns"], out["night"], out["hours"], out["day_turns"]) == (2, True, 1.5, 3)
     assert engineering_lines(end_turn(eng)) == [
         "task-1 (repair bridge-2): 1 night turn (0.5 h, CD 9.1.7) of work left"
     ]

@@ -323,7 +323,7 @@ def repair_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return {
         "verdict": f"repair of {piece.id} begun: {tasks.estimate(ctx, task)} (class "
         f"{piece.weight_class}, {count(len(workers), 'engineer stand')}, CD 2.4.2)",
-        "turns": turns,
+        **tasks.told(ctx, task),
         "task": task["id"],
     }
 
@@ -485,7 +485,7 @@ def bridge_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
         f"{inputs['set_class']} {'set' if plan['sets'] == 1 else 'sets'} for a class "
         f'{plan["class"]} span of {span:.1f}", '
         f"{tasks.estimate(ctx, task)} (CD 2.4.3)",
-        "turns": plan["turns"],
+        **tasks.told(ctx, task),
         "plan": plan,
         "task": task["id"],
     }
@@ -639,7 +639,7 @@ def launch_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "verdict": f"{stand['id']} {'recovers' if recover else 'lays'} its {what} at "
         f"{piece.id}: {when}; it takes a hasty advance order but does not move "
         "(CD 2.4.5)",
-        "turns": turns,
+        **tasks.told(ctx, task),
         "task": task["id"],
     }
 
@@ -805,7 +805,7 @@ def clear_obstacle_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str
         "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: '
         f"{tasks.estimate_hours(ctx, task['hours_needed'])}"
         f"{later} ({'earthmover' if mover else order + ' order'}, {work.rule})",
-        "turns": turns,
+        **tasks.told(ctx, task),
         "task": task["id"],
     }
 
