@@ -321,6 +321,7 @@ def unmire_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             f"{stand['id']} already tried to unmire itself this turn: one attempt a turn "
             "(CD 11.1.5); try again next turn, or have a vehicle tow it (--assist)"
         )
+    holds_still(ctx, stand)
     stand["unmire_tried_turn"] = state.turn
     free = ground.roll_unmire(number, ctx.dice, stand["id"])
     moved_to = None
