@@ -51,10 +51,10 @@ def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_js
     mud owes the roll: it stays due, in any phase, until taken here, and the stand moves
     again only once it is. For a vehicle moved by hand and recorded with 'place', say
     where it moved (--where) or the mud it crossed (--across-mud, where it entered and
-    left it; a vehicle that mires is put halfway across). The ground is judged as 'move' judges it: a piece's own ground,
-    deep mud beside a flood (CD 10.3.4), hard roads and bridge decks (CD 11.1). A
-    vehicle that has not moved does not roll; where no roll can mire it the answer is
-    a refusal naming the rule.
+    left it; a vehicle that mires is put halfway across). The ground is judged as
+    'move' judges it: a piece's own ground, deep mud beside a flood (CD 10.3.4), hard
+    roads and bridge decks (CD 11.1). A vehicle that has not moved does not roll;
+    where no roll can mire it the answer is a refusal naming the rule.
 
     \b
     Example:

@@ -461,7 +461,9 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
                 rolls.append(effect_roll)
                 effects.append(hit_effect(effect_roll, plan))
         worst = max(effects, key=lambda e: SEVERITY[e]) if effects else None
-        apply_effect(stand, worst)
+        field = ctx.state.rows.get(MINEFIELD + str(attack["field"]))
+        source = None if field is None else (float(field["x"]), float(field["y"]))
+        apply_effect(stand, worst, ctx.state, source, ctx)
         stand["fired_at"] = ctx.state.turn  # CD 3.2: counts as fire for morale
         happened.append(
             {

@@ -35,7 +35,7 @@ from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
-from tabletop.rules.cd.allowance import _spec, allowance_of
+from tabletop.rules.cd.allowance import _spec, allowance_of, fall_back_plan
 from tabletop.rules.cd.conditions import weight_class_of
 from tabletop.rules.cd.ground import holds_still, refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
@@ -1119,9 +1119,11 @@ def fall_back_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
     and burning terrain bar it, mines, ice and mud act on it. The marker stays until then.
     """
     stand = _stand_for_move(ctx, inputs)
-    pending = stand.get("forced_back")
-    if pending is None or "forced-back" not in stand["markers"]:
+    if "forced-back" not in stand["markers"]:
         raise RulesRefusal(f"{stand['id']} has no forced-back result to carry out")
+    # A result whose fire left no way to go (a referee's marker, an attack with no source)
+    # falls back from the nearest enemy.
+    pending = stand.get("forced_back") or fall_back_plan(ctx, stand, None)
     refuse_if_mired(stand)
     here = centre(stand)
     given = inputs.get("to")
