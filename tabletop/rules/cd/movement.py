@@ -1435,16 +1435,15 @@ def mud_crossed(ctx: RulesContext, stand: StandRow, points: list[Any]) -> dict[s
     it: the worst mud on the way, and the middle of the stretch of it, where a vehicle
     that mires after regaining safe ground is put (CD 11.1.4). None: nothing to roll."""
     pricer = Pricer(ctx, stand)
-    mud = [
-        seg
-        for stretch in pricer.split(points)
-        if (seg := pricer.price(stretch, points, [])).mire > 0 and seg.multiplier is not None
-    ]
+    travelled = [pricer.price(stretch, points, []) for stretch in pricer.split(points)]
+    mud = [seg for seg in travelled if seg.mire > 0 and seg.multiplier is not None]
     if not mud:
         return None
     worst = max(mud, key=lambda s: s.mire)
-    ends_in_mud = mud[-1].end >= path_length(points) - 1e-9
-    mid = None if ends_in_mud else point_along(points, (mud[0].start + mud[-1].end) / 2)
+    mid = None
+    if travelled[-1].mire == 0:
+        # As 'apply_move' places it: halfway across the last stretch of mud it crossed.
+        mid = point_along(points, (_mud_run_start(travelled, mud[-1]) + mud[-1].end) / 2)
     return {
         "turn": ctx.state.turn,
         "number": worst.mire,
