@@ -365,6 +365,8 @@ def test_an_engineer_that_lays_a_minefield_stays_put(moves: Run) -> None:
     assert moves("place", "ENG", "45", "36", code=3).output.splitlines()[0] == f"Error: {said}"
     check = as_json(moves("move", "ENG", "45,36", "--check", "--json", code=3))
     assert check["refused"] == said
+    crossing = moves("minefield", "cross", "ENG", "--path", "45,36", code=3).output
+    assert crossing.splitlines()[0] == f"Error: {said}"
     assert file_digest(moves.game) == before  # type: ignore[attr-defined]
 
 
