@@ -443,3 +443,18 @@ def test_a_fall_back_not_made_stays_pending_past_the_turn(forced: Run) -> None:
     )
     forced("move", "US-1", "32,14", "--fall-back")
     assert as_json(forced("show", "US-1", "--json"))["markers"] == []
+
+
+def test_forced_back_by_a_minefield_falls_back_away_from_it(moves: Run) -> None:
+    # ENG crosses mf-1 (45,38) and stops past it at 45,38.9; in the opportunity fire phase
+    # the first attack hits (1 on 3 or less), effect 5: forced back (regular); the second
+    # misses (9). It falls back 3" straight away from the field: bearing 0, to 45,41.9.
+    moves("move", "ENG", "45,39.5")
+    out = as_json(moves("phase", "next", "--dice", "1,5,9", "--json"))
+    said = [e["result"] for e in out["happened"] if e.get("what") == "minefield attack"]
+    assert said == [
+        '1 hit: forced back (CD 3.2); forced back 3" on bearing 0, away from the minefield, '
+        "to 45.00,41.90: 'tabletop move ENG --fall-back' (hit effects chart)"
+    ]
+    r = as_json(moves("move", "ENG", "--fall-back", "--json"))
+    assert r["to"] == [45.0, 41.9]

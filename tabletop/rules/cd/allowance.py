@@ -41,7 +41,10 @@ def _spec(ctx: RulesContext, stand_id: str) -> Any:
 
 
 def fall_back_plan(
-    ctx: RulesContext, stand: StandRow, away_from: tuple[float, float] | None
+    ctx: RulesContext,
+    stand: StandRow,
+    away_from: tuple[float, float] | None,
+    what: str = "the fire",
 ) -> dict[str, Any]:
     """Where a stand forced back goes: the charted fraction of its base cross-country
     allowance, straight away from the fire that forced it back (the firer, the burst's
@@ -50,7 +53,7 @@ def fall_back_plan(
     cross, _, _ = allowance_of(ctx, stand)
     distance = round(fraction * cross, 2)
     here = centre(stand)
-    source, why = away_from, "the fire"
+    source, why = away_from, what
     if source is None or math.dist(source, here) < 1e-9:
         enemies = sorted(
             (math.dist(centre(s), here), s["id"], centre(s))

@@ -463,8 +463,9 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
         worst = max(effects, key=lambda e: SEVERITY[e]) if effects else None
         field = ctx.state.rows.get(MINEFIELD + str(attack["field"]))
         source = None if field is None else (float(field["x"]), float(field["y"]))
-        apply_effect(stand, worst, ctx.state, source, ctx)
+        outcome = apply_effect(stand, worst, ctx.state, source, ctx, "the minefield")
         stand["fired_at"] = ctx.state.turn  # CD 3.2: counts as fire for morale
+        back = f"; {outcome}" if worst == "forced back" and outcome else ""
         happened.append(
             {
                 "what": "minefield attack",
@@ -475,7 +476,8 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
                     if effects
                     else "no hits"
                 )
-                + " (CD 3.2)",
+                + " (CD 3.2)"
+                + back,
             }
         )
     queue.clear()

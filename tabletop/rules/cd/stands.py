@@ -90,6 +90,7 @@ def apply_effect(
     state: State | None = None,
     away_from: tuple[float, float] | None = None,
     ctx: RulesContext | None = None,
+    what: str = "the fire",
 ) -> str | None:
     """Put the worst hit result on the target; returns its new status word.
 
@@ -110,7 +111,7 @@ def apply_effect(
             stand["markers"].append("forced-back")
         if ctx is None or stand["x"] is None:
             return "forced back: move it back (hit effects chart)"
-        plan = fall_back_plan(ctx, stand, away_from)
+        plan = fall_back_plan(ctx, stand, away_from, what)
         stand["forced_back"] = plan
         return fall_back_words(stand["id"], plan)
     return None

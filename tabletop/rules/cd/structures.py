@@ -104,7 +104,9 @@ def apply_damage(
         for stand in inside:
             if in_play(stand):
                 burning = ctx.table.geometry(piece_id).centroid
-                apply_effect(stand, "forced back", ctx.state, (burning.x, burning.y), ctx)
+                apply_effect(
+                    stand, "forced back", ctx.state, (burning.x, burning.y), ctx, "the fire"
+                )
                 out.append(f"{stand['id']} forced back by the fire (CD 6.2.2)")
     return out
 
