@@ -1123,7 +1123,15 @@ def fall_back_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
         raise RulesRefusal(f"{stand['id']} has no forced-back result to carry out")
     # A result whose fire left no way to go (a referee's marker, an attack with no source)
     # falls back from the nearest enemy.
-    pending = stand.get("forced_back") or fall_back_plan(ctx, stand, None)
+    # Worked out again from where the stand is now, in case it was put elsewhere since.
+    told = stand.get("forced_back") or {}
+    source = told.get("away_from")
+    pending = fall_back_plan(
+        ctx,
+        stand,
+        None if source is None else (float(source[0]), float(source[1])),
+        str(told.get("from_what") or "the fire"),
+    )
     refuse_if_mired(stand)
     here = centre(stand)
     given = inputs.get("to")
