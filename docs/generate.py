@@ -173,6 +173,12 @@ die. Physical dice are marked `*` in the output and in the log.""",
         "tabletop fire G-4 US-4 --dice 1,4",
     ),
     (
+        """A forced-back result says how far and which way: the hit effects chart's distance,
+straight away from the fire. The stand falls back at once, in whatever phase, with
+`move --fall-back` (its marker stays until it has):""",
+        "tabletop move US-4 --fall-back",
+    ),
+    (
         """A command the rules forbid is refused with exit status 3 and a message naming the rule;
 the game is not changed. G-1 tries its luck at US-1:""",
         "tabletop fire G-1 US-1",
@@ -411,6 +417,7 @@ JSON_SESSIONS: list[list[str]] = [
         "tabletop weather set --ground mud-moderate",
         "tabletop weather roll",
         "tabletop phase next",
+        "tabletop place US-4 31 8",
         "tabletop mire US-4 --dice 1",
         "tabletop unmire US-4",
         "tabletop morale",

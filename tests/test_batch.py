@@ -107,9 +107,13 @@ def test_several_moves_in_one_event_each_refereed(game: Run) -> None:
 def test_one_refused_move_moves_none(game: Run) -> None:
     before = file_digest(game.game)  # type: ignore[attr-defined]
     out = game("move", "US-1", "18,9", "--and", "US-3 40,30", code=3)
-    assert out.output.strip() == (
-        'Error: move item 2 of 2 (US-3): US-3 needs 25.67" of movement but has 12" (tank '
-        "allowance (CD core (default))): it runs out at 40.00,16.00 (movement costs, CD 10.2.2, "
-        "10.3.2, 11); nothing was applied"
+    lines = out.output.strip().splitlines()
+    assert lines[0] == (
+        'Error: move item 2 of 2 (US-3): US-3 needs 25.68" of movement but has 12" (tank '
+        "allowance (CD core (default))): it runs out at 40.00,16.00 ('tabletop move US-3 "
+        "40.00,16.00' stops there) (movement costs, CD 10.2.2, 10.3.2, 11); nothing was applied"
     )
+    # The item's costs follow, piece by piece, adding up to what it needs.
+    assert lines[1] == '  4.29" open: x1 = 4.29" (CD core (default))'
+    assert lines[-1] == '  total 25.68" of its 12"'
     assert file_digest(game.game) == before  # type: ignore[attr-defined]

@@ -74,7 +74,7 @@ def test_every_parameter_chart_entry_has_a_typed_field(charts: Charts) -> None:
 def test_typed_parameters_carry_the_chart_values(charts: Charts) -> None:
     table = charts.params(chart_params.TableParams)
     assert table == chart_params.TableParams(
-        inches_per_yard=0.02, turn_minutes=30, base_overlap_tolerance=0.0
+        inches_per_yard=0.02, turn_minutes=30, base_overlap_tolerance=0.0, forced_back_fraction=0.5
     )
     assert charts.params(chart_params.TableParams) is table  # built once
     assert charts.params(chart_params.AmmoParams).depletion_die == 10  # CD 1.2

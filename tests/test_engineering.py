@@ -97,22 +97,30 @@ def test_failed_charges_need_a_recheck_on_the_bridge(eng: Run) -> None:
         "Error: G-E1 must spend the whole movement phase on bridge-1 to recheck its "
         "charges (CD 2.4.1)\n"
     )
-    eng("place", "G-E1", "30", "20")  # onto the bridge: it moved this turn
+    # It fired the charges as this movement phase ends: it stays put until it ends.
     before = file_digest(eng.game)  # type: ignore[attr-defined]
-    moved = eng("engineer", "recheck", "bridge-1", "--by", "G-E1", code=3)
-    assert moved.output == (
-        "Error: G-E1 moved this turn: the recheck takes a whole movement phase on "
-        "bridge-1; stay on it and recheck next turn (CD 2.4.1)\n"
+    stays = eng("move", "G-E1", "30,20", code=3)
+    assert stays.output.splitlines()[0] == (
+        "Error: G-E1 fired the charges on bridge-1 this movement phase and stays where it is "
+        "until the phase ends (CD 2.4.1); undo that first to move it"
     )
     assert file_digest(eng.game) == before  # type: ignore[attr-defined]
-    next_movement(eng)  # turn 2: G-E1 stays on the bridge the whole phase
+    next_movement(eng)  # turn 2: G-E1 moves onto the bridge and ends the phase there
+    eng("move", "G-E1", "30,20")
     done = as_json(eng("engineer", "recheck", "bridge-1", "--by", "G-E1", "--json"))
-    assert done["verdict"] == (
-        "G-E1 rechecked the charges on bridge-1: they may be fired from a stationary turn "
-        "off the bridge, turn 3 at the earliest (CD 2.4.1)"
+    assert (done["verdict"], done["fire_from_turn"]) == (
+        "G-E1 rechecked the charges on bridge-1 and ends the movement phase on it; it moves "
+        "off in turn 3, and the charges may be fired by a stationary engineer off the bridge "
+        "from turn 4 (CD 2.4.1)",
+        4,
+    )
+    # Not even by the referee's override: 'place' holds the rule too.
+    assert eng("place", "G-E1", "30", "23.5", code=3).output.splitlines()[0] == (
+        "Error: G-E1 rechecks the charges on bridge-1 this movement phase and stays where it "
+        "is until the phase ends (CD 2.4.1); undo that first to move it"
     )
     next_movement(eng)  # turn 3: G-E1 moves off the bridge, so it is not stationary
-    eng("place", "G-E1", "30", "23.5")
+    eng("move", "G-E1", "30,23.5")
     assert (
         eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "9", code=3).output
         == "Error: G-E1 moved this turn; it must be stationary (CD 2.4.1)\n"
@@ -294,6 +302,7 @@ def test_charges_that_went_off_are_spent(eng: Run) -> None:
     # gone off (here damaging bridge-1), a repaired bridge is not wired again.
     eng("engineer", "demolish", "bridge-1", "--by", "G-E1", "--dice", "5")
     assert terrain(eng, "bridge-1")["state"] == "damaged"
+    eng("phase", "next")  # G-E1 fired the charges as the movement phase ended (CD 2.4.1)
     eng("place", "G-E1", "30", "22")  # beside the bridge
     eng("place", "G-E2", "31.5", "22")
     out = as_json(eng("engineer", "repair", "bridge-1", "--by", "G-E1", "--by", "G-E2", "--json"))
@@ -1627,6 +1636,8 @@ def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
         "repair of bridge-2 begun: 2 night turns (1.5 h, CD 9.1.7) (class III, 1 engineer "
         "stand, CD 2.4.2)"
     )
+    # The JSON says what the text says: 2 night turns, not the 3 day turns of the rule.
+    assert (out["turns"], out["night"], out["hours"], out["day_turns"]) == (2, True, 1.5, 3)
     assert engineering_lines(end_turn(eng)) == [
         "task-1 (repair bridge-2): 1 night turn (0.5 h, CD 9.1.7) of work left"
     ]

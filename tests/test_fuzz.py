@@ -349,7 +349,10 @@ def problems_with(case: Case, out: Outcome, changed: bool, named: bool = True) -
         found.append(f"exit {out.code}: {out.stderr.strip()[:300]}")
     elif out.code != 0:
         lines = out.stderr.splitlines()
-        if len(lines) != 1 or not lines[0].startswith("Error: "):
+        # One 'Error:' line; an error that shows its working (a refused move's costs, every
+        # problem in a file) indents it below.
+        details = all(line.startswith("  ") for line in lines[1:])
+        if not lines or not lines[0].startswith("Error: ") or not details:
             found.append(f"not one 'Error:' line: {out.stderr[:300]!r}")
         elif named and not names_the_problem(lines[0], case):
             found.append(f"message names neither value nor parameter: {lines[0][:300]}")

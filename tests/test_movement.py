@@ -67,7 +67,8 @@ def refused(table: Table, *args: str, code: int = 3) -> str:
     before = file_digest(table.game)
     result = table(*args, code=code)
     assert file_digest(table.game) == before, "a refused move changed the game"
-    return result.output.strip()
+    # The reason is the first line; a refused move's costs follow it, piece by piece.
+    return result.output.strip().splitlines()[0]
 
 
 def costs(result: dict[str, Any]) -> list[tuple[str, float, float | None, float]]:
@@ -92,7 +93,8 @@ def test_tank_pays_double_in_woods(table: Table) -> None:
 
 RUNS_OUT = (
     'TANK needs 24.00" of movement but has 12" (tank allowance (CD core (default))): it runs '
-    "out at 7.00,11.00 (movement costs, CD 10.2.2, 10.3.2, 11)"
+    "out at 7.00,11.00 ('tabletop move TANK 7.00,11.00' stops there) (movement costs, CD "
+    "10.2.2, 10.3.2, 11)"
 )
 
 
@@ -135,7 +137,8 @@ def test_own_allowance_from_the_scenario(table: Table) -> None:
 def test_over_allowance_names_inches_and_where_it_runs_out(table: Table) -> None:
     assert refused(table, "move", "INF", "7,18") == (
         'Error: INF needs 16.00" of movement but has 6" (infantry allowance (CD core '
-        "(default))): it runs out at 7.00,8.00 (movement costs, CD 10.2.2, 10.3.2, 11)"
+        "(default))): it runs out at 7.00,8.00 ('tabletop move INF 7.00,8.00' stops there) "
+        "(movement costs, CD 10.2.2, 10.3.2, 11)"
     )
 
 
@@ -158,7 +161,8 @@ def test_bridge_carries_infantry_but_not_a_heavier_tank(table: Table) -> None:
     r = table.json("move", "US-1", "11,22", "--via", "11,12", "--check", code=3)
     assert r["refused"] == (
         'US-1 needs 29.00" of movement but has 6" (infantry allowance (CD core (default))): '
-        "it runs out at 24.00,12.00 (movement costs, CD 10.2.2, 10.3.2, 11)"
+        "it runs out at 24.00,12.00 ('tabletop move US-1 24.00,12.00' stops there) (movement "
+        "costs, CD 10.2.2, 10.3.2, 11)"
     )
     table("place", "INF", "11,17")
     r = table.json("move", "INF", "11,22")
@@ -231,8 +235,9 @@ def test_snow_covered_lake_costs_as_snowy_ground(table: Table) -> None:
 def test_vehicle_breaks_through_a_hidden_thin_patch_where_it_starts(table: Table) -> None:
     r = table.json("move", "LORRY", "29,30.5")
     assert (r["to"], r["moved"], r["status"]) == ([29.0, 30.0], 3.0, "eliminated")
-    # The patch cuts nothing the players see: one stretch of lake-1.
-    assert costs(r) == [("lake-1", 3.5, 2.0, 7.0)]
+    # The patch cuts nothing the players see: one stretch of lake-1, paid up to where the
+    # ice gave way.
+    assert costs(r) == [("lake-1", 3.0, 2.0, 6.0)]
     hidden = [e for e in r["crossed"] if e["id"] == "thin"]
     assert hidden[0]["result"] == "referee: class I ice on thin: too thin for LORRY (needs II)"
     assert r["crossed"][-1] == {

@@ -36,11 +36,13 @@ def _made(folder: Path, *commands: tuple[str, ...]) -> Path:
 
 @pytest.fixture(scope="module")
 def mud_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Crossroads (seed 1) in deep mud, turn 1, movement phase."""
+    """Crossroads (seed 1) in deep mud, turn 1, movement phase; G-5 has moved half an inch
+    (set up by hand), so it checks for miring (CD 11.1.4)."""
     return _made(
         tmp_path_factory.mktemp("mud"),
         ("new", "crossroads", "--seed", "1"),
         ("weather", "set", "--ground", "mud-deep"),
+        ("place", "G-5", "40", "20.5"),
     )
 
 

@@ -642,7 +642,7 @@ def test_completion_of_commands_stands_weapons_and_views(shared: Path) -> None:
 def test_completion_after_a_misspelt_option_still_completes(shared: Path) -> None:
     # move refuses '--chek' when run; completing the rest of the line must not.
     args = ["move", "--game", str(shared), "US-1", "1,1", "--chek"]
-    assert completions(args, "--fa") == ["--facing"]
+    assert completions(args, "--fa") == ["--facing", "--fall-back"]
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

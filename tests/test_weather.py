@@ -200,6 +200,13 @@ def mud(run: Run) -> Run:
     return run
 
 
+def nudged(run: Run, stand: str) -> None:
+    """Record that ``stand`` moved this turn, as a move moved by hand on the table: only a
+    vehicle that moved checks for miring (CD 11.1.4)."""
+    turn = as_json(run("status", "--json"))["turn"]
+    set_stand(run, stand, moved_turn=turn)
+
+
 @pytest.mark.parametrize(
     ("ground", "multiplier"),
     [
@@ -221,16 +228,18 @@ def test_tracked_vehicle_in_woods(mud: Run, ground: str, multiplier: float) -> N
 @pytest.mark.parametrize(
     ("stand", "args", "ground", "multiplier"),
     [
-        ("CAR", ["--road", "hard"], "mud-deep", 1),  # hard roads ignore mud (CD 11.1)
-        ("CAR", ["--road", "dirt"], "mud-deep", 4),
+        # Along a road the armoured car uses its 24" road allowance against 12" across
+        # country: x0.5 on top, as 'move' prices the road (CD 11.2.1).
+        ("CAR", ["--road", "hard"], "mud-deep", 0.5),  # hard roads ignore mud (CD 11.1)
+        ("CAR", ["--road", "dirt"], "mud-deep", 2),
         ("INF", ["--terrain", "open"], "mud-light", 2),
         ("INF", ["--terrain", "open"], "mud-moderate", 2),
-        ("CAR", ["--road", "plowed"], "snow-deep", 1),  # CD 11.2.2
-        ("CAR", ["--road", "unplowed"], "snow-deep", 4),
-        ("CAR", ["--road", "unplowed"], "snow", 2),  # CD 11.2.1
+        ("CAR", ["--road", "plowed"], "snow-deep", 0.5),  # CD 11.2.2
+        ("CAR", ["--road", "unplowed"], "snow-deep", 2),
+        ("CAR", ["--road", "unplowed"], "snow", 1),  # CD 11.2.1
         ("SKI", ["--terrain", "open"], "snow-deep", 1),  # ski-mobile
         ("INF", ["--terrain", "open"], "snow-deep", 2),
-        ("CAR", ["--road", "hard"], "ice", 2),  # CD 11.3: roads too
+        ("CAR", ["--road", "hard"], "ice", 1),  # CD 11.3: roads too
         ("INF", ["--terrain", "open"], "ice", 1),
         ("CAR", ["--terrain", "woods"], "dry", None),
     ],
@@ -315,6 +324,7 @@ NO_ROLL = {
 def test_miring_chart(mud: Run, stand, where, ground, number) -> None:
     if ground != "mud-deep":
         mud("weather", "set", "--ground", ground)
+    nudged(mud, stand)
     if not number:
         # CD 11.1.4: where no roll can mire it, the answer is a rules refusal (exit 3).
         out = mud("mire", stand, "--where", where, code=3).output
@@ -322,6 +332,7 @@ def test_miring_chart(mud: Run, stand, where, ground, number) -> None:
             out == f"Error: {stand} cannot mire {NO_ROLL[stand, where, ground]}; no roll is made\n"
         )
         return
+    nudged(mud, stand)
     out = as_json(mud("mire", stand, "--where", where, "--dice", str(number), "--json"))
     assert out["number"] == number
     assert out["mired"] is True
@@ -342,11 +353,13 @@ def test_only_vehicles_mire(mud: Run) -> None:
 
 
 def test_mired_across_mud_is_placed_halfway(mud: Run) -> None:
+    nudged(mud, "CAR")
     out = as_json(mud("mire", "CAR", "--across-mud", "4,10", "8,14", "--dice", "1", "--json"))
     assert out["placed_at"] == [6, 12]
 
 
 def test_unmiring_by_itself_needs_more_than_double(mud: Run) -> None:
+    nudged(mud, "TANK")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     stuck = as_json(mud("unmire", "TANK", "--dice", "4", "--json"))  # tracked deep: 2 -> beat 4
     assert stuck["mired"] is True
@@ -364,6 +377,7 @@ def test_unmiring_by_itself_needs_more_than_double(mud: Run) -> None:
 
 
 def test_unmiring_with_help(mud: Run) -> None:
+    nudged(mud, "TANK")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     # Helpers push or tow, so they stand in contact (CD 11.1.5): bases touching.
     mud("place", "LORRY", "34", "25")
@@ -380,6 +394,7 @@ def test_unmiring_with_help(mud: Run) -> None:
     )
     mud("turn", "next", "--yes")  # freed, it moves on only next turn (CD 11.1.5)
     goto_phase(mud, "movement")
+    nudged(mud, "TANK")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     stuck = as_json(mud("unmire", "TANK", "--assist", "BIG", "--dice", "1", "--json"))
     assert stuck["mired"] is True and stuck["verdict"] == "BIG mires too; TANK stays mired"
@@ -469,12 +484,24 @@ def test_no_miring_roll_for_a_vehicle_that_did_not_move_this_turn(mud: Run) -> N
     goto_phase(mud, "movement")
     out = mud("mire", "TANK", "--dice", "1", code=3).output
     assert out == (
-        "Error: TANK has not moved this turn: only a vehicle that moved checks for miring "
-        "(CD 11.1.4)\n"
+        "Error: TANK has not moved this turn (last in turn 1): only a vehicle that moved "
+        "checks for miring (CD 11.1.4)\n"
     )
 
 
+def test_no_miring_roll_for_a_vehicle_that_never_moved(mud: Run) -> None:
+    # CD 11.1.4: only a vehicle that moved checks; TANK stands where the scenario put it.
+    before = file_digest(mud.game)  # type: ignore[attr-defined]
+    out = mud("mire", "TANK", "--where", "open", "--dice", "1", code=3).output
+    assert out == (
+        "Error: TANK has not moved this turn: only a vehicle that moved checks for miring "
+        "(CD 11.1.4)\n"
+    )
+    assert file_digest(mud.game) == before  # type: ignore[attr-defined]
+
+
 def test_no_miring_roll_outside_the_movement_phase(mud: Run) -> None:
+    nudged(mud, "TANK")
     mud("phase", "next")
     out = mud("mire", "TANK", "--dice", "1", code=3).output
     assert out == (
@@ -484,11 +511,13 @@ def test_no_miring_roll_outside_the_movement_phase(mud: Run) -> None:
 
 
 def test_a_placed_stand_rolls_once_a_turn_from_where_it_stands(mud: Run) -> None:
+    nudged(mud, "TANK")
     out = as_json(mud("mire", "TANK", "--dice", "3", "--json"))
     assert (out["mired"], out["basis"]) == (False, "where it stands")
     again = mud("mire", "TANK", "--dice", "1", code=3).output
     assert again == (
-        "Error: TANK has already checked for miring this turn: one roll per move (CD 11.1.4)\n"
+        "Error: TANK has already checked for miring after this move: one roll per move "
+        "(CD 11.1.4)\n"
     )
 
 
@@ -504,6 +533,7 @@ def test_a_placed_stand_rolls_once_a_turn_from_where_it_stands(mud: Run) -> None
 def test_towing_or_pushing_moves_both_stands_an_inch(
     mud: Run, how: list[str], tank: list[float], big: list[float]
 ) -> None:
+    nudged(mud, "TANK")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     mud("place", "BIG", "35", "27.3")  # bases 0.5" apart: in contact
     out = as_json(mud("unmire", "TANK", "--assist", "BIG", *how, "--dice", "9", "--json"))
@@ -514,6 +544,7 @@ def test_towing_or_pushing_moves_both_stands_an_inch(
 
 
 def test_towing_refused_when_the_inch_is_blocked(mud: Run) -> None:
+    nudged(mud, "TANK")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     mud("place", "BIG", "35", "27.3")
     mud("place", "CAR", "35", "29.9")  # just clear of BIG now, not once BIG has moved an inch
@@ -525,6 +556,7 @@ def test_towing_refused_when_the_inch_is_blocked(mud: Run) -> None:
 
 def test_pushing_refused_off_the_table(mud: Run) -> None:
     mud("place", "TANK", "20", "35.5")
+    nudged(mud, "TANK")
     mud("mire", "TANK", "--where", "open", "--dice", "1")
     mud("place", "BIG", "20", "33.2")
     out = mud("unmire", "TANK", "--assist", "BIG", "--push", "--dice", "9", code=3).output
@@ -843,6 +875,7 @@ def test_an_illumination_round_in_daytime_fog_changes_nothing(game: Run) -> None
 )
 def test_a_mired_vehicle_may_not_move_or_turn(game: Run, args: list[str], refused: bool) -> None:
     game("weather", "set", "--ground", "mud-moderate")
+    nudged(game, "US-3")
     game("mire", "US-3", "--where", "open", "--dice", "1")
     before = file_digest(game.game)  # type: ignore[attr-defined]
     out = game("place", "US-3", *args, code=3 if refused else 0)
@@ -858,6 +891,7 @@ def test_a_mired_vehicle_may_not_move_or_turn(game: Run, args: list[str], refuse
 
 def test_a_mired_vehicle_may_not_cross_a_minefield_either(game: Run) -> None:
     game("weather", "set", "--ground", "mud-moderate")
+    nudged(game, "US-3")
     game("mire", "US-3", "--where", "open", "--dice", "1")
     before = file_digest(game.game)  # type: ignore[attr-defined]
     out = game("minefield", "cross", "US-3", "--path", "40,8", code=3)
@@ -870,6 +904,7 @@ def test_a_mired_vehicle_may_not_cross_a_minefield_either(game: Run) -> None:
 
 def test_freed_it_moves_again(game: Run) -> None:
     game("weather", "set", "--ground", "mud-moderate")
+    nudged(game, "US-3")
     game("mire", "US-3", "--where", "open", "--dice", "1")
     game("unmire", "US-3", "--dice", "9")  # more than twice 1: free, and 1" forward
     game("place", "US-3", "41", "8")
@@ -897,6 +932,7 @@ def test_a_helper_must_be_friendly_and_in_contact(
     game: Run, helper: str, at: str | None, message: str | None
 ) -> None:
     game("weather", "set", "--ground", "mud-moderate")
+    nudged(game, "US-3")
     game("mire", "US-3", "--where", "open", "--dice", "1")
     if at is not None:
         game("place", helper, *at.split(","), "--facing", "0")
@@ -911,6 +947,7 @@ def test_a_helper_must_be_friendly_and_in_contact(
 
 def test_a_vehicle_cannot_tow_itself(game: Run) -> None:
     game("weather", "set", "--ground", "mud-moderate")
+    nudged(game, "US-3")
     game("mire", "US-3", "--where", "open", "--dice", "1")
     assert game("unmire", "US-3", "--assist", "US-3", code=2).output == (
         "Error: --assist 'US-3': a vehicle cannot tow itself; leave out --assist to "
@@ -942,6 +979,7 @@ def test_dice_given_when_no_roll_is_needed_say_why(
     game: Run, stand: str, where: str, why: str
 ) -> None:
     game("weather", "set", "--ground", "mud-moderate")
+    nudged(game, stand)
     before = file_digest(game.game)  # type: ignore[attr-defined]
     out = game("mire", stand, "--where", where, "--dice", "3", code=3).output
     assert out == why
@@ -986,6 +1024,7 @@ def test_weather_show_names_what_is_rolled_each_turn(game: Run) -> None:
 
 def test_a_miring_roll_says_its_number_once(mud: Run) -> None:
     # CD 11.1.4: a tracked vehicle in the open in deep mud mires on 2 or less.
+    nudged(mud, "TANK")
     assert mud("mire", "TANK", "--dice", "7").output.splitlines() == [
         "TANK is not mired (rolled 7); tracked open in deep mud: mires on 2 or less "
         "(CD 11.1.4) (where it stands)",

@@ -60,4 +60,5 @@ def _for_item(
         f"{name} item {n} of {total}{f' ({who})' if who else ''}: {exc}; nothing was applied"
     )
     error.exit_code = exc.exit_code
+    error.details = exc.details  # a refused move's costs, piece by piece
     return error

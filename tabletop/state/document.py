@@ -119,6 +119,10 @@ class StandRow(TypedDict, total=False):
     fired_at: int  # the last turn it was fired at (morale, night sighting)
     last_move: LastMoveRow  # its last move (CD 11.1.4)
     mire_checked_turn: int  # the turn a miring check was rolled for it (CD 11.1.4)
+    mire_due: dict[str, Any]  # a miring roll an override left due: number, where, ground, halfway
+    mired_number: int  # the miring number where it mired (CD 11.1.5 doubles it)
+    stays: dict[str, Any]  # a task it stays put for this movement phase: turn, phase, why, rule
+    forced_back: dict[str, Any]  # a fall-back still to make: turn, distance, away_from, by
     unmired_turn: int  # the turn it got out of the mud (CD 11.1.4)
     unmire_tried_turn: int  # the turn it tried to (CD 11.1.4)
     morale_due: list[dict[str, Any]]  # morale tests owed: rule, why, turn (CD 7.3.4)

@@ -28,8 +28,8 @@ from tabletop.cli.core import (
     "--where",
     type=click.Choice(["open", "dirt-road", "hard-road"]),
     default=None,
-    help="Where it moved (default: the worst ground its recorded move crossed, else the "
-    "terrain under the stand).",
+    help="Where it moved (default: what its recorded move crossed, else the ground under "
+    "the stand, priced as 'move' prices it).",
 )
 @click.option(
     "--across-mud",
@@ -44,18 +44,21 @@ from tabletop.cli.core import (
 @json_option
 @command
 def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_json: bool) -> None:
-    """Roll the miring chart for a vehicle in mud (CD 11.1.4).
+    """Roll the miring chart for a vehicle that moved through mud (CD 11.1.4).
 
-    STAND is a vehicle that moved in moderate or deep mud this turn: one roll per move,
-    in the movement phase. What counts is the ground its move crossed (recorded by
-    'tabletop move'), not only where it ended. Where no roll can mire it (hard road,
-    light mud, a recovery vehicle) the answer is a refusal naming the rule.
-
-    A vehicle that mires after crossing a patch of mud is placed halfway across it.
+    STAND is a vehicle that moved this turn. 'tabletop move' rolls for its own moves;
+    this is for the others. A vehicle the referee put with 'place' (an override) through
+    mud owes the roll: it stays due, in any phase, until taken here, and the stand moves
+    again only once it is. For a vehicle moved by hand and recorded with 'place', say
+    where it moved (--where) or the mud it crossed (--across-mud, where it entered and
+    left it; a vehicle that mires is put halfway across). The ground is judged as
+    'move' judges it: a piece's own ground, deep mud beside a flood (CD 10.3.4), hard
+    roads and bridge decks (CD 11.1). A vehicle that has not moved does not roll;
+    where no roll can mire it the answer is a refusal naming the rule.
 
     \b
     Example:
-      tabletop mire G-5 --where open --dice 3
+      tabletop mire G-5 --dice 3
       tabletop mire G-5 --across-mud 30,18 34,20
     """
     inputs = {

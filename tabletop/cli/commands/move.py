@@ -32,6 +32,13 @@ from tabletop.cli.core import (
 @click.option("--via", type=POINT, multiple=True, help="A waypoint X,Y (repeat, in order).")
 @click.option("--facing", type=BEARING, default=None, help="Facing at the end (degrees).")
 @click.option("--check", is_flag=True, help="Dry run: cost, what it meets, odds; logs nothing.")
+@click.option(
+    "--fall-back",
+    "fall_back",
+    is_flag=True,
+    help="Carry out STAND's forced-back result, in any phase: the charted distance away "
+    "from the fire (or to X,Y, within that distance).",
+)
 @batch_options
 @dice_option
 @game_option
@@ -43,6 +50,7 @@ def cli(
     via: tuple[tuple[float, float], ...],
     facing: float | None,
     check: bool,
+    fall_back: bool,
     batch_more: tuple[str, ...],
     batch_file: Any,
     dice: Any,
@@ -59,14 +67,28 @@ def cli(
 
     Several stands at once: add --and "STAND X,Y [--via X,Y]..." for each, or give a
     --file with one such line per stand. Each move is refereed in turn; if one is
-    refused, none is made. The batch is one event (one undo takes it all back).
+    refused, none is made. The batch is one event (one undo takes it all back). With
+    --check, every item's dry run is shown.
+
+    A stand forced back falls back with --fall-back, in whatever phase: the hit effects
+    chart's distance straight away from the fire, or to X,Y within that distance.
 
     \b
     Example:
       tabletop move US-3 30,12 --via 24,10
       tabletop move G-5 40,20 --check
       tabletop move US-1 18,9 --and "US-2 20,9" --and "US-3 22,9 --facing 90"
+      tabletop move US-4 --fall-back
     """
+    if fall_back:
+        if stand is None or via or facing is not None or check or batch_more or batch_file:
+            raise click.UsageError("--fall-back takes STAND and at most X,Y")
+        inputs = {"stand": stand, "to": None if to is None else list(to), "fall_back": True}
+        out = open_game(game).execute("move", inputs, **dice_inputs(dice))
+        r = executed(out, as_json)
+        if r is not None:
+            _show(r, dry_run=False)
+        return
     items = (
         [] if stand is None else [_inputs({"stand": stand, "to": to, "via": via, "facing": facing})]
     )
@@ -78,7 +100,20 @@ def cli(
     g = open_game(game)
     if len(items) > 1:
         if check:
-            raise click.UsageError("--check dry-runs one move at a time")
+            from tabletop.rules.cd.movement import check_batch
+
+            checked = check_batch(g.context(), items)
+            if as_json:
+                emit_json(checked)
+            else:
+                click.echo(checked["verdict"])
+                for item in checked["items"]:
+                    click.echo(f"item {item['item']}: ", nl=False)
+                    _show(item, dry_run=True)
+            if checked["refused"]:
+                bad = any(item.get("bad_input") for item in checked["items"])
+                raise click.exceptions.Exit(2 if bad else 3)
+            return
         out = g.execute("batch", {"command": "move", "items": items}, **dice_inputs(dice))
         if as_json:
             emit_json({"event": out.seq, **out.result})
@@ -109,11 +144,10 @@ def cli(
 def _show(r: dict[str, Any], *, dry_run: bool) -> None:
     event = "" if dry_run else f" (event {r['event']})"
     click.echo(f"{r['verdict']}{event}")
-    for seg in r["segments"]:
-        mult = "impassable" if seg["multiplier"] is None else f"x{seg['multiplier']:g}"
-        click.echo(
-            f'  {seg["length"]:.2f}" {seg["terrain"]}: {mult} = {seg["cost"]:.2f}" ({seg["rule"]})'
-        )
+    from tabletop.rules.cd.movement import cost_lines
+
+    for line in cost_lines(r["segments"])[0]:
+        click.echo(f"  {line}")
     for e in r["crossed"]:
         click.echo(f"  {e['kind']} {e['id'] or ''} at {e['point'][0]:g},{e['point'][1]:g}: "
                    f"{e['result']} ({e['rule']})")  # fmt: skip

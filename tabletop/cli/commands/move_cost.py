@@ -26,7 +26,10 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: bool) -> None:
     """Inches STAND pays per inch moved, and why.
 
-    Terrain first, then mud, snow or ice, then the weather.
+    Where the stand stands, the answer is the one 'move' gives there: the terrain,
+    roads and bridges by their state, water and its ice, the piece's own ground and the
+    mud beside a flood, then the weather. With --terrain or --road, that kind is priced
+    the same way on the ground under the stand.
 
     \b
     Example:
@@ -43,6 +46,8 @@ def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: 
     total = "impassable" if result["multiplier"] is None else f"x{result['multiplier']:g}"
     if result.get("mired"):
         total = "cannot move while mired"
-    click.echo(f"{stand} through {result['terrain']}: {total}")
+    piece = f" ({result['piece']})" if result.get("piece") else ""
+    road = f" on a {result['road']} road" if result.get("road") else ""
+    click.echo(f"{result['stand']} through {result['terrain']}{piece}{road}: {total}")
     for why in result["because"]:
         click.echo(f"  {why}")

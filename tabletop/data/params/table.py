@@ -16,3 +16,4 @@ class TableParams:
     inches_per_yard: float  # CD scale (SPEC 2)
     turn_minutes: int  # CD scale (SPEC 2)
     base_overlap_tolerance: float  # tabletop (default)
+    forced_back_fraction: float  # CD core hit effects (default)

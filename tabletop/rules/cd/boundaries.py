@@ -101,9 +101,19 @@ def resupply(ctx: RulesContext) -> list[Happened]:
 
 @step("clear-turn-markers")
 def clear_turn_markers(ctx: RulesContext) -> list[Happened]:
-    """Forced-back markers mark last turn's results; they go as a new turn starts."""
+    """Forced-back markers mark last turn's results; they go as a new turn starts, except
+    where the stand has not yet fallen back ('move STAND --fall-back'): that stays due."""
     out = []
     for stand in ctx.state.stands():
+        if "forced-back" in stand["markers"] and stand.get("forced_back") is not None:
+            out.append(
+                {
+                    "what": "marker",
+                    "stand": stand["id"],
+                    "result": f"forced-back kept: {stand['id']} has still to fall back",
+                }
+            )
+            continue
         if "forced-back" in stand["markers"]:
             stand["markers"].remove("forced-back")
             out.append({"what": "marker", "stand": stand["id"], "result": "forced-back cleared"})

@@ -37,7 +37,7 @@ from tabletop.rules.cd.stands import (
 from tabletop.rules.cd.structures import after_direct_fire
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, State, out_of_play, position
+from tabletop.state.document import StandRow, State, centre, out_of_play, position
 
 
 @dataclass
@@ -224,7 +224,8 @@ def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> FireResult:
         "y": shooter["y"],
     }
     target["fired_at"] = ctx.state.turn
-    outcome = apply_effect(target, tally.worst, ctx.state)
+    firer_at = None if shooter["x"] is None else centre(shooter)
+    outcome = apply_effect(target, tally.worst, ctx.state, firer_at, ctx)
     effects = [d["effect"] for d in dice_out if d["hit"]]
 
     before = _structure_states(ctx)

@@ -20,6 +20,7 @@ from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.data.charts import WEIGHT_LEVELS, Charts, weight_number
 from tabletop.rules.cd import tasks, terrain_state
 from tabletop.rules.cd.conditions import weight_class_of
+from tabletop.rules.cd.ground import stay_put
 from tabletop.rules.cd.structures import apply_damage
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, centre, out_of_play
@@ -223,6 +224,8 @@ def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
         f"demolition of {piece.id} (class {piece.weight_class})",
     )
     result = demolition_result(roll, weight, always)
+    # CD 2.4.1: fired by a stationary engineer as the movement phase ends: it stays put.
+    stay_put(ctx, stand, f"fired the charges on {piece.id}", rule)
     if result == "failed":
         row["recheck"] = True
     else:
@@ -270,19 +273,19 @@ def recheck_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             f"{stand['id']} must spend the whole movement phase on {piece.id} to recheck "
             "its charges (CD 2.4.1)"
         )
-    if stand.get("moved_turn") == ctx.state.turn:
-        raise RulesRefusal(
-            f"{stand['id']} moved this turn: the recheck takes a whole movement phase on "
-            f"{piece.id}; stay on it and recheck next turn (CD 2.4.1)"
-        )
-    require_fit(ctx, stand, "CD 2.4.1")
+    # CD 2.4.1 asks only that it end the phase on the bridge, unpinned and unsuppressed: it
+    # may have moved onto it this phase; it stays there until the phase ends.
+    require_fit(ctx, stand, "CD 2.4.1", stationary=False)
     row["recheck"] = False
     row["rechecked"] = {"turn": ctx.state.turn, "by": stand["id"]}
+    stay_put(ctx, stand, f"rechecks the charges on {piece.id}", "CD 2.4.1")
+    turn = ctx.state.turn
     return {
-        "verdict": f"{stand['id']} rechecked the charges on {piece.id}: they may be fired "
-        f"from a stationary turn off the bridge, turn {ctx.state.turn + 1} at the earliest "
-        "(CD 2.4.1)",
+        "verdict": f"{stand['id']} rechecked the charges on {piece.id} and ends the movement "
+        f"phase on it; it moves off in turn {turn + 1}, and the charges may be fired by a "
+        f"stationary engineer off the bridge from turn {turn + 2} (CD 2.4.1)",
         "target": piece.id,
+        "fire_from_turn": turn + 2,
     }
 
 
@@ -320,7 +323,7 @@ def repair_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     return {
         "verdict": f"repair of {piece.id} begun: {tasks.estimate(ctx, task)} (class "
         f"{piece.weight_class}, {count(len(workers), 'engineer stand')}, CD 2.4.2)",
-        "turns": turns,
+        **tasks.told(ctx, task),
         "task": task["id"],
     }
 
@@ -482,7 +485,7 @@ def bridge_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, An
         f"{inputs['set_class']} {'set' if plan['sets'] == 1 else 'sets'} for a class "
         f'{plan["class"]} span of {span:.1f}", '
         f"{tasks.estimate(ctx, task)} (CD 2.4.3)",
-        "turns": plan["turns"],
+        **tasks.told(ctx, task),
         "plan": plan,
         "task": task["id"],
     }
@@ -636,7 +639,7 @@ def launch_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         "verdict": f"{stand['id']} {'recovers' if recover else 'lays'} its {what} at "
         f"{piece.id}: {when}; it takes a hasty advance order but does not move "
         "(CD 2.4.5)",
-        "turns": turns,
+        **tasks.told(ctx, task),
         "task": task["id"],
     }
 
@@ -802,7 +805,7 @@ def clear_obstacle_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str
         "verdict": f'{stand["id"]} clears a {width:g}" gap in {piece.id}: '
         f"{tasks.estimate_hours(ctx, task['hours_needed'])}"
         f"{later} ({'earthmover' if mover else order + ' order'}, {work.rule})",
-        "turns": turns,
+        **tasks.told(ctx, task),
         "task": task["id"],
     }
 

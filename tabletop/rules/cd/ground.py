@@ -12,7 +12,7 @@ vehicles ice).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
@@ -20,6 +20,9 @@ from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import Charts, StandKind, weight_number
 from tabletop.rules.cd.weather import effects
 from tabletop.state.document import StandRow
+
+if TYPE_CHECKING:
+    from tabletop.rules.context import RulesContext
 
 # How each kind of mobility pays terrain costs (terrain chart columns).
 TERRAIN_COLUMN = {
@@ -53,7 +56,15 @@ def move_cost(
     road: str | None = None,
     ski: bool = False,
     near_flood: bool = False,
+    surface: str | None = None,
 ) -> Cost:
+    """What an inch of ``terrain_id`` costs ``kind`` now.
+
+    ``road``: the stand moves along a road of that kind (road movement: the terrain's own
+    cost is not paid). ``surface``: the made surface under it where that differs, for the
+    ground condition alone: a hard road's obstacle strip is priced as the obstacle, yet it
+    is still a hard surface that mud does not reach (CD 11.1, 4.3); so is a bridge's deck.
+    """
     if road is not None and road not in ROADS:
         raise BadInput(f"--road {road!r}: accepted: {', '.join(ROADS)}")
     if kind.mobility == "static":
@@ -73,7 +84,7 @@ def move_cost(
     ground_id, why = ground_here(conditions["ground"], near_flood, charts)
     if why:
         cost.because.append(why)
-    _ground(cost, kind, ground_id, charts, road, ski)
+    _ground(cost, kind, ground_id, charts, road or surface, ski)
     now = effects(conditions, charts)
     allowance = now.vehicle_move if is_vehicle(kind) else now.personnel_move
     if allowance != 1:
@@ -131,6 +142,24 @@ def refuse_if_mired(stand: StandRow) -> None:
             f"{stand['id']} is mired: it may not move or change facing until unmired "
             f"(CD 11.1.4); free it with 'tabletop unmire {stand['id']}'"
         )
+
+
+def holds_still(ctx: RulesContext, stand: StandRow) -> None:
+    """Refuse moving a stand that stays put for a task this movement phase: an engineer
+    that lays a minefield lays it beside itself, stationary, as the phase ends (CD 3.1.2);
+    one that rechecks a bridge's charges ends the phase on the bridge (CD 2.4.1). Every
+    command that moves a stand asks this."""
+    stays = stand.get("stays")
+    if stays and (stays.get("turn"), stays.get("phase")) == (ctx.state.turn, ctx.state.phase):
+        raise RulesRefusal(
+            f"{stand['id']} {stays['why']} this movement phase and stays where it is until the "
+            f"phase ends ({stays['rule']}); undo that first to move it"
+        )
+
+
+def stay_put(ctx: RulesContext, stand: StandRow, why: str, rule: str) -> None:
+    """Mark ``stand`` as staying put for the rest of this movement phase (``holds_still``)."""
+    stand["stays"] = {"turn": ctx.state.turn, "phase": ctx.state.phase, "why": why, "rule": rule}
 
 
 def mire_number(kind: StandKind, where: str, ground_id: str, charts: Charts) -> tuple[int, str]:

@@ -37,7 +37,7 @@ from tabletop.rules.cd.engineering import (
     require_phase,
 )  # fmt: skip
 from tabletop.rules.cd.fire import SEVERITY, hit_effect
-from tabletop.rules.cd.ground import refuse_if_mired
+from tabletop.rules.cd.ground import holds_still, refuse_if_mired, stay_put
 from tabletop.rules.cd.hidden import MINEFIELD, fields
 from tabletop.rules.cd.stands import apply_effect, effect_plan
 from tabletop.rules.context import RulesContext
@@ -152,6 +152,13 @@ def place_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         )
     if by is not None:
         state.meta.setdefault("mine_layers", {})[by] = state.turn
+        # CD 3.1.2: the field goes down beside an engineer that stays put to the phase's end.
+        stay_put(
+            ctx,
+            state.stand(by),
+            f"lays minefield {'mf-' + str(int(state.meta.get('minefield_serial', 0)) + 1)}",
+            "CD 3.1.2",
+        )
     serial = int(state.meta.get("minefield_serial", 0)) + 1
     state.meta["minefield_serial"] = serial
     field["id"] = f"mf-{serial}"
@@ -293,6 +300,7 @@ def cross_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     if out_of_play(stand):
         raise RulesRefusal(f"{stand['id']} is eliminated")
     refuse_if_mired(stand)
+    holds_still(ctx, stand)
     points = [centre(stand), *[tuple(p) for p in inputs["path"]]]
     w, d = ctx.scenario.table.width, ctx.scenario.table.depth
     for x, y in points[1:]:
@@ -453,8 +461,11 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
                 rolls.append(effect_roll)
                 effects.append(hit_effect(effect_roll, plan))
         worst = max(effects, key=lambda e: SEVERITY[e]) if effects else None
-        apply_effect(stand, worst)
+        field = ctx.state.rows.get(MINEFIELD + str(attack["field"]))
+        source = None if field is None else (float(field["x"]), float(field["y"]))
+        outcome = apply_effect(stand, worst, ctx.state, source, ctx, "the minefield")
         stand["fired_at"] = ctx.state.turn  # CD 3.2: counts as fire for morale
+        back = f"; {outcome}" if worst == "forced back" and outcome else ""
         happened.append(
             {
                 "what": "minefield attack",
@@ -465,7 +476,8 @@ def resolve_attacks(ctx: RulesContext) -> list[dict[str, Any]]:
                     if effects
                     else "no hits"
                 )
-                + " (CD 3.2)",
+                + " (CD 3.2)"
+                + back,
             }
         )
     queue.clear()
@@ -613,6 +625,7 @@ def _tank_clears(
     ctx: RulesContext, stand: StandRow, kit: str, heading: float | None
 ) -> dict[str, Any]:
     state = ctx.state
+    holds_still(ctx, stand)
     bearing = float(stand["facing"] if heading is None else heading)
     distance = ctx.charts.params(MinesParams).clearing_tank_distance
     rad = math.radians(bearing)

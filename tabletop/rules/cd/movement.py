@@ -26,16 +26,18 @@ from typing import Any, NotRequired, TypedDict
 from shapely import Point, Polygon
 
 from tabletop.core.dice import DiceLike, explain_no_roll
-from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.odds import Repeats, distribution
+from tabletop.core.units import within_move
 from tabletop.core.words import count, fraction_text
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams, WeatherParams
 from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
+from tabletop.rules.cd.allowance import _spec, allowance_of, fall_back_plan
 from tabletop.rules.cd.conditions import weight_class_of
-from tabletop.rules.cd.ground import refuse_if_mired
+from tabletop.rules.cd.ground import holds_still, refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
 from tabletop.rules.cd.sighting import End, end_for_stand, glances
 from tabletop.rules.cd.structures import automatic_hit
@@ -155,30 +157,6 @@ class MovePlan:
 # --- allowance ------------------------------------------------------------------------------------
 
 
-def allowance_of(ctx: RulesContext, stand: StandRow) -> tuple[float, float, str]:
-    """The stand's base allowance across country and on roads, and where it comes from."""
-    spec = _spec(ctx, stand["id"])
-    own = getattr(spec, "move", None) if spec is not None else None
-    if own is not None:
-        road = own.road if own.road is not None else own.cross
-        return float(own.cross), float(road), "the stand's own allowance (scenario)"
-    row = ctx.charts.table("movement").get(stand["kind"])
-    if row is None:
-        raise RulesRefusal(
-            f"{stand['id']} ({stand['kind']}) has no base movement allowance: give it "
-            "move: {cross: N, road: N} in the scenario or a movement.yaml chart entry"
-        )
-    road = row.road if row.road is not None else row.cross
-    return float(row.cross), float(road), f"{stand['kind']} allowance ({row.rule})"
-
-
-def _spec(ctx: RulesContext, stand_id: str) -> Any:
-    try:
-        return ctx.scenario.stand_spec(stand_id)
-    except KeyError:
-        return None
-
-
 def _ski(ctx: RulesContext, stand: StandRow) -> bool:
     spec = _spec(ctx, stand["id"])
     return bool(spec is not None and spec.ski)
@@ -204,6 +182,12 @@ def _special_cases(ctx: RulesContext, stand: StandRow) -> None:
             f"{sid} is wading ashore: move it with 'tabletop amphibious wade {sid}' (CD 8.1.4)"
         )
     refuse_if_mired(stand)
+    holds_still(ctx, stand)
+    if stand.get("mire_due") is not None:
+        raise RulesRefusal(
+            f"{stand['id']} still owes the miring roll of its last move: roll it first with "
+            f"'tabletop mire {stand['id']}' (CD 11.1.4)"
+        )
     for model, facts in (stand.get("models") or {}).items():
         # A model's record may pin the stand where it is (MB 7.7: over 50 suppression).
         if isinstance(facts, dict) and facts.get("pinned"):
@@ -300,6 +284,17 @@ class Pricer:
         table = self.ctx.table
         return split_path(points, table.tree, table.geometries, self.shapes)
 
+    def price_point(self, x: float, y: float) -> tuple[Segment, list[Event]]:
+        """What an inch costs the stand at (x, y), by the very procedure that prices a path
+        (``move-cost`` asks this, so it cannot differ from ``move``), and what is met there."""
+        here = Point(x, y)
+        n = len(self.pieces)
+        cover = [i for i, p in enumerate(self.pieces) if self.ctx.table.geometry(p.id).covers(here)]
+        cover += [n + j for j, shape in enumerate(self.shapes) if shape.covers(here)]
+        events: list[Event] = []
+        seg = self.price(Stretch(0.0, 0.0, tuple(cover)), [(x, y)], events)
+        return seg, events
+
     def _multiplier(self, terrain_kind: str) -> float | None:
         move = self.ctx.charts.terrain[terrain_kind].move
         if move is None:
@@ -383,12 +378,14 @@ class Pricer:
         fords = [s for s in specs if s.kind == "ford"]
         on_ice: tuple[str, str, bool] | None = None
         wet = {s.id for s in water}
+        on_bridge = False
         if water or any(s.kind == "bridge" for s in specs):
             carried = self._bridge(bridges, stretch, entry, events)
             if isinstance(carried, Segment):
                 return carried
             if carried:
                 water = []
+                on_bridge = True
             elif water and fords:
                 events.append(
                     Event(
@@ -493,6 +490,13 @@ class Pricer:
             if worst is None or mult > (self._multiplier(worst.kind) or 0):
                 worst = spec
         terrain_kind = worst.kind if worst is not None else "open"
+        # The made surface under the stand, for the ground condition: a road, or a bridge's
+        # deck (a hard surface wherever it is crossed). An obstacle strip across a hard road
+        # is priced as the obstacle but keeps the road's surface: mud does not reach it
+        # (CD 11.1; CD 4.3: anti-vehicle obstacles do not slow personnel at all).
+        surface = road or ("hard" if on_bridge else None)
+        if surface is not None and where == "open":
+            where = "hard-road"
         if worst is not None and worst.kind in OBSTACLES:
             road = None
         cost = ground.move_cost(
@@ -503,6 +507,7 @@ class Pricer:
             road=road,
             ski=self.ski,
             near_flood=near_flood,
+            surface=surface,
         )
         label = worst.id if worst is not None and not worst.referee_only else label
         here_ground, _ = ground.ground_here(ground_id, near_flood, charts)
@@ -513,25 +518,28 @@ class Pricer:
                 charts.terrain[terrain_kind].rule,
                 terrain_kind,
             )
-        mult = cost.multiplier
         because = [*local_why, *cost.because]
-        if road is not None and self.road != self.cross:
-            # Along a road the stand uses its road allowance: an inch there is worth
-            # cross/road inches of the cross-country allowance (CD 11.2.1).
-            mult *= self.cross / self.road
-            because.append(
-                f'road allowance {self.road:g}" against {self.cross:g}" across country: '
-                f"x{self.cross / self.road:.4g}"
-            )
+        mult = self.along_road(cost.multiplier, road, because)
         rule = charts.terrain[terrain_kind].rule if road is None else "CD 11 (roads)"
         ground_row = charts.table("ground")[here_ground]
-        exempt = road is not None and road in ground_row.road_exempt
+        exempt = surface is not None and surface in ground_row.road_exempt
         if not exempt and (ground_row.vehicle != 1 or ground_row.personnel != 1):
             rule = f"{rule}; {ground_row.rule}"
         seg = segment(terrain_kind, mult, rule, because, ground_id=here_ground, where=where)
         if ground.is_vehicle(self.kind):
             seg.mire, _ = ground.mire_number(self.kind, where, here_ground, charts)
         return seg
+
+    def along_road(self, mult: float, road: str | None, because: list[str]) -> float:
+        """Along a road the stand uses its road allowance: an inch there is worth
+        cross/road inches of the cross-country allowance (CD 11.2.1)."""
+        if road is None or self.road == self.cross:
+            return mult
+        because.append(
+            f'road allowance {self.road:g}" against {self.cross:g}" across country: '
+            f"x{self.cross / self.road:.4g}"
+        )
+        return mult * self.cross / self.road
 
     def _bridge(
         self, bridges: list[Any], stretch: Stretch, entry: tuple[float, float], events: list[Event]
@@ -604,9 +612,18 @@ def parse_path(ctx: RulesContext, stand: StandRow, inputs: dict[str, Any]) -> li
 
 
 def plan_move(
-    ctx: RulesContext, stand: StandRow, points: list[Any], facing: float | None
+    ctx: RulesContext,
+    stand: StandRow,
+    points: list[Any],
+    facing: float | None,
+    *,
+    suggest: bool = True,
+    forced: bool = False,
 ) -> MovePlan:
-    """Price the path and find what it meets, changing nothing and rolling nothing."""
+    """Price the path and find what it meets, changing nothing and rolling nothing.
+
+    A move over its allowance is refused saying where the allowance runs out, a point
+    tried to be one the stand can reach (``suggest``: off for that trial itself)."""
 
     pricer = Pricer(ctx, stand)
     if facing is None:
@@ -619,15 +636,13 @@ def plan_move(
             "'tabletop engineer boat' or 'tabletop amphibious' (CD 2.1, 8.1)"
         )
         return plan
+    blocked: Segment | None = None
     for stretch in pricer.split(points):
         seg = pricer.price(stretch, points, plan.events)
         plan.segments.append(seg)
         if seg.multiplier is None:
-            x, y = point_along(points, seg.start)
-            plan.refused = f"{stand['id']} cannot enter {seg.terrain} at {x:.2f},{y:.2f}: " + (
-                f"{seg.because[0]} ({seg.rule})"
-            )
-            return plan
+            blocked = seg
+            break
     # One event for each thing crossed, where the path first meets it.
     seen: set[tuple[str, str | None]] = set()
     kept = []
@@ -636,18 +651,23 @@ def plan_move(
             kept.append(event)
             seen.add((event.kind, event.id))
     plan.events = kept
+    # The first limit met along the path refuses it: the allowance running out before
+    # the stand reaches what bars its way is refused for the allowance (movement costs).
     cost = plan.cost
-    if cost > plan.allowance + 1e-6:
-        spent, out_at = 0.0, points[-1]
-        for seg in plan.segments:
-            if spent + seg.cost >= plan.allowance - 1e-9:
-                out_at = point_along(points, seg.start + (plan.allowance - spent) / seg.multiplier)  # type: ignore[operator]
-                break
-            spent += seg.cost
+    if not forced and not within_move(cost, plan.allowance):
+        out_along = _runs_out_along(plan.segments, plan.allowance)
         plan.refused = (
-            f'{stand["id"]} needs {cost:.2f}" of movement but has {plan.allowance:g}" '
-            f"({pricer.source}): it runs out at {out_at[0]:.2f},{out_at[1]:.2f} "
-            "(movement costs, CD 10.2.2, 10.3.2, 11)"
+            f'{stand["id"]} needs {shown_total(plan.segments)}" of movement'
+            + (" before it reaches what bars its way" if blocked is not None else "")
+            + f' but has {plan.allowance:g}" ({pricer.source}): '
+            + (_runs_out_text(ctx, stand, points, out_along) if suggest else "")
+            + " (movement costs, CD 10.2.2, 10.3.2, 11)"
+        )
+        return plan
+    if blocked is not None:
+        x, y = point_along(points, blocked.start)
+        plan.refused = f"{stand['id']} cannot enter {blocked.terrain} at {x:.2f},{y:.2f}: " + (
+            f"{blocked.because[0]} ({blocked.rule})"
         )
         return plan
     # Bases may touch but not overlap where the move ends (as for 'place').
@@ -670,6 +690,69 @@ def plan_move(
     return plan
 
 
+def _runs_out_along(segments: list[Segment], allowance: float) -> float:
+    """Inches along the path where the allowance is spent (or the path is barred)."""
+    spent = 0.0
+    for seg in segments:
+        if seg.multiplier is None:
+            return seg.start
+        if spent + seg.cost > allowance:
+            return seg.start + (allowance - spent) / seg.multiplier
+        spent += seg.cost
+    return segments[-1].end if segments else 0.0
+
+
+STEP_BACK = 0.25  # inches: how far back a refusal looks for free ground for its stop point
+
+
+def _runs_out_text(ctx: RulesContext, stand: StandRow, points: list[Any], along: float) -> str:
+    """Where the allowance runs out, as a point the stand can be moved to, and the command.
+
+    The point is printed to two places, and tried: the same move to it (through the
+    waypoints passed on the way) must pass, else it is taken a quarter inch further back
+    (the point runs onto another base, say), until one does.
+    """
+    while along > EPS:
+        x, y = (round(v, 2) for v in point_along(points, along))
+        walked, via = 0.0, []
+        for a, b in itertools.pairwise(points):
+            walked += math.dist(a, b)
+            if walked >= along - EPS:
+                break
+            via.append(b)
+        trial = plan_move(ctx, stand, [points[0], *via, (x, y)], None, suggest=False)
+        if not trial.refused:
+            vias = "".join(f" --via {vx:g},{vy:g}" for vx, vy in via)
+            return (
+                f"it runs out at {x:.2f},{y:.2f} "
+                f"('tabletop move {stand['id']} {x:.2f},{y:.2f}{vias}' stops there)"
+            )
+        along -= STEP_BACK
+    return "it cannot set out along this path"
+
+
+def cost_lines(rows: list[dict[str, Any]]) -> tuple[list[str], str]:
+    """The costs piece by piece, as a referee reads them, and their total: every figure is
+    worked from the figures printed before it (the length to two places, times the
+    multiplier), so the lines add up to the total as printed."""
+    lines, total = [], 0.0
+    for row in rows:
+        length = round(row["length"], 2)
+        where = f'{length:.2f}" {row["terrain"]}'
+        if row["multiplier"] is None:
+            lines.append(f"{where}: impassable ({row['rule']})")
+            continue
+        cost = round(length * row["multiplier"], 2)
+        total += cost
+        lines.append(f'{where}: x{row["multiplier"]:g} = {cost:.2f}" ({row["rule"]})')
+    return lines, f"{total:.2f}"
+
+
+def shown_total(segments: list[Segment]) -> str:
+    """The total cost of ``segments`` as ``cost_lines`` prints it."""
+    return cost_lines(shown_segments(segments))[1]
+
+
 def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
     for m, f in minefields.meetings(ctx, stand, plan.points):
         point = point_along(plan.points, m.contact)
@@ -686,19 +769,25 @@ def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
         )
 
 
+def ice_verdict(seg: Segment, stand_id: str, need: str) -> tuple[bool, str]:
+    """Whether the ice under ``seg`` bears the stand, and the words for it (CD 11.3)."""
+    bears = ICE_ORDER.index(str(seg.ice)) >= weight_number(need)
+    what = (
+        f"class {seg.ice} ice on {seg.ice_piece}: "
+        + ("bears" if bears else "too thin for")
+        + f" {stand_id} (needs {need})"
+    )
+    return bears, what
+
+
 def _ice_met(ctx: RulesContext, plan: MovePlan) -> None:
     need = needs(ctx, plan.stand)
     for seg in plan.segments:
         if seg.ice is None:
             continue
         point = point_along(plan.points, seg.start)
-        bears = ICE_ORDER.index(seg.ice) >= weight_number(need)
+        bears, what = ice_verdict(seg, plan.stand["id"], need)
         hidden = seg.hidden
-        what = (
-            f"class {seg.ice} ice on {seg.ice_piece}: "
-            + ("bears" if bears else "too thin for")
-            + f" {plan.stand['id']} (needs {need})"
-        )
         plan.events.append(
             Event("ice", seg.ice_piece, seg.start, point, "CD 11.3", what, referee_only=hidden)
         )
@@ -838,11 +927,14 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     }
     state.meta["moves_made"] = int(state.meta.get("moves_made", 0)) + 1
     crossed.sort(key=lambda e: e.along)
-    cost = sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled)
+    # What it paid: the segments up to where it stopped, in the figures a referee reads.
+    paid = shown_segments([replace(s, end=min(s.end, stop)) for s in travelled])
+    exact_cost = sum((min(s.end, stop) - s.start) * (s.multiplier or 0) for s in travelled)
+    cost = cost_lines(paid)[1]
     path = [list(map(lambda v: round(v, 3), p)) for p in points]
     verdict = (
         f'{stand["id"]} moves {stop:.2f}" to {stand["x"]:.2f},{stand["y"]:.2f} '
-        f'for {cost:.2f}" of its {plan.allowance:g}"'
+        f'for {cost}" of its {plan.allowance:g}"'
     )
     if stop <= EPS:
         verdict = f"{stand['id']} turns in place to face {plan.facing:g}"
@@ -862,9 +954,9 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
         "to": [round(position(stand)[0], 3), round(position(stand)[1], 3)],
         "path": path,
         "moved": round(stop, 3),
-        "cost": round(cost, 2),
+        "cost": round(exact_cost, 2),
         "allowance": plan.allowance,
-        "segments": shown_segments(plan.segments),
+        "segments": paid,
         "crossed": [e.as_json() for e in crossed],
         "attacks": mine_out["attacks"],
         "revealed": mine_out["revealed"],
@@ -976,8 +1068,26 @@ def _stand_for_move(ctx: RulesContext, inputs: dict[str, Any]) -> StandRow:
     return stand
 
 
+class MoveRefused(RulesRefusal):
+    """A refused move: the reason, then the costs of its path piece by piece (``details``),
+    so the referee sees why without a second run with ``--check``."""
+
+    def __init__(self, message: str, details: list[str]):
+        super().__init__(message)
+        self.details = tuple(details)
+
+
+def _details(plan: MovePlan) -> list[str]:
+    lines, total = cost_lines(shown_segments(plan.segments))
+    if not lines:
+        return []
+    return [*lines, f'total {total}" of its {plan.allowance:g}"']
+
+
 def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
     """``tabletop move``: a refereed move (see the module's docstring)."""
+    if inputs.get("fall_back"):
+        return fall_back_action(ctx, inputs)
     stand = _stand_for_move(ctx, inputs)
     points = parse_path(ctx, stand, inputs)
     facing = inputs.get("facing")
@@ -986,13 +1096,86 @@ def move_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
             f"{inputs['to'][0]:g},{inputs['to'][1]:g} is where {stand['id']} already is: "
             "give a point to move to, or --facing to turn in place"
         )
-    _check_phase(ctx, stand)
-    _special_cases(ctx, stand)
+    try:
+        _check_phase(ctx, stand)
+        _special_cases(ctx, stand)
+    except RulesRefusal as exc:
+        raise MoveRefused(str(exc), _details(plan_move(ctx, stand, points, facing))) from None
     plan = plan_move(ctx, stand, points, facing)
     if plan.refused:
-        raise RulesRefusal(plan.refused)
+        raise MoveRefused(plan.refused, _details(plan))
     result = apply_move(ctx, plan)
     result["opportunity"] = opportunity(ctx, stand, points, result["moved"])
+    return result
+
+
+def fall_back_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
+    """``move STAND --fall-back``: carry out a forced-back result, in whatever phase it came.
+
+    The stand goes the charted distance straight away from the fire (``fall_back_plan``,
+    worked out when the result was rolled), or to the point the referee gives within that
+    distance and no nearer the fire. It keeps its facing (it backs away), pays no allowance
+    (the distance is the chart's), and the path is refereed like any move: water, obstacles
+    and burning terrain bar it, mines, ice and mud act on it. The marker stays until then.
+    """
+    stand = _stand_for_move(ctx, inputs)
+    if "forced-back" not in stand["markers"]:
+        raise RulesRefusal(f"{stand['id']} has no forced-back result to carry out")
+    # A result whose fire left no way to go (a referee's marker, an attack with no source)
+    # falls back from the nearest enemy.
+    # Worked out again from where the stand is now, in case it was put elsewhere since.
+    told = stand.get("forced_back") or {}
+    source = told.get("away_from")
+    pending = fall_back_plan(
+        ctx,
+        stand,
+        None if source is None else (float(source[0]), float(source[1])),
+        str(told.get("from_what") or "the fire"),
+    )
+    refuse_if_mired(stand)
+    here = centre(stand)
+    given = inputs.get("to")
+    if given is None:
+        if pending.get("to") is None:
+            raise BadInput(
+                f"{stand['id']} has no fire or enemy to fall back from: give the point, "
+                f"'tabletop move {stand['id']} X,Y --fall-back'"
+            )
+        to = (float(pending["to"][0]), float(pending["to"][1]))
+    else:
+        to = (float(given[0]), float(given[1]))
+        far = math.dist(here, to)
+        if not within_move(far, pending["distance"]):
+            raise RulesRefusal(
+                f'{stand["id"]} falls back {pending["distance"]:g}" (hit effects chart): '
+                f'{to[0]:g},{to[1]:g} is {far:.2f}" away'
+            )
+        source = pending.get("away_from")
+        if source is not None and math.dist(to, source) < math.dist(here, source) - EPS:
+            raise RulesRefusal(
+                f"{stand['id']} falls back away from {pending['from_what']}: {to[0]:g},{to[1]:g} "
+                "is nearer to it (hit effects chart)"
+            )
+    width, depth = ctx.scenario.table.width, ctx.scenario.table.depth
+    if not (0 <= to[0] <= width and 0 <= to[1] <= depth):
+        raise RulesRefusal(
+            f"{stand['id']} would fall back off the {width:g} x {depth:g} table, to "
+            f"{to[0]:g},{to[1]:g}: the referee decides; give a point on the table with "
+            f"'tabletop move {stand['id']} X,Y --fall-back'"
+        )
+    plan = plan_move(ctx, stand, [here, to], float(stand["facing"]), forced=True)
+    if plan.refused:
+        raise MoveRefused(plan.refused, _details(plan))
+    result = apply_move(ctx, plan)
+    stand["markers"] = [m for m in stand["markers"] if m != "forced-back"]
+    stand.pop("forced_back", None)
+    # What happened on the way (a minefield, the ice, the mud) follows the move's words.
+    rest = result["verdict"].split(f'of its {plan.allowance:g}"', 1)[-1]
+    x, y = result["to"]
+    result["verdict"] = (
+        f'{stand["id"]} falls back {result["moved"]:.2f}" to {x:.2f},{y:.2f} (hit effects '
+        f"chart; no allowance spent){rest}"
+    )
     return result
 
 
@@ -1048,10 +1231,41 @@ def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         none = distribution(_mine_hits(attack)).get(0, Fraction(0))
         out["odds"][f"referee: {attack['field']} hits at least once"] = fraction_text(1 - none)
     out["verdict"] = (
-        f'{stand["id"]} can move for {plan.cost:.2f}" of its {plan.allowance:g}" (dry run, '
-        "nothing logged)"
+        f'{stand["id"]} can move for {shown_total(plan.segments)}" of its '
+        f'{plan.allowance:g}" (dry run, nothing logged)'
     )
     return out
+
+
+def check_batch(ctx: RulesContext, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """``move --check`` on a batch: every item's dry run, in order, each on the table as
+    the items before it that pass would leave it (a refused item moves nothing, as in the
+    batch itself, where it would refuse the whole batch). Nothing is logged."""
+    copy = RulesContext(ctx.state.copy(), _HighestFaces(), ctx.scenario, ctx.charts,
+                        _table=ctx.table)  # fmt: skip
+    results = []
+    for n, item in enumerate(items, start=1):
+        try:
+            result = check_move(copy, item)
+        except TabletopError as exc:
+            who = item.get("stand")
+            result = {"stand": who, "refused": str(exc), "verdict": f"{who}: {exc}",
+                      "segments": [], "crossed": [], "odds": {},
+                      "bad_input": exc.exit_code == 2}  # fmt: skip
+        result["item"] = n
+        results.append(result)
+        if not result["refused"]:
+            stand = copy.state.stand(item["stand"])
+            points = parse_path(copy, stand, item)
+            apply_move(copy, plan_move(copy, stand, points, item.get("facing")))
+    refused = [r for r in results if r["refused"]]
+    verdict = (
+        f"all {len(results)} moves would pass (dry run, nothing logged)"
+        if not refused
+        else f"{count(len(refused), 'move')} of {len(results)} would be refused, so the batch "
+        "would be (dry run, nothing logged)"
+    )
+    return {"verdict": verdict, "count": len(results), "refused": len(refused), "items": results}
 
 
 def _on_copy(plan: MovePlan, copy: RulesContext) -> MovePlan:
@@ -1127,6 +1341,7 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
         turned = abs((facing - float(stand["facing"]) + 180) % 360 - 180) > 1e-9
         if turned or math.dist(moved_from, (x, y)) > 1e-9:
             refuse_if_mired(stand)
+            holds_still(ctx, stand)
     candidate = {**stand, "x": x, "y": y, "facing": facing}
     others = [
         s for s in state.stands() if s["id"] != stand["id"] and s["x"] is not None and in_play(s)
@@ -1151,7 +1366,14 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             raise RulesRefusal(
                 f"{piece_id} is {row['state']}: no stand may be put on the wreck (CD 2.4.1)"
             )
+    due = None
+    if moved and not in_setup(ctx) and ground.is_vehicle(ctx.charts.stand_kinds[stand["kind"]]):
+        # The override moved it as 'move' would have: a vehicle through mud owes the miring
+        # roll, due until 'mire' takes it, whatever the phase (CD 11.1.4).
+        due = mud_crossed(ctx, stand, [moved_from, (x, y)])
     stand.update({"x": x, "y": y, "facing": facing})
+    if due is not None:
+        stand["mire_due"] = due
     if moved:
         stand["moved_turn"] = state.turn
         # Foxholes and entrenchments stay where they were dug (CD 5.1.1).
@@ -1182,6 +1404,12 @@ def place(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             "referee's override (not a refereed move)"
             + (f"; 'move' would have refused: {override}" if override else ""),
         )
+    if due is not None:
+        notes.append(
+            f"{stand['id']} crossed {due['ground']} ({due['where']}): its miring roll is due, "
+            f"mired on {due['number']} or less; take it with 'tabletop mire {stand['id']}' "
+            "(CD 11.1.4)"
+        )
     return {
         "stand": stand["id"],
         "x": stand["x"],
@@ -1208,6 +1436,29 @@ def _would_refuse(
     except RulesRefusal as exc:
         return str(exc)
     return plan.refused
+
+
+def mud_crossed(ctx: RulesContext, stand: StandRow, points: list[Any]) -> dict[str, Any] | None:
+    """The miring roll a vehicle moving along ``points`` owes, priced as ``move`` prices
+    it: the worst mud on the way, and the middle of the stretch of it, where a vehicle
+    that mires after regaining safe ground is put (CD 11.1.4). None: nothing to roll."""
+    pricer = Pricer(ctx, stand)
+    travelled = [pricer.price(stretch, points, []) for stretch in pricer.split(points)]
+    mud = [seg for seg in travelled if seg.mire > 0 and seg.multiplier is not None]
+    if not mud:
+        return None
+    worst = max(mud, key=lambda s: s.mire)
+    mid = None
+    if travelled[-1].mire == 0:
+        # As 'apply_move' places it: halfway across the last stretch of mud it crossed.
+        mid = point_along(points, (_mud_run_start(travelled, mud[-1]) + mud[-1].end) / 2)
+    return {
+        "turn": ctx.state.turn,
+        "number": worst.mire,
+        "where": worst.where,
+        "ground": worst.ground,
+        "halfway": None if mid is None else [round(mid[0], 6), round(mid[1], 6)],
+    }
 
 
 # --- plain rolls and markers --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.rules.cd.allowance import fall_back_plan, fall_back_words
 from tabletop.rules.cd.ammo import check_can_fire, check_fires_left
 from tabletop.rules.cd.fire import (
     ELIMINATED,
@@ -83,10 +84,19 @@ def firer_of(stand: StandRow, ctx: RulesContext) -> Firer:
     )
 
 
-def apply_effect(stand: StandRow, worst: str | None, state: State | None = None) -> str | None:
+def apply_effect(
+    stand: StandRow,
+    worst: str | None,
+    state: State | None = None,
+    away_from: tuple[float, float] | None = None,
+    ctx: RulesContext | None = None,
+    what: str = "the fire",
+) -> str | None:
     """Put the worst hit result on the target; returns its new status word.
 
-    A carrier eliminated takes its passengers with it (CD 2.1 for assault boats).
+    A carrier eliminated takes its passengers with it (CD 2.1 for assault boats). A stand
+    forced back owes its fall-back (``move STAND --fall-back``), away from ``away_from``
+    (the firer, the burst's centre) when known; the marker stays until it is made.
     """
     if worst == ELIMINATED:
         stand["status"] = "eliminated"
@@ -99,7 +109,11 @@ def apply_effect(stand: StandRow, worst: str | None, state: State | None = None)
     if worst == FORCED_BACK:
         if "forced-back" not in stand["markers"]:
             stand["markers"].append("forced-back")
-        return "forced back: move it back (hit effects chart)"
+        if ctx is None or stand["x"] is None:
+            return "forced back: move it back (hit effects chart)"
+        plan = fall_back_plan(ctx, stand, away_from, what)
+        stand["forced_back"] = plan
+        return fall_back_words(stand["id"], plan)
     return None
 
 

@@ -103,7 +103,10 @@ def apply_damage(
     if kind == "bua-flimsy":
         for stand in inside:
             if in_play(stand):
-                apply_effect(stand, "forced back")
+                burning = ctx.table.geometry(piece_id).centroid
+                apply_effect(
+                    stand, "forced back", ctx.state, (burning.x, burning.y), ctx, "the fire"
+                )
                 out.append(f"{stand['id']} forced back by the fire (CD 6.2.2)")
     return out
 
@@ -112,7 +115,7 @@ def automatic_hit(ctx: RulesContext, stand: StandRow) -> str:
     plan = effect_plan(ctx, stand)
     roll = ctx.dice.roll(10, f"hit effect on {stand['id']} ({plan.effect_quality})")
     effect = hit_effect(roll, plan)
-    apply_effect(stand, effect)
+    apply_effect(stand, effect, ctx.state, None, ctx)
     stand["fired_at"] = ctx.state.turn
     return f"{effect} (rolled {roll})"
 

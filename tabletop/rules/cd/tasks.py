@@ -95,6 +95,20 @@ def estimate_hours(ctx: RulesContext, hours: float) -> str:
     return f"{count(turns, kind)} ({hours:g} h{rule})"
 
 
+def told(ctx: RulesContext, task: dict[str, Any]) -> dict[str, Any]:
+    """A new task's length for JSON, as ``estimate`` words it: turns of the light in force
+    (night turns at night: one a started hour of work, CD 9.1.7), whether they are night
+    turns, and the hours of work; ``day_turns`` is the length the rule gives by day."""
+    hours = max(task["hours_needed"] - task["hours_done"], 0.0)
+    turns, night = turns_for(ctx, hours)
+    return {
+        "turns": turns,
+        "night": night,
+        "hours": round(hours, 4),
+        "day_turns": task["turns"],
+    }
+
+
 def estimate(ctx: RulesContext, task: dict[str, Any]) -> str:
     """What a task still needs, in turns of the light in force and hours (CD 9.1.7)."""
     hours = max(task["hours_needed"] - task["hours_done"], 0.0)
