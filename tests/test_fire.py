@@ -599,7 +599,7 @@ def test_direct_cover_cites_its_own_source(charts: Charts) -> None:
         Target("T", charts.stand_kinds["infantry"], "regular", cover="medium"),
         charts,
     )
-    assert [m.rule for m in indirect.modifiers] == ["CD indirect fire (SPEC 2)"]
+    assert [m.rule for m in indirect.modifiers] == ["CD indirect fire (reference card)"]
 
 
 # --- each weapon fires once a turn (CD core, default) -------------------------------------------

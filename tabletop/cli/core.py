@@ -1049,7 +1049,10 @@ TABLE_WIDTH = 80  # columns: a plain terminal, and a printed page
 
 def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDTH) -> str:
     """A plain tabulate table that fits ``width`` columns: the widest columns are wrapped
-    onto more lines (never below a readable 8 characters) until the rows fit."""
+    onto more lines between words (never below a readable 8 characters, nor below the
+    column's longest word: a weapon id or a status is never cut) until the rows fit."""
+    import textwrap
+
     from tabulate import tabulate
 
     cells = [["" if c is None else str(c) for c in row] for row in rows]
@@ -1058,16 +1061,28 @@ def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDT
         max([len(h) + 2, *(len(line) for r in cells for line in r[i].splitlines() or [""])])
         for i, h in enumerate(headers)
     ]
-    limits: list[int | None] = [None] * len(headers)
+    floors = [
+        max([8, len(h) + 2, *(len(word) for r in cells for word in r[i].split())])
+        for i, h in enumerate(headers)
+    ]
     gaps = 2 * (len(headers) - 1)
     while sum(widths) + gaps > width:
-        widest = max(range(len(widths)), key=lambda i: widths[i])
-        if widths[widest] <= max(8, len(headers[widest]) + 2):
-            break  # as narrow as it may go: let the line run long rather than unreadable
+        narrower = [i for i in range(len(widths)) if widths[i] > floors[i]]
+        if not narrower:
+            break  # as narrow as it may go: let the line run long rather than cut a word
+        widest = max(narrower, key=lambda i: widths[i])
         widths[widest] -= 1
-        limits[widest] = widths[widest]
-    wrap = limits if any(limits) else None
-    return tabulate(cells, headers=headers, maxcolwidths=wrap, disable_numparse=True)
+    wrapped = [
+        [
+            "\n".join(
+                textwrap.fill(line, widths[i], break_long_words=False, break_on_hyphens=False)
+                for line in cell.splitlines() or [""]
+            )
+            for i, cell in enumerate(row)
+        ]
+        for row in cells
+    ]
+    return tabulate(wrapped, headers=headers, disable_numparse=True)
 
 
 def fit_columns(

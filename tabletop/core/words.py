@@ -55,3 +55,9 @@ def count(number: int, noun: str, plural: str | None = None) -> str:
 def fraction_text(p: Fraction) -> str:
     """An exact chance as the JSON gives it: ``"3/40"`` (SPEC 3, exact fractions)."""
     return f"{p.numerator}/{p.denominator}"
+
+
+def possessive(name: str) -> str:
+    """``Germany's``, ``the Allies'``: a name ending in a plural s takes the apostrophe alone
+    (a stand id such as ``G-S`` or a weapon id keeps ``'s``)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.words import possessive
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd import terrain_state
 from tabletop.rules.cd.ammo import record_firing
@@ -95,7 +96,9 @@ def prepare(
     if grounded is not None:
         raise RulesRefusal(grounded)
     if shooter["side"] == target["side"]:
-        raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
+        raise RulesRefusal(
+            f"{shooter['id']} and {target['id']} are both {possessive(shooter['side'])}"
+        )
     weapon = charts.weapons[weapon_id]
     ammo = inputs.get("ammo") or "standard"
     try:
@@ -127,7 +130,8 @@ def prepare(
         if not seen.spotted and not inputs.get("spotted"):
             raise RulesRefusal(
                 f"{shooter['id']} has not spotted {target['id']}: "
-                f"{'; '.join(seen.spotting['because'])} (spotting, SPEC 2); "
+                f"{'; '.join(seen.spotting['because'])} "
+                "(CD spotting: by distance and cover, no roll); "
                 "if another stand spotted it for you, add --spotted"
             )
         distance = seen.range
