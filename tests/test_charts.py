@@ -548,3 +548,17 @@ def test_cli_charts_with_a_broken_overlay_lists_every_problem(charts_cli, tmp_pa
     assert result.output == "".join(
         [f"Error: 8 chart problems: {first}\n", *(f"  {p}\n" for p in rest)]
     )
+
+
+def test_no_rule_a_referee_reads_cites_the_programs_spec() -> None:
+    """A chart's rule is read aloud with the verdict: it names the rules (or the publisher's
+    reference card), never this program's own specification."""
+    from tabletop.data.resources import charts_dir
+
+    cited = [
+        f"{path.name}: {line.strip()[:60]}"
+        for path in sorted(charts_dir().rglob("*.yaml"))
+        for line in path.read_text().splitlines()
+        if "SPEC" in line and "rule" in line and not line.lstrip().startswith("#")
+    ]
+    assert cited == []
