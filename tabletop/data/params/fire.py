@@ -23,6 +23,8 @@ class AmmoParams:
     flame_uses_trailer: int  # CD 1.3.1
     rocket_resupplies: int  # CD 1.3.3
     fires_per_turn: int  # CD core (default)
+    small_arms_hit_armour: bool  # CD core (default)
+    small_arms_fire_once: bool  # CD core (default)
 
 
 @frozen_dataclass(kw_only=True)

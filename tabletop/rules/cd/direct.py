@@ -7,6 +7,7 @@ applies hit effects and books the ammunition; ``odds fire`` calls the same ``pre
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.words import possessive
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd import terrain_state
-from tabletop.rules.cd.ammo import record_firing
+from tabletop.rules.cd.ammo import record_firing, small_arms_note
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
@@ -153,6 +154,9 @@ def prepare(
         muzzle_flash=bool(seen and seen.muzzle_flash),
         requested=requested,
     )
+    several = small_arms_note(shooter, weapon, charts)
+    if several is not None:
+        plan = dataclasses.replace(plan, notes=(*plan.notes, several))
     return Prepared(plan, shooter, target, seen, ammo)
 
 
