@@ -144,4 +144,14 @@ def cli(
         click.echo(f"  marked depletion die: {r['marked_die']}'s (CD 1.1)")
     for note in r.get("ammunition", []):
         click.echo(f"  ammunition: {note}")
+    warned(r.get("warnings", []))
     click.echo(f"  (event {r['event']})")
+
+
+def warned(warnings: list[str]) -> None:
+    """Each warning on lines of a plain terminal's width."""
+    import textwrap
+
+    for warning in warnings:
+        text = f"  warning: {warning}"
+        click.echo(textwrap.fill(text, 80, subsequent_indent="    ", break_on_hyphens=False))

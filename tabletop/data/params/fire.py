@@ -29,7 +29,7 @@ class AmmoParams:
 
 @frozen_dataclass(kw_only=True)
 class BarrageParams:
-    """charts/barrage.yaml: indirect fire templates (CD 1.1, 9.2.1; SPEC 2)."""
+    """charts/barrage.yaml: indirect fire templates (CD 1.1, 9.2.1; reference card)."""
 
     CHART: ClassVar[str] = "barrage"
 
@@ -42,3 +42,4 @@ class BarrageParams:
     smoke_max_length_light: float  # CD 10.1.2
     smoke_max_length_moderate: float  # CD 10.1.2
     smoke_max_length_high: float  # CD 10.1.2
+    observed_fire: bool  # CD artillery response (reference card)
