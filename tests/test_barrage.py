@@ -196,7 +196,7 @@ def test_status_describes_a_round_template(artillery: Run) -> None:
 UNOBSERVED = (
     "no USA stand sees 27,21: indirect fire is observed by a stand that sees its aiming point "
     "(CD artillery response (reference card), barrage chart observed-fire); unobserved fire "
-    "is H&I (--hni, CD 1.1). Going on, as the referee asked"
+    "is H&I (--hni, CD 1.1); the referee may go on"
 )
 
 
@@ -210,8 +210,8 @@ def test_fire_at_a_point_no_friendly_stand_sees_warns_and_goes_on(artillery: Run
     assert text.splitlines()[2:6] == [
         "  warning: no USA stand sees 27,21: indirect fire is observed by a stand that",
         "    sees its aiming point (CD artillery response (reference card), barrage chart",
-        "    observed-fire); unobserved fire is H&I (--hni, CD 1.1). Going on, as the",
-        "    referee asked",
+        "    observed-fire); unobserved fire is H&I (--hni, CD 1.1); the referee may go",
+        "    on",
     ]
 
 

@@ -884,14 +884,6 @@ def echo_odds(summary: Any) -> None:
         click.echo(line)
 
 
-def percent_text(p: Any) -> str:
-    """A chance to a tenth of a percent; one that rounds to nothing but can happen is
-    "<0.1%", not "0.0%"."""
-    if 0 < float(p) < 0.0005:
-        return "<0.1%"
-    return f"{float(p) * 100:.1f}%"
-
-
 OUTCOME_KEY = "tabletop.outcome"
 DICE_SHOWN_KEY = "tabletop.core.dice-shown"
 

@@ -16,17 +16,24 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from tabletop.cli.core import percent_text
-
 WIDTH = 80  # a plain terminal, and a printed page
-# A table is listed one outcome a line past this many outcomes, or when one is this long.
-INLINE_MOST = 8
+# A table is listed one outcome a line when on one line it would take more than this many
+# lines, or when an outcome is longer than this.
+INLINE_MOST = 2
 INLINE_LONGEST = 28
 # Listed one a line: at most this many, and past the first ten only those of at least one in
 # a thousand; the rest are summed in one line.
 LINES_MOST = 30
 LINES_ALWAYS = 10
 SMALL = Fraction(1, 1000)
+
+
+def percent_text(p: Any) -> str:
+    """A chance to a tenth of a percent; one that rounds to nothing but can happen is
+    "<0.1%", not "0.0%"."""
+    if 0 < float(p) < 0.0005:
+        return "<0.1%"
+    return f"{float(p) * 100:.1f}%"
 
 
 @dataclass
@@ -54,11 +61,11 @@ def lines(summary: Summary) -> list[str]:
     for table in summary.tables:
         out.extend(_table_lines(table))
     if summary.expected:
-        said = ", ".join(
+        said = [
             f"{name} {float(value):.3f}" + (f" {unit}" if unit else "")
             for name, (value, unit) in summary.expected.items()
-        )
-        out.extend(_wrapped(f"  expected: {said}"))
+        ]
+        out.extend(_joined("  expected: ", said, "    "))
     for note in summary.notes:
         out.extend(_wrapped(f"  {note}"))
     return out
@@ -68,14 +75,28 @@ def _wrapped(text: str, indent: str = "    ") -> list[str]:
     return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
+def _joined(head: str, items: list[str], indent: str) -> list[str]:
+    """``head`` then the items, comma after comma, a line broken only between items."""
+    out = [head.rstrip() if not items else head + items[0]]
+    for item in items[1:]:
+        if len(out[-1]) + 2 + len(item) <= WIDTH:
+            out[-1] += ", " + item
+        else:
+            out[-1] += ","
+            out.append(indent + item)
+    return out
+
+
 def _table_lines(table: Table) -> list[str]:
     pad = "  " * (table.depth + 1)
     items = list(table.chances.items())
     if not items:
         return [f"{pad}{table.label}: none"]
-    if len(items) <= INLINE_MOST and all(len(k) <= INLINE_LONGEST for k, _ in items):
-        said = ", ".join(f"{k} {percent_text(p)}" for k, p in items)
-        return _wrapped(f"{pad}{table.label}: {said}", pad + "  ")
+    said = [f"{k} {percent_text(p)}" for k, p in items]
+    if all(len(k) <= INLINE_LONGEST for k, _ in items):
+        inline = _joined(f"{pad}{table.label}: ", said, pad + "  ")
+        if len(inline) <= INLINE_MOST:
+            return inline
     ranked = sorted(items, key=lambda kv: -kv[1])
     shown = [
         (k, p)
@@ -102,13 +123,17 @@ def from_fire(working: dict[str, Any], odds: dict[str, Any]) -> Summary:
     title = str(working["weapon"])
     if "target" in working:
         title += f" at {working['target']}, needs {working['to_hit']} or less, ROF {working['rof']}"
+    if "at" in working:
+        title += f" at {working['at'][0]:g},{working['at'][1]:g}"
     summary = Summary(title)
-    for key in ("outcomes", "hits", "ammunition"):
-        if key in odds:
-            summary.tables.append(Table(key, {str(k): v for k, v in odds[key].items()}))
     for sid, s in odds.get("stands", {}).items():
         need = f" (needs {s['to_hit']})" if "to_hit" in s else ""
         summary.tables.append(Table(f"{sid}{need}", dict(s["outcomes"])))
+    for key in ("outcomes", "hits", "ammunition"):
+        if key in odds:
+            # A barrage's own outcomes are its one depletion die's (CD 1.1).
+            label = "ammunition" if key == "outcomes" and "stands" in odds else key
+            summary.tables.append(Table(label, {str(k): v for k, v in odds[key].items()}))
     for k, v in (odds.get("expected") or {}).items():
         summary.expected[k.replace("_", " ")] = (v, "")
     summary.notes.extend(f"warning: {w}" for w in working.get("warnings", []))
@@ -151,8 +176,13 @@ def from_report(report: Any) -> Summary:
             table[word] = table.get(word, Fraction(0)) + p
     held = each.pop("holds the field", None)
     if held is not None:
-        summary.tables.append(Table("holds the field", held))
-    several = held is not None or len(each) > 1
+        likeliest = dict(sorted(held.items(), key=lambda kv: -kv[1]))
+        summary.tables.append(Table("holds the field", likeliest))
+    # One thing told in words of its own (a minefield attack at a phase's end) reads as its
+    # own table too; a yes-or-no (mired) or a plain result (destroyed) as the outcomes.
+    alone = [n for n, t in each.items() if n not in ("result", "outcome")]
+    worded = len(alone) == 1 and not all(_word_is_bool(k) for k in each[alone[0]])
+    several = held is not None or len(each) > 1 or worded
     if not several:
         summary.tables.append(
             Table("outcomes", {_outcome_text(k, fields.get(k)): p for k, p in outcomes.items()})
@@ -170,7 +200,7 @@ def from_report(report: Any) -> Summary:
                 merged = _likeliest_amounts(merged)
             shown = {(f"{k} {unit}" if unit and k != "other" else k): v for k, v in merged.items()}
             summary.tables.append(Table(name, shown))
-        if len(outcomes) > 1:
+        if len(outcomes) > 1 and (held is not None or len(each) > 1):
             summary.notes.append(f"{len(outcomes)} outcomes in all (--json lists every one)")
     for k, v in report.expected.items():
         summary.expected[k.replace("_", " ")] = (v, UNITS.get(k.rsplit(" ", 1)[-1], ""))
@@ -181,18 +211,25 @@ def from_report(report: Any) -> Summary:
 _CITED = re.compile(r"\s*\((?:CD|AGG|MB|ToS|SB)\b[^()]*\)$")
 
 
+AMOUNTS_ALL = 12  # a quantity of at most this many values shows them all (2d6: eleven)
 AMOUNTS_MOST = 5
 
 
 def _likeliest_amounts(table: dict[str, Fraction]) -> dict[str, Fraction]:
-    """A quantity's likeliest values (at most ``AMOUNTS_MOST``) in order of size, the rest
-    as ``other``: ``0 45.4%, 12 49.6%, other 5.0%``."""
+    """A quantity's values in order of size; of many, the likeliest (``AMOUNTS_MOST``)
+    and the rest as ``other``: ``0 45.4%, 12 49.6%, other 5.0%``."""
+    if len(table) <= AMOUNTS_ALL:
+        return dict(sorted(table.items(), key=lambda kv: _order(kv[0])))
     ranked = sorted(table.items(), key=lambda kv: -kv[1])
     kept = dict(sorted(ranked[:AMOUNTS_MOST], key=lambda kv: _order(kv[0])))
     rest = sum((p for _, p in ranked[AMOUNTS_MOST:]), Fraction(0))
     if rest:
         kept["other"] = rest
     return kept
+
+
+def _word_is_bool(word: str) -> bool:
+    return word in ("yes", "no")
 
 
 def _order(word: str) -> tuple[int, float | str]:

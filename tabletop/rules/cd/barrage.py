@@ -152,7 +152,7 @@ def _unobserved(ctx: RulesContext, shooter: StandRow, x: float, y: float) -> lis
     return [
         f"no {shooter['side']} stand sees {x:g},{y:g}: indirect fire is observed by a stand "
         f"that sees its aiming point ({rule}, barrage chart observed-fire); unobserved fire "
-        "is H&I (--hni, CD 1.1). Going on, as the referee asked"
+        "is H&I (--hni, CD 1.1); the referee may go on"
     ]
 
 
