@@ -54,10 +54,13 @@ class Summary:
     # name -> (value, unit): "US-1 losses" -> (6.813, "men")
     expected: dict[str, tuple[Fraction, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # "assumes: ...", "warning: ..."
+    lead: list[str] = field(default_factory=list)  # said before the tables
 
 
 def lines(summary: Summary) -> list[str]:
     out = [f"Odds: {summary.title} (exact; nothing rolled or logged)"]
+    for said in summary.lead:
+        out.extend(_wrapped(f"  {said}"))
     for table in summary.tables:
         out.extend(_table_lines(table))
     if summary.expected:
@@ -148,7 +151,7 @@ def from_parts(report: Any) -> Summary:
         if part.where:
             summary.tables.append(Table(report.where, dict(part.where), depth=1))
     if not report.parts:
-        summary.notes.append("nothing here would be rolled")
+        summary.lead.append("nothing here would be rolled")
     for k, v in report.expected.items():
         summary.expected[k] = (v, "")
     summary.notes.extend(f"assumes: {note}" for note in report.assumes)
