@@ -20,7 +20,7 @@ from tabletop.game.actions import procedure
 from tabletop.game.engine import Game, outcome_of
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 ENGINEERS = str(Path(__file__).parent / "data" / "engineers.yaml")
 
@@ -589,3 +589,48 @@ def test_a_composite_roll_gives_the_odds_of_its_dice_face_by_face() -> None:
     assert distribution(with_composite) == counted
     over = sum(1 for a in range(1, 11) for b in range(1, 11) if a * b > 30)
     assert counted[(True, 1)] == Fraction(over, 100 * 6)
+
+
+def test_phase_end_depletion_odds_say_depleted_not_die_faces(game: Run) -> None:
+    # Crossroads: two 1s in the fire phase book two depletion dice (CD 1.1); each 75 mm in
+    # a tank depletes on 6 or less (CD 1.2, 1.2.2: 7 cm - 1), 60% each, whatever the face.
+    goto_phase(game, "fire")
+    game("fire", "US-4", "G-1", "--range", "10", "--dice", "1,5")
+    game("fire", "US-3", "G-3", "--range", "10", "--dice", "1,2")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    assert game("phase", "next", "--odds").output.splitlines() == [
+        "Odds: phase-next (exact; nothing rolled or logged)",
+        "  US-4 us-75mm-m2 depletion check: depleted 60.0%, ammunition holds 40.0%",
+        "  US-3 us-75mm-m3 depletion check: depleted 60.0%, ammunition holds 40.0%",
+        "  4 outcomes in all (--json lists every one)",
+    ]
+    outcomes = as_json(game("odds", "phase", "next", "--json"))["outcomes"]
+    assert outcomes == {
+        "US-4 us-75mm-m2 depletion check: depleted (CD 1.2); "
+        "US-3 us-75mm-m3 depletion check: depleted (CD 1.2)": "9/25",
+        "US-4 us-75mm-m2 depletion check: ammunition holds; "
+        "US-3 us-75mm-m3 depletion check: depleted (CD 1.2)": "6/25",
+        "US-4 us-75mm-m2 depletion check: depleted (CD 1.2); "
+        "US-3 us-75mm-m3 depletion check: ammunition holds": "6/25",
+        "US-4 us-75mm-m2 depletion check: ammunition holds; "
+        "US-3 us-75mm-m3 depletion check: ammunition holds": "4/25",
+    }
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("depleted (rolled 3 <= 6, CD 1.2)", "depleted (CD 1.2)"),
+        ("ammunition holds (rolled 10 > 6)", "ammunition holds"),
+        (
+            "the fire goes out (rolled 3); smoke removed (CD 6.2.2)",
+            "the fire goes out; smoke removed (CD 6.2.2)",
+        ),
+        ("holds (rolled 7; CD 6.1.2)", "holds (CD 6.1.2)"),
+    ],
+)
+def test_a_result_without_its_die_face(text: str, said: str) -> None:
+    from tabletop.core.words import without_faces
+
+    assert without_faces(text) == said

@@ -59,16 +59,16 @@ class Summary:
 
 def lines(summary: Summary) -> list[str]:
     out = [f"Odds: {summary.title} (exact; nothing rolled or logged)"]
-    for said in summary.lead:
-        out.extend(_wrapped(f"  {said}"))
+    for lead in summary.lead:
+        out.extend(_wrapped(f"  {lead}"))
     for table in summary.tables:
         out.extend(_table_lines(table))
     if summary.expected:
-        said = [
+        values = [
             f"{name} {float(value):.3f}" + (f" {unit}" if unit else "")
             for name, (value, unit) in summary.expected.items()
         ]
-        out.extend(_joined("  expected: ", said, "    "))
+        out.extend(_joined("  expected: ", values, "    "))
     for note in summary.notes:
         out.extend(_wrapped(f"  {note}"))
     return out

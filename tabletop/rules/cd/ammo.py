@@ -140,9 +140,10 @@ def check_fires_left(state: State, stand: StandRow, weapon: Weapon, charts: Char
         return
     for other in stand["weapons"]:
         found = charts.weapons.get(other)
-        used = stand["ammo"].get(other, {}).get("fired")
         if other == weapon.id or found is None or not is_small_arms(found, charts):
             continue
+        row = stand["ammo"].get(other)
+        used = None if row is None else row.get("fired")
         if used and used["turn"] == state.turn and used["count"] >= allowed:
             raise RulesRefusal(
                 f"{stand['id']} cannot fire its {weapon.id} this turn: its small arms fire "
