@@ -58,9 +58,12 @@ def cli() -> None:
     die it asks for is tried. Exact fractions in JSON, percentages in text.
 
     Nothing is rolled or logged. 'odds fire' and 'odds barrage' may be asked in any
-    phase; any other rolling command (mire, unmire, minefield cross, engineer
-    demolish, structure damage, weather roll, airborne drop, assault, model run ...)
-    is answered as if typed now, the same as giving it --odds.
+    phase ('fire --odds' and 'barrage --odds' give the same odds for the shot typed
+    now, refused as it would be); any other rolling command (mire, unmire, minefield
+    cross, engineer demolish, structure damage, weather roll, airborne drop, assault,
+    model run ...) is answered as if typed now, the same as giving it --odds. Every
+    command's odds read the same way: a line for each thing that can happen (an
+    assault opens with who holds the field), then the expected values.
 
     \b
     Example:
