@@ -562,3 +562,31 @@ def test_no_rule_a_referee_reads_cites_the_programs_spec() -> None:
         if "SPEC" in line and "rule" in line and not line.lstrip().startswith("#")
     ]
     assert cited == []
+
+
+def test_no_message_cites_the_programs_spec() -> None:
+    """What the program says (a string that is not a docstring) cites the rules, never
+    SPEC: a referee has the rulebook, not this program's specification."""
+    import ast
+
+    root = Path(__file__).parent.parent / "tabletop"
+    cited = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and re.search(r"\bSPEC \d", node.value)
+            ):
+                cited.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert cited == []
