@@ -740,3 +740,26 @@ def test_an_assault_gun_depletes_as_a_tank_and_says_so(tmp_path: Path, run: Run)
         "  ammunition: 1 depletion check at the end of the phase: depleted on 4 or less "
         "(CD 1.2, 1.2.2: -1 cm, an assault-gun counted as a tank)"
     ) in out
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        (
+            "assault-gun",
+            "depleted on 6 or less (CD 1.2, 1.2.2: -1 cm, an assault-gun counted as a tank)",
+        ),
+        ("tank", "depleted on 6 or less (CD 1.2, 1.2.2: -1 cm)"),
+        ("towed-gun", "depleted on 7 or less (CD 1.2)"),
+    ],
+)
+def test_quick_fire_says_why_its_depletion_number(kind: str, said: str) -> None:
+    out = CliRunner().invoke(
+        cli,
+        ["fire", "--weapon", "kwk-75-long", "--range", "5", "--target-kind", "infantry",
+         "--shooter-kind", kind, "--dice", "1,5"],
+    )  # fmt: skip
+    assert out.exit_code == 0
+    assert out.output.splitlines()[-1] == (
+        f"  ammunition: 1 depletion check due at the end of the fire phase: {said}"
+    )

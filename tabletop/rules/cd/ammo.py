@@ -248,7 +248,7 @@ def record_firing(
         out["threshold"] = threshold
         out["notes"].append(
             f"{count(trigger_dice, 'depletion check')} at the end of the phase: depleted on "
-            f"{threshold} or less (CD 1.2{_adjust_rule(kind)})"
+            f"{threshold} or less (CD 1.2{adjust_rule(kind)})"
         )
     elif ones:
         out["notes"].append(
@@ -258,7 +258,7 @@ def record_firing(
     return out
 
 
-def _adjust_rule(kind: StandKind) -> str:
+def adjust_rule(kind: StandKind) -> str:
     if kind.depletion_adjust_cm > 0:
         return f", 1.2.1: +{kind.depletion_adjust_cm} cm"
     if kind.depletion_adjust_cm < 0:

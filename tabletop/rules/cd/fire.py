@@ -21,7 +21,12 @@ from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.words import with_article
 from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
-from tabletop.rules.cd.ammo import depletes_by_roll, depletion_threshold, is_small_arms
+from tabletop.rules.cd.ammo import (
+    adjust_rule,
+    depletes_by_roll,
+    depletion_threshold,
+    is_small_arms,
+)
 
 MISSED = "missed"
 NO_EFFECT = "no effect"
@@ -82,6 +87,8 @@ class FirePlan:
     depletion: str = "never"  # roll | limited | rocket | flame | never
     depletion_threshold: int | None = None
     notes: tuple[str, ...] = field(default=())
+    # The rules behind depletion_threshold, as the ammunition notes cite them (CD 1.2.1, 1.2.2).
+    depletion_rule: str = "CD 1.2"
 
     @property
     def to_hit(self) -> int:
@@ -420,6 +427,7 @@ def plan_direct(
     if descending:
         notes.append("descending paratroopers get no cover (CD 7.2.2)")
     depletion, threshold = _depletion(weapon, firer, ammo, charts)
+    depletion_rule = "CD 1.2" if firer.kind is None else f"CD 1.2{adjust_rule(firer.kind)}"
     return FirePlan(
         weapon=weapon.id,
         target=target.label,
@@ -436,6 +444,7 @@ def plan_direct(
         depletion=depletion,
         depletion_threshold=threshold,
         notes=tuple(notes),
+        depletion_rule=depletion_rule,
     )
 
 
