@@ -1008,10 +1008,17 @@ def test_odds_roll_and_log_nothing(ab: Run) -> None:
     out = ab("airborne", "drop", "FJ-1,FJ-2", "--zone", "20,20", "--heading", "90",
              "--aa", "B-GREEN", "--odds")  # fmt: skip
     lines = out.output.splitlines()
-    assert lines[0] == "Odds of airborne-drop, square by square (exact; nothing rolled or logged):"
-    assert lines[1].startswith("  FJ-1: ") and "% landed" in lines[1]
-    assert lines[2].startswith("    comes down in: ")
-    assert any(line.startswith("  expected squares down: ") for line in lines)
+    assert lines[:4] == [
+        "Odds: airborne-drop, square by square (exact; nothing rolled or logged)",
+        "  FJ-1:",
+        "     48.5%  landed",
+        "     48.5%  suppressed",
+    ]
+    assert lines[8:10] == [
+        "    comes down in: open ground 97.0%, not dropped 3.0%, wood-1 <0.1%,",
+        "      orchard-1 <0.1%",
+    ]
+    assert "  expected: squares down 1.940" in lines
     assert any(line.startswith("  assumes: each square on its own") for line in lines)
     mirrored = ab("odds", "airborne", "drop", "FJ-1,FJ-2", "--zone", "20,20", "--heading", "90",
                   "--aa", "B-GREEN")  # fmt: skip

@@ -838,9 +838,15 @@ def test_land_odds_match_brute_force_over_the_dice(bc: Run) -> None:
                                     "disembarked": Fraction(1, 5)}  # fmt: skip
     assert Fraction(r["expected"]["craft ashore"]) == Fraction(1, 5)
     out = bc("amphibious", "land", "LC-1", "--odds").output.splitlines()
-    assert out[0] == "Odds of amphibious-land, craft by craft (exact; nothing rolled or logged):"
-    assert out[1].startswith("  LC-1: 40.0% approach (gates-1: forced back, back to the")
-    assert out[2] == "    ends: 40.0% approach, 40.0% sunk, 20.0% disembarked"
+    assert out[:5] == [
+        "Odds: amphibious-land, craft by craft (exact; nothing rolled or logged)",
+        "  LC-1:",
+        "     40.0%  approach (gates-1: forced back, back to the approach position (CD",
+        "              8.2.4))",
+        "     20.0%  disembarked (gates-1: no effect; A-1 ashore)",
+    ]
+    assert "    ends: approach 40.0%, sunk 40.0%, disembarked 20.0%" in out
+    assert "  expected: craft ashore 0.200" in out
 
 
 def test_bombard_odds_match_brute_force_over_the_dice(bc: Run) -> None:

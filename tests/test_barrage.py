@@ -191,3 +191,35 @@ def test_status_describes_a_round_template(artillery: Run) -> None:
     (t,) = as_json(artillery("status", "--json"))["templates"]
     assert (t["shape"], t["centre"], t["diameter"]) == ("circle", [27.0, 21.0], 2.0)
     assert t["expires_turn"] == 3
+
+
+UNOBSERVED = (
+    "no USA stand sees 27,21: indirect fire is observed by a stand that sees its aiming point "
+    "(CD artillery response (reference card), barrage chart observed-fire); unobserved fire "
+    "is H&I (--hni, CD 1.1); the referee may go on"
+)
+
+
+def test_fire_at_a_point_no_friendly_stand_sees_warns_and_goes_on(artillery: Run) -> None:
+    # 27,21 is in the village: every USA stand's sight is blocked by village-1.
+    out = as_json(artillery("barrage", "US-5", "--at", "27,21", "--dice", "9", "--json"))
+    assert out["warnings"] == [UNOBSERVED]
+    assert out["effects"] == {"G-3": "suppressed"}  # the fire went on
+    artillery("undo")
+    text = artillery("barrage", "US-5", "--at", "27,21", "--dice", "9").output
+    assert text.splitlines()[2:6] == [
+        "  warning: no USA stand sees 27,21: indirect fire is observed by a stand that",
+        "    sees its aiming point (CD artillery response (reference card), barrage chart",
+        "    observed-fire); unobserved fire is H&I (--hni, CD 1.1); the referee may go",
+        "    on",
+    ]
+
+
+def test_fire_at_a_point_a_friendly_stand_sees_or_h_and_i_gives_no_warning(
+    artillery: Run,
+) -> None:
+    seen = as_json(artillery("barrage", "US-5", "--at", "20,12", "--json"))
+    assert seen["warnings"] == []
+    artillery("undo")
+    hni = as_json(artillery("barrage", "US-5", "--at", "27,21", "--hni", "--dice", "5", "--json"))
+    assert hni["warnings"] == []

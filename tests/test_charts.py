@@ -548,3 +548,45 @@ def test_cli_charts_with_a_broken_overlay_lists_every_problem(charts_cli, tmp_pa
     assert result.output == "".join(
         [f"Error: 8 chart problems: {first}\n", *(f"  {p}\n" for p in rest)]
     )
+
+
+def test_no_rule_a_referee_reads_cites_the_programs_spec() -> None:
+    """A chart's rule is read aloud with the verdict: it names the rules (or the publisher's
+    reference card), never this program's own specification."""
+    from tabletop.data.resources import charts_dir
+
+    cited = [
+        f"{path.name}: {line.strip()[:60]}"
+        for path in sorted(charts_dir().rglob("*.yaml"))
+        for line in path.read_text().splitlines()
+        if "SPEC" in line and "rule" in line and not line.lstrip().startswith("#")
+    ]
+    assert cited == []
+
+
+def test_no_message_cites_the_programs_spec() -> None:
+    """What the program says (a string that is not a docstring) cites the rules, never
+    SPEC: a referee has the rulebook, not this program's specification."""
+    import ast
+
+    root = Path(__file__).parent.parent / "tabletop"
+    cited = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and re.search(r"\bSPEC \d", node.value)
+            ):
+                cited.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert cited == []

@@ -577,8 +577,8 @@ def test_roll_dice_ask_reads_answers_until_the_input_ends(game: Run) -> None:
         ),
         (
             ("2d6", "--dice", "0"),
-            "Invalid value for '--dice': '0': 0 is not a die value (dice show 1 to 1000) (see "
-            "'tabletop roll --help')",
+            "physical die 0 cannot be a d6 (needed for referee roll (1 of 2)): give a value "
+            "from 1 to 6",
         ),
         (
             ("2d6", "--dice", "two"),

@@ -43,21 +43,22 @@ from tabletop.core.errors import BadInput, DiceError
         ("100", [100]),
         (str(MAX_SIDES), [MAX_SIDES]),
         ("007", [7]),
+        # A 0 is refused by the die that takes it, naming its own faces (Dice.roll).
+        ("0", [0]),
+        ("3,0", [3, 0]),
     ],
 )
 def test_parse_dice_accepts(text: str, values: list[int]) -> None:
     assert parse_dice(text) == values
 
 
-SHOW = " (dice show 1 to 1000)"  # a number, but not a die's face
+SHOW = " (no die has more than 1000 sides)"  # a number, but no die's face
 WHOLE = " (give whole numbers like 3,10,1)"  # not a whole number as written
 
 
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("0", "0 is not a die value" + SHOW),
-        ("3,0", "0 is not a die value" + SHOW),
         ("-1", "'-1' is not a die value" + WHOLE),
         ("+3", "'+3' is not a die value" + WHOLE),
         ("1_0", "'1_0' is not a die value" + WHOLE),
@@ -140,6 +141,15 @@ def test_physical_value_larger_than_the_die_names_the_purpose() -> None:
     dice = Dice(seed=1, physical=[7])
     with pytest.raises(DiceError, match=r"physical die 7 cannot be a d6 \(needed for to-hit G-1\)"):
         dice.roll(6, "to-hit G-1")
+
+
+def test_physical_zero_is_refused_naming_the_dies_own_faces() -> None:
+    dice = Dice(seed=1, physical=[0])
+    with pytest.raises(DiceError) as caught:
+        dice.roll(10, "to-hit G-1")
+    assert str(caught.value) == (
+        "physical die 0 cannot be a d10 (needed for to-hit G-1): give a value from 1 to 10"
+    )
 
 
 def test_finish_refuses_unused_physical_values() -> None:

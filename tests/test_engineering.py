@@ -1084,10 +1084,11 @@ def test_line_charge_clear_then_move(eng: Run) -> None:
     before = file_digest(eng.game)  # type: ignore[attr-defined]
     odds = eng("minefield", "clear", second, "--by", "US-LC", "--method", "line-charge", "--odds")
     assert odds.output.splitlines() == [  # CD 3.3.3: a line charge clears without a roll
-        "Odds of minefield-clear (exact; nothing rolled or logged):",
-        "  100.0%  US-LC's line charge clears mf-1: it may now move; at the end of the "
-        "opportunity fire phase it may clear one more field beside it if still unsuppressed "
-        "(CD 3.3.3)",
+        "Odds: minefield-clear (exact; nothing rolled or logged)",
+        "  outcomes:",
+        "    100.0%  US-LC's line charge clears mf-1: it may now move; at the end of the",
+        "              opportunity fire phase it may clear one more field beside it if",
+        "              still unsuppressed (CD 3.3.3)",
     ]
     assert file_digest(eng.game) == before  # type: ignore[attr-defined]
     out = as_json(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from fractions import Fraction
@@ -12,6 +13,9 @@ from click.testing import CliRunner
 
 from tabletop.cli import cli
 from tabletop.core.dice import Dice
+from tabletop.core.errors import RulesRefusal
+from tabletop.core.words import with_article
+from tabletop.data.chart_params import AmmoParams
 from tabletop.data.charts import Charts
 from tabletop.rules.cd.direct import roll_plan
 from tabletop.rules.cd.fire import (
@@ -104,11 +108,47 @@ def test_seed_modifiers_and_referee_modifiers(charts: Charts, mods, expected, ru
 def test_cover_and_armour(charts: Charts) -> None:
     plan = quick(charts, "rifle", 6, cover="medium")
     assert plan.to_hit == 5 + charts.cover["medium"].direct
-    # An AT gun uses its anti-armour row against a tank; a rifle pays the weight class.
+    # An AT gun uses its anti-armour row against a tank; a gun without one pays the weight
+    # class (a rifle may not fire at a tank at all: test_small_arms_cannot_harm_armour).
     at = quick(charts, "pak-36", 14, kind="tank")
     assert at.row == "to_hit_afv" and at.base == 5 and not at.modifiers
-    rifle = quick(charts, "rifle", 6, kind="tank")
-    assert rifle.row == "to_hit" and rifle.to_hit == 5 - 4  # class IV tank
+    gun = quick(charts, "infantry-gun-75", 6, kind="tank")
+    assert gun.row == "to_hit" and gun.to_hit == 7 - 4  # class IV tank
+
+
+@pytest.mark.parametrize("kind", ["tank", "assault-gun", "recovery"])
+def test_small_arms_cannot_harm_armour(charts: Charts, kind: str) -> None:
+    """The seeds are silent; the ammo chart's small-arms-hit-armour (false, our default)
+    says a rifle or an LMG does nothing to an armoured target: refused, not 'needs -1'."""
+    assert charts.params(AmmoParams).small_arms_hit_armour is False
+    with pytest.raises(RulesRefusal) as caught:
+        quick(charts, "rifle", 6, kind=kind)
+    assert str(caught.value) == (
+        f"rifle is small arms (under 20 mm, no anti-tank row) and cannot harm "
+        f"{with_article(kind)} (CD core (default), ammo chart small-arms-hit-armour); fire a "
+        "weapon with an anti-tank row at it"
+    )
+
+
+def test_small_arms_still_hit_weak_afvs_and_a_50cal_uses_its_anti_tank_row(
+    charts: Charts,
+) -> None:
+    # A weak AFV counts as armour 0 (CD 8.2.1): a rifle needs its plain number.
+    assert quick(charts, "rifle", 6, kind="halftrack").to_hit == 5
+    fifty = quick(charts, "mg-50cal", 6, kind="tank")
+    assert fifty.row == "to_hit_afv"
+
+
+def test_small_arms_against_armour_when_the_chart_allows_it(charts: Charts) -> None:
+    from tabletop.data.charts import Charts as Built
+
+    raw = copy.deepcopy(charts.raw)
+    for entry in raw["ammo"]:
+        if entry["id"] == "small-arms-hit-armour":
+            entry["value"] = True
+    allowing = Built(raw)
+    rifle = quick(allowing, "rifle", 6, kind="tank")
+    assert rifle.row == "to_hit" and rifle.to_hit == 5 - 4  # afv-no-at: minus class IV
 
 
 def test_unknown_modifier_name_is_bad_input(charts: Charts) -> None:
@@ -599,7 +639,7 @@ def test_direct_cover_cites_its_own_source(charts: Charts) -> None:
         Target("T", charts.stand_kinds["infantry"], "regular", cover="medium"),
         charts,
     )
-    assert [m.rule for m in indirect.modifiers] == ["CD indirect fire (SPEC 2)"]
+    assert [m.rule for m in indirect.modifiers] == ["CD indirect fire (reference card)"]
 
 
 # --- each weapon fires once a turn (CD core, default) -------------------------------------------
@@ -657,4 +697,69 @@ def test_the_allowance_is_charted_and_a_referee_may_change_it(run: Run, tmp_path
         "Error: AT cannot fire its pak-36 again this turn: it fired in the fire phase "
         "(fire AT -> T1); each weapon fires 2 times a turn, in one phase: opportunity "
         "fire, fire, or a barrage (CD core (default), ammo chart fires-per-turn)\n"
+    )
+
+
+def _range_with(tmp_path: Path, run: Run) -> None:
+    """The firing range with T1 carrying a rifle and an LMG, and TK an assault gun."""
+    text = (
+        Path(RANGE)
+        .read_text()
+        .replace("weapons: [rifle], at: [5, 20]", "weapons: [rifle, lmg], at: [5, 20]")
+        .replace("{id: TK, kind: tank,", "{id: TK, kind: assault-gun,")
+    )
+    path = tmp_path / "range2.yaml"
+    path.write_text(text)
+    run("new", str(path), "--seed", "3")
+
+
+def test_a_stands_small_arms_fire_once_a_turn(tmp_path: Path, run: Run) -> None:
+    """The ammo chart's small-arms-fire-once (our default, the seeds being silent): a
+    rifle-and-LMG stand fires one of them a turn, and says so when it fires."""
+    _range_with(tmp_path, run)
+    fired = run("fire", "T1", "AT", "--dice", "8").output
+    assert (
+        "rifle fires for all its small arms (lmg not again this turn: CD core (default), "
+        "ammo chart small-arms-fire-once)"
+    ) in fired
+    before = file_digest(run.game)  # type: ignore[attr-defined]
+    refused = run("fire", "T1", "MG", "--weapon", "lmg", code=3).output
+    assert refused == (
+        "Error: T1 cannot fire its lmg this turn: its small arms fire together, once a turn, "
+        "and its rifle fired in the fire phase (fire T1 -> AT) (CD core (default), ammo "
+        "chart small-arms-fire-once)\n"
+    )
+    assert file_digest(run.game) == before  # type: ignore[attr-defined]
+
+
+def test_an_assault_gun_depletes_as_a_tank_and_says_so(tmp_path: Path, run: Run) -> None:
+    """CD 1.2.2 names tanks; the stand kinds chart counts an assault gun as one (default)."""
+    _range_with(tmp_path, run)
+    out = run("fire", "TK", "T2", "--dice", "1,2").output
+    assert (
+        "  ammunition: 1 depletion check at the end of the phase: depleted on 4 or less "
+        "(CD 1.2, 1.2.2: -1 cm, an assault-gun counted as a tank)"
+    ) in out
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        (
+            "assault-gun",
+            "depleted on 6 or less (CD 1.2, 1.2.2: -1 cm, an assault-gun counted as a tank)",
+        ),
+        ("tank", "depleted on 6 or less (CD 1.2, 1.2.2: -1 cm)"),
+        ("towed-gun", "depleted on 7 or less (CD 1.2)"),
+    ],
+)
+def test_quick_fire_says_why_its_depletion_number(kind: str, said: str) -> None:
+    out = CliRunner().invoke(
+        cli,
+        ["fire", "--weapon", "kwk-75-long", "--range", "5", "--target-kind", "infantry",
+         "--shooter-kind", kind, "--dice", "1,5"],
+    )  # fmt: skip
+    assert out.exit_code == 0
+    assert out.output.splitlines()[-1] == (
+        f"  ammunition: 1 depletion check due at the end of the fire phase: {said}"
     )

@@ -20,7 +20,7 @@ from tabletop.game.actions import procedure
 from tabletop.game.engine import Game, outcome_of
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
-from tests.conftest import Run, as_json, file_digest
+from tests.conftest import Run, as_json, file_digest, goto_phase
 
 ENGINEERS = str(Path(__file__).parent / "data" / "engineers.yaml")
 
@@ -204,10 +204,9 @@ def test_odds_option_gives_exact_fractions_and_logs_nothing(mud: Run) -> None:
 def test_odds_group_mirrors_the_option(mud: Run) -> None:
     assert mud("odds", "mire", "G-5").output == mud("mire", "G-5", "--odds").output
     assert mud("mire", "G-5", "--odds").output.splitlines() == [
-        "Odds of mire (exact; nothing rolled or logged):",
-        "   60.0%  not mired",
-        "   40.0%  mired",
-        "  expected mired: 0.400",
+        "Odds: mire (exact; nothing rolled or logged)",
+        "  outcomes: not mired 60.0%, mired 40.0%",
+        "  expected: mired 0.400",
     ]
 
 
@@ -315,7 +314,12 @@ def test_plain_roll_odds_in_text_and_json(mud: Run) -> None:
     data = as_json(mud("odds", "roll", "2d6", "--json"))
     assert data["outcomes"]["total 7"] == "1/6"
     assert data["expected"] == {"total": "7/1"}
-    assert "   16.7%  total 7" in mud("odds", "roll", "2d6").output.splitlines()
+    assert mud("odds", "roll", "2d6").output.splitlines() == [
+        "Odds: roll (exact; nothing rolled or logged)",
+        "  total: 2 2.8%, 3 5.6%, 4 8.3%, 5 11.1%, 6 13.9%, 7 16.7%, 8 13.9%, 9 11.1%,",
+        "    10 8.3%, 11 5.6%, 12 2.8%",
+        "  expected: total 7.000",
+    ]
     assert mud("roll", "2d6", "--odds").output == mud("odds", "roll", "2d6").output
 
 
@@ -401,8 +405,17 @@ def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> Non
     before = file_digest(run.game)  # type: ignore[attr-defined]
     data = as_json(run("odds", "phase", "next", "--json"))
     outcomes = {k: Fraction(v) for k, v in data["outcomes"].items()}
-    assert outcomes["minefield attack: no hits (CD 3.2)"] == Fraction(7, 10) ** 2
-    assert outcomes["minefield attack: 1 hit: eliminated (CD 3.2)"] == Fraction(2 * 3 * 7 * 4, 1000)
+    assert outcomes["US-INF minefield attack: no hits (CD 3.2)"] == Fraction(7, 10) ** 2
+    assert outcomes["US-INF minefield attack: 1 hit: eliminated (CD 3.2)"] == Fraction(
+        2 * 3 * 7 * 4, 1000
+    )
+    text = run("odds", "phase", "next").output.splitlines()
+    assert text[:4] == [
+        "Odds: phase-next (exact; nothing rolled or logged)",
+        "  US-INF minefield attack:",
+        "     49.0%  no hits",
+        "     16.8%  1 hit: eliminated",
+    ]
     assert sum(outcomes.values()) == 1
     assert file_digest(run.game) == before  # type: ignore[attr-defined]
 
@@ -433,14 +446,27 @@ def test_fire_odds_read_as_words_not_python_lists(game: Run) -> None:
     # the effect die on a hit: eliminated 4 in 10, forced back 3, no effect 3.
     game("phase", "next")
     game("phase", "next")
-    assert game("fire", "US-4", "G-4", "--odds").output.splitlines() == [
-        "Odds of fire (exact; nothing rolled or logged):",
-        "   50.0%  hits 0; effects none",
-        "   20.0%  hits 1; effects eliminated",
-        "   15.0%  hits 1; effects forced back",
-        "   15.0%  hits 1; effects no effect",
-        "  expected hits: 0.500",
+    odds = game("fire", "US-4", "G-4", "--odds").output
+    assert odds.splitlines() == [
+        "Odds: us-75mm-m2 at G-4, needs 5 or less, ROF 1 (exact; nothing rolled or logged)",
+        "  outcomes: missed 50.0%, no effect 15.0%, forced back 15.0%, eliminated 20.0%",
+        "  hits: 0 50.0%, 1 50.0%",
+        "  ammunition: ok 94.0%, depleted 6.0%",
+        "  expected: hits 0.500, depletion checks 0.100, depleted 0.060",
     ]
+    # One summary, from one formatter: the option and the group say the same (issue 28).
+    assert game("odds", "fire", "US-4", "G-4").output == odds
+    assert as_json(game("fire", "US-4", "G-4", "--odds", "--json")) == as_json(
+        game("odds", "fire", "US-4", "G-4", "--json")
+    )
+
+
+def test_fire_odds_typed_now_are_refused_as_the_shot_would_be(game: Run) -> None:
+    # 'fire --odds' is the shot typed now: in the movement phase it is refused as the shot
+    # is; 'odds fire' asks in advance and answers in any phase.
+    refused = game("fire", "US-4", "G-4", "--odds", code=3).output
+    assert refused.startswith("Error: direct fire is not allowed in the movement phase")
+    assert game("odds", "fire", "US-4", "G-4").exit_code == 0
 
 
 def test_barrage_odds_name_each_stand_under_the_template(game: Run) -> None:
@@ -448,13 +474,14 @@ def test_barrage_odds_name_each_stand_under_the_template(game: Run) -> None:
     # less on the d10 (CD barrage); the stands under a template are named, not a dict.
     game("turn", "next", "--yes")
     game("phase", "next")
-    assert game("barrage", "US-5", "--at", "27,21", "--odds").output.splitlines() == [
-        "Odds of barrage (exact; nothing rolled or logged):",
-        "   80.0%  hits: G-3 0; effects: G-3 suppressed",
-        "   10.0%  hits: G-3 1; effects: G-3 suppressed",
-        "    6.0%  hits: G-3 1; effects: G-3 eliminated",
-        "    4.0%  hits: G-3 1; effects: G-3 forced back",
+    odds = game("barrage", "US-5", "--at", "27,21", "--odds").output
+    assert odds.splitlines()[:4] == [
+        "Odds: mortar-81 at 27,21 (exact; nothing rolled or logged)",
+        "  G-3 (needs 2): suppressed 90.0%, forced back 4.0%, eliminated 6.0%",
+        "  ammunition: depleted 8.0%, not depleted 92.0%",
+        "  expected: hits 0.200, eliminated 0.060, depleted 0.080",
     ]
+    assert game("odds", "barrage", "US-5", "--at", "27,21").output == odds
 
 
 def test_demolition_odds_name_the_result_alone(eng_file: Path, run: Run) -> None:
@@ -462,10 +489,8 @@ def test_demolition_odds_name_the_result_alone(eng_file: Path, run: Run) -> None
     shutil.copy(eng_file, run.game)  # type: ignore[attr-defined]
     out = run("engineer", "demolish", "bridge-1", "--by", "G-E1", "--odds").output
     assert out.splitlines() == [
-        "Odds of demolish (exact; nothing rolled or logged):",
-        "   40.0%  failed",
-        "   30.0%  damaged",
-        "   30.0%  destroyed",
+        "Odds: demolish (exact; nothing rolled or logged)",
+        "  outcomes: failed 40.0%, damaged 30.0%, destroyed 30.0%",
     ]
 
 
@@ -490,7 +515,9 @@ def test_quick_fire_odds_option_mirrors_odds_fire() -> None:
     group = runner.invoke(cli, ["odds", "fire", *args])
     assert option.exit_code == group.exit_code == 0
     assert option.output == group.output
-    assert option.output.splitlines()[0] == "Odds: pak-36 at infantry, needs 4 or less, ROF 1"
+    assert option.output.splitlines()[0] == (
+        "Odds: pak-36 at infantry, needs 4 or less, ROF 1 (exact; nothing rolled or logged)"
+    )
 
 
 def test_odds_without_a_game_says_what_to_do(tmp_path: Path) -> None:
@@ -564,3 +591,48 @@ def test_a_composite_roll_gives_the_odds_of_its_dice_face_by_face() -> None:
     assert distribution(with_composite) == counted
     over = sum(1 for a in range(1, 11) for b in range(1, 11) if a * b > 30)
     assert counted[(True, 1)] == Fraction(over, 100 * 6)
+
+
+def test_phase_end_depletion_odds_say_depleted_not_die_faces(game: Run) -> None:
+    # Crossroads: two 1s in the fire phase book two depletion dice (CD 1.1); each 75 mm in
+    # a tank depletes on 6 or less (CD 1.2, 1.2.2: 7 cm - 1), 60% each, whatever the face.
+    goto_phase(game, "fire")
+    game("fire", "US-4", "G-1", "--range", "10", "--dice", "1,5")
+    game("fire", "US-3", "G-3", "--range", "10", "--dice", "1,2")
+    before = file_digest(game.game)  # type: ignore[attr-defined]
+    assert game("phase", "next", "--odds").output.splitlines() == [
+        "Odds: phase-next (exact; nothing rolled or logged)",
+        "  US-4 us-75mm-m2 depletion check: depleted 60.0%, ammunition holds 40.0%",
+        "  US-3 us-75mm-m3 depletion check: depleted 60.0%, ammunition holds 40.0%",
+        "  4 outcomes in all (--json lists every one)",
+    ]
+    outcomes = as_json(game("odds", "phase", "next", "--json"))["outcomes"]
+    assert outcomes == {
+        "US-4 us-75mm-m2 depletion check: depleted (CD 1.2); "
+        "US-3 us-75mm-m3 depletion check: depleted (CD 1.2)": "9/25",
+        "US-4 us-75mm-m2 depletion check: ammunition holds; "
+        "US-3 us-75mm-m3 depletion check: depleted (CD 1.2)": "6/25",
+        "US-4 us-75mm-m2 depletion check: depleted (CD 1.2); "
+        "US-3 us-75mm-m3 depletion check: ammunition holds": "6/25",
+        "US-4 us-75mm-m2 depletion check: ammunition holds; "
+        "US-3 us-75mm-m3 depletion check: ammunition holds": "4/25",
+    }
+    assert file_digest(game.game) == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("depleted (rolled 3 <= 6, CD 1.2)", "depleted (CD 1.2)"),
+        ("ammunition holds (rolled 10 > 6)", "ammunition holds"),
+        (
+            "the fire goes out (rolled 3); smoke removed (CD 6.2.2)",
+            "the fire goes out; smoke removed (CD 6.2.2)",
+        ),
+        ("holds (rolled 7; CD 6.1.2)", "holds (CD 6.1.2)"),
+    ],
+)
+def test_a_result_without_its_die_face(text: str, said: str) -> None:
+    from tabletop.core.words import without_faces
+
+    assert without_faces(text) == said

@@ -689,6 +689,24 @@ def test_fit_table_wraps_the_widest_column() -> None:
     assert text.splitlines()[2] == "G-1      rifle lmg panzerschreck rifle"
 
 
+def test_fit_table_never_cuts_a_weapon_id() -> None:
+    from tabletop.cli.core import fit_table
+
+    rows = [["G-R-E-1", "forced back (suppressed)", "flamethrower-manpack:spent rifle:depleted"]]
+    text = fit_table(rows, ["stand", "status", "weapons"], width=40)
+    assert text.splitlines()[2:] == [
+        "G-R-E-1  forced back   flamethrower-manpack:spent",
+        "         (suppressed)  rifle:depleted",
+    ]
+
+
+def test_a_sides_view_of_the_allies_says_allies_not_allies_s(run: Run) -> None:
+    run("new", "large", "--seed", "1")
+    text = run("status", "--view", "Allies").output
+    assert "Allies' view: enemy spotted now: " in text
+    assert "Allies's" not in text
+
+
 HEAVY = ("shapely", "numpy", "matplotlib", "PIL")
 
 

@@ -152,9 +152,9 @@ def test_night_rules_in_force(game: Run) -> None:
     assert rules["orders_radius"] == 3 and rules["rally_orders"] is False
     assert rules["morale"] == -2 and rules["aa_dice"] == -1
     text = game("weather", "show").output
-    assert text.splitlines()[10] == '  night orders: radius 3"; no rally orders (CD 9.1.5)'
+    assert text.splitlines()[11] == '  night orders: radius 3"; no rally orders (CD 9.1.5)'
     assert (
-        text.splitlines()[12]
+        text.splitlines()[13]
         == "  night AA: -1 die without sound detection, searchlight or radar (CD 9.1.6)"
     )
     assert max(len(line) for line in text.splitlines()) <= 80
@@ -793,7 +793,8 @@ def test_fire_in_fog_is_refused_though_a_searchlight_shines(game: Run) -> None:
     assert refused.output == (
         "Error: US-1 has not spotted G-1: G-1 is moving in the open: spotted at any "
         'distance in sight by day (CD spotting (default)); 4" under present conditions '
-        "(light: day (CD core); weather: fog (CD 10.2.1, 10.2.2)) (spotting, SPEC 2); "
+        "(light: day (CD core); weather: fog (CD 10.2.1, 10.2.2)) "
+        "(CD spotting: by distance and cover, no roll); "
         "if another stand spotted it for you, add --spotted\n"
     )
     assert file_digest(game.game) == before  # type: ignore[attr-defined]
@@ -1030,3 +1031,41 @@ def test_a_miring_roll_says_its_number_once(mud: Run) -> None:
         "(CD 11.1.4) (where it stands)",
         "  dice: 7 physical (d10, miring TANK: mired on 2 or less)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("ground", "said"),
+    [
+        ("dry", ["  ground dry (CD 11): no effect on movement"]),
+        (
+            "mud-deep",
+            [
+                "  ground mud-deep (CD 11.1.3): moving costs personnel x2 and vehicles x4, not on",
+                "    hard or paved roads; vehicles may mire (CD 11.1.4, deep mud)",
+            ],
+        ),
+        (
+            "ice",
+            [
+                "  ground ice (CD 11.3): moving costs vehicles x2, roads included; ski-mobile",
+                "    stands pay normal costs",
+            ],
+        ),
+    ],
+)
+def test_weather_show_says_what_the_ground_does(game: Run, ground: str, said: list[str]) -> None:
+    game("weather", "set", "--ground", ground)
+    lines = game("weather", "show").output.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  ground "))
+    assert lines[at : at + len(said)] == said
+    effect = as_json(game("weather", "show", "--json"))["ground_effect"]
+    assert effect["id"] == ground and effect["rule"] == said[0].split("(")[1].split(")")[0]
+
+
+def test_weather_roll_prints_its_dice_once(game: Run) -> None:
+    out = game("weather", "roll", "--dice", "9,3").output
+    assert out == (
+        "wind from 3\n"
+        "  dice: 9 physical (d10, wind direction (again on 9+)); "
+        "3 physical (d10, wind direction (again on 9+))\n"
+    )

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tabletop.core.words import with_article
+from tabletop.core.words import possessive, with_article
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,35 @@ def test_a_count_agrees_with_its_noun() -> None:
     from tabletop.core.words import count
 
     assert [count(n, "value") for n in (0, 1, 2)] == ["0 values", "1 value", "2 values"]
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("Germany", "Germany's"),
+        ("Allies", "Allies'"),
+        ("USA", "USA's"),
+        ("G-S", "G-S's"),
+        ("us-75mm-m3", "us-75mm-m3's"),
+    ],
+)
+def test_a_name_ending_in_s_takes_the_apostrophe_alone(name: str, said: str) -> None:
+    assert possessive(name) == said
+
+
+@pytest.mark.parametrize(
+    ("status", "markers", "said"),
+    [
+        ("ok", [], "ok"),
+        ("ok", ["suppressed"], "ok (suppressed)"),
+        ("forced back", ["suppressed", "mired"], "forced back (suppressed, mired)"),
+        ("eliminated", ["suppressed"], "eliminated"),
+        ("lost", ["mired"], "lost"),
+    ],
+)
+def test_a_stand_out_of_play_is_shown_without_its_markers(
+    status: str, markers: list[str], said: str
+) -> None:
+    from tabletop.state.document import status_text
+
+    assert status_text(status, markers) == said

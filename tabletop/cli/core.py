@@ -846,69 +846,42 @@ def _odds_instead(
             }
         )
     else:
-        click.echo(headline(f"Odds of {command} (exact; nothing rolled or logged):"))
-        # Most likely first; a long tail (an assault's every mix of losses) is summed in one
-        # line so the referee reads the outcomes that matter; --json lists every one.
-        outcomes = list(report.outcomes.items())
-        shown = [
-            (key, p)
-            for i, (key, p) in enumerate(outcomes)
-            if i < ODDS_LINES and (i < ODDS_LINES_ALWAYS or p >= ODDS_SMALL)
-        ]
-        for key, p in shown:
-            click.echo(f"  {percent_text(p):>6}  {_outcome_text(key, report.fields.get(key))}")
-        if len(shown) < len(outcomes):
-            rest = sum(p for _, p in outcomes[len(shown) :])
-            click.echo(
-                f"  {percent_text(rest):>6}  the {len(outcomes) - len(shown)} other outcomes "
-                "together (--json lists every one)"
-            )
-        for key, v in report.expected.items():
-            click.echo(f"  expected {key.replace('_', ' ')}: {float(v):.3f}")
+        from tabletop.cli.odds_text import from_report
+
+        echo_odds(from_report(report))
     ctx.exit(0)
 
 
-# Text odds list at most this many outcomes, and past the first ten only those of at least
-# one in a thousand; the rest are summed in one line.
-ODDS_LINES = 30
-ODDS_LINES_ALWAYS = 10
-ODDS_SMALL = 0.001
+def odds_as_asked(name: str, dice: Any, check: Callable[[], Any] | None = None) -> bool:
+    """Under ``--odds``, run ``tabletop odds NAME`` with this command's own arguments, so
+    ``fire --odds`` and ``odds fire`` give the same odds in the same words; ``check`` first
+    refuses what the command typed now would refuse (its phase, a weapon fired this turn),
+    which ``odds NAME`` asked in advance does not. False when no odds were asked."""
+    here = click.get_current_context()
+    if not here.meta.get(ODDS_KEY):
+        return False
+    if dice is not None:
+        raise click.UsageError("--odds rolls nothing: leave out --dice", ctx=here)
+    if check is not None:
+        check()
+    # Found by name (the odds group builds on the commands' options: no import back).
+    root = here.find_root().command
+    group = root.get_command(here, "odds") if isinstance(root, click.Group) else None
+    found = group.get_command(here, name) if isinstance(group, click.Group) else None
+    assert found is not None
+    names = {p.name for p in found.params}
+    here.invoke(found, **{k: v for k, v in here.params.items() if k in names})
+    return True
 
 
-def _outcome_text(key: str, fields: dict[str, Any] | None) -> str:
-    """An outcome as a referee reads it: ``hits 1; effects eliminated``, ``not mired``
-    (the JSON keeps the outcome's canonical key)."""
-    if not fields:
-        return key
-    parts = []
-    for name, value in fields.items():
-        name = name.replace("_", " ")
-        if isinstance(value, bool):
-            parts.append(name if value else f"not {name}")
-        elif name in ("result", "outcome") and isinstance(value, str):
-            parts.append(value)  # "destroyed", not "result destroyed"
-        elif isinstance(value, dict):
-            each = ", ".join(f"{k} {_outcome_word(v)}" for k, v in value.items())
-            parts.append(f"{name}: {each or 'none'}")
-        elif isinstance(value, list | tuple):
-            parts.append(f"{name} {', '.join(_outcome_word(v) for v in value) or 'none'}")
-        else:
-            parts.append(f"{name} {_outcome_word(value)}")
-    return "; ".join(parts)
+def echo_odds(summary: Any) -> None:
+    """Every command's odds, read the same way (``cli.odds_text``)."""
+    from tabletop.cli.odds_text import lines
 
-
-def _outcome_word(value: Any) -> str:
-    from tabletop.core.words import input_value
-
-    return input_value(value)
-
-
-def percent_text(p: Any) -> str:
-    """A chance to a tenth of a percent; one that rounds to nothing but can happen is
-    "<0.1%", not "0.0%"."""
-    if 0 < float(p) < 0.0005:
-        return "<0.1%"
-    return f"{float(p) * 100:.1f}%"
+    text = lines(summary)
+    click.echo(headline(text[0]))
+    for line in text[1:]:
+        click.echo(line)
 
 
 OUTCOME_KEY = "tabletop.outcome"
@@ -1049,7 +1022,10 @@ TABLE_WIDTH = 80  # columns: a plain terminal, and a printed page
 
 def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDTH) -> str:
     """A plain tabulate table that fits ``width`` columns: the widest columns are wrapped
-    onto more lines (never below a readable 8 characters) until the rows fit."""
+    onto more lines between words (never below a readable 8 characters, nor below the
+    column's longest word: a weapon id or a status is never cut) until the rows fit."""
+    import textwrap
+
     from tabulate import tabulate
 
     cells = [["" if c is None else str(c) for c in row] for row in rows]
@@ -1058,16 +1034,28 @@ def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDT
         max([len(h) + 2, *(len(line) for r in cells for line in r[i].splitlines() or [""])])
         for i, h in enumerate(headers)
     ]
-    limits: list[int | None] = [None] * len(headers)
+    floors = [
+        max([8, len(h) + 2, *(len(word) for r in cells for word in r[i].split())])
+        for i, h in enumerate(headers)
+    ]
     gaps = 2 * (len(headers) - 1)
     while sum(widths) + gaps > width:
-        widest = max(range(len(widths)), key=lambda i: widths[i])
-        if widths[widest] <= max(8, len(headers[widest]) + 2):
-            break  # as narrow as it may go: let the line run long rather than unreadable
+        narrower = [i for i in range(len(widths)) if widths[i] > floors[i]]
+        if not narrower:
+            break  # as narrow as it may go: let the line run long rather than cut a word
+        widest = max(narrower, key=lambda i: widths[i])
         widths[widest] -= 1
-        limits[widest] = widths[widest]
-    wrap = limits if any(limits) else None
-    return tabulate(cells, headers=headers, maxcolwidths=wrap, disable_numparse=True)
+    wrapped = [
+        [
+            "\n".join(
+                textwrap.fill(line, widths[i], break_long_words=False, break_on_hyphens=False)
+                for line in cell.splitlines() or [""]
+            )
+            for i, cell in enumerate(row)
+        ]
+        for row in cells
+    ]
+    return tabulate(wrapped, headers=headers, disable_numparse=True)
 
 
 def fit_columns(

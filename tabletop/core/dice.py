@@ -79,10 +79,12 @@ def parse_dice(text: str) -> list[int]:
                 f"--dice {text!r}: {part!r} is not a die value (give whole numbers like 3,10,1)"
             )
         value = int(part)
-        if not 1 <= value <= MAX_SIDES:
+        if value > MAX_SIDES:
             raise DiceError(
-                f"--dice {text!r}: {value} is not a die value (dice show 1 to {MAX_SIDES})"
+                f"--dice {text!r}: {value} is not a die value (no die has more than "
+                f"{MAX_SIDES} sides)"
             )
+        # A 0 is refused when a die takes it, naming that die's own faces (``Dice.roll``).
         values.append(value)
     if not values:
         raise DiceError(f"--dice {text!r}: give the values you threw, like 3,10,1")
@@ -144,7 +146,7 @@ class Dice:
             raise ValueError(f"a die must have 2 to {MAX_SIDES} sides, not {sides}")
         if self.physical:
             value = self.physical.pop(0)
-            if value > sides:
+            if not 1 <= value <= sides:
                 raise DiceError(
                     f"physical die {value} cannot be a d{sides} (needed for {purpose}): "
                     f"give a value from 1 to {sides}"

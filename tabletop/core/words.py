@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -55,3 +56,20 @@ def count(number: int, noun: str, plural: str | None = None) -> str:
 def fraction_text(p: Fraction) -> str:
     """An exact chance as the JSON gives it: ``"3/40"`` (SPEC 3, exact fractions)."""
     return f"{p.numerator}/{p.denominator}"
+
+
+def possessive(name: str) -> str:
+    """``Germany's``, ``the Allies'``: a name ending in a plural s takes the apostrophe alone
+    (a stand id such as ``G-S`` or a weapon id keeps ``'s``)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+# What a die showed, inside a result: "rolled 3 <= 6, " in "depleted (rolled 3 <= 6, CD 1.2)".
+_ROLLED = re.compile(r"rolled \d+(?:\s*(?:<=|>=|<|>|over|under)\s*\d+)?(?:[,;]\s*)?")
+
+
+def without_faces(text: str) -> str:
+    """A result without the face that told it: ``depleted (rolled 3 <= 6, CD 1.2)`` is
+    ``depleted (CD 1.2)`` whatever the die showed, so odds count it as one outcome."""
+    said = _ROLLED.sub("", text).replace("()", "").replace(" ;", ";")
+    return re.sub(r"\s+", " ", said).strip()

@@ -49,7 +49,7 @@ Raw = dict[str, list[dict[str, Any]]]
 # The edition of the bundled charts' structure. Raise it when a release adds chart files or
 # entries that the code needs; games started under an older edition then take the new
 # entries from the bundled charts (their own numbers still stand).
-CHARTS_FORMAT = 6  # 6: the turn chart names the boundary steps (issue 17)
+CHARTS_FORMAT = 7  # 7: small arms against armour and once a turn (ammo chart, issue 28)
 
 WEIGHT_LEVELS: tuple[str, ...] = ("I", "II", "III", "IV", "V", "VI")
 

@@ -24,7 +24,7 @@ from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
 from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice, repeated
 from tabletop.core.sides import REFEREE
-from tabletop.core.words import count
+from tabletop.core.words import count, without_faces
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario
 from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
@@ -648,10 +648,18 @@ def outcome_of(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     fields = {k: result[k] for k in OUTCOME_FIELDS if k in result and result[k] is not None}
     happened = result.get("happened")
     if not fields and isinstance(happened, list):
-        # A phase boundary: what each of its rolls did (minefield attacks, depletion, ...).
+        # A phase boundary: what each of its rolls did (minefield attacks, depletion, ...),
+        # each item by what it was about and what came of it, not by the face that told it.
         rolled = [h for h in happened if isinstance(h, dict) and h.get("rolls")]
-        said = [f"{h.get('what')}: {h.get('result')}" for h in rolled]
-        return "; ".join(said) or "nothing rolled", {}
+        told: dict[str, Any] = {}
+        for h in rolled:
+            label = " ".join(str(h[k]) for k in ("stand", "weapon", "what") if h.get(k))
+            n = 2
+            while label in told:  # the same stand's second die of the same kind
+                label = f"{label.rsplit(' #', 1)[0]} #{n}"
+                n += 1
+            told[label] = without_faces(str(h.get("result")))
+        return "; ".join(f"{k}: {v}" for k, v in told.items()) or "nothing rolled", told
     if not fields:
         verdict = str(result.get("verdict", "done"))
         return verdict, {}

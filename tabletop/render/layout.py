@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.words import possessive
 from tabletop.render import style as st
 from tabletop.render.labels import Item, Placed, place
 from tabletop.render.scene import Ring, Scene, StandShape
@@ -80,7 +81,7 @@ def title_lines(scene: Scene) -> tuple[str, str, str]:
     view = (
         "Referee's view: everything, hidden information included"
         if scene.is_referee
-        else f"{scene.view}'s view: what {scene.view} may know"
+        else f"{possessive(scene.view)} view: what {scene.view} may know"
     )
     size = (scene.width, scene.depth)
     line3 = f'{view}. Table {size[0]:g}" x {size[1]:g}", grid every {GRID_STEP}"; north is up.'

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.core.words import count, inputs_text
+from tabletop.core.words import count, inputs_text, possessive
 from tabletop.render.dicestats import summarise
 
 # Commands whose work is engineering in the broad sense (CD 2-6), whatever their sub-command.
@@ -383,7 +383,8 @@ def blocks(report: Report, map_ref: str | None) -> list[Block]:
         )
     else:
         opening = (
-            f"{report.view}'s view: what {report.view} may know. Scenario {report.scenario}. "
+            f"{possessive(report.view)} view: what {report.view} may know. "
+            f"Scenario {report.scenario}. "
             f"{count(report.events, 'event')}"
         )
     out.append(

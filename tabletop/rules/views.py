@@ -32,6 +32,7 @@ from typing import Any
 from tabletop.core.errors import UnknownStand
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.sides import REFEREE, resolve_view
+from tabletop.core.words import possessive
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
 from tabletop.rules.cd.sighting import End, sight
@@ -556,5 +557,5 @@ def view_set_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
         settings["view"] = view
     if not settings:
         ctx.state.rows.pop(SETTINGS, None)
-    who = "the referee's view" if view == REFEREE else f"{view}'s view"
+    who = "the referee's view" if view == REFEREE else f"{possessive(view)} view"
     return {"view": view, "was": was, "verdict": f"reading commands now show {who} by default"}

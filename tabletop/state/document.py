@@ -305,3 +305,11 @@ def in_play(stand: StandRow) -> bool:
 
 def out_of_play(stand: StandRow) -> bool:
     return stand["status"] in OUT_OF_PLAY
+
+
+def status_text(status: str, markers: list[str]) -> str:
+    """A stand's status as a referee reads it: ``ok (suppressed, mired)``; a stand out of
+    play is that alone (``eliminated``: a marker it carried no longer means anything)."""
+    if status in OUT_OF_PLAY or not markers:
+        return status
+    return f"{status} ({', '.join(markers)})"

@@ -16,6 +16,7 @@ from tabletop.cli.core import (
     command,
     dice_inputs,
     dice_option,
+    echo_odds,
     emit_json,
     executed,
     fraction_text,
@@ -24,7 +25,6 @@ from tabletop.cli.core import (
     json_option,
     odds_option,
     open_game,
-    percent_text,
 )  # fmt: skip
 from tabletop.core.words import count
 
@@ -188,26 +188,9 @@ def show_parts(report: Any, as_json: bool) -> None:
     if as_json:
         emit_json(parts_json(report))
         return
-    click.echo(
-        headline(f"Odds of {report.command}, {report.per} by {report.per} (exact; nothing "
-                 "rolled or logged):")
-    )  # fmt: skip
-    if not report.parts:
-        click.echo("  nothing here would be rolled")
-    for part in report.parts:
-        click.echo(
-            f"  {part.part}: "
-            + ", ".join(f"{percent_text(p)} {k}" for k, p in part.outcomes.items())
-        )
-        if part.where:
-            click.echo(
-                f"    {report.where}: "
-                + ", ".join(f"{percent_text(p)} {k}" for k, p in part.where.items())
-            )
-    for key, value in report.expected.items():
-        click.echo(f"  expected {key}: {float(value):.3f}")
-    for note in report.assumes:
-        click.echo(f"  assumes: {note}")
+    from tabletop.cli.odds_text import from_parts
+
+    echo_odds(from_parts(report))
 
 
 def parts_json(report: Any) -> dict[str, Any]:

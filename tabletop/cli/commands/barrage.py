@@ -18,6 +18,7 @@ from tabletop.cli.core import (
     game_option,
     headline,
     json_option,
+    odds_as_asked,
     odds_option,
     open_game,
     weapon_completer,
@@ -123,9 +124,16 @@ def cli(
       tabletop barrage US-5 --at 30,30 --hni
     """
     g = open_game(game)
-    out = g.execute(
-        "barrage", barrage_inputs(shooter, at, weapon, ammo, hni, mods), **dice_inputs(dice)
-    )
+    inputs = barrage_inputs(shooter, at, weapon, ammo, hni, mods)
+
+    def typed_now() -> None:
+        from tabletop.rules.cd.barrage import prepare
+
+        prepare(g.context(), inputs)
+
+    if odds_as_asked("barrage", dice, typed_now):
+        return
+    out = g.execute("barrage", inputs, **dice_inputs(dice))
     r = cast("ShownBarrage | None", executed(out, as_json))
     if r is None:
         return
@@ -144,4 +152,14 @@ def cli(
         click.echo(f"  marked depletion die: {r['marked_die']}'s (CD 1.1)")
     for note in r.get("ammunition", []):
         click.echo(f"  ammunition: {note}")
+    warned(r.get("warnings", []))
     click.echo(f"  (event {r['event']})")
+
+
+def warned(warnings: list[str]) -> None:
+    """Each warning on lines of a plain terminal's width."""
+    import textwrap
+
+    for warning in warnings:
+        text = f"  warning: {warning}"
+        click.echo(textwrap.fill(text, 80, subsequent_indent="    ", break_on_hyphens=False))

@@ -23,6 +23,7 @@ from tabletop.cli.core import (
     headline,
     json_option,
     model_completer,
+    odds_as_asked,
     odds_option,
     profile_completer,
     weapon_completer,
@@ -288,18 +289,10 @@ def cli(
             from tabletop.core.errors import BadInput
 
             raise BadInput("give both SHOOTER and TARGET, or neither (quick mode)")
-        here = click.get_current_context()
-        if here.meta.get(ODDS_KEY):
-            # Quick mode with --odds: the calculator's odds, as 'tabletop odds fire ...'.
-            if dice is not None or seed is not None:
-                raise click.UsageError("--odds rolls nothing: leave out --dice and --seed")
-            # Found by name (odds.py builds on this module's options: no import back).
-            root = here.find_root().command
-            odds = root.get_command(here, "odds") if isinstance(root, click.Group) else None
-            odds_fire = odds.get_command(here, "fire") if isinstance(odds, click.Group) else None
-            assert odds_fire is not None
-            names = {p.name for p in odds_fire.params}
-            here.invoke(odds_fire, **{k: v for k, v in here.params.items() if k in names})
+        if seed is not None and click.get_current_context().meta.get(ODDS_KEY):
+            raise click.UsageError("--odds rolls nothing: leave out --dice and --seed")
+        # Quick mode with --odds: the calculator's odds, as 'tabletop odds fire ...'.
+        if odds_as_asked("fire", dice):
             return
         result = _quick_fire(
             chosen,
@@ -317,11 +310,16 @@ def cli(
         )
     else:
         g = request.game(game)
-        out = g.execute(
-            "fire",
-            fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted),
-            **dice_inputs(dice),
-        )
+        inputs = fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted)
+
+        def typed_now() -> None:
+            from tabletop.rules.cd.direct import prepare
+
+            prepare(g.context(), inputs)
+
+        if odds_as_asked("fire", dice, typed_now):
+            return
+        out = g.execute("fire", inputs, **dice_inputs(dice))
         result = {
             "event": out.seq,
             **out.result,

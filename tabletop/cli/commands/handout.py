@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import command, emit_json, game_option, json_option, open_game
+from tabletop.core.words import possessive
 
 FILES = ("map.svg", "map.png", "status.txt", "status.json", "report.md")
 
@@ -80,8 +81,8 @@ def cli(side: str, out: Path, game: Path, as_json: bool) -> None:
         emit_json(data)
         return
     click.echo(
-        f"{chosen}'s handout for turn {status['turn']}, {status['phase']} phase, written to "
-        f"{out}: {', '.join(FILES)}"
+        f"{possessive(chosen)} handout for turn {status['turn']}, {status['phase']} phase, "
+        f"written to {out}: {', '.join(FILES)}"
     )
 
 

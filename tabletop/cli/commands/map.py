@@ -17,7 +17,7 @@ from tabletop.cli.core import (
     view_option,
     weapon_completer,
 )  # fmt: skip
-from tabletop.core.words import count
+from tabletop.core.words import count, possessive
 
 DEFAULT_OUT = "map.svg"
 
@@ -145,7 +145,9 @@ def _write(scene: Any, out: Path, fmt: str, quiet: bool) -> None:
 
 
 def _verdict(summary: dict[str, Any]) -> str:
-    view = "referee's view" if summary["view"] == "referee" else f"{summary['view']}'s view"
+    view = (
+        "referee's view" if summary["view"] == "referee" else f"{possessive(summary['view'])} view"
+    )
     templates = len(summary["templates"])
     line = (
         f"Map written to {summary['out']} ({view}, turn {summary['turn']} {summary['phase']} "

@@ -13,11 +13,10 @@ from tabletop.cli.core import (
     ODDS_KEY,
     charts_option,
     command,
+    echo_odds,
     emit_json,
     game_option,
-    headline,
     json_option,
-    percent_text,
 )
 
 
@@ -59,9 +58,12 @@ def cli() -> None:
     die it asks for is tried. Exact fractions in JSON, percentages in text.
 
     Nothing is rolled or logged. 'odds fire' and 'odds barrage' may be asked in any
-    phase; any other rolling command (mire, unmire, minefield cross, engineer
-    demolish, structure damage, weather roll, airborne drop, assault, model run ...)
-    is answered as if typed now, the same as giving it --odds.
+    phase ('fire --odds' and 'barrage --odds' give the same odds for the shot typed
+    now, refused as it would be); any other rolling command (mire, unmire, minefield
+    cross, engineer demolish, structure damage, weather roll, airborne drop, assault,
+    model run ...) is answered as if typed now, the same as giving it --odds. Every
+    command's odds read the same way: a line for each thing that can happen (an
+    assault opens with who holds the field), then the expected values.
 
     \b
     Example:
@@ -188,7 +190,12 @@ def odds_barrage(
     b = prepare(ctx, barrage_inputs(shooter, at, weapon, ammo, hni, mods), any_phase=True)
     odds = template_odds(b, ctx.charts)
     show(
-        {"weapon": b.weapon.id, "at": list(b.point), "under_template": [s for s, _ in b.under]},
+        {
+            "weapon": b.weapon.id,
+            "at": list(b.point),
+            "under_template": [s for s, _ in b.under],
+            "warnings": b.warnings,
+        },
         odds,
         as_json,
     )
@@ -225,25 +232,6 @@ def show(working: dict[str, Any], odds: dict[str, Any], as_json: bool) -> None:
     if as_json:
         emit_json({**working, **floats(odds), "exact": exact(odds)})
         return
-    title = f"Odds: {working['weapon']}"
-    if "target" in working:
-        title += f" at {working['target']}, needs {working['to_hit']} or less, ROF {working['rof']}"
-    click.echo(headline(title))
-    for key in ("outcomes", "hits", "ammunition"):
-        if key in odds:
-            click.echo(
-                f"  {key}: " + ", ".join(f"{k} {percent_text(v)}" for k, v in odds[key].items())
-            )
-    for sid, s in odds.get("stands", {}).items():
-        need = f" (needs {s['to_hit']})" if "to_hit" in s else ""
-        click.echo(
-            f"  {sid}{need}: "
-            + ", ".join(f"{k} {percent_text(v)}" for k, v in s["outcomes"].items())
-        )
-    if odds.get("expected"):
-        click.echo(
-            "  expected: "
-            + ", ".join(
-                f"{k.replace('_', ' ')} {float(v):.3f}" for k, v in odds["expected"].items()
-            )
-        )
+    from tabletop.cli.odds_text import from_fire
+
+    echo_odds(from_fire(working, odds))

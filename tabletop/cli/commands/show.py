@@ -96,10 +96,9 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
             f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}; "
             f"spotted by {seen['spotted_by']}"
         )
-        click.echo(
-            f"status: {row['status']}"
-            + (f" ({', '.join(row['markers'])})" if row["markers"] else "")
-        )
+        from tabletop.state.document import status_text
+
+        click.echo(f"status: {status_text(row['status'], row['markers'])}")
         _history(history, row["id"])
         return
     data: dict[str, Any] = {
@@ -138,9 +137,9 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
     click.echo(headline(f"{row['id']}: {row['quality']} {row['kind']} of {row['side']}"))
     formation = f"; formation {row['formation']}" if row["formation"] else "; no formation"
     click.echo(f'{where}; base {row["width"]:g}" x {row["depth"]:g}"{formation}')
-    click.echo(
-        f"status: {row['status']}" + (f" ({', '.join(row['markers'])})" if row["markers"] else "")
-    )
+    from tabletop.state.document import status_text
+
+    click.echo(f"status: {status_text(row['status'], row['markers'])}")
     for weapon, ammo in data["ammo"].items():
         notes = _ammo_notes(ammo)
         click.echo(f"  {weapon}: {ammo['status']}" + (f" ({'; '.join(notes)})" if notes else ""))

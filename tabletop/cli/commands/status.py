@@ -15,7 +15,7 @@ from tabletop.cli.core import (
     json_option,
     view_option,
 )  # fmt: skip
-from tabletop.core.words import count
+from tabletop.core.words import count, possessive
 from tabletop.rules.cd.compass import point_name
 
 
@@ -164,6 +164,7 @@ def cli(side: str | None, view: str | None, game: Path, as_json: bool) -> None:
 
 def render(data: dict[str, Any], name: str) -> str:
     from tabletop.cli.core import fit_table
+    from tabletop.state.document import status_text
 
     wind = data["wind"]
     lines = [
@@ -175,7 +176,7 @@ def render(data: dict[str, Any], name: str) -> str:
     rows = []
     for s in data["stands"]:
         where = "-" if s["x"] is None else f"{s['x']:g},{s['y']:g}"
-        status = s["status"] + ("" if not s["markers"] else " +" + ", ".join(s["markers"]))
+        status = status_text(s["status"], s["markers"])
         ammo = " ".join(f"{w}:{v}" if v != "ok" else w for w, v in s["ammo"].items())
         rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
     lines.append(fit_table(rows, ["stand", "side", "kind", "at", "status", "weapons"]))
@@ -185,7 +186,8 @@ def render(data: dict[str, Any], name: str) -> str:
 
         lines.extend(
             textwrap.wrap(
-                f"{data['view']}'s view: enemy spotted now: " + (", ".join(spotted) or "none"),
+                f"{possessive(data['view'])} view: enemy spotted now: "
+                + (", ".join(spotted) or "none"),
                 80,
                 subsequent_indent="    ",
                 break_on_hyphens=False,

@@ -17,7 +17,7 @@ from tabletop.cli.core import (
     open_game,
     view_option,
 )
-from tabletop.core.words import count
+from tabletop.core.words import count, possessive
 
 
 @click.command("targets")
@@ -53,7 +53,7 @@ def cli(stand: str, weapon: str | None, view: str | None, game: Path, as_json: b
         if found is None:
             # Answered as for a stand that does not exist: nothing about the enemy leaks.
             raise UnknownStand(
-                f"{stand!r} is not one of {seen_by}'s stands (under the {seen_by} view, "
+                f"{stand!r} is not one of {possessive(seen_by)} stands (under the {seen_by} view, "
                 f"targets answers for them: {', '.join(own)})"
             )
         stand = found

@@ -15,6 +15,7 @@ from tabletop.cli.core import (
     open_game,
     view_completions,
 )  # fmt: skip
+from tabletop.core.words import possessive
 
 
 @click.group("view")
@@ -79,5 +80,5 @@ def show_view(game: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"view": view, "source": source})
         return
-    who = "the referee's view" if view == "referee" else f"{view}'s view"
+    who = "the referee's view" if view == "referee" else f"{possessive(view)} view"
     click.echo(f"{who} ({source})")

@@ -183,12 +183,12 @@ def roll_weather(preset: str | None, dice: Any, game: Path, as_json: bool) -> No
     if as_json:
         emit_json({"event": out.seq, **out.result, "rolls": [r.as_dict() for r in out.rolls]})
         return
-    rolls = ", ".join(f"{r.value} ({r.purpose})" for r in out.rolls)
-    click.echo(f"{out.result['verdict']}\n  dice: {rolls}")
+    # The dice follow as every command's do, once, marked physical or generated.
+    click.echo(out.result["verdict"])
 
 
 def show_data(conditions: dict[str, Any], charts: Any) -> dict[str, Any]:
-    from tabletop.rules.cd.weather import effects
+    from tabletop.rules.cd.weather import effects, ground_effect
 
     now = effects(conditions, charts)
     return {
@@ -199,6 +199,7 @@ def show_data(conditions: dict[str, Any], charts: Any) -> dict[str, Any]:
         "contact_up_to": now.contact_up_to,
         "smoke_max_length": now.smoke_max_length,
         "movement": {"vehicle": now.vehicle_move, "personnel": now.personnel_move},
+        "ground_effect": ground_effect(conditions["ground"], charts),
         "turn_minutes": now.turn_minutes,
         "night": now.night,
         "night_rules": now.night_rules,
@@ -261,6 +262,11 @@ def show_weather(game: Path, as_json: bool) -> None:
     click.echo(f"  smoke template length: {smoke}")
     m = data["movement"]
     click.echo(f"  base movement: vehicles x{m['vehicle']:g}, personnel x{m['personnel']:g}")
+    ground = data["ground_effect"]
+    import textwrap
+
+    said = f"  ground {ground['id']} ({ground['rule']}): {ground['text']}"
+    click.echo(textwrap.fill(said, 80, subsequent_indent="    ", break_on_hyphens=False))
     click.echo(f"  turn length: {data['turn_minutes']} minutes")
     click.echo(f"  sound detection: {data['sound_detection']}")
     night = data["night_rules"]

@@ -35,9 +35,9 @@ class AmphibiousParams:
     warships: str  # CD 8.4.2
     self_observing: str  # CD 8.4.3
     beach_sight_step: float  # CD 8.4.3 (default)
-    response_base: int  # CD artillery response (SPEC 2)
-    response_dedicated: int  # CD 8.4.3; artillery response (SPEC 2)
+    response_base: int  # CD artillery response (reference card)
+    response_dedicated: int  # CD 8.4.3; artillery response (reference card)
     response_nonartillery: int  # CD 8.4.3 (default)
-    response_quality_plus: int  # CD artillery response (SPEC 2)
-    response_quality_minus: int  # CD artillery response (SPEC 2)
-    response_suppressed: int  # CD artillery response (SPEC 2)
+    response_quality_plus: int  # CD artillery response (reference card)
+    response_quality_minus: int  # CD artillery response (reference card)
+    response_suppressed: int  # CD artillery response (reference card)

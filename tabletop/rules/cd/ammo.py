@@ -58,6 +58,15 @@ def depletes_by_roll(weapon: Weapon, charts: Charts) -> bool:
     return (weapon.calibre_mm or 0) >= charts.params(AmmoParams).min_calibre_mm
 
 
+def is_small_arms(weapon: Weapon, charts: Charts) -> bool:
+    """Rifles, submachine guns and machine guns: direct-fire weapons under the calibre that
+    depletes (CD 1), other than flamethrowers. What they may do is the ammo chart's choice
+    (small-arms-hit-armour, small-arms-fire-once): the seeds are silent."""
+    if weapon.flame is not None or weapon.rocket or weapon.indirect:
+        return False
+    return (weapon.calibre_mm or 0) < charts.params(AmmoParams).min_calibre_mm
+
+
 def depletion_threshold(weapon: Weapon, kind: StandKind) -> int:
     """Depleted when the depletion die is at or under this (CD 1.2, 1.2.1, 1.2.2)."""
     return weapon.calibre_cm + kind.depletion_adjust_cm
@@ -113,18 +122,55 @@ def check_fires_left(state: State, stand: StandRow, weapon: Weapon, charts: Char
     """Refuse a weapon that has already fired its allowance this turn (CD core, default).
 
     Direct fire, opportunity fire, fire at descending paratroopers, AA fire and barrages all
-    count; each weapon of a stand (each gun of a multi-gun vehicle) has its own allowance.
+    count; each weapon of a stand (each gun of a multi-gun vehicle) has its own allowance,
+    but a stand's small arms share one when the ammo chart says so (small-arms-fire-once).
     """
-    fired = stand["ammo"][weapon.id].get("fired")
-    allowed = charts.params(AmmoParams).fires_per_turn
-    if not fired or fired["turn"] != state.turn or fired["count"] < allowed:
-        return
+    params = charts.params(AmmoParams)
+    allowed = params.fires_per_turn
     times = "once" if allowed == 1 else f"{allowed} times"
-    raise RulesRefusal(
-        f"{stand['id']} cannot fire its {weapon.id} again this turn: it fired in the "
-        f"{fired['phase']} phase ({fired['by']}); each weapon fires {times} a turn, in one "
-        "phase: opportunity fire, fire, or a barrage (CD core (default), ammo chart "
-        "fires-per-turn)"
+    fired = stand["ammo"][weapon.id].get("fired")
+    if fired and fired["turn"] == state.turn and fired["count"] >= allowed:
+        raise RulesRefusal(
+            f"{stand['id']} cannot fire its {weapon.id} again this turn: it fired in the "
+            f"{fired['phase']} phase ({fired['by']}); each weapon fires {times} a turn, in one "
+            "phase: opportunity fire, fire, or a barrage (CD core (default), ammo chart "
+            "fires-per-turn)"
+        )
+    if not (params.small_arms_fire_once and is_small_arms(weapon, charts)):
+        return
+    for other in stand["weapons"]:
+        found = charts.weapons.get(other)
+        if other == weapon.id or found is None or not is_small_arms(found, charts):
+            continue
+        row = stand["ammo"].get(other)
+        used = None if row is None else row.get("fired")
+        if used and used["turn"] == state.turn and used["count"] >= allowed:
+            raise RulesRefusal(
+                f"{stand['id']} cannot fire its {weapon.id} this turn: its small arms fire "
+                f"together, {times} a turn, and its {other} fired in the {used['phase']} "
+                f"phase ({used['by']}) (CD core (default), ammo chart small-arms-fire-once)"
+            )
+
+
+def small_arms_note(stand: StandRow, weapon: Weapon, charts: Charts) -> str | None:
+    """What the ammo chart chose for a stand with several small arms, said with its fire."""
+    if not is_small_arms(weapon, charts):
+        return None
+    others = [
+        w
+        for w in stand["weapons"]
+        if w != weapon.id and w in charts.weapons and is_small_arms(charts.weapons[w], charts)
+    ]
+    if not others:
+        return None
+    if charts.params(AmmoParams).small_arms_fire_once:
+        return (
+            f"{weapon.id} fires for all its small arms ({', '.join(others)} not again this "
+            "turn: CD core (default), ammo chart small-arms-fire-once)"
+        )
+    return (
+        f"each small arm fires on its own ({', '.join(others)} may fire too: CD core "
+        "(default), ammo chart small-arms-fire-once)"
     )
 
 
@@ -202,7 +248,7 @@ def record_firing(
         out["threshold"] = threshold
         out["notes"].append(
             f"{count(trigger_dice, 'depletion check')} at the end of the phase: depleted on "
-            f"{threshold} or less (CD 1.2{_adjust_rule(kind)})"
+            f"{threshold} or less (CD 1.2{adjust_rule(kind)})"
         )
     elif ones:
         out["notes"].append(
@@ -212,11 +258,13 @@ def record_firing(
     return out
 
 
-def _adjust_rule(kind: StandKind) -> str:
+def adjust_rule(kind: StandKind) -> str:
     if kind.depletion_adjust_cm > 0:
         return f", 1.2.1: +{kind.depletion_adjust_cm} cm"
     if kind.depletion_adjust_cm < 0:
-        return f", 1.2.2: {kind.depletion_adjust_cm} cm"
+        # CD 1.2.2 names tanks; another kind counted as one is the chart's choice, said so.
+        choice = "" if kind.id == "tank" else f", {with_article(kind.id)} counted as a tank"
+        return f", 1.2.2: {kind.depletion_adjust_cm} cm{choice}"
     return ""
 
 

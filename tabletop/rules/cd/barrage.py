@@ -34,7 +34,7 @@ from tabletop.rules.cd.fire import (
     roll_effect,
     roll_to_hit,
 )
-from tabletop.rules.cd.sighting import target_cover
+from tabletop.rules.cd.sighting import end_for_point, end_for_stand, glances, target_cover
 from tabletop.rules.cd.stands import apply_effect, check_phase, choose_weapon, firer_of, target_of
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
@@ -52,6 +52,7 @@ class Barrage:
     polygon: Any
     under: list[tuple[str, float]]
     plans: dict[str, FirePlan]
+    warnings: list[str]
 
 
 def smoke_length(ctx: RulesContext) -> float:
@@ -126,7 +127,33 @@ def prepare(ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = Fals
                 night=night,
                 requested=requested_mods,
             )
-    return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans)
+    warnings = [] if hni or ammo == "illum" else _unobserved(ctx, shooter, x, y)
+    return Barrage(shooter, weapon, ammo, hni, (x, y), polygon, under, plans, warnings)
+
+
+def _unobserved(ctx: RulesContext, shooter: StandRow, x: float, y: float) -> list[str]:
+    """A warning when no stand of the firer's side sees the aiming point (in sight and
+    within what light and weather allow): observed fire is called by a stand that sees it,
+    unobserved fire is H&I (barrage chart observed-fire). The referee may know better (an
+    observer off the table, a pre-registered point), so the fire goes on."""
+    params = ctx.charts.params(BarrageParams)
+    if not params.observed_fire:
+        return []
+    point = end_for_point(x, y, ctx.scenario)
+    own = [
+        s
+        for s in ctx.state.stands()
+        if s["side"] == shooter["side"] and s["x"] is not None and in_play(s)
+    ]
+    looks = [(end_for_stand(ctx.state, s["id"]), point) for s in own]
+    if any(g.los and g.visible for g in glances(ctx, looks)):
+        return []
+    rule = ctx.charts.table("barrage")["observed-fire"].rule
+    return [
+        f"no {shooter['side']} stand sees {x:g},{y:g}: indirect fire is observed by a stand "
+        f"that sees its aiming point ({rule}, barrage chart observed-fire); unobserved fire "
+        "is H&I (--hni, CD 1.1); the referee may go on"
+    ]
 
 
 class BarrageResult(TypedDict):
@@ -147,6 +174,7 @@ class BarrageResult(TypedDict):
     depletion_checks: int  # ammunition depletion dice booked (CD 1.1, 1.2)
     marked_die: str | None  # the stand whose die also counts for depletion (CD 1.1)
     ammunition: list[str]
+    warnings: list[str]  # what the referee should know before going on (observed fire)
     landing_roll: NotRequired[int]  # H&I: the roll that says whether it lands
     landed: NotRequired[bool]
 
@@ -172,6 +200,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
         "depletion_checks": 0,
         "marked_die": None,
         "ammunition": [],
+        "warnings": b.warnings,
     }
     template = {
         "kind": b.ammo if not b.hni else "hni",

@@ -51,7 +51,7 @@ def _says_resupply(ctx: RulesContext) -> str | None:
 
 def _says_clear(ctx: RulesContext) -> str | None:
     if ctx.state.templates() or any("suppressed" in s["markers"] for s in ctx.state.stands()):
-        return "last turn's templates, smoke and suppression are removed (SPEC 2)"
+        return "last turn's templates, smoke and suppression are removed (CD core, reference card)"
     return None
 
 

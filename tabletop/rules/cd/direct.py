@@ -7,13 +7,15 @@ applies hit effects and books the ammunition; ``odds fire`` calls the same ``pre
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.words import possessive
 from tabletop.data.chart_params import AmmoParams
 from tabletop.rules.cd import terrain_state
-from tabletop.rules.cd.ammo import record_firing
+from tabletop.rules.cd.ammo import record_firing, small_arms_note
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
@@ -95,7 +97,9 @@ def prepare(
     if grounded is not None:
         raise RulesRefusal(grounded)
     if shooter["side"] == target["side"]:
-        raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
+        raise RulesRefusal(
+            f"{shooter['id']} and {target['id']} are both {possessive(shooter['side'])}"
+        )
     weapon = charts.weapons[weapon_id]
     ammo = inputs.get("ammo") or "standard"
     try:
@@ -127,7 +131,8 @@ def prepare(
         if not seen.spotted and not inputs.get("spotted"):
             raise RulesRefusal(
                 f"{shooter['id']} has not spotted {target['id']}: "
-                f"{'; '.join(seen.spotting['because'])} (spotting, SPEC 2); "
+                f"{'; '.join(seen.spotting['because'])} "
+                "(CD spotting: by distance and cover, no roll); "
                 "if another stand spotted it for you, add --spotted"
             )
         distance = seen.range
@@ -149,6 +154,9 @@ def prepare(
         muzzle_flash=bool(seen and seen.muzzle_flash),
         requested=requested,
     )
+    several = small_arms_note(shooter, weapon, charts)
+    if several is not None:
+        plan = dataclasses.replace(plan, notes=(*plan.notes, several))
     return Prepared(plan, shooter, target, seen, ammo)
 
 

@@ -14,7 +14,7 @@ from shapely.geometry import LineString, Point
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
-from tabletop.core.words import count, with_article
+from tabletop.core.words import count, possessive, with_article
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.data.charts import WEIGHT_LEVELS, Charts, weight_number
@@ -148,7 +148,7 @@ def owner_of(ctx: RulesContext, piece: Any) -> tuple[str, str]:
             f"{piece.id} is wired but the scenario names no owner and places no stand to "
             "infer one from: add owner: SIDE to the piece"
         )
-    return best[1], f"inferred: {best[1]}'s stands held it at the start"
+    return best[1], f"inferred: {possessive(best[1])} stands held it at the start"
 
 
 def demolition_result(roll: int, weight: int, always: int) -> str:
@@ -187,7 +187,7 @@ def demolish_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]
     if owner != stand["side"]:
         raise RulesRefusal(
             f"{piece.id} was wired by {owner} ({how}); only a friendly engineer detonates "
-            f"the charges and {stand['id']} is {stand['side']}'s ({rule})"
+            f"the charges and {stand['id']} is {possessive(stand['side'])} ({rule})"
         )
     require_fit(ctx, stand, rule, unsuppressed=False)
     require_phase(ctx, "movement", "demolition", rule)
@@ -263,7 +263,7 @@ def recheck_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     if owner != stand["side"]:
         raise RulesRefusal(
             f"{piece.id}'s charges are {owner}'s ({how}); {stand['id']} is "
-            f"{stand['side']}'s: only a friendly engineer rechecks them (CD 2.4.1)"
+            f"{possessive(stand['side'])}: only a friendly engineer rechecks them (CD 2.4.1)"
         )
     require_phase(ctx, "movement", "rechecking the charges", "CD 2.4.1")
     placed(stand)
@@ -843,7 +843,7 @@ def boat_action(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
             )
         if cargo["side"] != boat["side"]:
             raise RulesRefusal(
-                f"{cargo['id']} is {cargo['side']}'s: {boat['id']} carries only its own "
+                f"{cargo['id']} is {possessive(cargo['side'])}: {boat['id']} carries only its own "
                 f"side's stands ({boat['side']}, CD 2.1)"
             )
         if out_of_play(cargo):

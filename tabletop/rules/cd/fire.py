@@ -18,9 +18,15 @@ from typing import Any, TypedDict
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
-from tabletop.data.chart_params import BarrageParams
+from tabletop.core.words import with_article
+from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
-from tabletop.rules.cd.ammo import depletes_by_roll, depletion_threshold
+from tabletop.rules.cd.ammo import (
+    adjust_rule,
+    depletes_by_roll,
+    depletion_threshold,
+    is_small_arms,
+)
 
 MISSED = "missed"
 NO_EFFECT = "no effect"
@@ -81,6 +87,8 @@ class FirePlan:
     depletion: str = "never"  # roll | limited | rocket | flame | never
     depletion_threshold: int | None = None
     notes: tuple[str, ...] = field(default=())
+    # The rules behind depletion_threshold, as the ammunition notes cite them (CD 1.2.1, 1.2.2).
+    depletion_rule: str = "CD 1.2"
 
     @property
     def to_hit(self) -> int:
@@ -327,7 +335,7 @@ def _charted(charts: Charts, key: str, times: int = 1) -> ModLine:
     return ModLine(m.label, m.value * times, m.rule)
 
 
-def check_direct_weapon(weapon: Weapon, firer: Firer, target: Target) -> None:
+def check_direct_weapon(weapon: Weapon, firer: Firer, target: Target, charts: Charts) -> None:
     """Refuse direct fire the weapons chart rules out, before any number is worked out."""
     if weapon.indirect_only:
         by = f" {firer.label}" if firer.label else " SHOOTER"
@@ -341,6 +349,23 @@ def check_direct_weapon(weapon: Weapon, firer: Firer, target: Target) -> None:
             f"{weapon.id} fires only AP rounds (weapons chart: ap_only), and AP rounds have "
             f"no effect on {target.label} (stand kind {target.kind.id}: {target.kind.rule}); "
             "fire a weapon with HE at it"
+        )
+    if (
+        target.kind.armoured
+        and not target.kind.weak_afv
+        and weapon.to_hit_afv is None
+        and is_small_arms(weapon, charts)
+        and not charts.params(AmmoParams).small_arms_hit_armour
+    ):
+        # Our choice where the seeds are silent (ammo chart); a weak AFV counts as armour 0
+        # (CD 8.2.1) and stays a target.
+        kind = with_article(target.kind.id)
+        whom = kind if target.label == target.kind.id else f"{target.label}, {kind}"
+        raise RulesRefusal(
+            f"{weapon.id} is small arms (under "
+            f"{charts.params(AmmoParams).min_calibre_mm:g} mm, no anti-tank row) and cannot "
+            f"harm {whom} (CD core (default), ammo chart small-arms-hit-armour); fire a "
+            "weapon with an anti-tank row at it"
         )
 
 
@@ -356,7 +381,7 @@ def plan_direct(
     muzzle_flash: bool = False,
     requested: tuple[tuple[str, int | None], ...] = (),
 ) -> FirePlan:
-    check_direct_weapon(weapon, firer, target)
+    check_direct_weapon(weapon, firer, target, charts)
     band = weapon.band(distance)
     if band is None:
         raise RulesRefusal(
@@ -402,6 +427,7 @@ def plan_direct(
     if descending:
         notes.append("descending paratroopers get no cover (CD 7.2.2)")
     depletion, threshold = _depletion(weapon, firer, ammo, charts)
+    depletion_rule = "CD 1.2" if firer.kind is None else f"CD 1.2{adjust_rule(firer.kind)}"
     return FirePlan(
         weapon=weapon.id,
         target=target.label,
@@ -418,6 +444,7 @@ def plan_direct(
         depletion=depletion,
         depletion_threshold=threshold,
         notes=tuple(notes),
+        depletion_rule=depletion_rule,
     )
 
 

@@ -24,6 +24,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.sides import resolve_side
 from tabletop.core.units import TOLERANCE, within
+from tabletop.core.words import possessive
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, MinesParams
 from tabletop.data.charts import Charts
@@ -180,7 +181,7 @@ def before_battle(ctx: RulesContext) -> bool:
 def _check_layer(ctx: RulesContext, stand: StandRow, side: str, field: dict[str, Any]) -> None:
     ctx.involve(stand["id"])
     if stand["side"] != side:
-        raise RulesRefusal(f"{stand['id']} is {stand['side']}'s, not {side}'s")
+        raise RulesRefusal(f"{stand['id']} is {possessive(stand['side'])}, not {possessive(side)}")
     require_engineer(ctx, stand, "CD 3.1.2")
     require_fit(ctx, stand, "CD 3.1.2")
     if fired_on(stand, ctx.state.turn):

@@ -16,6 +16,7 @@ from typing import Any
 from tabletop.core.dice import explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.units import within
+from tabletop.core.words import possessive
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import EngineeringParams, TableParams
 from tabletop.rules.cd import ground
@@ -183,8 +184,8 @@ def check_in_contact(ctx: RulesContext, helper: StandRow, stand: StandRow) -> No
     vehicle in contact with it (the charted 'adjacent' distance, bases nearly touching)."""
     if helper["side"] != stand["side"]:
         raise RulesRefusal(
-            f"{helper['id']} cannot help {stand['id']}: it is {helper['side']}'s, not "
-            f"{stand['side']}'s; only a friendly vehicle pushes or tows (CD 11.1.5)"
+            f"{helper['id']} cannot help {stand['id']}: it is {possessive(helper['side'])}, not "
+            f"{possessive(stand['side'])}; only a friendly vehicle pushes or tows (CD 11.1.5)"
         )
     if helper["x"] is None or stand["x"] is None:
         return  # not on the table: the referee vouches for contact, as in quick mode

@@ -74,7 +74,7 @@ def quick_fire(plan: FirePlan, dice: DiceLike, charts: Charts) -> dict[str, Any]
     if tally.triggers and plan.depletion == "roll":
         notes.append(
             f"{count(tally.triggers, 'depletion check')} due at the end of the fire phase: "
-            f"depleted on {plan.depletion_threshold} or less (CD 1.2)"
+            f"depleted on {plan.depletion_threshold} or less ({plan.depletion_rule})"
         )
     return {
         "event": None,

@@ -160,3 +160,37 @@ def night_rules(charts: Charts) -> dict[str, Any]:
         "aa_dice": charts.params(WeatherParams).night_aa_dice,
         "engineering": "a night turn per hour of work, at least one (CD 9.1.7)",
     }
+
+
+def ground_effect(ground_id: str, charts: Charts) -> dict[str, Any]:
+    """What the ground does now (CD 11), for ``weather show``: its movement multipliers, the
+    roads it spares, whether ski-mobile stands pay normal costs and whether vehicles may mire,
+    each as the ground chart says, with a sentence a referee reads aloud."""
+    g = charts.table("ground")[ground_id]
+    costs = [f"{who} x{n:g}" for who, n in (("personnel", g.personnel), ("vehicles", g.vehicle))]
+    costs = [c for c, n in zip(costs, (g.personnel, g.vehicle), strict=True) if n != 1]
+    if not costs and not g.mires:
+        text = "no effect on movement"
+    else:
+        text = f"moving costs {' and '.join(costs)}"
+        if g.road_exempt:
+            text += f", not on {' or '.join(g.road_exempt)} roads"
+        else:
+            text += ", roads included"
+        if g.unplowed_road:
+            text += f"; vehicles x{g.unplowed_road:g} on unplowed roads"
+        if g.ski:
+            text += "; ski-mobile stands pay normal costs"
+        if g.mires:
+            text += f"; vehicles may mire (CD 11.1.4, {g.mires} mud)"
+    return {
+        "id": ground_id,
+        "personnel": g.personnel,
+        "vehicle": g.vehicle,
+        "road_exempt": list(g.road_exempt),
+        "unplowed_road": g.unplowed_road,
+        "ski": g.ski,
+        "mires": g.mires,
+        "rule": g.rule,
+        "text": text,
+    }

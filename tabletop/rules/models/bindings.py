@@ -13,7 +13,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
-from tabletop.core.words import count
+from tabletop.core.words import count, possessive
 from tabletop.rules.cd.sighting import distance_between, end_for_stand, sight
 from tabletop.rules.context import RulesContext
 from tabletop.rules.models import Model
@@ -895,8 +895,8 @@ def bind_groups(
             for stand in found[use.key]:
                 if (stand["side"] == side) != (use is uses[0]):
                     raise BadInput(
-                        f"{stand['id']} is on {stand['side']}'s side: the {uses[0].key} stands "
-                        f"are one side's ({side}), the {uses[1].key} stands the other's"
+                        f"{stand['id']} is on {possessive(stand['side'])} side: the {uses[0].key} "
+                        f"stands are one side's ({side}), the {uses[1].key} stands the other's"
                     )
     referee = set(out)  # what the referee gave with --set wins over what the stands say
     bound: list[tuple[StandUse, Stand]] = []

@@ -6,6 +6,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.spelling import did_you_mean
+from tabletop.core.words import possessive
 from tabletop.rules.cd.sighting import end_for_stand, sight
 from tabletop.rules.cd.stands import check_phase
 from tabletop.rules.context import RulesContext
@@ -57,7 +58,9 @@ def check_shot(
         if out_of_play(stand):
             raise RulesRefusal(f"{stand['id']} is {stand['status']} and cannot {role}")
     if shooter["side"] == target["side"]:
-        raise RulesRefusal(f"{shooter['id']} and {target['id']} are both {shooter['side']}'s")
+        raise RulesRefusal(
+            f"{shooter['id']} and {target['id']} are both {possessive(shooter['side'])}"
+        )
     if not any_phase:
         check_not_fired(ctx, model, shooter)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.core.words import count
+from tabletop.core.words import count, possessive
 from tabletop.data.chart_params import AirborneParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
 from tabletop.rules.cd.airborne.common import (
@@ -121,8 +121,9 @@ def check_flight_path(ctx: RulesContext, side: str, heading: float) -> None:
             and abs(((drop["heading"] - heading + 180) % 360) - 180) > 1e-6
         ):
             raise RulesRefusal(
-                f"{side}'s transports fly heading {drop['heading']:g} this turn ({stand['id']}"
-                f"'s stick): every parachute transport takes the same flight path (CD 7.2)"
+                f"{possessive(side)} transports fly heading {drop['heading']:g} this turn "
+                f"({stand['id']}'s stick): every parachute transport takes the same flight "
+                "path (CD 7.2)"
             )
 
 

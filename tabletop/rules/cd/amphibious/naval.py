@@ -11,6 +11,7 @@ from shapely import Polygon, box
 from tabletop.core import words
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.sides import resolve_side
+from tabletop.core.words import possessive
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import AmphibiousParams
 from tabletop.rules.cd.airborne.common import crew_class
@@ -233,12 +234,18 @@ def _request(
     params = charts.params(AmphibiousParams)
     base = params.response_base
     working: list[dict[str, Any]] = [
-        {"name": "supporting artillery (a ship)", "value": base, "rule": "SPEC 2"}
+        {
+            "name": "supporting artillery (a ship)",
+            "value": base,
+            "rule": "CD artillery response (reference card)",
+        }
     ]
     if fo is not None:
         if fo != ship["id"]:
-            raise RulesRefusal(f"{observer['id']} is {fo}'s naval FO: it calls only its own "
-                               "ship (CD 8.4.3)")  # fmt: skip
+            raise RulesRefusal(
+                f"{observer['id']} is {possessive(fo)} naval FO: it calls only its own "
+                "ship (CD 8.4.3)"
+            )
         role = "naval FO of its own ship (dedicated battery)"
         working.append({"name": role, "value": params.response_dedicated,
                         "rule": "CD 8.4.3"})  # fmt: skip
@@ -259,7 +266,7 @@ def _request(
                 "value": params.response_quality_plus
                 if kind == "plus"
                 else params.response_quality_minus,
-                "rule": "SPEC 2",
+                "rule": "CD artillery response (reference card)",
             }
         )
     if "suppressed" in observer["markers"]:
@@ -267,7 +274,7 @@ def _request(
             {
                 "name": "requester suppressed",
                 "value": params.response_suppressed,
-                "rule": "SPEC 2",
+                "rule": "CD artillery response (reference card)",
             }
         )
     _observer_sees(ctx, observer, at)

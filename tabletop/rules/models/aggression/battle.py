@@ -1085,7 +1085,11 @@ def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
                 fields[f"{sid} {word}"] = 1
     victor = result["victor"]
     head = f"{victor} holds the field" if victor is not None else "still fighting"
-    return f"{head}: {'; '.join(parts)}", fields
+    # Named first: who holds the field is what the referee asks (text odds open with it).
+    return f"{head}: {'; '.join(parts)}", {
+        "holds the field": victor or "nobody yet (still fighting)",
+        **fields,
+    }
 
 
 def _copied(value: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.core import words
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.words import possessive
 from tabletop.rules.models import Procedure
 from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart
@@ -503,12 +504,15 @@ def _mine_lay(chart: AggressionChart, o: Options, dice: DiceLike) -> dict[str, A
     )
     loss = chart.params.mine_income_loss
     return {
-        "verdict": f"{laid.result.capitalize()}: {laid.owner}'s field holds "
+        "verdict": f"{laid.result.capitalize()}: {possessive(laid.owner)} field holds "
         + ", ".join(laid.types),
         "result": laid.result,
         "owner": laid.owner,
         "types": laid.types,
-        "lines": [*laid.lines, f"{laid.owner}'s income falls by {loss:g}% for good (AGG Mines)"],
+        "lines": [
+            *laid.lines,
+            f"{possessive(laid.owner)} income falls by {loss:g}% for good (AGG Mines)",
+        ],
     }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import frozen_dataclass
-from tabletop.core.words import count
+from tabletop.core.words import count, possessive
 from tabletop.rules.models.aggression.chart import AggressionChart, Profile
 
 
@@ -550,7 +550,7 @@ def lay_mines(
         owner,
         [kind],
         [
-            f"{existing_owner}'s minefield is cleared: only one player may mine an area "
+            f"{possessive(existing_owner)} minefield is cleared: only one player may mine an area "
             "(AGG Mines), allies included",
             f"{owner} lays {kind} mines",
         ],
