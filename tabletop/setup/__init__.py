@@ -1,0 +1,1 @@
+"""Scenario authoring: shapes, SVG import, rosters and formation templates (over data/)."""
