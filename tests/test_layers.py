@@ -8,7 +8,7 @@ modules (``"tabletop.rules.cd.fire:fire_action"``, what the action and model reg
 
 - ``cycle``: modules that import each other, directly or round a longer loop;
 - ``upward``: an import from a lower floor into a higher one. Floors, bottom to top:
-  core < table < data < state < rules < game < render < cli. Inside ``rules``: the top
+  core < table < data < state < rules < game < render < setup < cli. Inside ``rules``: the top
   modules (``rules/*.py``) < ``rules/cd`` < ``rules/models``;
 - ``store``: the game file's store used outside ``state/`` and ``game/``: importing
   ``tabletop.state.store`` or ``sqlite3``, or reading a game object's ``.store``.
@@ -49,6 +49,7 @@ FLOORS: tuple[str, ...] = (
     "rules.models",  # the alternative models
     "game",
     "render",
+    "setup",
     "cli",
 )
 # The game file's store (our module, named inside the package, and the library) and the

@@ -52,6 +52,7 @@ class ScenarioFile:
     newline: str = "\n"
     # What each added entry is, for a refusal: its path in the file -> how the person gave it.
     origins: dict[PathT, str] = field(default_factory=dict)
+    remaining: list[str] = field(default_factory=list)  # problems a removal left
 
     @property
     def name(self) -> str:
@@ -141,8 +142,7 @@ class ScenarioFile:
             line = self.line_of(ident)
             where = f"{self.name}:{line}" if line is not None else self.name
             raise BadInput(
-                f"{what}: the id {ident!r} is already a {taken[ident]}'s ({where}); "
-                "give another id"
+                f"{what}: the id {ident!r} is already a {taken[ident]}'s ({where}); give another id"
             )
 
     def side_index(self, side: str, where: str) -> int:
@@ -221,7 +221,9 @@ class ScenarioFile:
                 if f.get("parent") == formation
             ]
             out += [
-                str(s.get("id")) for s in _items(side.get("stands")) if s.get("formation") == formation
+                str(s.get("id"))
+                for s in _items(side.get("stands"))
+                if s.get("formation") == formation
             ]
         return out
 
@@ -256,7 +258,9 @@ class ScenarioFile:
             holder[key] = seq
         return seq
 
-    def _append(self, seq: CommentedSeq, entry: Mapping[str, Any], path: PathT, origin: str) -> None:
+    def _append(
+        self, seq: CommentedSeq, entry: Mapping[str, Any], path: PathT, origin: str
+    ) -> None:
         if not seq and seq.fa.flow_style():
             seq.fa.set_block_style()  # 'terrain: []' grows into a list, an entry a line
         flow = self._flow_style(seq)
@@ -294,12 +298,15 @@ class ScenarioFile:
         self.yaml.dump(self.data, buffer)
         return buffer.getvalue()
 
-    def save(self, profiles: ProfileLookup | None = None, *, fewer_problems: bool = False) -> LoadedScenario:
+    def save(
+        self, profiles: ProfileLookup | None = None, *, fewer_problems: bool = False
+    ) -> LoadedScenario | None:
         """Check the edited file as ``new`` would and write it in one step; refuse it, with
         the file untouched, when the check fails.
 
         ``fewer_problems``: a removal from a file that has problems already is written when
-        it leaves fewer of them (taking out a bad piece is how a file is mended)."""
+        it leaves fewer of them (taking out a bad piece is how a file is mended); then None
+        comes back and ``remaining`` holds the problems left."""
         text = self.text()
         try:
             loaded = parse_scenario(text, self.name, base_dir=self.path.parent, profiles=profiles)
@@ -307,7 +314,8 @@ class ScenarioFile:
             before = self._problems_before(profiles)
             if fewer_problems and before and len(exc.problems) < len(before):
                 write_atomically(self.path, text.replace("\n", self.newline))
-                raise
+                self.remaining = list(exc.problems)
+                return None
             raise self._refusal(exc.problems, before) from None
         write_atomically(self.path, text.replace("\n", self.newline))
         return loaded
@@ -386,9 +394,15 @@ def _mapping_indent(text: str) -> int:
         if not stripped or stripped.startswith("#"):
             continue
         indent = len(line) - len(stripped)
-        if previous is not None and previous[1].endswith(":") and not stripped.startswith("-"):
-            if indent > previous[0] and not previous[1].lstrip().startswith("-"):
-                return indent - previous[0]
+        nested = (
+            previous is not None
+            and previous[1].endswith(":")
+            and not previous[1].startswith("-")
+            and not stripped.startswith("-")
+            and indent > previous[0]
+        )
+        if nested and previous is not None:
+            return indent - previous[0]
         previous = (indent, stripped.split("#", 1)[0].rstrip())
     return 2
 
@@ -462,7 +476,9 @@ def _keep_following_comment(seq: CommentedSeq, index: int) -> None:
     if not following:
         return
     previous = seq.ca.items.get(index - 1)
-    before = (previous, 0) if previous and previous[0] is not None else _last_comment(seq[index - 1])
+    before = (
+        (previous, 0) if previous and previous[0] is not None else _last_comment(seq[index - 1])
+    )
     if before is None:
         _attach_after(seq, index - 1, "\n" + following)
     else:
