@@ -16,6 +16,7 @@ problem and the nearest valid word.
 
 from __future__ import annotations
 
+import difflib
 import io
 import os
 import re
@@ -49,6 +50,7 @@ class ScenarioFile:
     original: str
     data: CommentedMap
     yaml: YAML
+    as_read: str  # the data as read, written back by ruamel (before any edit)
     newline: str = "\n"
     # What each added entry is, for a refusal: its path in the file -> how the person gave it.
     origins: dict[PathT, str] = field(default_factory=dict)
@@ -90,7 +92,7 @@ class ScenarioFile:
         if not isinstance(data, CommentedMap):
             parse_scenario(text, path.name, base_dir=path.parent)
             raise BadInput(f"{path.name}: a scenario is a mapping of keys") from None
-        return cls(path, text, data, yaml, newline)
+        return cls(path, text, data, yaml, _dump(yaml, data), newline)
 
     def check(self, profiles: ProfileLookup | None = None) -> LoadedScenario:
         """The file as it is, checked as ``new`` checks it."""
@@ -294,9 +296,24 @@ class ScenarioFile:
     # --- writing ------------------------------------------------------------------------
 
     def text(self) -> str:
-        buffer = io.StringIO()
-        self.yaml.dump(self.data, buffer)
-        return buffer.getvalue()
+        """The edited file: ruamel's writing of the changed lines, the person's own bytes for
+        every line the edit left alone.
+
+        ruamel keeps comments and order but writes some things its own way (the spaces
+        inside a ``{flow: mapping}``); so the document as read is written too, and where
+        its writing and the edited one's agree line for line, the original line is kept.
+        """
+        edited = _dump(self.yaml, self.data)
+        original = self.original.splitlines(keepends=True)
+        before = self.as_read.splitlines(keepends=True)
+        if len(original) != len(before):
+            return edited  # ruamel folded or split lines: its writing throughout
+        after = edited.splitlines(keepends=True)
+        out: list[str] = []
+        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            out += original[i1:i2] if tag == "equal" else after[j1:j2]
+        return "".join(out)
 
     def save(
         self, profiles: ProfileLookup | None = None, *, fewer_problems: bool = False
@@ -355,6 +372,12 @@ class ScenarioFile:
                 rest = where[len(prefix) :].lstrip(".")
                 return f"{origin}: {rest}: {message}" if rest else f"{origin}: {message}"
         return problem
+
+
+def _dump(yaml: YAML, data: Any) -> str:
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    return buffer.getvalue()
 
 
 def write_atomically(path: Path, text: str) -> None:

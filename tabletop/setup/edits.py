@@ -119,11 +119,12 @@ def _outline(shape: Shape) -> list[shapes.Point]:
     if shape.how in SHAPE_FIELDS:
         names = SHAPE_FIELDS[shape.how].split(",")
         values = shapes.parse_numbers(shape.text, option, names)
-        if shape.how == "rect":
-            return shapes.rect(*values, angle=shape.angle)
-        if shape.how == "ellipse":
-            return shapes.ellipse(*values, angle=shape.angle)
-        return shapes.circle(*values)
+        if shape.how == "circle":
+            x, y, radius = values
+            return shapes.circle(x, y, radius)
+        x, y, width, depth = values
+        make = shapes.rect if shape.how == "rect" else shapes.ellipse
+        return make(x, y, width, depth, angle=shape.angle)
     return shapes.parse_points(shape.text, option)
 
 
@@ -274,9 +275,11 @@ def _refuse_overlaps(
     ]
     tolerance = charts.params(TableParams).base_overlap_tolerance
     for entry in stands:
-        x, y = entry["at"]  # type: ignore[misc]
+        at = entry["at"]
+        assert isinstance(at, list)
+        x, y = float(at[0]), float(at[1])
         width, depth = _extent(charts, str(entry["kind"]))
-        base = Base(str(entry["id"]), float(x), float(y), width, depth, float(entry["facing"]))  # type: ignore[arg-type]
+        base = Base(str(entry["id"]), x, y, width, depth, float(str(entry["facing"])))
         clash = overlapping(base, placed, tolerance)
         if clash:
             raise BadInput(

@@ -62,6 +62,7 @@ def _delimiter(header: str) -> str:
 
 
 def parse_roster(text: str, source: str) -> list[RosterRow]:
+    text = text.removeprefix("\ufeff")  # a spreadsheet's byte-order mark
     lines = text.splitlines()
     if not any(line.strip() for line in lines):
         raise BadInput(

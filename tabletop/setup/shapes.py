@@ -190,17 +190,6 @@ def line_on_table(points: Sequence[Point], width: float, depth: float, what: str
     return Trimmed(_written([(float(x), float(y)) for x, y in cut.coords]), True)
 
 
-def geometry(entry: dict[str, object]) -> BaseGeometry:
-    """The area a terrain entry covers: its polygon, or its line widened (flat ends), as the
-    table floor draws it."""
-    polygon = entry.get("polygon")
-    if polygon is not None:
-        return Polygon(polygon)  # type: ignore[arg-type]
-    line = LineString(entry["line"])  # type: ignore[arg-type]
-    width = float(entry.get("width") or 0.0)  # type: ignore[arg-type]
-    return line.buffer(width / 2, cap_style="flat")
-
-
 def area_and_bounds(shape: BaseGeometry) -> tuple[float, list[float]]:
     """Square inches, and [min x, min y, max x, max y], to the thousandth of an inch."""
     minx, miny, maxx, maxy = shape.bounds

@@ -107,8 +107,8 @@ def new(
         )
         return
     who = f"sides {' and '.join(sc.side_names())}" if sc.sides else "no sides (give --side)"
-    size = f'{sc.table.width:g}" x {sc.table.depth:g}"'
-    click.echo(f"{file.name}: {sc.name!r} begun, a {size} table; {who}.")
+    shown = f'{sc.table.width:g}" x {sc.table.depth:g}"'
+    click.echo(f"{file.name}: {sc.name!r} begun, a {shown} table; {who}.")
 
 
 # --- terrain --------------------------------------------------------------------------------
