@@ -55,7 +55,7 @@ def cli() -> None:
     Example:
       tabletop scenario new field.yaml --table 72x48 --side Germany --side USA
       tabletop scenario terrain field.yaml woods --ellipse 20,30,10,6 --angle 30
-      tabletop scenario stands field.yaml USA --unit us-rifle-company --prefix A --at 36,4
+      tabletop scenario stands field.yaml USA --unit us-tank-platoon --prefix T
       tabletop scenario show field.yaml
     """
 
@@ -85,7 +85,10 @@ def new(
     force: bool,
     as_json: bool,
 ) -> None:
-    """Begin a scenario FILE: the table, day and dry ground, the sides.
+    """Begin a scenario FILE: its table and its sides.
+
+    Day, clear weather and dry ground to start with; the file says so and may be
+    changed by hand.
 
     \b
     Example:
@@ -163,7 +166,7 @@ def terrain(
     referee_only: bool,
     as_json: bool,
 ) -> None:
-    """Add one terrain piece of KIND, measured with a tape.
+    """Add one terrain piece of KIND, measured with a tape, to FILE.
 
     KIND is a terrain kind of the charts (woods, hill, road-dirt, river, ...).
     Give one shape; points are inches from the table's south-west corner. Ovals
@@ -174,7 +177,7 @@ def terrain(
     Example:
       tabletop scenario terrain field.yaml woods --rect 12,30,8,5 --angle 20
       tabletop scenario terrain field.yaml hill --ellipse 40,24,14,9 --height 1
-      tabletop scenario terrain field.yaml road-dirt --line "0,10 30,14 72,12" --width 1
+      tabletop scenario terrain field.yaml road-dirt --line "0,10 72,12" --width 1
     """
     from tabletop.core.errors import BadInput
     from tabletop.setup.edits import Shape, add_terrain
@@ -308,7 +311,7 @@ def stands(
     templates: Path | None,
     as_json: bool,
 ) -> None:
-    """Add stands to SIDE: a roster, or a whole formation from a template.
+    """Add stands to FILE from a roster or a template.
 
     With --csv, each row names its own side (give no SIDE). With --unit, the
     template's formations and stands (supply point included) go to SIDE, their
@@ -319,8 +322,10 @@ def stands(
     \b
     Example:
       tabletop scenario stands field.yaml --csv roster.csv
-      tabletop scenario stands field.yaml USA --unit us-rifle-company --prefix A --at 36,4
-      tabletop scenario stands field.yaml Germany --unit german-tank-platoon --prefix P1
+      tabletop scenario stands field.yaml USA --unit us-rifle-company \\
+          --prefix A --at 36,4
+      tabletop scenario stands field.yaml Germany --unit german-tank-platoon \\
+          --prefix P1
     """
     from tabletop.core.errors import BadInput
     from tabletop.setup.edits import add_formation, add_roster
@@ -477,7 +482,9 @@ def show(file: Path, as_json: bool) -> None:
 @json_option
 @command
 def map_(file: Path, out: Path | None, as_json: bool) -> None:
-    """Picture FILE's table as a game on it begins (the referee's view).
+    """Picture FILE's table, as a game on it begins.
+
+    The referee's view: every piece and stand, stands off the table listed.
 
     \b
     Example:
@@ -527,9 +534,9 @@ def map_(file: Path, out: Path | None, as_json: bool) -> None:
 def import_svg(
     file: Path, drawing: Path, size: tuple[float, float] | None, replace: bool, as_json: bool
 ) -> None:
-    """Add terrain from DRAWING, an SVG drawn over a photo of the table.
+    """Add terrain to FILE from DRAWING, an SVG.
 
-    Every shape labelled with a terrain kind (its Inkscape label, else its
+    DRAWING is drawn in any SVG editor over a photo of the table. Every shape labelled with a terrain kind (its Inkscape label, else its
     layer's, else its class) becomes a piece with the shape's id; a rectangle
     labelled 'table' gives the scale. Shapes with no terrain kind are listed as
     left out. An id FILE has already is refused, unless --replace.
