@@ -156,8 +156,8 @@ def test_a_road_with_its_width_and_a_bridge_with_its_class(runner: CliRunner, fi
         in text
     )
     assert (
-        "  - {id: bridge-1, kind: bridge, polygon: [[29, 12.5], [31, 12.5], [31, 15.5], [29, 15.5]], "
-        "weight_class: IV, wired: true}\n" in text
+        "  - {id: bridge-1, kind: bridge, polygon: [[29, 12.5], [31, 12.5], [31, 15.5], "
+        "[29, 15.5]], weight_class: IV, wired: true}\n" in text
     )
 
 

@@ -536,10 +536,11 @@ def import_svg(
 ) -> None:
     """Add terrain to FILE from DRAWING, an SVG.
 
-    DRAWING is drawn in any SVG editor over a photo of the table. Every shape labelled with a terrain kind (its Inkscape label, else its
-    layer's, else its class) becomes a piece with the shape's id; a rectangle
-    labelled 'table' gives the scale. Shapes with no terrain kind are listed as
-    left out. An id FILE has already is refused, unless --replace.
+    DRAWING is drawn in any SVG editor over a photo of the table. Every shape
+    labelled with a terrain kind (its Inkscape label, else its layer's, else
+    its class) becomes a piece with the shape's id; a rectangle labelled
+    'table' gives the scale. Shapes with no terrain kind are listed as left
+    out. An id FILE has already is refused, unless --replace.
 
     \b
     Example:
