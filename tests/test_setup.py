@@ -325,6 +325,24 @@ def test_remove_names_the_nearest_id_and_keeps_a_formation_in_use(
     )
 
 
+def test_a_file_with_windows_line_ends_keeps_them(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "crlf.yaml"
+    path.write_bytes(HAND_MADE.replace("\n", "\r\n").encode())
+    scenario(runner, "terrain", str(path), "orchard", "--rect", "20,20,4,2")
+    written = path.read_bytes()
+    assert written.count(b"\r\n") == written.count(b"\n") == HAND_MADE.count("\n") + 1
+
+
+def test_an_id_taken_in_another_case_is_refused(runner: CliRunner, field: Path) -> None:
+    scenario(runner, "terrain", str(field), "woods", "--rect", "5,5,2,2", "--id", "Copse")
+    assert scenario(
+        runner, "terrain", str(field), "woods", "--rect", "9,9,2,2", "--id", "copse", code=2
+    ).output == (
+        "Error: the new piece copse: the id 'Copse' is already a terrain piece's "
+        "(field.yaml:13); give another id\n"
+    )
+
+
 # --- rosters -----------------------------------------------------------------------------------
 
 
@@ -506,6 +524,25 @@ def test_every_bundled_template_deploys_into_a_valid_scenario(
     scenario(runner, "check", str(field))
 
 
+def test_your_own_templates_file_adds_to_the_bundled_ones(
+    runner: CliRunner, field: Path, tmp_path: Path
+) -> None:
+    own = tmp_path / "army.yaml"
+    own.write_text(
+        "entries:\n"
+        "  - id: recce-troop\n"
+        "    name: Recce troop\n"
+        "    source: our club's army list\n"
+        "    formations: [{id: troop, kind: platoon}]\n"
+        "    stands:\n"
+        "      - {id: '1', kind: armoured-car, weapons: [kwk-20]}\n"
+        "      - {id: '2', kind: armoured-car, weapons: [kwk-20]}\n"
+    )
+    out = scenario(runner, "stands", str(field), "Germany", "--unit", "recce-troop", "--prefix",
+                   "R", "--at", "10,40", "--templates", str(own), "--json")  # fmt: skip
+    assert json.loads(out.output) == {"file": "field.yaml", "added": ["R-1", "R-2"]}
+
+
 def test_every_template_cites_its_source() -> None:
     from tabletop.setup.formations import load_templates
 
@@ -564,12 +601,12 @@ def test_check_lists_every_problem(runner: CliRunner, tmp_path: Path) -> None:
 def test_map_draws_the_scenario_without_a_game(runner: CliRunner, field: Path) -> None:
     scenario(runner, "stands", str(field), "USA", "--unit", "us-tank-platoon", "--prefix", "T",
              "--at", "36,4")  # fmt: skip
-    out = scenario(runner, "map", str(field))
+    picture = field.with_suffix(".png")
+    out = scenario(runner, "map", str(field), "--out", str(picture))
     assert out.output == (
-        "Map of field.yaml written to " + str(field.with_suffix(".svg")) + ": 0 terrain pieces, "
-        "2 stands on the table\n"
+        f"Map of field.yaml written to {picture}: 0 terrain pieces, 2 stands on the table\n"
     )
-    assert field.with_suffix(".svg").read_text().startswith("<?xml")
+    assert picture.read_bytes().startswith(b"\x89PNG")
 
 
 # --- new -------------------------------------------------------------------------------------

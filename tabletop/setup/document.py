@@ -138,13 +138,16 @@ class ScenarioFile:
                         yield seq, index
 
     def refuse_taken(self, ident: str, what: str) -> None:
-        """Refuse an id the file already uses."""
-        taken = self.ids()
-        if ident in taken:
-            line = self.line_of(ident)
+        """Refuse an id the file already uses, in any case: commands find stands whatever
+        the case of their ids (SPEC 3), so A-1 and a-1 could not be told apart."""
+        folded = {known.casefold(): known for known in self.ids()}
+        same = folded.get(ident.casefold())
+        if same is not None:
+            line = self.line_of(same)
             where = f"{self.name}:{line}" if line is not None else self.name
             raise BadInput(
-                f"{what}: the id {ident!r} is already a {taken[ident]}'s ({where}); give another id"
+                f"{what}: the id {same!r} is already a {self.ids()[same]}'s ({where}); "
+                "give another id"
             )
 
     def side_index(self, side: str, where: str) -> int:

@@ -223,6 +223,8 @@ def add_formation(
     profiles: ProfileLookup | None = None,
 ) -> Added:
     """Add a whole formation from a template, in line abreast at ``at`` or off the table."""
+    if not prefix or any(ch.isspace() or not ch.isprintable() for ch in prefix):
+        raise BadInput(f"--prefix {prefix!r}: give the start of the ids, without spaces")
     doc = ScenarioFile.open(path)
     loaded = doc.check(profiles)
     template = find_template(load_templates(templates), unit)
