@@ -658,7 +658,8 @@ def fake_svg(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
             depth,
             (
                 {"id": "wood-a", "kind": "woods", "polygon": [[1, 1], [5, 1], [5, 4]]},
-                {"id": "road-a", "kind": "road-dirt", "line": [[0, 20], [72, 20]], "width": 1},
+                {"id": "road-a", "kind": "road-dirt", "line": [[-3, 20], [72, 20]], "width": 1},
+                {"id": "lake-z", "kind": "lake", "polygon": [[80, 1], [85, 1], [85, 4]]},
             ),
             ("path7: no terrain kind in its label 'sketch'",),
         )
@@ -676,9 +677,12 @@ def test_import_svg_adds_the_drawings_pieces(
     assert fake_svg == [("table.svg", (72.0, 48.0))]
     assert out.output == (
         "2 pieces added to field.yaml from table.svg: wood-a, road-a\n"
-        "  left out (1):\n"
+        "  left out (2):\n"
         "    path7: no terrain kind in its label 'sketch'\n"
+        "    lake-z: no part of it lies on the 72 x 48 table\n"
     )
+    # Drawn past the table's edge, the road is cut at it.
+    assert "line: [[0, 20], [72, 20]]" in field.read_text()
     before = field.read_bytes()
     clash = scenario(runner, "import-svg", str(field), str(drawing), code=2)
     assert clash.output == (
@@ -691,7 +695,10 @@ def test_import_svg_adds_the_drawings_pieces(
         "file": "field.yaml",
         "added": [],
         "replaced": ["wood-a", "road-a"],
-        "left_out": ["path7: no terrain kind in its label 'sketch'"],
+        "left_out": [
+            "path7: no terrain kind in its label 'sketch'",
+            "lake-z: no part of it lies on the 72 x 48 table",
+        ],
     }
     assert field.read_bytes() == before
 

@@ -331,9 +331,14 @@ def add_drawing(
             "in the drawing, or give --replace to put the drawing's pieces in their place"
         )
     out = Added(doc.name, left_out=list(drawing.left_out))
-    for piece in drawing.pieces:
-        ident = str(piece["id"])
+    for given in drawing.pieces:
+        ident = str(given["id"])
         origin = f"{source} shape {ident}"
+        try:
+            piece = _on_table(given, table.width, table.depth, origin)
+        except BadInput as exc:  # drawn wholly beyond the table's edge
+            out.left_out.append(f"{ident}: {str(exc).removeprefix(origin + ': ')}")
+            continue
         if ident in taken:
             if taken[ident] != "terrain piece":
                 raise BadInput(
@@ -346,3 +351,15 @@ def add_drawing(
             out.added.append(ident)
     out.loaded = doc.save(profiles)
     return out
+
+
+def _on_table(piece: dict[str, object], width: float, depth: float, what: str) -> dict[str, object]:
+    """A drawn piece cut at the table's edge: a drawing over a photo runs past it."""
+    for key, cut_at_edge in (("polygon", shapes.area_on_table), ("line", shapes.line_on_table)):
+        points = piece.get(key)
+        if isinstance(points, list | tuple) and all(
+            isinstance(p, list | tuple) and len(p) == 2 for p in points
+        ):
+            pairs = [(float(p[0]), float(p[1])) for p in points]
+            return {**piece, key: cut_at_edge(pairs, width, depth, what).points}
+    return dict(piece)  # a malformed piece: the scenario checks name what is wrong
