@@ -715,3 +715,20 @@ def test_import_svg_refuses_a_drawing_of_another_table(
         "draw the 'table' rectangle to the table's size\n"
     )
     assert field.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["crossroads", "large"])
+def test_an_edit_to_a_bundled_scenario_inserts_one_line(
+    runner: CliRunner, tmp_path: Path, name: str
+) -> None:
+    from tabletop.data.resources import bundled_scenario
+
+    original = bundled_scenario(name).read_text(encoding="utf-8")
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(original, encoding="utf-8")
+    scenario(runner, "terrain", str(path), "crater", "--circle", "2,2,1", "--id", "hole")
+    before, after = original.splitlines(), path.read_text(encoding="utf-8").splitlines()
+    added = [line for line in after if line not in before]
+    assert len(after) == len(before) + 1 and len(added) == 1
+    assert added[0].startswith("  - {id: hole, kind: crater, polygon: [[3, 2], ")
+    assert [line for line in after if line != added[0]] == before

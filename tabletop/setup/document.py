@@ -479,14 +479,8 @@ def _take_following_comment(seq: CommentedSeq) -> str:
     for i, line in enumerate(lines[1:], start=1):
         stripped = line.lstrip(" ")
         if not stripped or (stripped.startswith("#") and len(line) - len(stripped) < column):
-            keep, move = "\n".join(lines[:i]) + "\n", "\n".join(lines[i:])
-            if not move.strip("\n") and not keep.strip():
-                return ""
-            if keep.strip("\n") or keep == "\n":
-                token.value = keep
-            else:
-                slots[slot] = None
-            return "\n" + move
+            token.value = "\n".join(lines[:i]) + "\n"
+            return "\n" + "\n".join(lines[i:])
     return ""
 
 
