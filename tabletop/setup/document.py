@@ -114,9 +114,9 @@ class ScenarioFile:
 
     def next_id(self, stem: str) -> str:
         """The first free ``stem-N`` (``woods-3`` when woods-1 and woods-2 are taken)."""
-        taken = self.ids()
+        taken = {ident.casefold() for ident in self.ids()}
         n = 1
-        while f"{stem}-{n}" in taken:
+        while f"{stem}-{n}".casefold() in taken:
             n += 1
         return f"{stem}-{n}"
 
@@ -124,7 +124,10 @@ class ScenarioFile:
         """The line (from 1) of the entry with this id."""
         for seq, index in self._entries():
             if str(seq[index].get("id")) == ident:
-                return int(seq.lc.item(index)[0]) + 1
+                try:
+                    return int(seq.lc.item(index)[0]) + 1
+                except (KeyError, IndexError, TypeError):
+                    return None  # added by this edit: not in the file yet
         return None
 
     def _entries(self) -> Iterator[tuple[CommentedSeq, int]]:
@@ -144,7 +147,7 @@ class ScenarioFile:
         same = folded.get(ident.casefold())
         if same is not None:
             line = self.line_of(same)
-            where = f"{self.name}:{line}" if line is not None else self.name
+            where = f"{self.name}:{line}" if line is not None else "given earlier in this edit"
             raise BadInput(
                 f"{what}: the id {same!r} is already a {self.ids()[same]}'s ({where}); "
                 "give another id"

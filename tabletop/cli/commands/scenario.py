@@ -190,6 +190,10 @@ def terrain(
             '--polygon "X,Y X,Y ..." or --line "X,Y X,Y ..." --width W'
             + (f" (not {', '.join('--' + k for k in given)} together)" if given else "")
         )
+    if ident is not None and (
+        not ident or any(ch.isspace() or not ch.isprintable() for ch in ident)
+    ):
+        raise BadInput(f"--id {ident!r}: an id is one word, without spaces")
     how, text = next(iter(given.items()))
     if angle and how not in ("rect", "ellipse"):
         raise BadInput(f"--angle turns a --rect or an --ellipse, not a --{how}")
@@ -212,10 +216,10 @@ def terrain(
         emit_json({"file": added.file, "added": added.added})
         return
     piece = _piece(summary(added.loaded, added.file), added.added[0]) if added.loaded else None
-    line = f"{added.added[0]} added to {added.file}"
+    said = f"{added.added[0]} added to {added.file}"
     if piece is not None:
-        line += f": {piece['kind']}, {_area(piece)}, {_bounds(piece['bounds'])}"
-    click.echo(line)
+        said += f": {piece['kind']}, {_area(piece)}, {_bounds(piece['bounds'])}"
+    click.echo(said)
     for note in added.notes:
         click.echo(f"  {note}")
 
