@@ -294,12 +294,16 @@ def _refuse_overlaps(
 
 
 class Drawing(Protocol):
-    """What ``setup.svg.read_svg`` returns (``SvgImport``)."""
+    """What ``setup.svg.read_svg`` returns (``SvgImport``, a frozen dataclass)."""
 
-    width: float
-    depth: float
-    pieces: tuple[dict[str, object], ...]
-    left_out: tuple[str, ...]
+    @property
+    def width(self) -> float: ...
+    @property
+    def depth(self) -> float: ...
+    @property
+    def pieces(self) -> tuple[dict[str, object], ...]: ...
+    @property
+    def left_out(self) -> tuple[str, ...]: ...
 
 
 def add_drawing(

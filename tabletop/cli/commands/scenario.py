@@ -481,7 +481,7 @@ def show(file: Path, as_json: bool) -> None:
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="FILE.svg or FILE.png (default: the scenario's name with .svg, beside it).",
+    help="FILE.svg or FILE.png (default: FILE with .svg in place of .yaml).",
 )
 @json_option
 @command
