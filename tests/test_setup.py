@@ -20,8 +20,12 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from tabletop.cli import cli
+from tabletop.data.charts import Charts
+from tabletop.data.scenario import stand_extent
+from tabletop.data.scenario_loader import read_scenario
 from tabletop.setup import shapes
 from tabletop.setup.roster import parse_roster
+from tabletop.table import Base, overlapping
 
 ENV = {"NO_COLOR": "1", "COLUMNS": "80"}
 
@@ -516,12 +520,21 @@ def test_an_unknown_template_names_the_nearest(runner: CliRunner, field: Path) -
     ["us-rifle-company", "german-rifle-company", "us-tank-platoon", "german-tank-platoon",
      "us-tank-company"],
 )  # fmt: skip
-def test_every_bundled_template_deploys_into_a_valid_scenario(
-    runner: CliRunner, field: Path, template: str
+def test_every_bundled_template_deploys_into_a_valid_scenario_without_overlaps(
+    runner: CliRunner, field: Path, template: str, charts: Charts
 ) -> None:
     scenario(runner, "stands", str(field), "USA", "--unit", template, "--prefix", "X", "--at",
-             "36,10")  # fmt: skip
+             "36,10", "--facing", "30")  # fmt: skip
     scenario(runner, "check", str(field))
+    loaded = read_scenario(field)
+    bases = [
+        Base(spec.id, spec.at[0], spec.at[1], *stand_extent(spec, charts), spec.facing)
+        for _, spec in loaded.scenario.stand_specs()
+        if spec.at is not None
+    ]
+    assert len(bases) == len(loaded.scenario.stand_specs())
+    for i, base in enumerate(bases):
+        assert overlapping(base, bases[:i] + bases[i + 1 :], 0.0) == []
 
 
 def test_your_own_templates_file_adds_to_the_bundled_ones(
@@ -650,9 +663,9 @@ def fake_svg(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
     calls: list[tuple[object, ...]] = []
     module = types.ModuleType("tabletop.setup.svg")
 
-    def read_svg(path: Path, kinds: object, table: object) -> FakeImport:
+    def read_svg(path: Path, kinds: object, table: tuple[float, float]) -> FakeImport:
         calls.append((path.name, table))
-        width, depth = table  # type: ignore[misc]
+        width, depth = table
         return FakeImport(
             width,
             depth,
