@@ -82,9 +82,9 @@ class ScenarioFile:
         yaml.width = 1_000_000  # never fold a long line the person wrote on one
         yaml.preserve_quotes = True
         try:
-            _, sequence, offset = load_yaml_guess_indent(text)
+            # One reading: the data, and the indentation the file uses (kept when written).
+            data, sequence, offset = load_yaml_guess_indent(text, yaml=yaml)
             yaml.indent(mapping=_mapping_indent(text), sequence=sequence or 2, offset=offset or 0)
-            data = yaml.load(text)
         except YAMLError:
             # The loader's own report names the line and what is wrong.
             parse_scenario(text, path.name, base_dir=path.parent)
