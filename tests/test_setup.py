@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
@@ -112,6 +114,21 @@ def test_an_ellipse_stays_within_two_hundredths_of_the_curve(
         )
         worst = max(worst, polygon.distance(on_curve))
     assert worst <= shapes.CURVE_TOLERANCE
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.floats(0.1, 80),
+    depth=st.floats(0.1, 80),
+    angle=st.floats(-360, 360),
+)
+def test_any_turned_shape_keeps_its_area(width: float, depth: float, angle: float) -> None:
+    rect = Polygon(shapes.rect(50, 50, width, depth, angle=angle))
+    assert math.isclose(rect.area, width * depth, rel_tol=1e-9)
+    oval = Polygon(shapes.ellipse(50, 50, width, depth, angle=angle))
+    true_area = math.pi * width * depth / 4
+    # Inscribed: a little smaller than the true oval, by no more than the tolerance's strip.
+    assert true_area - (width + depth) * math.pi * shapes.CURVE_TOLERANCE <= oval.area <= true_area
 
 
 def test_a_circle_is_an_ellipse_as_wide_as_deep() -> None:

@@ -30,7 +30,6 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import CommentMark, YAMLError
 from ruamel.yaml.tokens import CommentToken
-from ruamel.yaml.util import load_yaml_guess_indent
 
 from tabletop.core.errors import BadInput, ScenarioError
 from tabletop.core.spelling import did_you_mean
@@ -82,9 +81,8 @@ class ScenarioFile:
         yaml.width = 1_000_000  # never fold a long line the person wrote on one
         yaml.preserve_quotes = True
         try:
-            # One reading: the data, and the indentation the file uses (kept when written).
-            data, sequence, offset = load_yaml_guess_indent(text, yaml=yaml)
-            yaml.indent(mapping=_mapping_indent(text), sequence=sequence or 2, offset=offset or 0)
+            yaml.indent(mapping=_mapping_indent(text), **_sequence_indent(text))
+            data = yaml.load(text)
         except YAMLError:
             # The loader's own report names the line and what is wrong.
             parse_scenario(text, path.name, base_dir=path.parent)
@@ -413,6 +411,25 @@ def _styled_value(value: Any) -> Any:
         seq.fa.set_flow_style()
         return seq
     return value
+
+
+def _sequence_indent(text: str) -> dict[str, int]:
+    """How the file indents a list under its key: the dash's offset from the key, and the
+    entry's from the key (``  - {id: ...}`` under ``terrain:`` is offset 2, sequence 4)."""
+    key_column = 0
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        column = len(line) - len(stripped)
+        if stripped.startswith("- "):
+            after = len(stripped) - len(stripped[1:].lstrip(" ")) + column
+            if stripped[1:].lstrip(" ").startswith("#"):
+                continue
+            return {"sequence": after - key_column, "offset": column - key_column}
+        if stripped.split("#", 1)[0].rstrip().endswith(":"):
+            key_column = column
+    return {"sequence": 2, "offset": 0}
 
 
 def _mapping_indent(text: str) -> int:
