@@ -8,6 +8,7 @@ from a valid file: one that ``new`` would refuse is refused first, with its own 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +68,6 @@ def new_text(name: str, width: float, depth: float, sides: Sequence[str]) -> str
 
 def _scalar(text: str) -> str:
     """A name as a YAML scalar: plain where YAML reads it back as the same text."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     plain = (
         text
         and text.strip() == text
@@ -81,12 +81,15 @@ def _scalar(text: str) -> str:
             float(text)
         except ValueError:
             return text
-    return f'"{escaped}"'
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML one
 
 
 def new_scenario(
     path: Path, name: str, width: float, depth: float, sides: Sequence[str], force: bool
 ) -> LoadedScenario:
+    for what, text in [("--name", name), *(("--side", side) for side in sides)]:
+        if not text.strip() or not text.isprintable():
+            raise BadInput(f"{what} {text!r}: give a name on one line")
     if path.exists() and not force:
         raise BadInput(
             f"{str(path)!r} exists already; add to it with 'tabletop scenario terrain' and "
