@@ -762,3 +762,23 @@ def test_an_edit_to_a_bundled_scenario_inserts_one_line(
     assert len(after) == len(before) + 1 and len(added) == 1
     assert added[0].startswith("  - {id: hole, kind: crater, polygon: [[3, 2], ")
     assert [line for line in after if line != added[0]] == before
+
+
+def test_an_edit_is_checked_with_the_charts_new_would_use(
+    runner: CliRunner, field: Path, tmp_path: Path
+) -> None:
+    overlay = tmp_path / "house"
+    overlay.mkdir()
+    (overlay / "weapons.yaml").write_text(
+        "entries:\n"
+        "  - {id: piat, rule: house, calibre_mm: 88, rof: 1, ranges: {close: 2, medium: 4, "
+        "long: 6}, to_hit: {close: 6, medium: 4, long: 2}}\n"
+    )
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,side,kind,weapons\nB-1,USA,infantry,piat\n")
+    before = field.read_bytes()
+    refused = scenario(runner, "stands", str(field), "--csv", str(roster), code=2)
+    assert "roster.csv row 2 (B-1): weapons[0]: unknown weapon 'piat'" in refused.output
+    assert field.read_bytes() == before
+    scenario(runner, "stands", str(field), "--csv", str(roster), "--charts", str(overlay))
+    scenario(runner, "check", str(field), "--charts", str(overlay))

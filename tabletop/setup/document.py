@@ -37,6 +37,16 @@ from tabletop.data.scenario import LoadedScenario, ProfileLookup
 from tabletop.data.scenario_loader import parse_scenario
 from tabletop.data.schema import PathT, format_path
 
+
+@dataclass(frozen=True)
+class Checks:
+    """What an edit is checked against, as ``tabletop new`` would check the file: the chart
+    folders given with ``--charts`` and the alternative models' profile ids."""
+
+    overlays: tuple[Path, ...] = ()
+    profiles: ProfileLookup | None = None
+
+
 # Where a new top-level list goes when the file has none yet: before the first of these.
 _TOP_ORDER = ("format", "name", "table", "measure", "model", "turn", "conditions", "charts")
 
@@ -50,6 +60,7 @@ class ScenarioFile:
     data: CommentedMap
     yaml: YAML
     as_read: str  # the data as read, written back by ruamel (before any edit)
+    checks: Checks = field(default_factory=Checks)
     newline: str = "\n"
     # What each added entry is, for a refusal: its path in the file -> how the person gave it.
     origins: dict[PathT, str] = field(default_factory=dict)
@@ -62,7 +73,7 @@ class ScenarioFile:
     # --- reading ------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> ScenarioFile:
+    def open(cls, path: Path, checks: Checks | None = None) -> ScenarioFile:
         try:
             raw = path.read_bytes()
         except FileNotFoundError:
@@ -90,12 +101,19 @@ class ScenarioFile:
         if not isinstance(data, CommentedMap):
             parse_scenario(text, path.name, base_dir=path.parent)
             raise BadInput(f"{path.name}: a scenario is a mapping of keys") from None
-        return cls(path, text, data, yaml, _dump(yaml, data), newline)
+        return cls(path, text, data, yaml, _dump(yaml, data), checks or Checks(), newline)
 
-    def check(self, profiles: ProfileLookup | None = None) -> LoadedScenario:
+    def check(self) -> LoadedScenario:
         """The file as it is, checked as ``new`` checks it."""
+        return self._parse(self.original)
+
+    def _parse(self, text: str) -> LoadedScenario:
         return parse_scenario(
-            self.original, self.name, base_dir=self.path.parent, profiles=profiles
+            text,
+            self.name,
+            base_dir=self.path.parent,
+            extra_overlays=self.checks.overlays,
+            profiles=self.checks.profiles,
         )
 
     def ids(self) -> dict[str, str]:
@@ -319,9 +337,7 @@ class ScenarioFile:
             out += original[i1:i2] if tag == "equal" else after[j1:j2]
         return "".join(out)
 
-    def save(
-        self, profiles: ProfileLookup | None = None, *, fewer_problems: bool = False
-    ) -> LoadedScenario | None:
+    def save(self, *, fewer_problems: bool = False) -> LoadedScenario | None:
         """Check the edited file as ``new`` would and write it in one step; refuse it, with
         the file untouched, when the check fails.
 
@@ -330,9 +346,9 @@ class ScenarioFile:
         comes back and ``remaining`` holds the problems left."""
         text = self.text()
         try:
-            loaded = parse_scenario(text, self.name, base_dir=self.path.parent, profiles=profiles)
+            loaded = self._parse(text)
         except ScenarioError as exc:
-            before = self._problems_before(profiles)
+            before = self._problems_before()
             if fewer_problems and before and len(exc.problems) < len(before):
                 write_atomically(self.path, text.replace("\n", self.newline))
                 self.remaining = list(exc.problems)
@@ -341,9 +357,9 @@ class ScenarioFile:
         write_atomically(self.path, text.replace("\n", self.newline))
         return loaded
 
-    def _problems_before(self, profiles: ProfileLookup | None) -> list[str]:
+    def _problems_before(self) -> list[str]:
         try:
-            self.check(profiles)
+            self.check()
         except ScenarioError as exc:
             return exc.problems
         return []

@@ -17,10 +17,10 @@ from typing import Any, Protocol
 from tabletop.core.errors import BadInput
 from tabletop.data.charts import Charts
 from tabletop.data.params.table import TableParams
-from tabletop.data.scenario import LoadedScenario, ProfileLookup, stand_extent
+from tabletop.data.scenario import LoadedScenario, stand_extent
 from tabletop.data.scenario_loader import parse_scenario
 from tabletop.setup import shapes
-from tabletop.setup.document import ScenarioFile, write_atomically
+from tabletop.setup.document import Checks, ScenarioFile, write_atomically
 from tabletop.setup.formations import deploy, find_template, load_templates
 from tabletop.setup.roster import read_roster
 from tabletop.table import Base, overlapping
@@ -141,11 +141,11 @@ def add_terrain(
     weight_class: str | None = None,
     wired: bool = False,
     referee_only: bool = False,
-    profiles: ProfileLookup | None = None,
+    checks: Checks | None = None,
 ) -> Added:
     """Add one piece measured with a tape; a piece running off the table is cut at its edge."""
-    doc = ScenarioFile.open(path)
-    loaded = doc.check(profiles)
+    doc = ScenarioFile.open(path, checks)
+    loaded = doc.check()
     table = loaded.scenario.table
     ident = ident or doc.next_id(kind)
     what = f"the new piece {ident}"
@@ -171,7 +171,7 @@ def add_terrain(
     if referee_only:
         entry["referee_only"] = True
     doc.add_terrain(entry, f"{what} ({kind})")
-    out = Added(doc.name, [ident], loaded=doc.save(profiles))
+    out = Added(doc.name, [ident], loaded=doc.save())
     if cut.trimmed:
         out.notes.append(f"{ident} runs off the table: cut at its edge")
     return out
@@ -185,21 +185,21 @@ class Removed:
     remaining: list[str]  # problems the file still has (a bad file being mended)
 
 
-def remove(path: Path, ident: str, profiles: ProfileLookup | None = None) -> Removed:
+def remove(path: Path, ident: str, checks: Checks | None = None) -> Removed:
     """Take one terrain piece, stand or empty formation out."""
-    doc = ScenarioFile.open(path)
+    doc = ScenarioFile.open(path, checks)
     what = doc.remove(ident)
-    doc.save(profiles, fewer_problems=True)
+    doc.save(fewer_problems=True)
     return Removed(doc.name, ident, what, doc.remaining)
 
 
 # --- stands -----------------------------------------------------------------------------------
 
 
-def add_roster(path: Path, roster: Path, profiles: ProfileLookup | None = None) -> Added:
+def add_roster(path: Path, roster: Path, checks: Checks | None = None) -> Added:
     """Add every stand of a spreadsheet roster, all or none."""
-    doc = ScenarioFile.open(path)
-    doc.check(profiles)
+    doc = ScenarioFile.open(path, checks)
+    doc.check()
     rows = read_roster(roster)
     out = Added(doc.name)
     for row in rows:
@@ -208,7 +208,7 @@ def add_roster(path: Path, roster: Path, profiles: ProfileLookup | None = None) 
         doc.refuse_taken(str(row.entry["id"]), origin)
         doc.add_stand(side, row.entry, origin)
         out.added.append(str(row.entry["id"]))
-    out.loaded = doc.save(profiles)
+    out.loaded = doc.save()
     return out
 
 
@@ -223,13 +223,13 @@ def add_formation(
     quality: str | None = None,
     parent: str | None = None,
     templates: Path | None = None,
-    profiles: ProfileLookup | None = None,
+    checks: Checks | None = None,
 ) -> Added:
     """Add a whole formation from a template, in line abreast at ``at`` or off the table."""
     if not prefix or any(ch.isspace() or not ch.isprintable() for ch in prefix):
         raise BadInput(f"--prefix {prefix!r}: give the start of the ids, without spaces")
-    doc = ScenarioFile.open(path)
-    loaded = doc.check(profiles)
+    doc = ScenarioFile.open(path, checks)
+    loaded = doc.check()
     template = find_template(load_templates(templates), unit)
     where = f"--unit {unit}"
     index = doc.side_index(side, where)
@@ -256,7 +256,7 @@ def add_formation(
         out.added.append(str(entry["id"]))
     if at is not None:
         _refuse_overlaps(loaded, deployed.stands, charts)
-    out.loaded = doc.save(profiles)
+    out.loaded = doc.save()
     if at is None:
         out.notes.append("off the table: place them as they arrive ('tabletop place')")
     return out
@@ -315,13 +315,13 @@ def add_drawing(
     source: str,
     *,
     replace: bool = False,
-    profiles: ProfileLookup | None = None,
+    checks: Checks | None = None,
 ) -> Added:
     """Add the pieces read from a drawing. A piece whose id the file has already is refused,
     or with ``replace`` put in the place of the file's piece (a drawing redrawn and read
     again); ids of stands and formations are never replaced."""
-    doc = ScenarioFile.open(path)
-    loaded = doc.check(profiles)
+    doc = ScenarioFile.open(path, checks)
+    loaded = doc.check()
     table = loaded.scenario.table
     if abs(drawing.width - table.width) > 0.01 or abs(drawing.depth - table.depth) > 0.01:
         raise BadInput(
@@ -356,7 +356,7 @@ def add_drawing(
         else:
             doc.add_terrain(piece, origin)
             out.added.append(ident)
-    out.loaded = doc.save(profiles)
+    out.loaded = doc.save()
     return out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import Amount, Point, command, emit_json, json_option
+from tabletop.cli.core import Amount, Point, charts_option, command, emit_json, json_option
 from tabletop.core.words import count
 
 # Imports of the setup floor (ruamel.yaml, shapely) sit inside the commands: they cost
@@ -60,10 +60,12 @@ def cli() -> None:
     """
 
 
-def _profiles() -> Any:
+def _checks(charts_dirs: tuple[Path, ...]) -> Any:
+    """What an edit is checked against: as 'tabletop new' checks, with the same --charts."""
     from tabletop.rules.models import profile_lookup
+    from tabletop.setup.document import Checks
 
-    return profile_lookup
+    return Checks(tuple(charts_dirs), profile_lookup)
 
 
 # --- new ------------------------------------------------------------------------------------
@@ -147,6 +149,7 @@ SHAPES = ("rect", "ellipse", "circle", "polygon", "line")
 )
 @click.option("--wired", is_flag=True, help="Prepared for demolition (a bridge).")
 @click.option("--referee-only", is_flag=True, help="Hidden from the sides' views.")
+@charts_option
 @json_option
 @command
 def terrain(
@@ -164,6 +167,7 @@ def terrain(
     weight_class: str | None,
     wired: bool,
     referee_only: bool,
+    charts_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> None:
     """Add one terrain piece of KIND, measured with a tape, to FILE.
@@ -210,7 +214,7 @@ def terrain(
         weight_class=weight_class,
         wired=wired,
         referee_only=referee_only,
-        profiles=_profiles(),
+        checks=_checks(charts_dirs),
     )
     if as_json:
         emit_json({"file": added.file, "added": added.added})
@@ -243,9 +247,10 @@ def _bounds(bounds: list[float]) -> str:
 @cli.command("remove")
 @click.argument("file", type=FILE)
 @click.argument("ident", metavar="ID")
+@charts_option
 @json_option
 @command
-def remove(file: Path, ident: str, as_json: bool) -> None:
+def remove(file: Path, ident: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     """Take the terrain piece, stand or formation ID out of FILE.
 
     A formation goes only once nothing belongs to it.
@@ -256,7 +261,7 @@ def remove(file: Path, ident: str, as_json: bool) -> None:
     """
     from tabletop.setup.edits import remove as take_out
 
-    done = take_out(file, ident, profiles=_profiles())
+    done = take_out(file, ident, checks=_checks(charts_dirs))
     if as_json:
         emit_json(
             {"file": done.file, "removed": done.id, "what": done.what, "problems": done.remaining}
@@ -300,6 +305,7 @@ def remove(file: Path, ident: str, as_json: bool) -> None:
     default=None,
     help="Your own formation templates (same shape as charts/formations.yaml).",
 )
+@charts_option
 @json_option
 @command
 def stands(
@@ -313,6 +319,7 @@ def stands(
     quality: str | None,
     parent: str | None,
     templates: Path | None,
+    charts_dirs: tuple[Path, ...],
     as_json: bool,
 ) -> None:
     """Add stands to FILE from a roster or a template.
@@ -341,7 +348,7 @@ def stands(
         extra = [name for name, value in {**given, "--parent": parent}.items() if value]
         if extra:
             raise BadInput(f"--csv takes each stand's side and place from its row, not {extra[0]}")
-        added = add_roster(file, roster, profiles=_profiles())
+        added = add_roster(file, roster, checks=_checks(charts_dirs))
         source = roster.name
     else:
         assert unit is not None
@@ -357,7 +364,7 @@ def stands(
             quality=quality,
             parent=parent,
             templates=templates,
-            profiles=_profiles(),
+            checks=_checks(charts_dirs),
         )
         source = unit
     if as_json:
@@ -396,17 +403,19 @@ def _at(stand: dict[str, Any]) -> str:
 # --- check, show, map -----------------------------------------------------------------------
 
 
-def _read(file: Path) -> Any:
+def _read(file: Path, charts_dirs: tuple[Path, ...]) -> Any:
     from tabletop.data.scenario_loader import read_scenario
 
-    return read_scenario(file, profiles=_profiles())
+    checks = _checks(charts_dirs)
+    return read_scenario(file, checks.overlays, profiles=checks.profiles)
 
 
 @cli.command("check")
 @click.argument("file", type=FILE)
+@charts_option
 @json_option
 @command
-def check(file: Path, as_json: bool) -> None:
+def check(file: Path, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     """Check FILE as 'tabletop new' would, without starting a game.
 
     Every problem is listed with its line (exit status 2).
@@ -415,7 +424,7 @@ def check(file: Path, as_json: bool) -> None:
     Example:
       tabletop scenario check field.yaml
     """
-    loaded = _read(file)
+    loaded = _read(file, charts_dirs)
     sc = loaded.scenario
     stands_ = sc.stand_specs()
     off = sum(1 for _, s in stands_ if s.at is None)
@@ -439,9 +448,10 @@ def check(file: Path, as_json: bool) -> None:
 
 @cli.command("show")
 @click.argument("file", type=FILE)
+@charts_option
 @json_option
 @command
-def show(file: Path, as_json: bool) -> None:
+def show(file: Path, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     """List FILE's terrain pieces (area, bounds) and stands.
 
     \b
@@ -450,7 +460,7 @@ def show(file: Path, as_json: bool) -> None:
     """
     from tabletop.cli.core import fit_table, headline
 
-    loaded = _read(file)
+    loaded = _read(file, charts_dirs)
     shown = _summary(loaded) | {"file": file.name}
     if as_json:
         emit_json(shown)
@@ -483,9 +493,10 @@ def show(file: Path, as_json: bool) -> None:
     default=None,
     help="FILE.svg or FILE.png (default: FILE with .svg in place of .yaml).",
 )
+@charts_option
 @json_option
 @command
-def map_(file: Path, out: Path | None, as_json: bool) -> None:
+def map_(file: Path, out: Path | None, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     """Picture FILE's table, as a game on it begins.
 
     The referee's view: every piece and stand, stands off the table listed.
@@ -497,7 +508,7 @@ def map_(file: Path, out: Path | None, as_json: bool) -> None:
     from tabletop.cli.commands.map import _format, _write
     from tabletop.setup.overview import scene
 
-    loaded = _read(file)
+    loaded = _read(file, charts_dirs)
     out = out or file.with_suffix(".svg")
     fmt = _format(out)
     picture = scene(loaded)
@@ -533,10 +544,16 @@ def map_(file: Path, out: Path | None, as_json: bool) -> None:
 @click.option(
     "--replace", is_flag=True, help="Put the drawing's pieces in place of FILE's of the same id."
 )
+@charts_option
 @json_option
 @command
 def import_svg(
-    file: Path, drawing: Path, size: tuple[float, float] | None, replace: bool, as_json: bool
+    file: Path,
+    drawing: Path,
+    size: tuple[float, float] | None,
+    replace: bool,
+    charts_dirs: tuple[Path, ...],
+    as_json: bool,
 ) -> None:
     """Add terrain to FILE from DRAWING, an SVG.
 
@@ -550,15 +567,14 @@ def import_svg(
     Example:
       tabletop scenario import-svg field.yaml field.svg
     """
-    from tabletop.data.scenario_loader import read_scenario
     from tabletop.setup.edits import add_drawing
     from tabletop.setup.svg import read_svg
 
-    loaded = read_scenario(file, profiles=_profiles())
+    loaded = _read(file, charts_dirs)
     if size is None:
         size = (loaded.scenario.table.width, loaded.scenario.table.depth)
     found = read_svg(drawing, tuple(loaded.charts.terrain), size)
-    added = add_drawing(file, found, drawing.name, replace=replace, profiles=_profiles())
+    added = add_drawing(file, found, drawing.name, replace=replace, checks=_checks(charts_dirs))
     if as_json:
         emit_json(
             {
