@@ -76,7 +76,9 @@ def test_every_chart_has_a_file(name: str) -> None:
 
 def test_every_chart_file_has_a_schema() -> None:
     # The loader reads only the charts it has a schema for; any other file would be ignored.
-    assert {p.stem for p in charts_dir().glob("*.yaml")} <= set(CHART_SCHEMAS)
+    # formations.yaml is no rule chart: 'scenario stands --unit' reads it (setup/formations).
+    found = {p.stem for p in charts_dir().glob("*.yaml")} - {"formations"}
+    assert found <= set(CHART_SCHEMAS)
 
 
 @pytest.mark.parametrize("name", list(CHART_SCHEMAS))

@@ -1,0 +1,372 @@
+"""The scenario edits the ``tabletop scenario`` commands make, each one checked and written
+whole or not at all (``document.ScenarioFile.save``).
+
+Each takes the file and what the person gave, and returns what it added. An edit starts
+from a valid file: one that ``new`` would refuse is refused first, with its own problems
+(``remove`` excepted: taking a bad entry out is how a file is mended).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from tabletop.core.errors import BadInput
+from tabletop.data.charts import Charts
+from tabletop.data.params.table import TableParams
+from tabletop.data.scenario import LoadedScenario, stand_extent
+from tabletop.data.scenario_loader import parse_scenario
+from tabletop.setup import shapes
+from tabletop.setup.document import Checks, ScenarioFile, write_atomically
+from tabletop.setup.formations import deploy, find_template, load_templates
+from tabletop.setup.roster import read_roster
+from tabletop.table import Base, overlapping
+
+
+@dataclass
+class Added:
+    """What an edit did: the ids added (in order), and notes for the person."""
+
+    file: str
+    added: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+    loaded: LoadedScenario | None = None  # the file as written
+
+
+# --- a new file -------------------------------------------------------------------------------
+
+
+def new_text(name: str, width: float, depth: float, sides: Sequence[str]) -> str:
+    """A scenario to build on: the table, day and dry ground, the sides with no stands."""
+    lines = [
+        f"# {name}: begun with 'tabletop scenario new'. Terrain: 'tabletop scenario terrain';",
+        "# stands: 'tabletop scenario stands'; look: 'tabletop scenario show'.",
+        "format: 1",
+        f"name: {_scalar(name)}",
+        f"table: {{width: {shapes.number(width)}, depth: {shapes.number(depth)}}}",
+        "turn: {number: 1, phase: movement}",
+        "conditions:",
+        "  light: day",
+        "  weather: clear",
+        "  wind: {from: 3, force: light}",
+        "  ground: dry",
+        "terrain: []",
+    ]
+    if sides:
+        lines.append("sides:")
+        for side in sides:
+            lines += [f"  - name: {_scalar(side)}", "    formations: []", "    stands: []"]
+    else:
+        lines.append("sides: []")
+    return "\n".join(lines) + "\n"
+
+
+def _scalar(text: str) -> str:
+    """A name as a YAML scalar: plain where YAML reads it back as the same text."""
+    plain = (
+        text
+        and text.strip() == text
+        and text[0] not in "!&*[]{}|>'\"%@`#,?:-"
+        and ": " not in text
+        and " #" not in text
+        and text.lower() not in ("null", "true", "false", "yes", "no", "on", "off", "~")
+    )
+    if plain:
+        try:
+            float(text)
+        except ValueError:
+            return text
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML one
+
+
+def new_scenario(
+    path: Path, name: str, width: float, depth: float, sides: Sequence[str], force: bool
+) -> LoadedScenario:
+    for what, text in [("--name", name), *(("--side", side) for side in sides)]:
+        if not text.strip() or not text.isprintable():
+            raise BadInput(f"{what} {text!r}: give a name on one line")
+    if path.exists() and not force:
+        raise BadInput(
+            f"{str(path)!r} exists already; add to it with 'tabletop scenario terrain' and "
+            "'stands', or give --force to start it again"
+        )
+    text = new_text(name, width, depth, sides)
+    loaded = parse_scenario(text, path.name, base_dir=path.parent)
+    write_atomically(path, text)
+    return loaded
+
+
+# --- terrain ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One shape option as typed: ``rect`` and ``10,12,6,4``."""
+
+    how: str  # rect, ellipse, circle, polygon, line
+    text: str
+    angle: float = 0.0
+    width: float | None = None  # a line's
+
+
+SHAPE_FIELDS = {"rect": "X,Y,W,D", "ellipse": "X,Y,W,D", "circle": "X,Y,R"}
+
+
+def _outline(shape: Shape) -> list[shapes.Point]:
+    option = f"--{shape.how}"
+    if shape.how in SHAPE_FIELDS:
+        names = SHAPE_FIELDS[shape.how].split(",")
+        values = shapes.parse_numbers(shape.text, option, names)
+        if shape.how == "circle":
+            x, y, radius = values
+            return shapes.circle(x, y, radius)
+        x, y, width, depth = values
+        make = shapes.rect if shape.how == "rect" else shapes.ellipse
+        return make(x, y, width, depth, angle=shape.angle)
+    return shapes.parse_points(shape.text, option)
+
+
+def add_terrain(
+    path: Path,
+    kind: str,
+    shape: Shape,
+    *,
+    ident: str | None = None,
+    height: float | None = None,
+    weight_class: str | None = None,
+    wired: bool = False,
+    referee_only: bool = False,
+    checks: Checks | None = None,
+) -> Added:
+    """Add one piece measured with a tape; a piece running off the table is cut at its edge."""
+    doc = ScenarioFile.open(path, checks)
+    loaded = doc.check()
+    table = loaded.scenario.table
+    ident = ident or doc.next_id(kind)
+    what = f"the new piece {ident}"
+    doc.refuse_taken(ident, what)
+    points = _outline(shape)
+    entry: dict[str, Any] = {"id": ident, "kind": kind}
+    if shape.how == "line":
+        if shape.width is not None and shape.width <= 0:
+            raise BadInput(f"--width {shape.width:g}: a line's width must be more than 0 inches")
+        cut = shapes.line_on_table(points, table.width, table.depth, what)
+        entry["line"] = cut.points
+        if shape.width is not None:
+            entry["width"] = shapes.number(shape.width)
+    else:
+        cut = shapes.area_on_table(points, table.width, table.depth, what)
+        entry["polygon"] = cut.points
+    if height is not None:
+        entry["height"] = shapes.number(height)
+    if weight_class is not None:
+        entry["weight_class"] = weight_class
+    if wired:
+        entry["wired"] = True
+    if referee_only:
+        entry["referee_only"] = True
+    doc.add_terrain(entry, f"{what} ({kind})")
+    out = Added(doc.name, [ident], loaded=doc.save())
+    if cut.trimmed:
+        out.notes.append(f"{ident} runs off the table: cut at its edge")
+    return out
+
+
+@dataclass(frozen=True)
+class Removed:
+    file: str
+    id: str
+    what: str  # terrain piece, stand, formation
+    remaining: list[str]  # problems the file still has (a bad file being mended)
+
+
+def remove(path: Path, ident: str, checks: Checks | None = None) -> Removed:
+    """Take one terrain piece, stand or empty formation out."""
+    doc = ScenarioFile.open(path, checks)
+    what = doc.remove(ident)
+    doc.save(fewer_problems=True)
+    return Removed(doc.name, ident, what, doc.remaining)
+
+
+# --- stands -----------------------------------------------------------------------------------
+
+
+def add_roster(path: Path, roster: Path, checks: Checks | None = None) -> Added:
+    """Add every stand of a spreadsheet roster, all or none."""
+    doc = ScenarioFile.open(path, checks)
+    doc.check()
+    rows = read_roster(roster)
+    out = Added(doc.name)
+    for row in rows:
+        origin = row.origin(roster.name)
+        side = doc.side_index(row.side, f"{roster.name} row {row.row}")
+        doc.refuse_taken(str(row.entry["id"]), origin)
+        doc.add_stand(side, row.entry, origin)
+        out.added.append(str(row.entry["id"]))
+    out.loaded = doc.save()
+    return out
+
+
+def add_formation(
+    path: Path,
+    side: str,
+    unit: str,
+    prefix: str,
+    *,
+    at: shapes.Point | None = None,
+    facing: float = 0.0,
+    quality: str | None = None,
+    parent: str | None = None,
+    templates: Path | None = None,
+    checks: Checks | None = None,
+) -> Added:
+    """Add a whole formation from a template, in line abreast at ``at`` or off the table."""
+    if not prefix or any(ch.isspace() or not ch.isprintable() for ch in prefix):
+        raise BadInput(f"--prefix {prefix!r}: give the start of the ids, without spaces")
+    doc = ScenarioFile.open(path, checks)
+    loaded = doc.check()
+    template = find_template(load_templates(templates), unit)
+    where = f"--unit {unit}"
+    index = doc.side_index(side, where)
+    charts = loaded.charts
+    deployed = deploy(
+        template,
+        prefix,
+        at=at,
+        facing=facing,
+        quality=quality,
+        parent=parent,
+        extent=lambda kind: _extent(charts, kind),
+        is_supply=lambda kind: kind in charts.stand_kinds and charts.stand_kinds[kind].supply,
+    )
+    out = Added(doc.name)
+    for entry in deployed.formations:
+        origin = f"{where} formation {entry['id']}"
+        doc.refuse_taken(str(entry["id"]), origin)
+        doc.add_formation(index, entry, origin)
+    for entry in deployed.stands:
+        origin = f"{where} stand {entry['id']}"
+        doc.refuse_taken(str(entry["id"]), origin)
+        doc.add_stand(index, entry, origin)
+        out.added.append(str(entry["id"]))
+    if at is not None:
+        _refuse_overlaps(loaded, deployed.stands, charts)
+    out.loaded = doc.save()
+    if at is None:
+        out.notes.append("off the table: place them as they arrive ('tabletop place')")
+    return out
+
+
+def _extent(charts: Charts, kind: str) -> tuple[float, float]:
+    if kind not in charts.stand_kinds:
+        return (1.0, 1.0)  # the scenario checks refuse the unknown kind, naming it
+    found = charts.stand_kinds[kind]
+    return (found.width, found.depth)
+
+
+def _refuse_overlaps(
+    loaded: LoadedScenario, stands: list[dict[str, object]], charts: Charts
+) -> None:
+    """The new line may not lie on a stand the file already sets down."""
+    placed = [
+        Base(spec.id, spec.at[0], spec.at[1], *stand_extent(spec, charts), spec.facing)
+        for _, spec in loaded.scenario.stand_specs()
+        if spec.at is not None
+    ]
+    tolerance = charts.params(TableParams).base_overlap_tolerance
+    for entry in stands:
+        at = entry["at"]
+        assert isinstance(at, list)
+        x, y = float(at[0]), float(at[1])
+        width, depth = _extent(charts, str(entry["kind"]))
+        base = Base(str(entry["id"]), x, y, width, depth, float(str(entry["facing"])))
+        clash = overlapping(base, placed, tolerance)
+        if clash:
+            raise BadInput(
+                f"{entry['id']} at ({x:g}, {y:g}) would lie on {', '.join(clash)}, already "
+                "on the table: give another --at, or --facing to turn the line"
+            )
+
+
+# --- a drawing --------------------------------------------------------------------------------
+
+
+class Drawing(Protocol):
+    """What ``setup.svg.read_svg`` returns (``SvgImport``, a frozen dataclass)."""
+
+    @property
+    def width(self) -> float: ...
+    @property
+    def depth(self) -> float: ...
+    @property
+    def pieces(self) -> tuple[dict[str, object], ...]: ...
+    @property
+    def left_out(self) -> tuple[str, ...]: ...
+
+
+def add_drawing(
+    path: Path,
+    drawing: Drawing,
+    source: str,
+    *,
+    replace: bool = False,
+    checks: Checks | None = None,
+) -> Added:
+    """Add the pieces read from a drawing. A piece whose id the file has already is refused,
+    or with ``replace`` put in the place of the file's piece (a drawing redrawn and read
+    again); ids of stands and formations are never replaced."""
+    doc = ScenarioFile.open(path, checks)
+    loaded = doc.check()
+    table = loaded.scenario.table
+    if abs(drawing.width - table.width) > 0.01 or abs(drawing.depth - table.depth) > 0.01:
+        raise BadInput(
+            f"{source}: its table is {drawing.width:g} x {drawing.depth:g} but {doc.name}'s is "
+            f"{table.width:g} x {table.depth:g}; give --table {table.width:g}x{table.depth:g} "
+            "or draw the 'table' rectangle to the table's size"
+        )
+    taken = doc.ids()
+    clashes = [str(p["id"]) for p in drawing.pieces if str(p["id"]) in taken]
+    if clashes and not replace:
+        shown = ", ".join(clashes[:8]) + (", ..." if len(clashes) > 8 else "")
+        raise BadInput(
+            f"{source}: {doc.name} has already {len(clashes)} of its ids ({shown}); rename them "
+            "in the drawing, or give --replace to put the drawing's pieces in their place"
+        )
+    out = Added(doc.name, left_out=list(drawing.left_out))
+    for given in drawing.pieces:
+        ident = str(given["id"])
+        origin = f"{source} shape {ident}"
+        try:
+            piece = _on_table(given, table.width, table.depth, origin)
+        except BadInput as exc:  # drawn wholly beyond the table's edge
+            out.left_out.append(f"{ident}: {str(exc).removeprefix(origin + ': ')}")
+            continue
+        if ident in taken:
+            if taken[ident] != "terrain piece":
+                raise BadInput(
+                    f"{origin}: {ident!r} is a {taken[ident]} of {doc.name}, not a piece"
+                )
+            doc.replace_terrain(ident, piece, origin)
+            out.replaced.append(ident)
+        else:
+            doc.add_terrain(piece, origin)
+            out.added.append(ident)
+    out.loaded = doc.save()
+    return out
+
+
+def _on_table(piece: dict[str, object], width: float, depth: float, what: str) -> dict[str, object]:
+    """A drawn piece cut at the table's edge: a drawing over a photo runs past it."""
+    for key, cut_at_edge in (("polygon", shapes.area_on_table), ("line", shapes.line_on_table)):
+        points = piece.get(key)
+        if isinstance(points, list | tuple) and all(
+            isinstance(p, list | tuple) and len(p) == 2 for p in points
+        ):
+            pairs = [(float(p[0]), float(p[1])) for p in points]
+            return {**piece, key: cut_at_edge(pairs, width, depth, what).points}
+    return dict(piece)  # a malformed piece: the scenario checks name what is wrong
