@@ -13,6 +13,7 @@ import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -782,3 +783,60 @@ def test_an_edit_is_checked_with_the_charts_new_would_use(
     assert field.read_bytes() == before
     scenario(runner, "stands", str(field), "--csv", str(roster), "--charts", str(overlay))
     scenario(runner, "check", str(field), "--charts", str(overlay))
+
+
+def test_the_roer_table_is_rebuilt_from_its_drawing_and_roster_by_the_commands_alone(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """The bundled roer scenario, built as a referee builds their own: an empty file, the
+    drawing, the roster (whose formations the file does not declare yet)."""
+    from tabletop.data.resources import bundled_scenario
+
+    bundled = bundled_scenario("roer")
+    path = tmp_path / "roer.yaml"
+    scenario(runner, "new", str(path), "--table", "48x36", "--side", "USA", "--side", "Germany")
+    drawn = scenario(runner, "import-svg", str(path), str(bundled.with_suffix(".svg")))
+    assert drawn.output.splitlines()[-1] == (
+        "    'north-arrow': no terrain kind in its label, its layer's label or its class"
+    )
+    roster = bundled.with_name("roer-roster.csv")
+    out = scenario(runner, "stands", str(path), "--csv", str(roster), "--json")
+    assert json.loads(out.output)["added"][:3] == ["G-1", "G-2", "G-3"]
+    built, shipped = read_scenario(path).scenario, read_scenario(bundled).scenario
+
+    def pieces(sc: Any) -> list[tuple[object, ...]]:
+        return [(p.id, p.kind, p.polygon, p.line, p.width, p.height) for p in sc.terrain]
+
+    def stands(sc: Any) -> dict[str, tuple[object, ...]]:
+        return {
+            s.id: (side.name, s.kind, s.quality, s.formation, s.weapons, s.at, s.facing)
+            for side in sc.sides
+            for s in side.stands
+        }
+
+    assert pieces(built) == pieces(shipped)
+    assert stands(built) == stands(shipped)
+    usa = {f.id: (f.kind, f.parent) for f in built.sides[0].formations}
+    assert usa == {
+        "2/329": ("battalion", None),
+        "E/2/329": ("company", "2/329"),
+        "H/2/329": ("company", "2/329"),
+        "C/774-Tk": ("company", None),
+    }
+
+
+def test_a_roster_declares_the_formations_it_names(runner: CliRunner, field: Path) -> None:
+    roster = field.with_name("roster.csv")
+    roster.write_text(
+        "id,side,kind,quality,weapons,formation,x,y,facing\n"
+        "A-1,USA,infantry,regular,rifle,1/A/1/7,10,10,0\n"
+        "A-S,USA,supply,regular,,1/7,12,6,0\n"
+        "A-2,USA,infantry,regular,rifle,A/1/7,14,10,0\n",
+        encoding="utf-8",
+    )
+    out = scenario(runner, "stands", str(field), "--csv", str(roster))
+    assert out.output.splitlines()[-1] == (
+        "  formations added for USA: 1/7 (regiment), A/1/7 (battalion of 1/7), 1/A/1/7 "
+        "(company of A/1/7); correct a kind or parent in the file if it is not so"
+    )
+    assert "      - {id: 1/7, kind: regiment, parent: null}\n" in field.read_text()

@@ -17,12 +17,12 @@ from typing import Any, Protocol
 from tabletop.core.errors import BadInput
 from tabletop.data.charts import Charts
 from tabletop.data.params.table import TableParams
-from tabletop.data.scenario import LoadedScenario, stand_extent
+from tabletop.data.scenario import FORMATION_KINDS, LoadedScenario, stand_extent
 from tabletop.data.scenario_loader import parse_scenario
 from tabletop.setup import shapes
 from tabletop.setup.document import Checks, ScenarioFile, write_atomically
 from tabletop.setup.formations import deploy, find_template, load_templates
-from tabletop.setup.roster import read_roster
+from tabletop.setup.roster import RosterRow, read_roster
 from tabletop.table import Base, overlapping
 
 
@@ -202,6 +202,7 @@ def add_roster(path: Path, roster: Path, checks: Checks | None = None) -> Added:
     doc.check()
     rows = read_roster(roster)
     out = Added(doc.name)
+    _add_named_formations(doc, rows, roster.name, out)
     for row in rows:
         origin = row.origin(roster.name)
         side = doc.side_index(row.side, f"{roster.name} row {row.row}")
@@ -210,6 +211,81 @@ def add_roster(path: Path, roster: Path, checks: Checks | None = None) -> Added:
         out.added.append(str(row.entry["id"]))
     out.loaded = doc.save()
     return out
+
+
+def _add_named_formations(
+    doc: ScenarioFile, rows: Sequence[RosterRow], source: str, out: Added
+) -> None:
+    """Declare the formations a roster names that the file lacks (a spreadsheet lists each
+    stand's formation; nobody types the tree out first).
+
+    A formation's parent is read from its id as armies write them, the longest tail after a
+    '/' that is another formation of the side (E/2/329 belongs to 2/329); its kind is one
+    level below its parent's, or for a top formation as many levels above a company as the
+    tree under it is deep. The note lists them so the referee can correct a guess."""
+    kinds: dict[str, str] = {}
+    parents: dict[str, str | None] = {}
+    known: dict[int, set[str]] = {}
+    for index, side in enumerate(_items_of(doc.data.get("sides"))):
+        for form in _items_of(side.get("formations")):
+            ident = str(form.get("id"))
+            known.setdefault(index, set()).add(ident)
+            kinds[ident] = str(form.get("kind"))
+    named: dict[int, list[str]] = {}
+    for row in rows:
+        formation = row.entry.get("formation")
+        if not formation:
+            continue
+        side = doc.side_index(row.side, f"{source} row {row.row}")
+        if formation in known.get(side, set()) or formation in named.get(side, []):
+            continue
+        named.setdefault(side, []).append(str(formation))
+    for side, new in named.items():
+        members = known.get(side, set()) | set(new)
+        for ident in new:
+            parts = ident.split("/")
+            tails = ("/".join(parts[i:]) for i in range(1, len(parts)))
+            parents[ident] = next((tail for tail in tails if tail in members), None)
+        levels = list(FORMATION_KINDS)
+        company = levels.index("company")
+
+        def height(ident: str) -> int:
+            below = [child for child in new if parents[child] == ident]
+            return 1 + max(map(height, below)) if below else 0
+
+        def kind_of(ident: str) -> str:
+            if ident in kinds:
+                return kinds[ident]
+            parent = parents[ident]
+            if parent is None:
+                level = max(0, company - height(ident))
+            else:
+                level = min(len(levels) - 1, levels.index(kind_of(parent)) + 1)
+            kinds[ident] = levels[level]
+            return kinds[ident]
+
+        def depth(ident: str) -> int:
+            parent = parents.get(ident)
+            return 0 if parent is None else 1 + depth(parent)
+
+        new.sort(key=depth)  # a parent before its own (the file reads top down)
+        for ident in new:
+            entry = {"id": ident, "kind": kind_of(ident), "parent": parents[ident]}
+            doc.refuse_taken(ident, f"{source}: formation {ident}")
+            doc.add_formation(side, entry, f"{source}: formation {ident}")
+        out.notes.append(
+            f"formations added for {doc.side_name(side)}: "
+            + ", ".join(
+                f"{ident} ({kinds[ident]}"
+                + (f" of {parents[ident]})" if parents[ident] else ")")
+                for ident in new
+            )
+            + "; correct a kind or parent in the file if it is not so"
+        )
+
+
+def _items_of(value: object) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
 
 
 def add_formation(
