@@ -9,7 +9,7 @@ from a valid file: one that ``new`` would refuse is refused first, with its own 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -224,7 +224,6 @@ def _add_named_formations(
     level below its parent's, or for a top formation as many levels above a company as the
     tree under it is deep. The note lists them so the referee can correct a guess."""
     kinds: dict[str, str] = {}
-    parents: dict[str, str | None] = {}
     known: dict[int, set[str]] = {}
     for index, side in enumerate(_items_of(doc.data.get("sides"))):
         for form in _items_of(side.get("formations")):
@@ -241,47 +240,59 @@ def _add_named_formations(
             continue
         named.setdefault(side, []).append(str(formation))
     for side, new in named.items():
-        members = known.get(side, set()) | set(new)
+        parents = _parents_by_id(new, known.get(side, set()) | set(new))
+        depths = {ident: _depth(ident, parents) for ident in new}
+        new.sort(key=depths.__getitem__)  # a parent before its own (the file reads top down)
         for ident in new:
-            parts = ident.split("/")
-            tails = ("/".join(parts[i:]) for i in range(1, len(parts)))
-            parents[ident] = next((tail for tail in tails if tail in members), None)
-        levels = list(FORMATION_KINDS)
-        company = levels.index("company")
-
-        def height(ident: str) -> int:
-            below = [child for child in new if parents[child] == ident]
-            return 1 + max(map(height, below)) if below else 0
-
-        def kind_of(ident: str) -> str:
-            if ident in kinds:
-                return kinds[ident]
-            parent = parents[ident]
-            if parent is None:
-                level = max(0, company - height(ident))
-            else:
-                level = min(len(levels) - 1, levels.index(kind_of(parent)) + 1)
-            kinds[ident] = levels[level]
-            return kinds[ident]
-
-        def depth(ident: str) -> int:
-            parent = parents.get(ident)
-            return 0 if parent is None else 1 + depth(parent)
-
-        new.sort(key=depth)  # a parent before its own (the file reads top down)
-        for ident in new:
-            entry = {"id": ident, "kind": kind_of(ident), "parent": parents[ident]}
+            kind = _guess_kind(ident, parents, new, kinds)
+            entry = {"id": ident, "kind": kind, "parent": parents[ident]}
             doc.refuse_taken(ident, f"{source}: formation {ident}")
             doc.add_formation(side, entry, f"{source}: formation {ident}")
         out.notes.append(
             f"formations added for {doc.side_name(side)}: "
             + ", ".join(
-                f"{ident} ({kinds[ident]}"
-                + (f" of {parents[ident]})" if parents[ident] else ")")
+                f"{ident} ({kinds[ident]}" + (f" of {parents[ident]})" if parents[ident] else ")")
                 for ident in new
             )
             + "; correct a kind or parent in the file if it is not so"
         )
+
+
+def _parents_by_id(new: list[str], members: set[str]) -> dict[str, str | None]:
+    """Each new formation's parent: the longest tail of its id after a '/' that names a
+    formation of the side (E/2/329 -> 2/329), else none."""
+    parents: dict[str, str | None] = {}
+    for ident in new:
+        parts = ident.split("/")
+        tails = ("/".join(parts[i:]) for i in range(1, len(parts)))
+        parents[ident] = next((tail for tail in tails if tail in members), None)
+    return parents
+
+
+def _depth(ident: str, parents: Mapping[str, str | None]) -> int:
+    parent = parents.get(ident)
+    return 0 if parent is None else 1 + _depth(parent, parents)
+
+
+def _height(ident: str, parents: Mapping[str, str | None], new: list[str]) -> int:
+    below = [child for child in new if parents[child] == ident]
+    return 1 + max(_height(child, parents, new) for child in below) if below else 0
+
+
+def _guess_kind(
+    ident: str, parents: Mapping[str, str | None], new: list[str], kinds: dict[str, str]
+) -> str:
+    """One level below the parent's kind; a top formation as many levels above a company
+    as the tree under it is deep."""
+    if ident in kinds:
+        return kinds[ident]
+    levels, parent = list(FORMATION_KINDS), parents.get(ident)
+    if parent is None:
+        level = max(0, levels.index("company") - _height(ident, parents, new))
+    else:
+        level = min(len(levels) - 1, levels.index(_guess_kind(parent, parents, new, kinds)) + 1)
+    kinds[ident] = levels[level]
+    return kinds[ident]
 
 
 def _items_of(value: object) -> list[Any]:
