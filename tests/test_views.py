@@ -428,9 +428,71 @@ def test_a_boundary_keeps_own_and_table_news_and_drops_the_enemys() -> None:
     assert shown.rolls == [roll(7, "depletion US-4 us-37mm-m6")]
 
 
-def test_an_event_naming_referee_only_terrain_is_left_out() -> None:
-    own = event("place", {"stand": "US-1"}, {"verdict": "US-1 ends on weak-ice-7"})
-    assert event_for_view(own, usa()) is None
+def test_an_enemy_event_naming_referee_only_terrain_is_left_out() -> None:
+    fired = event("fire", {"shooter": "G-1", "target": "US-1"}, {"verdict": "from weak-ice-7"})
+    assert event_for_view(fired, usa()) is None
+
+
+def test_an_own_event_naming_referee_only_terrain_is_kept_without_it() -> None:
+    own = event(
+        "place",
+        {"stand": "US-1"},
+        {"stand": "US-1", "verdict": "US-1 to 3,4; ends on weak-ice-7", "on": ["weak-ice-7"]},
+    )
+    shown = event_for_view(own, usa())
+    assert shown is not None
+    assert shown.result == {"stand": "US-1", "verdict": "US-1 to 3,4", "on": []}
+    alone = event("place", {"stand": "US-1"}, {"stand": "US-1", "verdict": "on weak-ice-7"})
+    shown = event_for_view(alone, usa())
+    assert shown is not None and shown.result == {"stand": "US-1"}
+
+
+def test_an_own_move_keeps_its_event_without_the_unseen_enemy_that_could_fire_on_it() -> None:
+    # G-3 is not seen by USA: the move stays in USA's log, G-3 goes out of it.
+    result = {
+        "stand": "US-1",
+        "verdict": 'US-1 moves 4.00" to 18.00,10.00 for 4.00" of its 6"',
+        "opportunity": [
+            {"point": [18.0, 9.0], "range": 21.26, "stand": "G-3"},
+            {"point": [18.0, 10.0], "range": 23.31, "stand": "G-1"},
+        ],
+    }
+    moved = event("move", {"stand": "US-1", "to": [18.0, 10.0]}, result)
+    shown = event_for_view(moved, usa())
+    assert shown is not None
+    assert shown.result == {
+        "stand": "US-1",
+        "verdict": 'US-1 moves 4.00" to 18.00,10.00 for 4.00" of its 6"',
+        "opportunity": [{"point": [18.0, 10.0], "range": 23.31, "stand": "G-1"}],
+    }
+
+
+def test_a_batch_is_read_item_by_item_each_side_its_own() -> None:
+    items = [{"stand": "US-1", "to": [1.0, 2.0]}, {"stand": "G-1", "to": [3.0, 4.0]}]
+    results = [{"stand": "US-1", "verdict": "US-1 moves"}, {"stand": "G-1", "verdict": "G-1 moves"}]
+    batch = event(
+        "batch",
+        {"command": "move", "items": items},
+        {
+            "command": "move",
+            "count": 2,
+            "items": results,
+            "verdicts": ["US-1 moves", "G-1 moves"],
+            "verdict": "move: 2 stands, all applied",
+        },
+    )
+    shown = event_for_view(batch, usa())
+    assert shown is not None
+    assert shown.inputs == {"command": "move", "items": [items[0]]}
+    assert shown.result == {
+        "command": "move",
+        "count": 1,
+        "items": [results[0]],
+        "verdicts": ["US-1 moves"],
+        "verdict": "move: 1 stand of USA's, all applied",
+    }
+    only_enemy = event("batch", {"command": "move", "items": [items[1]]}, {"items": [results[1]]})
+    assert event_for_view(only_enemy, usa()) is None
 
 
 def test_an_undo_of_a_hidden_act_is_hidden_too() -> None:

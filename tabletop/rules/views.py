@@ -32,6 +32,7 @@ from typing import Any
 from tabletop.core.errors import UnknownStand
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.sides import REFEREE, resolve_view
+from tabletop.core.words import count
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
 from tabletop.rules.cd.sighting import End, sight
@@ -438,8 +439,10 @@ def event_for_view(
       templates laid and crossed, damage), less the enemy's secret inputs (real or dummy,
       CD 3), and only when nothing in them names a stand it has never seen;
     - an undo when it would have read the act undone.
-    Nothing kept may name a referee-only piece of terrain or an enemy stand never seen: an
-    event that still would is left out whole.
+    Nothing kept may name a referee-only piece of terrain or an enemy stand never seen. The
+    side's own acts and the table's events are always kept, with such mentions taken out
+    (``_redact``); the enemy's act that still names one is left out whole. A batch is read
+    item by item: the side's own items only (``_batch_for_view``).
     """
     inputs = ev.inputs if isinstance(ev.inputs, dict) else {}
     result = ev.result
@@ -469,7 +472,12 @@ def event_for_view(
         name = result.get("name") if isinstance(result, dict) else None
         inputs, result = {"scenario": inputs.get("scenario")}, {"name": name}
     sides = known.sides
-    actor = _actor_side(ev.command, inputs, result, sides)
+    if ev.command == "batch":
+        own_batch = _batch_for_view(inputs, result, known)
+        if own_batch is None:
+            return None
+        inputs, result = own_batch
+    actor = known.view if ev.command == "batch" else _actor_side(ev.command, inputs, result, sides)
     if ev.command in TABLE_COMMANDS and actor is None:
         if isinstance(result, dict) and isinstance(result.get("happened"), list):
             result = {
@@ -489,12 +497,86 @@ def event_for_view(
         rolls = [r for r in rolls if not _enemy_roll(r, known, depletion_only=True)]
     else:
         return None
-    shown = EventView(
+    pattern = _pattern(known.secrets)
+    if pattern is not None and any(pattern.search(s) for s in _strings([inputs, rolls, result])):
+        if actor != known.view and ev.command not in TABLE_COMMANDS:
+            return None  # the enemy's act, naming what the side never saw
+        # The side's own act, or the table's: kept, with what the side may not know taken
+        # out (an unseen enemy among a move's opportunity-fire candidates, say).
+        inputs, rolls, result = (
+            _redact(inputs, pattern),
+            _redact(rolls, pattern),
+            _redact(result, pattern),
+        )
+    return EventView(
         ev.seq, ev.turn, ev.phase, ev.command, inputs, rolls, result, ev.undoes, ev.kind
     )
-    if mentions([shown.inputs, shown.rolls, shown.result], known.secrets):
+
+
+# Keys whose value says which stand an entry (a list's item) is about.
+ENTRY_KEYS = ("stand", "id", "target", "shooter", "by")
+
+
+def _redact(value: Any, pattern: re.Pattern[str]) -> Any:
+    """``value`` with every mention of a secret taken out: an entry about a secret stand
+    (a mapping naming it under ``ENTRY_KEYS``, or the bare id in a list) is dropped, a key
+    naming one goes with its value, and so does each clause of a sentence that names one
+    (a placeholder would still tell the side that something is there); a sentence left
+    with no clause goes whole."""
+    if isinstance(value, str):
+        kept = [part for part in value.split("; ") if not pattern.search(part)]
+        return "; ".join(kept) if kept else _GONE
+    if isinstance(value, Mapping):
+        out = {k: _redact(v, pattern) for k, v in value.items() if not pattern.search(str(k))}
+        return {k: v for k, v in out.items() if v is not _GONE}
+    if isinstance(value, list | tuple):
+        kept = [_redact(v, pattern) for v in value if not _secret_entry(v, pattern)]
+        return [v for v in kept if v is not _GONE]
+    return value
+
+
+_GONE = object()  # what is left of a sentence every clause of which named a secret
+
+
+def _secret_entry(value: Any, pattern: re.Pattern[str]) -> bool:
+    if isinstance(value, str):
+        return pattern.fullmatch(value) is not None
+    if isinstance(value, Mapping):
+        return any(
+            isinstance(value.get(k), str) and pattern.fullmatch(value[k]) is not None
+            for k in ENTRY_KEYS
+        )
+    return False
+
+
+def _batch_for_view(
+    inputs: dict[str, Any], result: Any, known: Knowledge
+) -> tuple[dict[str, Any], Any] | None:
+    """A batch (moves, placings) as a side reads it: its own items, or None when it has none.
+
+    A batch is one event, but each item is one stand's act: a side reads its own items in
+    full and none of the enemy's (they are moves behind the referee's screen)."""
+    items = inputs.get("items")
+    if not isinstance(items, list):
         return None
-    return shown
+    own = [
+        n
+        for n, item in enumerate(items)
+        if isinstance(item, Mapping) and known.sides.get(str(item.get("stand"))) == known.view
+    ]
+    if not own:
+        return None
+    shown_inputs = {**inputs, "items": [items[n] for n in own]}
+    if not isinstance(result, dict) or len(own) == len(items):
+        return shown_inputs, result
+    name = str(result.get("command") or inputs.get("command"))
+    shown = {**result, "count": len(own)}
+    for key in ("items", "verdicts"):
+        value = result.get(key)
+        if isinstance(value, list) and len(value) == len(items):
+            shown[key] = [value[n] for n in own]
+    shown["verdict"] = f"{name}: {count(len(own), 'stand')} of {known.view}'s, all applied"
+    return shown_inputs, shown
 
 
 DEPLETION_WORDS = ("depletion", "resupply", "supply")
