@@ -395,9 +395,18 @@ def test_enemy_fire_at_a_side_is_seen_with_its_dice() -> None:
     assert shown is not None and shown.rolls == [roll(3, "to-hit G-1 rifle")]
 
 
-def test_enemy_fire_from_a_stand_never_seen_is_left_out() -> None:
-    fired = event("fire", {"shooter": "G-3", "target": "US-1"}, {"verdict": "1 hit"})
-    assert event_for_view(fired, usa()) is None
+def test_enemy_fire_from_a_stand_never_seen_is_seen_landing_without_the_shooter() -> None:
+    fired = event(
+        "barrage",
+        {"shooter": "G-3", "at": [3.0, 4.0]},
+        {"shooter": "G-3", "verdict": "mortar-81 burst at 3,4: hits on US-1 (suppressed)"},
+        [roll(2, "to-hit, mortar-81 at US-1, needs 4 or less")],
+    )
+    shown = event_for_view(fired, usa())
+    assert shown is not None
+    assert shown.inputs == {"at": [3.0, 4.0]}
+    assert shown.result == {"verdict": "mortar-81 burst at 3,4: hits on US-1 (suppressed)"}
+    assert shown.rolls == [roll(2, "to-hit, mortar-81 at US-1, needs 4 or less")]
 
 
 def test_enemy_moves_are_left_out_even_when_spotted_now() -> None:
@@ -428,9 +437,10 @@ def test_a_boundary_keeps_own_and_table_news_and_drops_the_enemys() -> None:
     assert shown.rolls == [roll(7, "depletion US-4 us-37mm-m6")]
 
 
-def test_an_enemy_event_naming_referee_only_terrain_is_left_out() -> None:
+def test_an_enemy_event_naming_referee_only_terrain_is_kept_without_it() -> None:
     fired = event("fire", {"shooter": "G-1", "target": "US-1"}, {"verdict": "from weak-ice-7"})
-    assert event_for_view(fired, usa()) is None
+    shown = event_for_view(fired, usa())
+    assert shown is not None and shown.result == {}
 
 
 def test_an_own_event_naming_referee_only_terrain_is_kept_without_it() -> None:

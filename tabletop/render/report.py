@@ -116,13 +116,17 @@ class _Tally:
     def add(
         self, turn: int, stand: str | None, key: str, amount: int = 1, side: str | None = None
     ) -> None:
-        """Count ``amount`` for the side of ``stand`` (or ``side`` when no stand acted)."""
+        """Count ``amount`` for the side of ``stand`` (or ``side`` when no stand acted).
+
+        Nothing is counted for a side that is not known (a battery a side never saw, taken
+        out of its log): each turn's summary adds up to the totals by side."""
         if amount == 0:
             return
         side = self.side_of.get(stand or "") or (side if side in self.totals else None)
-        if side is not None:
-            self.totals.setdefault(side, {k: 0 for k, _, _ in TOTAL_KEYS})
-            self.totals[side][key] = self.totals[side].get(key, 0) + amount
+        if side is None:
+            return
+        self.totals.setdefault(side, {k: 0 for k, _, _ in TOTAL_KEYS})
+        self.totals[side][key] = self.totals[side].get(key, 0) + amount
         row = self.by_turn.setdefault(turn, {})
         row[key] = row.get(key, 0) + amount
 

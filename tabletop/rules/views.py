@@ -437,12 +437,12 @@ def event_for_view(
       boundary did to enemy stands (their depletion dice, resupply, engineering);
     - the enemy acts that happen in plain view (fire, barrages, assaults, minefield
       templates laid and crossed, damage), less the enemy's secret inputs (real or dummy,
-      CD 3), and only when nothing in them names a stand it has never seen;
+      CD 3);
     - an undo when it would have read the act undone.
-    Nothing kept may name a referee-only piece of terrain or an enemy stand never seen. The
-    side's own acts and the table's events are always kept, with such mentions taken out
-    (``_redact``); the enemy's act that still names one is left out whole. A batch is read
-    item by item: the side's own items only (``_batch_for_view``).
+    Nothing kept may name a referee-only piece of terrain or an enemy stand never seen: such
+    mentions are taken out of the event (``_redact``), not the event out of the log, so a
+    side keeps every act of its own and sees the shells of a battery it never saw land. A
+    batch is read item by item: the side's own items only (``_batch_for_view``).
     """
     inputs = ev.inputs if isinstance(ev.inputs, dict) else {}
     result = ev.result
@@ -499,10 +499,8 @@ def event_for_view(
         return None
     pattern = _pattern(known.secrets)
     if pattern is not None and any(pattern.search(s) for s in _strings([inputs, rolls, result])):
-        if actor != known.view and ev.command not in TABLE_COMMANDS:
-            return None  # the enemy's act, naming what the side never saw
-        # The side's own act, or the table's: kept, with what the side may not know taken
-        # out (an unseen enemy among a move's opportunity-fire candidates, say).
+        # Kept, with what the side may not know taken out: an unseen enemy among its own
+        # move's opportunity-fire candidates, the unseen battery whose shells it saw land.
         inputs, rolls, result = (
             _redact(inputs, pattern),
             _redact(rolls, pattern),
