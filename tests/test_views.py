@@ -625,3 +625,39 @@ def test_targets_under_a_sides_view_answers_only_for_its_own_stands(game: Run) -
     )
     own = as_json(game("targets", "us-4", "--view", "USA", "--json"))
     assert own == as_json(game("targets", "US-4", "--json"))
+
+
+def test_past_states_differing_only_in_a_quiet_phase_are_looked_at_once() -> None:
+    """Spotting reads the phase only for last turn's muzzle flashes (CD 9.1.2), in the
+    opportunity fire phase: the other phases of one turn share one look."""
+    from tabletop.rules.views import _sight_key
+    from tabletop.state.document import State
+
+    def state(phase: str, turn: int = 2) -> State:
+        return State({"meta": {"turn": turn, "phase": phase}, "conditions": {"light": "day"}})
+
+    assert _sight_key(state("command")) == _sight_key(state("morale"))
+    assert _sight_key(state("command")) != _sight_key(state("opportunity-fire"))
+    assert _sight_key(state("command")) != _sight_key(state("command", turn=3))
+
+
+def test_a_sides_knowledge_is_worked_out_once_while_the_game_is_unchanged(
+    game: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tabletop.game.engine as engine
+
+    calls: list[str] = []
+    real = engine.knowledge
+
+    def counted(ctx: Any, view: str, past: Any = None) -> Any:
+        calls.append(view)
+        return real(ctx, view, past)
+
+    monkeypatch.setattr(engine, "knowledge", counted)
+    game("status", "--view", "USA")
+    game("log", "--view", "USA")
+    game("status", "--view", "Germany")
+    assert calls == ["USA", "Germany"]
+    game("move", "US-1", "18,8")
+    game("status", "--view", "USA")
+    assert calls == ["USA", "Germany", "USA"]

@@ -149,14 +149,14 @@ def spotted_by(
     each other, nearest spotter first, and stops at the first that spots.
     """
 
-    stands = _on_table(ctx.state)
     wanted = None if among is None else set(among)
-    own = [i for i, s in enumerate(stands) if s["side"] == side]
-    enemies = [
-        i
-        for i, s in enumerate(stands)
-        if s["side"] != side and (wanted is None or s["id"] in wanted)
+    # Only the side's stands and the enemies asked about: the pairs among the others are
+    # never read (last_seen asks about fewer and fewer enemies as it goes back).
+    stands = [
+        s for s in _on_table(ctx.state) if s["side"] == side or wanted is None or s["id"] in wanted
     ]
+    own = [i for i, s in enumerate(stands) if s["side"] == side]
+    enemies = [i for i, s in enumerate(stands) if s["side"] != side]
     if not own or not enemies:
         return {}
     points = [centre(s) for s in stands]
@@ -184,15 +184,23 @@ def visible_enemies(ctx: RulesContext, side: str) -> list[Spotted]:
 # --- last seen ----------------------------------------------------------------------------
 
 
+OPPORTUNITY_FIRE = "opportunity-fire"
+
+
 def _sight_key(state: State) -> str:
-    """What spotting depends on: stands, templates, terrain state, conditions, turn, phase."""
+    """What spotting depends on: stands, templates, terrain state, conditions, turn, and
+    whether the phase is the opportunity fire phase."""
     rows = state.rows
     keep = {
         k: v
         for k, v in rows.items()
         if k.startswith(("stand:", "template:", "terrain:")) or k == "conditions"
     }
-    return json.dumps([keep, state.turn, state.phase], sort_keys=True, default=str)
+    # Of the phase, spotting reads only whether it is the opportunity fire phase (last
+    # turn's muzzle flashes, CD 9.1.2): the other phases of a turn in which nothing moved
+    # or fired look the same.
+    phase = state.phase if state.phase == OPPORTUNITY_FIRE else None
+    return json.dumps([keep, state.turn, phase], sort_keys=True, default=str)
 
 
 def last_seen(
