@@ -1,9 +1,10 @@
 """Whole games, played through 'tabletop play' from a script and checked end to end.
 
-Each ``*.txt`` beside this file is one game (see README.md): a header line ``# new: ARGS``
-starts it, every other line is what a referee types in ``tabletop play``. A command line may
-end with ``# refused: N`` (the command must fail with exit status N); the lines ``#> TEXT``
-that follow a command say what its answer must hold, ``#! TEXT`` what it must not.
+Each ``*.txt`` beside this file is one game (see README.md): a line ``# new: ARGS`` starts
+it (``tabletop new ARGS``); every other line is what a referee types in ``tabletop play``. A
+command line may end with ``# refused: N`` (the command must fail with exit status N); the
+lines ``#> TEXT`` that follow a command say what its answer must hold, ``#! TEXT`` what it
+must not.
 
 Each game is played once, by one test, which then checks everything on the finished game and
 reports every problem it found at once:
@@ -75,7 +76,7 @@ def read_script(name: str) -> Script:
         if not line:
             continue
         if match := NEW.match(line):
-            new = shlex.split(match.group(1))
+            new = ["new", *shlex.split(match.group(1))]
         elif line.startswith("#>"):
             lines[-1].holds.append(line[2:].strip())
         elif line.startswith("#!"):
@@ -236,6 +237,7 @@ def check_views(played: Played, sides: list[str], folder: Path) -> list[str]:
             "log": invoke(played.game, "log", "--view", side).output,
             "log --json": invoke(played.game, "log", "--view", side, "--json").output,
             "map": invoke(played.game, "map", "--view", side, "--out", "-").output,
+            "report --json": invoke(played.game, "report", "--view", side, "--json").output,
         }
         out = folder / f"handout-{side}"
         invoke(played.game, "handout", side, "--out", str(out))
@@ -333,6 +335,7 @@ def check_report(played: Played, sides: list[str], side_of: dict[str, str]) -> l
 
 @pytest.mark.parametrize("name", GAMES)
 def test_whole_game(name: str, tmp_path: Path) -> None:
+    """Play the game, then check all of it (see the module's docstring)."""
     played = play(read_script(name), tmp_path)
     status = json.loads(invoke(played.game, "status", "--json").output)
     side_of = {s["id"]: s["side"] for s in status["stands"]}
@@ -347,8 +350,7 @@ def test_whole_game(name: str, tmp_path: Path) -> None:
     assert problems == [], "\n".join(problems)
 
 
-def test_every_game_is_long_enough() -> None:
-    """At least four turns of each bundled scenario."""
+def test_every_bundled_scenario_has_a_game_of_four_turns() -> None:
     played = {read_script(n).new[1]: read_script(n).text.count("turn next") for n in GAMES}
     assert {"crossroads", "large"} <= set(played)
     assert all(turns >= 4 for turns in played.values()), played
