@@ -661,3 +661,40 @@ def test_a_sides_knowledge_is_worked_out_once_while_the_game_is_unchanged(
     game("move", "US-1", "18,8")
     game("status", "--view", "USA")
     assert calls == ["USA", "Germany", "USA"]
+
+
+def test_a_sides_handout_keeps_its_batch_moves_and_its_moves_seen_by_an_unseen_enemy(
+    tmp_path: Path,
+) -> None:
+    # Both were left out of USA's log and handout: the batch (no stand named at its top
+    # level), and US-4's move, whose opportunity-fire list named G-3, which USA never saw
+    # (stationary at the village's edge, 11.99" off: spotted within 10" by day).
+    text = (scenarios_dir() / "crossroads.yaml").read_text(encoding="utf-8")
+    text = text.replace("at: [27, 21], facing: 180", "at: [27, 20.1], facing: 180", 1)
+    scenario = tmp_path / "edge.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    game = tmp_path / "game.sqlite"
+    invoke(game, "new", str(scenario), "--seed", "1")
+    invoke(game, "move", "US-1", "19.5,11.5", "--and", "US-2 12,8")
+    moved = json.loads(read(game, "move", "US-4", "30,8", "--json"))
+    assert [(o["stand"], o["range"]) for o in moved["opportunity"]] == [
+        ("G-3", 11.99),
+        ("G-4", 15.95),
+        ("G-5", 14.53),
+    ]
+    log = json.loads(read(game, "log", "--view", "USA", "--json"))["events"]
+    assert [(e["seq"], e["command"]) for e in log] == [(1, "new"), (2, "batch"), (3, "move")]
+    assert log[2]["result"]["opportunity"] == [
+        {"stand": "G-4", "range": 15.95, "point": [30.0, 8.0]},
+        {"stand": "G-5", "range": 14.53, "point": [30.0, 8.0]},
+    ]
+    invoke(game, "handout", "USA", "--out", str(tmp_path / "usa"))
+    report = (tmp_path / "usa" / "report.md").read_text(encoding="utf-8")
+    turn = report.split("### Turn 1\n\n", 1)[1].split("\n\n## The dice", 1)[0]
+    assert turn.splitlines() == [
+        "- movement, event 1: the game begins: Crossroads",
+        '- movement, event 2: move: US-1 moves 5.70" to 19.50,11.50 for 5.70" of its 6"',
+        '- movement, event 2: move: US-2 moves 3.16" to 12.00,8.00 for 3.16" of its 6"',
+        '- movement, event 3: move: US-4 moves 2.00" to 30.00,8.00 for 2.00" of its 12"',
+    ]
+    assert "G-3" not in report
