@@ -216,10 +216,13 @@ class Session:
         said = caught.getvalue()
         if code:
             where = f"line {number} ({line.split(' #', 1)[0].strip()})"
-            if said.startswith("Error: "):
-                said = f"Error: {where}: " + said.removeprefix("Error: ")
+            lines = said.splitlines(keepends=True)
+            first = next((n for n, text in enumerate(lines) if text.startswith("Error: ")), None)
+            if first is None:
+                lines.insert(0, f"Error: {where}: exit status {code}\n")
             else:
-                said = f"Error: {where}: exit status {code}\n" + said
+                lines[first] = f"Error: {where}: " + lines[first].removeprefix("Error: ")
+            said = "".join(lines)
         if said:
             sys.stderr.write(said)
             sys.stderr.flush()
