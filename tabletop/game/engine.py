@@ -36,16 +36,17 @@ from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledg
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
 
-# Runs of a procedure the generic odds may make before refusing (each on a fresh state, each
-# ending in one outcome, the table's geometry built once): about a second or two of work.
-# A procedure worked out in stages (an assault's rounds) runs one stage at a time on a copy,
-# about a fifth of the work of a whole run: two rifle platoons against a company over the
-# chart's six rounds make about 30,000 of them (some 10 s of CPU on a busy machine).
 # What a side knows, per game file, log head and view (see ``Game.knowledge``): the newest
 # few, for the reading commands of one warm process. ``ctx`` and ``state`` given to
 # ``knowledge`` are always the game's present ones, so the head names the answer.
 _KNOWN: dict[tuple[str, str, str], Knowledge] = {}
 KNOWN_KEPT = 8
+
+# Runs of a procedure the generic odds may make before refusing (each on a fresh state, each
+# ending in one outcome, the table's geometry built once): about a second or two of work.
+# A procedure worked out in stages (an assault's rounds) runs one stage at a time on a copy,
+# about a fifth of the work of a whole run: two rifle platoons against a company over the
+# chart's six rounds make about 30,000 of them (some 10 s of CPU on a busy machine).
 ODDS_LIMIT = 10_000
 ODDS_STAGE_LIMIT = 32_000
 
