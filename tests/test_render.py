@@ -911,3 +911,38 @@ def test_one_boundary_is_reported_in_the_turn_it_was_typed_in() -> None:
         (2, "turn 3 begins: variable wind: no change (CD 10.1.3)"),
     ]
     assert tally.by_turn == {2: {"depletion checks": 1, "depleted": 1}}
+
+
+def test_a_sides_report_of_fire_from_a_stand_it_never_saw_names_no_firer() -> None:
+    from types import SimpleNamespace
+
+    from tabletop.render.report import _entries, _Tally
+
+    tally = _Tally(["Germany", "USA"], {"US-1": "USA"})
+    barrage = SimpleNamespace(
+        seq=7,
+        turn=2,
+        phase="artillery",
+        command="barrage",
+        inputs={"at": [18.0, 6.0]},
+        result={
+            "verdict": "howitzer-105 burst at 18,6: 1 stand under, hits on US-1 (suppressed)",
+            "hits": {"US-1": 1},
+            "effects": {"US-1": "suppressed"},
+        },
+    )
+    fire = SimpleNamespace(
+        seq=9,
+        turn=2,
+        phase="fire",
+        command="fire",
+        inputs={"target": "US-1"},
+        result={"target": "US-1", "verdict": "miss: pak-40 on US-1", "hits": 0, "effects": []},
+    )
+    assert [e.text for e in _entries(barrage, tally) + _entries(fire, tally)] == [
+        "a stand not seen: howitzer-105 burst at 18,6: 1 stand under, hits on US-1 "
+        "(suppressed) (US-1 suppressed)",
+        "a stand not seen fires at US-1: miss: pak-40 on US-1",
+    ]
+    assert tally.totals["USA"]["suppressed"] == 1
+    assert tally.by_turn == {2: {"suppressed": 1}}

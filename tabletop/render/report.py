@@ -20,7 +20,9 @@ from tabletop.render.dicestats import summarise
 # Commands whose work is engineering in the broad sense (CD 2-6), whatever their sub-command.
 ENGINEERING_PREFIXES = ("engineer", "minefield", "structure", "airborne", "amphibious")
 WEATHER_WHATS = ("variable wind", "mist and fog", "rain", "snow", "weather")
-QUIET_WHATS = ("phase", "turn")  # boundaries themselves: the narrative is already grouped
+QUIET_WHATS = ("phase", "turn")
+# Who fired, in a side's report, when the side never saw the firer (its log leaves it out).
+UNSEEN = "a stand not seen"  # boundaries themselves: the narrative is already grouped
 
 # What the report totals: the event key, its label, and the label for a count of one
 # (a turn's summary says "1 shot", "2 shots").
@@ -265,7 +267,7 @@ def _fire(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     for effect in result.get("effects") or []:
         if effect in ("eliminated", "forced back", "suppressed"):
             tally.add(turn, target, effect)
-    text = f"{shooter} fires at {target}: {result.get('verdict', '')}"
+    text = f"{shooter or UNSEEN} fires at {target}: {result.get('verdict', '')}"
     spent = _spent_notes(result)
     return text + (f"; {spent}" if spent else "")
 
@@ -279,7 +281,7 @@ def _barrage(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     for stand, effect in effects.items():
         if effect in ("eliminated", "forced back", "suppressed"):
             tally.add(turn, stand, effect)
-    text = f"{shooter}: {result.get('verdict', '')}"
+    text = f"{shooter or UNSEEN}: {result.get('verdict', '')}"
     if effects:
         text += " (" + ", ".join(f"{s} {e}" for s, e in effects.items()) + ")"
     spent = _spent_notes(result)
