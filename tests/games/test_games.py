@@ -270,13 +270,13 @@ def tally(events: list[dict[str, Any]], side_of: dict[str, str]) -> dict[str, Co
             continue
         result = event["result"] if isinstance(event["result"], dict) else {}
         if event["command"] == "fire":
-            add(result["shooter"], "shots")
-            add(result["shooter"], "hits", int(result.get("hits") or 0))
+            add(result.get("shooter"), "shots")
+            add(result.get("shooter"), "hits", int(result.get("hits") or 0))
             for effect in result.get("effects") or []:
-                add(result["target"], effect) if effect in EFFECTS else None
+                add(result.get("target"), effect) if effect in EFFECTS else None
         elif event["command"] == "barrage":
-            add(result["shooter"], "shots")
-            add(result["shooter"], "hits", sum((result.get("hits") or {}).values()))
+            add(result.get("shooter"), "shots")
+            add(result.get("shooter"), "hits", sum((result.get("hits") or {}).values()))
             for stand, effect in (result.get("effects") or {}).items():
                 add(stand, effect) if effect in EFFECTS else None
         elif event["command"] == "assault":
