@@ -129,8 +129,9 @@ def _answers(script: Script, result: Result) -> None:
     starts = []
     at = 0
     for line in script.lines:
-        while not out[at].endswith("]> " + line.text):
+        while at < len(out) and not out[at].endswith("]> " + line.text):
             at += 1
+        assert at < len(out), f"line {line.number} ({line.text}) was never run:\n{result.output}"
         starts.append(at)
         at += 1
     for line, start, end in zip(script.lines, starts, [*starts[1:], len(out)], strict=True):
