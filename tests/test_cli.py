@@ -1148,3 +1148,13 @@ def test_show_and_log_find_a_stands_history_whatever_the_case_of_its_id(game: Ru
         "history:",
         "  #2 turn 1 movement: place facing=10, moved=1, stand=US-4, at=30,7",
     ]
+
+
+def test_status_reads_a_computed_position_to_two_decimals(game: Run) -> None:
+    # A retreat or a path's end can leave a stand at 12.4359,16.3666: read off a tape, it is
+    # 12.44,16.37 (the JSON keeps the position as stored).
+    game("place", "US-2", "12.4359", "16.3666")
+    lines = game("status").output.splitlines()
+    assert lines[12] == "US-2     USA      infantry      12.44,16.37  ok        rifle"
+    data = as_json(game("status", "--json"))
+    assert [(s["x"], s["y"]) for s in data["stands"] if s["id"] == "US-2"] == [(12.4359, 16.3666)]

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabletop.cli import cli
-from tests.conftest import file_digest
+from tests.conftest import Run, as_json, file_digest
 
 DATA = Path(__file__).parent / "data"
 MOVES = DATA / "moves.yaml"
@@ -691,3 +691,10 @@ def test_opportunity_candidates_equal_the_one_look_at_a_time_search(
     upto = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
     expected = _one_by_one_opportunity(ctx, stand, points, upto)
     assert opportunity(ctx, ctx.state.stand(stand), points, upto) == expected
+
+
+def test_a_mortar_is_no_candidate_for_opportunity_fire(game: Run) -> None:
+    # US-5's 81 mm mortar fires only indirect (weapons chart, indirect_only): 'fire' refuses
+    # it direct fire, so it cannot fire on G-5's move either (it was listed, at 23.65").
+    moved = as_json(game("move", "G-5", "40,24", "--json"))
+    assert moved["opportunity"] == [{"stand": "US-4", "range": 17.75, "point": [40.0, 22.0]}]

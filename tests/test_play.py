@@ -52,10 +52,11 @@ def test_a_scripted_session_logs_exactly_what_the_shell_does(game: Run, tmp_path
 def test_an_error_does_not_end_the_session_and_sets_the_exit_status(game: Run) -> None:
     result = game("play", input="show NOPE\nroll d6 --dice 3\n", code=2)
     assert result.output.splitlines()[0] == (
-        "Error: unknown stand 'NOPE' (stands: G-1, G-2, G-3, G-4, G-5, G-S, US-1, "
-        "US-2, US-3, US-4, US-5, US-S)"
+        "Error: line 1 (show NOPE): unknown stand 'NOPE' (stands: G-1, G-2, G-3, G-4, G-5, "
+        "G-S, US-1, US-2, US-3, US-4, US-5, US-S)"
     )
     assert result.output.splitlines()[1] == "1d6: 3 (total 3)"
+    assert result.output.splitlines()[-1] == "play: 1 of 2 commands failed: line 1 (exit 2)"
     assert len(events(game.game)) == 2  # type: ignore[attr-defined]
 
 
@@ -66,7 +67,10 @@ def test_quit_ends_the_session(game: Run) -> None:
 
 def test_play_is_not_run_inside_play(game: Run) -> None:
     result = game("play", input="play\n", code=2)
-    assert result.output.strip() == "Error: 'play' is not run inside 'tabletop play'"
+    assert result.output.splitlines() == [
+        "Error: line 1 (play): 'play' is not run inside 'tabletop play'",
+        "play: 1 of 1 command failed: line 1 (exit 2)",
+    ]
 
 
 def test_dice_ask_in_a_scripted_session_does_not_eat_the_next_commands(game: Run) -> None:
@@ -74,11 +78,12 @@ def test_dice_ask_in_a_scripted_session_does_not_eat_the_next_commands(game: Run
     # was then generated and logged.
     result = game("play", input="roll d10 --dice ask\nroll d6 --dice 3\n", code=2)
     assert result.output.splitlines() == [
-        "Error: --dice ask reads each die from the terminal, but this session reads its "
-        "commands from a pipe: give the dice on the line, like --dice 3,4 (or 3,+ to let the "
-        "program roll the rest)",
+        "Error: line 1 (roll d10 --dice ask): --dice ask reads each die from the terminal, but "
+        "this session reads its commands from a pipe: give the dice on the line, like --dice "
+        "3,4 (or 3,+ to let the program roll the rest)",
         "1d6: 3 (total 3)",
         "  dice: 3* (referee roll)",
+        "play: 1 of 2 commands failed: line 1 (exit 2)",
     ]
     assert len(events(game.game)) == 2  # type: ignore[attr-defined]
 
@@ -115,4 +120,21 @@ def test_completion_offers_commands_stands_and_weapons(game: Run) -> None:
         "us-37mm-m6",
         "us-75mm-m2",
         "us-75mm-m3",
+    ]
+
+
+def test_a_failed_script_line_names_its_line_number_and_command(game: Run) -> None:
+    script = "# turn 1\n\nroll d6 --dice 2   # the referee's roll\nfire US-1 G-1  # refused\n"
+    result = game("play", "--echo", input=script, code=3)
+    assert result.stdout.splitlines() == [
+        "turn 1 movement [referee]> roll d6 --dice 2   # the referee's roll",
+        "1d6: 2 (total 2)",
+        "  dice: 2* (referee roll)",
+        "turn 1 movement [referee]> fire US-1 G-1  # refused",
+    ]
+    assert result.stderr.splitlines() == [
+        "Error: line 4 (fire US-1 G-1): direct fire is not allowed in the movement phase: it "
+        "happens in the opportunity-fire or fire phase (turn chart); advance with 'tabletop "
+        "phase next'",
+        "play: 1 of 2 commands failed: line 4 (exit 3)",
     ]

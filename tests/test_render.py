@@ -494,8 +494,14 @@ def battle(run: Run, battle_file: Path) -> Run:
 def test_report_markdown_to_the_screen(battle: Run) -> None:
     text = battle("report").output
     assert text.startswith("# After-action report: Crossroads\n")
-    for heading in ("## Totals by side", "### Turn 1", "### Turn 2", "## The dice"):
+    for heading in ("## Totals by side", "### Turn 1", "## The dice"):
         assert heading in text.splitlines()
+    # The end of turn 1 is one event, typed in turn 1: all of it is turn 1's, what follows
+    # "turn 2 begins" saying so (it was split between turns 1 and 2).
+    assert "### Turn 2" not in text.splitlines()
+    assert (
+        "- end of fire, event 8: turn 2 begins: marker: US-4: forced-back cleared"
+    ) in text.splitlines()
     assert (
         "Scenario crossroads.yaml, dice seed 1. 8 events in the log (1 undone and left "
         "out). The game now stands at turn 2, command phase."
@@ -858,3 +864,103 @@ def test_a_turns_summary_says_one_shot_and_two_stands() -> None:
     assert _turn_summary({"shots": 1, "hits": 1, "eliminated": 2, "depletion checks": 1}) == (
         "In all: 1 shot, 1 hit scored, 2 stands lost, 1 depletion die."
     )
+
+
+def _boundary_event(happened: list[dict[str, Any]]) -> Any:
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        seq=9, turn=2, phase="morale", command="turn-next", inputs={}, result={"happened": happened}
+    )
+
+
+def test_a_failed_resupply_check_is_not_counted_as_a_resupply() -> None:
+    from tabletop.render.report import _entries, _Tally
+
+    tally = _Tally(["Germany", "USA"], {"G-4": "Germany", "G-5": "Germany", "US-4": "USA"})
+    far = 'nearest supply point G-S is 9.0" away (needs 6", CD 1.4)'
+    entries = _entries(
+        _boundary_event(
+            [
+                {"what": "resupply", "stand": "G-4", "result": far, "restored": []},
+                {"what": "resupply", "stand": "G-5", "result": far},  # logged before 'restored'
+                {
+                    "what": "resupply",
+                    "stand": "US-4",
+                    "result": 'resupplied us-37mm-m6 from US-S (2.0")',
+                    "restored": ["us-37mm-m6"],
+                },
+            ]
+        ),
+        tally,
+    )
+    assert [e.text for e in entries] == [
+        f"resupply: G-4: {far}",
+        f"resupply: G-5: {far}",
+        'resupply: US-4: resupplied us-37mm-m6 from US-S (2.0")',
+    ]
+    assert tally.totals["Germany"]["resupplied"] == 0
+    assert tally.totals["USA"]["resupplied"] == 1
+    assert tally.by_turn == {2: {"resupplied": 1}}
+
+
+def test_one_boundary_is_reported_in_the_turn_it_was_typed_in() -> None:
+    from tabletop.render.report import _entries, _Tally
+
+    tally = _Tally(["Germany", "USA"], {"G-4": "Germany"})
+    entries = _entries(
+        _boundary_event(
+            [
+                {
+                    "what": "depletion check",
+                    "stand": "G-4",
+                    "weapon": "pak-36",
+                    "rolls": [2],
+                    "result": "depleted (rolled 2 <= 3, CD 1.2)",
+                },
+                {"what": "turn", "result": "turn 3 begins"},
+                {"what": "variable wind", "result": "no change (CD 10.1.3)", "rolls": [2]},
+            ]
+        ),
+        tally,
+    )
+    assert [(e.turn, e.text) for e in entries] == [
+        (2, "depletion check: G-4 pak-36: depleted (rolled 2 <= 3, CD 1.2)"),
+        (2, "turn 3 begins: variable wind: no change (CD 10.1.3)"),
+    ]
+    assert tally.by_turn == {2: {"depletion checks": 1, "depleted": 1}}
+
+
+def test_a_sides_report_of_fire_from_a_stand_it_never_saw_names_no_firer() -> None:
+    from types import SimpleNamespace
+
+    from tabletop.render.report import _entries, _Tally
+
+    tally = _Tally(["Germany", "USA"], {"US-1": "USA"})
+    barrage = SimpleNamespace(
+        seq=7,
+        turn=2,
+        phase="artillery",
+        command="barrage",
+        inputs={"at": [18.0, 6.0]},
+        result={
+            "verdict": "howitzer-105 burst at 18,6: 1 stand under, hits on US-1 (suppressed)",
+            "hits": {"US-1": 1},
+            "effects": {"US-1": "suppressed"},
+        },
+    )
+    fire = SimpleNamespace(
+        seq=9,
+        turn=2,
+        phase="fire",
+        command="fire",
+        inputs={"target": "US-1"},
+        result={"target": "US-1", "verdict": "miss: pak-40 on US-1", "hits": 0, "effects": []},
+    )
+    assert [e.text for e in _entries(barrage, tally) + _entries(fire, tally)] == [
+        "a stand not seen: howitzer-105 burst at 18,6: 1 stand under, hits on US-1 "
+        "(suppressed) (US-1 suppressed)",
+        "a stand not seen fires at US-1: miss: pak-40 on US-1",
+    ]
+    assert tally.totals["USA"]["suppressed"] == 1
+    assert tally.by_turn == {2: {"suppressed": 1}}

@@ -395,9 +395,18 @@ def test_enemy_fire_at_a_side_is_seen_with_its_dice() -> None:
     assert shown is not None and shown.rolls == [roll(3, "to-hit G-1 rifle")]
 
 
-def test_enemy_fire_from_a_stand_never_seen_is_left_out() -> None:
-    fired = event("fire", {"shooter": "G-3", "target": "US-1"}, {"verdict": "1 hit"})
-    assert event_for_view(fired, usa()) is None
+def test_enemy_fire_from_a_stand_never_seen_is_seen_landing_without_the_shooter() -> None:
+    fired = event(
+        "barrage",
+        {"shooter": "G-3", "at": [3.0, 4.0]},
+        {"shooter": "G-3", "verdict": "mortar-81 burst at 3,4: hits on US-1 (suppressed)"},
+        [roll(2, "to-hit, mortar-81 at US-1, needs 4 or less")],
+    )
+    shown = event_for_view(fired, usa())
+    assert shown is not None
+    assert shown.inputs == {"at": [3.0, 4.0]}
+    assert shown.result == {"verdict": "mortar-81 burst at 3,4: hits on US-1 (suppressed)"}
+    assert shown.rolls == [roll(2, "to-hit, mortar-81 at US-1, needs 4 or less")]
 
 
 def test_enemy_moves_are_left_out_even_when_spotted_now() -> None:
@@ -428,9 +437,72 @@ def test_a_boundary_keeps_own_and_table_news_and_drops_the_enemys() -> None:
     assert shown.rolls == [roll(7, "depletion US-4 us-37mm-m6")]
 
 
-def test_an_event_naming_referee_only_terrain_is_left_out() -> None:
-    own = event("place", {"stand": "US-1"}, {"verdict": "US-1 ends on weak-ice-7"})
-    assert event_for_view(own, usa()) is None
+def test_an_enemy_event_naming_referee_only_terrain_is_kept_without_it() -> None:
+    fired = event("fire", {"shooter": "G-1", "target": "US-1"}, {"verdict": "from weak-ice-7"})
+    shown = event_for_view(fired, usa())
+    assert shown is not None and shown.result == {}
+
+
+def test_an_own_event_naming_referee_only_terrain_is_kept_without_it() -> None:
+    own = event(
+        "place",
+        {"stand": "US-1"},
+        {"stand": "US-1", "verdict": "US-1 to 3,4; ends on weak-ice-7", "on": ["weak-ice-7"]},
+    )
+    shown = event_for_view(own, usa())
+    assert shown is not None
+    assert shown.result == {"stand": "US-1", "verdict": "US-1 to 3,4", "on": []}
+    alone = event("place", {"stand": "US-1"}, {"stand": "US-1", "verdict": "on weak-ice-7"})
+    shown = event_for_view(alone, usa())
+    assert shown is not None and shown.result == {"stand": "US-1"}
+
+
+def test_an_own_move_keeps_its_event_without_the_unseen_enemy_that_could_fire_on_it() -> None:
+    # G-3 is not seen by USA: the move stays in USA's log, G-3 goes out of it.
+    result = {
+        "stand": "US-1",
+        "verdict": 'US-1 moves 4.00" to 18.00,10.00 for 4.00" of its 6"',
+        "opportunity": [
+            {"point": [18.0, 9.0], "range": 21.26, "stand": "G-3"},
+            {"point": [18.0, 10.0], "range": 23.31, "stand": "G-1"},
+        ],
+    }
+    moved = event("move", {"stand": "US-1", "to": [18.0, 10.0]}, result)
+    shown = event_for_view(moved, usa())
+    assert shown is not None
+    assert shown.result == {
+        "stand": "US-1",
+        "verdict": 'US-1 moves 4.00" to 18.00,10.00 for 4.00" of its 6"',
+        "opportunity": [{"point": [18.0, 10.0], "range": 23.31, "stand": "G-1"}],
+    }
+
+
+def test_a_batch_is_read_item_by_item_each_side_its_own() -> None:
+    items = [{"stand": "US-1", "to": [1.0, 2.0]}, {"stand": "G-1", "to": [3.0, 4.0]}]
+    results = [{"stand": "US-1", "verdict": "US-1 moves"}, {"stand": "G-1", "verdict": "G-1 moves"}]
+    batch = event(
+        "batch",
+        {"command": "move", "items": items},
+        {
+            "command": "move",
+            "count": 2,
+            "items": results,
+            "verdicts": ["US-1 moves", "G-1 moves"],
+            "verdict": "move: 2 stands, all applied",
+        },
+    )
+    shown = event_for_view(batch, usa())
+    assert shown is not None
+    assert shown.inputs == {"command": "move", "items": [items[0]]}
+    assert shown.result == {
+        "command": "move",
+        "count": 1,
+        "items": [results[0]],
+        "verdicts": ["US-1 moves"],
+        "verdict": "move: 1 stand of USA's, all applied",
+    }
+    only_enemy = event("batch", {"command": "move", "items": [items[1]]}, {"items": [results[1]]})
+    assert event_for_view(only_enemy, usa()) is None
 
 
 def test_an_undo_of_a_hidden_act_is_hidden_too() -> None:
@@ -553,3 +625,76 @@ def test_targets_under_a_sides_view_answers_only_for_its_own_stands(game: Run) -
     )
     own = as_json(game("targets", "us-4", "--view", "USA", "--json"))
     assert own == as_json(game("targets", "US-4", "--json"))
+
+
+def test_past_states_differing_only_in_a_quiet_phase_are_looked_at_once() -> None:
+    """Spotting reads the phase only for last turn's muzzle flashes (CD 9.1.2), in the
+    opportunity fire phase: the other phases of one turn share one look."""
+    from tabletop.rules.views import _sight_key
+    from tabletop.state.document import State
+
+    def state(phase: str, turn: int = 2) -> State:
+        return State({"meta": {"turn": turn, "phase": phase}, "conditions": {"light": "day"}})
+
+    assert _sight_key(state("command")) == _sight_key(state("morale"))
+    assert _sight_key(state("command")) != _sight_key(state("opportunity-fire"))
+    assert _sight_key(state("command")) != _sight_key(state("command", turn=3))
+
+
+def test_a_sides_knowledge_is_worked_out_once_while_the_game_is_unchanged(
+    game: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tabletop.game.engine as engine
+
+    calls: list[str] = []
+    real = engine.knowledge
+
+    def counted(ctx: Any, view: str, past: Any = None) -> Any:
+        calls.append(view)
+        return real(ctx, view, past)
+
+    monkeypatch.setattr(engine, "knowledge", counted)
+    game("status", "--view", "USA")
+    game("log", "--view", "USA")
+    game("status", "--view", "Germany")
+    assert calls == ["USA", "Germany"]
+    game("move", "US-1", "18,8")
+    game("status", "--view", "USA")
+    assert calls == ["USA", "Germany", "USA"]
+
+
+def test_a_sides_handout_keeps_its_batch_moves_and_its_moves_seen_by_an_unseen_enemy(
+    tmp_path: Path,
+) -> None:
+    # Both were left out of USA's log and handout: the batch (no stand named at its top
+    # level), and US-4's move, whose opportunity-fire list named G-3, which USA never saw
+    # (stationary at the village's edge, 11.99" off: spotted within 10" by day).
+    text = (scenarios_dir() / "crossroads.yaml").read_text(encoding="utf-8")
+    text = text.replace("at: [27, 21], facing: 180", "at: [27, 20.1], facing: 180", 1)
+    scenario = tmp_path / "edge.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    game = tmp_path / "game.sqlite"
+    invoke(game, "new", str(scenario), "--seed", "1")
+    invoke(game, "move", "US-1", "19.5,11.5", "--and", "US-2 12,8")
+    moved = json.loads(read(game, "move", "US-4", "30,8", "--json"))
+    assert [(o["stand"], o["range"]) for o in moved["opportunity"]] == [
+        ("G-3", 11.99),
+        ("G-4", 15.95),
+        ("G-5", 14.53),
+    ]
+    log = json.loads(read(game, "log", "--view", "USA", "--json"))["events"]
+    assert [(e["seq"], e["command"]) for e in log] == [(1, "new"), (2, "batch"), (3, "move")]
+    assert log[2]["result"]["opportunity"] == [
+        {"stand": "G-4", "range": 15.95, "point": [30.0, 8.0]},
+        {"stand": "G-5", "range": 14.53, "point": [30.0, 8.0]},
+    ]
+    invoke(game, "handout", "USA", "--out", str(tmp_path / "usa"))
+    report = (tmp_path / "usa" / "report.md").read_text(encoding="utf-8")
+    turn = report.split("### Turn 1\n\n", 1)[1].split("\n\n## The dice", 1)[0]
+    assert turn.splitlines() == [
+        "- movement, event 1: the game begins: Crossroads",
+        '- movement, event 2: move: US-1 moves 5.70" to 19.50,11.50 for 5.70" of its 6"',
+        '- movement, event 2: move: US-2 moves 3.16" to 12.00,8.00 for 3.16" of its 6"',
+        '- movement, event 3: move: US-4 moves 2.00" to 30.00,8.00 for 2.00" of its 12"',
+    ]
+    assert "G-3" not in report

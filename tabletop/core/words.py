@@ -53,6 +53,12 @@ def count(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
+def point_text(x: float, y: float) -> str:
+    """A table position as a referee reads it off a tape: inches to two decimals at most
+    (``12.44,16.37``, ``18,27``), whatever precision a computed position carries."""
+    return f"{round(x, 2):g},{round(y, 2):g}"
+
+
 def fraction_text(p: Fraction) -> str:
     """An exact chance as the JSON gives it: ``"3/40"`` (SPEC 3, exact fractions)."""
     return f"{p.numerator}/{p.denominator}"

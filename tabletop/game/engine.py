@@ -36,6 +36,12 @@ from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledg
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
 
+# What a side knows, per game file, log head and view (see ``Game.knowledge``): the newest
+# few, for the reading commands of one warm process. ``ctx`` and ``state`` given to
+# ``knowledge`` are always the game's present ones, so the head names the answer.
+_KNOWN: dict[tuple[str, str, str], Knowledge] = {}
+KNOWN_KEPT = 8
+
 # Runs of a procedure the generic odds may make before refusing (each on a fresh state, each
 # ending in one outcome, the table's geometry built once): about a second or two of work.
 # A procedure worked out in stages (an assault's rounds) runs one stage at a time on a copy,
@@ -172,7 +178,17 @@ class Game:
         if view == REFEREE:
             now = state or (ctx.state if ctx is not None else self.state())
             return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
-        return knowledge(ctx or self.context(state), view, self.past_states())
+        # A side's knowledge looks at every past state for its last-seen markers; a warm
+        # process (play, serve, a handout after a status) asking again about the same game,
+        # unchanged since (the log's head is the same), is given the same answer.
+        key = (str(self.store.path.resolve()), self.store.last_hash(), view)
+        known = _KNOWN.get(key)
+        if known is None:
+            known = knowledge(ctx or self.context(state), view, self.past_states())
+            while len(_KNOWN) >= KNOWN_KEPT:
+                _KNOWN.pop(next(iter(_KNOWN)))
+            _KNOWN[key] = known
+        return known
 
     def event_count(self) -> int:
         """How many events the log holds (undos and redos included)."""

@@ -20,7 +20,9 @@ from tabletop.render.dicestats import summarise
 # Commands whose work is engineering in the broad sense (CD 2-6), whatever their sub-command.
 ENGINEERING_PREFIXES = ("engineer", "minefield", "structure", "airborne", "amphibious")
 WEATHER_WHATS = ("variable wind", "mist and fog", "rain", "snow", "weather")
-QUIET_WHATS = ("phase", "turn")  # boundaries themselves: the narrative is already grouped
+QUIET_WHATS = ("phase", "turn")
+# Who fired, in a side's report, when the side never saw the firer (its log leaves it out).
+UNSEEN = "a stand not seen"  # boundaries themselves: the narrative is already grouped
 
 # What the report totals: the event key, its label, and the label for a count of one
 # (a turn's summary says "1 shot", "2 shots").
@@ -116,13 +118,17 @@ class _Tally:
     def add(
         self, turn: int, stand: str | None, key: str, amount: int = 1, side: str | None = None
     ) -> None:
-        """Count ``amount`` for the side of ``stand`` (or ``side`` when no stand acted)."""
+        """Count ``amount`` for the side of ``stand`` (or ``side`` when no stand acted).
+
+        Nothing is counted for a side that is not known (a battery a side never saw, taken
+        out of its log): each turn's summary adds up to the totals by side."""
         if amount == 0:
             return
         side = self.side_of.get(stand or "") or (side if side in self.totals else None)
-        if side is not None:
-            self.totals.setdefault(side, {k: 0 for k, _, _ in TOTAL_KEYS})
-            self.totals[side][key] = self.totals[side].get(key, 0) + amount
+        if side is None:
+            return
+        self.totals.setdefault(side, {k: 0 for k, _, _ in TOTAL_KEYS})
+        self.totals[side][key] = self.totals[side].get(key, 0) + amount
         row = self.by_turn.setdefault(turn, {})
         row[key] = row.get(key, 0) + amount
 
@@ -211,10 +217,20 @@ def _entries(ev: Any, tally: _Tally) -> list[Entry]:
         far = f' ({moved:g}")' if isinstance(moved, int | float) and moved else ""
         return [entry(f"{result.get('stand')} to {_xy(result)}{far}", "move")]
     if ev.command in ("phase-next", "turn-next"):
-        return [
-            Entry(ev.seq, turn, ev.phase, ev.command, text, kind)
-            for text, kind, turn in _boundary(result, ev.turn, tally)
+        return [entry(text, kind) for text, kind in _boundary(result, ev.turn, tally)]
+    if ev.command == "batch":
+        # Each item is one stand's act, reported as that command alone would be.
+        name = str(inputs.get("command") or result.get("command"))
+        items = [i for i in result.get("items") or [] if isinstance(i, dict)]
+        one = [
+            _entries(_item(ev, name, i, item), tally)
+            for i, item in zip(inputs.get("items") or [{}] * len(items), items, strict=False)
         ]
+        return [e for entries in one for e in entries]
+    if ev.command == "resupply":
+        if result.get("restored"):
+            tally.add(ev.turn, result.get("stand"), "resupplied")
+        return [entry(_generic(ev.command, inputs, result), "other")]
     if ev.command == "roll" and "values" in result:
         values = " ".join(str(v) for v in result["values"])
         why = result.get("purpose") or "referee roll"
@@ -234,6 +250,15 @@ def _entries(ev: Any, tally: _Tally) -> list[Entry]:
     return [entry(_generic(ev.command, inputs, result), "other")]
 
 
+def _item(ev: Any, command: str, inputs: Any, result: Any) -> Any:
+    """One item of a batch, read as an event of its own command (same seq, turn, phase)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(
+        seq=ev.seq, turn=ev.turn, phase=ev.phase, command=command, inputs=inputs, result=result
+    )
+
+
 def _fire(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     shooter, target = result.get("shooter"), result.get("target")
     tally.add(turn, shooter, "shots")
@@ -242,7 +267,7 @@ def _fire(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     for effect in result.get("effects") or []:
         if effect in ("eliminated", "forced back", "suppressed"):
             tally.add(turn, target, effect)
-    text = f"{shooter} fires at {target}: {result.get('verdict', '')}"
+    text = f"{shooter or UNSEEN} fires at {target}: {result.get('verdict', '')}"
     spent = _spent_notes(result)
     return text + (f"; {spent}" if spent else "")
 
@@ -256,7 +281,7 @@ def _barrage(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     for stand, effect in effects.items():
         if effect in ("eliminated", "forced back", "suppressed"):
             tally.add(turn, stand, effect)
-    text = f"{shooter}: {result.get('verdict', '')}"
+    text = f"{shooter or UNSEEN}: {result.get('verdict', '')}"
     if effects:
         text += " (" + ", ".join(f"{s} {e}" for s, e in effects.items()) + ")"
     spent = _spent_notes(result)
@@ -301,16 +326,18 @@ def _spent_notes(result: dict[str, Any]) -> str:
     return "; ".join(notes)
 
 
-def _boundary(result: dict[str, Any], turn: int, tally: _Tally) -> list[tuple[str, str, int]]:
-    """What a boundary did, each with the turn it belongs to: what follows "turn N begins"
-    (weather rolls, markers cleared) is turn N's, not the turn the command was typed in."""
+def _boundary(result: dict[str, Any], turn: int, tally: _Tally) -> list[tuple[str, str]]:
+    """What a boundary did. All of it stays with the turn the command was typed in, as the
+    log has it (one event, one turn); what follows "turn N begins" (weather rolls, markers
+    cleared) says so."""
     out = []
+    began = ""
     for item in result.get("happened") or []:
         if not isinstance(item, dict):
             continue
         what = str(item.get("what", ""))
         if what == "turn":
-            turn = _turn_number(str(item.get("result", "")), turn + 1)
+            began = f"{item.get('result', '')}: "
         if what in QUIET_WHATS:
             continue
         stand = item.get("stand")
@@ -322,7 +349,7 @@ def _boundary(result: dict[str, Any], turn: int, tally: _Tally) -> list[tuple[st
                 tally.add(turn, stand, "depleted")
         elif what == "limited ammunition":
             tally.add(turn, stand, "spent")
-        elif what == "resupply":
+        elif what == "resupply" and _restored(item, text):
             tally.add(turn, stand, "resupplied")
         elif what == "engineering":
             tally.add(turn, stand, "engineering")
@@ -330,16 +357,18 @@ def _boundary(result: dict[str, Any], turn: int, tally: _Tally) -> list[tuple[st
         kind = "weather" if what in WEATHER_WHATS else "boundary"
         if what == "engineering":
             kind = "engineering"
-        out.append((f"{what}: {who + ': ' if who else ''}{text}", kind, turn))
+        out.append((f"{began}{what}: {who + ': ' if who else ''}{text}", kind))
     return out
 
 
-def _turn_number(text: str, fallback: int) -> int:
-    """``turn 3 begins`` -> 3."""
-    for word in text.split():
-        if word.isdigit():
-            return int(word)
-    return fallback
+def _restored(item: dict[str, Any], text: str) -> bool:
+    """Whether an end-of-turn resupply check restored anything (CD 1.4): a check that
+    failed (too far, depleted this turn) is no resupply. Logs written before the check
+    listed what it restored say so in words."""
+    restored = item.get("restored")
+    if restored is None:
+        return text.startswith("resupplied")
+    return bool(restored)
 
 
 def _actor(inputs: dict[str, Any], result: dict[str, Any]) -> str | None:

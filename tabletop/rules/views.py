@@ -32,7 +32,7 @@ from typing import Any
 from tabletop.core.errors import UnknownStand
 from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.sides import REFEREE, resolve_view
-from tabletop.core.words import possessive
+from tabletop.core.words import count, possessive
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
 from tabletop.rules.cd.sighting import End, sight
@@ -149,14 +149,14 @@ def spotted_by(
     each other, nearest spotter first, and stops at the first that spots.
     """
 
-    stands = _on_table(ctx.state)
     wanted = None if among is None else set(among)
-    own = [i for i, s in enumerate(stands) if s["side"] == side]
-    enemies = [
-        i
-        for i, s in enumerate(stands)
-        if s["side"] != side and (wanted is None or s["id"] in wanted)
+    # Only the side's stands and the enemies asked about: the pairs among the others are
+    # never read (last_seen asks about fewer and fewer enemies as it goes back).
+    stands = [
+        s for s in _on_table(ctx.state) if s["side"] == side or wanted is None or s["id"] in wanted
     ]
+    own = [i for i, s in enumerate(stands) if s["side"] == side]
+    enemies = [i for i, s in enumerate(stands) if s["side"] != side]
     if not own or not enemies:
         return {}
     points = [centre(s) for s in stands]
@@ -184,15 +184,23 @@ def visible_enemies(ctx: RulesContext, side: str) -> list[Spotted]:
 # --- last seen ----------------------------------------------------------------------------
 
 
+OPPORTUNITY_FIRE = "opportunity-fire"
+
+
 def _sight_key(state: State) -> str:
-    """What spotting depends on: stands, templates, terrain state, conditions, turn, phase."""
+    """What spotting depends on: stands, templates, terrain state, conditions, turn, and
+    whether the phase is the opportunity fire phase."""
     rows = state.rows
     keep = {
         k: v
         for k, v in rows.items()
         if k.startswith(("stand:", "template:", "terrain:")) or k == "conditions"
     }
-    return json.dumps([keep, state.turn, state.phase], sort_keys=True, default=str)
+    # Of the phase, spotting reads only whether it is the opportunity fire phase (last
+    # turn's muzzle flashes, CD 9.1.2): the other phases of a turn in which nothing moved
+    # or fired look the same.
+    phase = state.phase if state.phase == OPPORTUNITY_FIRE else None
+    return json.dumps([keep, state.turn, phase], sort_keys=True, default=str)
 
 
 def last_seen(
@@ -437,10 +445,12 @@ def event_for_view(
       boundary did to enemy stands (their depletion dice, resupply, engineering);
     - the enemy acts that happen in plain view (fire, barrages, assaults, minefield
       templates laid and crossed, damage), less the enemy's secret inputs (real or dummy,
-      CD 3), and only when nothing in them names a stand it has never seen;
+      CD 3);
     - an undo when it would have read the act undone.
-    Nothing kept may name a referee-only piece of terrain or an enemy stand never seen: an
-    event that still would is left out whole.
+    Nothing kept may name a referee-only piece of terrain or an enemy stand never seen: such
+    mentions are taken out of the event (``_redact``), not the event out of the log, so a
+    side keeps every act of its own and sees the shells of a battery it never saw land. A
+    batch is read item by item: the side's own items only (``_batch_for_view``).
     """
     inputs = ev.inputs if isinstance(ev.inputs, dict) else {}
     result = ev.result
@@ -470,7 +480,12 @@ def event_for_view(
         name = result.get("name") if isinstance(result, dict) else None
         inputs, result = {"scenario": inputs.get("scenario")}, {"name": name}
     sides = known.sides
-    actor = _actor_side(ev.command, inputs, result, sides)
+    if ev.command == "batch":
+        own_batch = _batch_for_view(inputs, result, known)
+        if own_batch is None:
+            return None
+        inputs, result = own_batch
+    actor = known.view if ev.command == "batch" else _actor_side(ev.command, inputs, result, sides)
     if ev.command in TABLE_COMMANDS and actor is None:
         if isinstance(result, dict) and isinstance(result.get("happened"), list):
             result = {
@@ -490,12 +505,84 @@ def event_for_view(
         rolls = [r for r in rolls if not _enemy_roll(r, known, depletion_only=True)]
     else:
         return None
-    shown = EventView(
+    pattern = _pattern(known.secrets)
+    if pattern is not None and any(pattern.search(s) for s in _strings([inputs, rolls, result])):
+        # Kept, with what the side may not know taken out: an unseen enemy among its own
+        # move's opportunity-fire candidates, the unseen battery whose shells it saw land.
+        inputs, rolls, result = (
+            _redact(inputs, pattern),
+            _redact(rolls, pattern),
+            _redact(result, pattern),
+        )
+    return EventView(
         ev.seq, ev.turn, ev.phase, ev.command, inputs, rolls, result, ev.undoes, ev.kind
     )
-    if mentions([shown.inputs, shown.rolls, shown.result], known.secrets):
+
+
+# Keys whose value says which stand an entry (a list's item) is about.
+ENTRY_KEYS = ("stand", "id", "target", "shooter", "by")
+
+
+def _redact(value: Any, pattern: re.Pattern[str]) -> Any:
+    """``value`` with every mention of a secret taken out: an entry about a secret stand
+    (a mapping naming it under ``ENTRY_KEYS``, or the bare id in a list) is dropped, a key
+    naming one goes with its value, and so does each clause of a sentence that names one
+    (a placeholder would still tell the side that something is there); a sentence left
+    with no clause goes whole."""
+    if isinstance(value, str):
+        kept = [part for part in value.split("; ") if not pattern.search(part)]
+        return "; ".join(kept) if kept else _GONE
+    if isinstance(value, Mapping):
+        out = {k: _redact(v, pattern) for k, v in value.items() if not pattern.search(str(k))}
+        return {k: v for k, v in out.items() if v is not _GONE}
+    if isinstance(value, list | tuple):
+        kept = [_redact(v, pattern) for v in value if not _secret_entry(v, pattern)]
+        return [v for v in kept if v is not _GONE]
+    return value
+
+
+_GONE = object()  # what is left of a sentence every clause of which named a secret
+
+
+def _secret_entry(value: Any, pattern: re.Pattern[str]) -> bool:
+    if isinstance(value, str):
+        return pattern.fullmatch(value) is not None
+    if isinstance(value, Mapping):
+        return any(
+            isinstance(value.get(k), str) and pattern.fullmatch(value[k]) is not None
+            for k in ENTRY_KEYS
+        )
+    return False
+
+
+def _batch_for_view(
+    inputs: dict[str, Any], result: Any, known: Knowledge
+) -> tuple[dict[str, Any], Any] | None:
+    """A batch (moves, placings) as a side reads it: its own items, or None when it has none.
+
+    A batch is one event, but each item is one stand's act: a side reads its own items in
+    full and none of the enemy's (they are moves behind the referee's screen)."""
+    items = inputs.get("items")
+    if not isinstance(items, list):
         return None
-    return shown
+    own = [
+        n
+        for n, item in enumerate(items)
+        if isinstance(item, Mapping) and known.sides.get(str(item.get("stand"))) == known.view
+    ]
+    if not own:
+        return None
+    shown_inputs = {**inputs, "items": [items[n] for n in own]}
+    if not isinstance(result, dict) or len(own) == len(items):
+        return shown_inputs, result
+    name = str(result.get("command") or inputs.get("command"))
+    shown = {**result, "count": len(own)}
+    for key in ("items", "verdicts"):
+        value = result.get(key)
+        if isinstance(value, list) and len(value) == len(items):
+            shown[key] = [value[n] for n in own]
+    shown["verdict"] = f"{name}: {count(len(own), 'stand')} of {known.view}'s, all applied"
+    return shown_inputs, shown
 
 
 DEPLETION_WORDS = ("depletion", "resupply", "supply")

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from tabletop.cli.core import DEFAULT_GAME, command
+from tabletop.core.words import count
 
 # Words the session itself understands; everything else is a tabletop command.
 QUIT = ("quit", "exit")
@@ -32,8 +33,13 @@ NOT_INSIDE = ("play", "completion")
     help="The game file (or set TABLETOP_GAME).",
 )
 @click.option("--view", default="referee", help="referee, or a side's name, for reading commands.")
+@click.option(
+    "--echo",
+    is_flag=True,
+    help="Commands read from a pipe: print each one, after the prompt, before its answer.",
+)
 @command
-def cli(game: Path, view: str) -> None:
+def cli(game: Path, view: str, echo: bool) -> None:
     """An interactive session on one game: type commands without 'tabletop'.
 
     Completion of commands, stand ids and weapons (Tab), history (up arrow), and a
@@ -42,13 +48,15 @@ def cli(game: Path, view: str) -> None:
     shell. When another process changes the game, the session says so and reloads.
 
     When standard input is not a terminal, one command is read from each line (for
-    scripts and tests): the exit status is then that of the last command that failed,
-    or 0.
+    scripts and tests; '#' starts a comment, as in a shell): a command that fails says
+    which line it was, the session goes on, and at the end names every line that
+    failed. The exit status is then that of the last command that failed, or 0.
 
     \b
     Example:
       tabletop play
       printf 'status\\nroll d10\\n' | tabletop play --game battle.sqlite
+      tabletop play --game battle.sqlite --echo < turn-3.txt
     """
     session = Session(game, view)
     if not game.is_file():
@@ -59,7 +67,7 @@ def cli(game: Path, view: str) -> None:
     if sys.stdin.isatty() and sys.stdout.isatty():
         code = session.interactive()
     else:
-        code = session.run_lines(sys.stdin)
+        code = session.run_lines(sys.stdin, echo=echo)
     sys.exit(code)
 
 
@@ -118,7 +126,7 @@ class Session:
         if not line or line.startswith("#"):
             return 0
         try:
-            words = shlex.split(line)
+            words = shlex.split(line, comments=True)
         except ValueError as exc:
             click.echo(f"Error: {line!r}: {exc}", err=True)
             return 2
@@ -159,22 +167,66 @@ class Session:
             return [*words, "--view", self.view]
         return words
 
-    def run_lines(self, lines: Iterable[str]) -> int:
-        """Scripted: every line, in order, until the input ends or a 'quit'."""
+    def run_lines(self, lines: Iterable[str], echo: bool = False) -> int:
+        """Scripted: every line, in order, until the input ends or a 'quit'.
+
+        A failed command's error names its line and the command; the lines that failed
+        are listed again at the end, so a long script's refusals are not lost in its output.
+        ``echo`` prints each command after the prompt, as a transcript of the session.
+        """
         self.scripted = True
         self.refresh()
-        for line in lines:
+        failed: list[tuple[int, int]] = []
+        commands = 0
+        for number, line in enumerate(lines, start=1):
             if self.refresh():
                 click.echo(
                     f"(the game was changed by another process: reloaded; now turn {self.turn}, "
                     f"{self.phase} phase)",
                     err=True,
                 )
-            if self.run_line(line) is None:
+            text = line.strip()
+            if text and not text.startswith("#"):
+                commands += 1
+                if echo:
+                    click.echo(self.prompt() + text)
+            code = self.run_numbered(number, text)
+            if code is None:
                 break
+            if code:
+                failed.append((number, code))
             sys.stdout.flush()
             self.refresh_after_own()
+        if failed:
+            where = ", ".join(f"line {n} (exit {c})" for n, c in failed)
+            click.echo(
+                f"play: {len(failed)} of {count(commands, 'command')} failed: {where}", err=True
+            )
         return self.last_failure
+
+    def run_numbered(self, number: int, line: str) -> int | None:
+        """Run line ``number`` of a script; an error it prints is prefixed with the line
+        number and the command, so the referee finds the line to mend."""
+        import contextlib
+        import io
+
+        caught = io.StringIO()
+        with contextlib.redirect_stderr(caught):
+            code = self.run_line(line)
+        said = caught.getvalue()
+        if code:
+            where = f"line {number} ({line.split(' #', 1)[0].strip()})"
+            lines = said.splitlines(keepends=True)
+            first = next((n for n, text in enumerate(lines) if text.startswith("Error: ")), None)
+            if first is None:
+                lines.insert(0, f"Error: {where}: exit status {code}\n")
+            else:
+                lines[first] = f"Error: {where}: " + lines[first].removeprefix("Error: ")
+            said = "".join(lines)
+        if said:
+            sys.stderr.write(said)
+            sys.stderr.flush()
+        return code
 
     def interactive(self) -> int:
         from prompt_toolkit import PromptSession

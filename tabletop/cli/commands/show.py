@@ -18,7 +18,7 @@ from tabletop.cli.core import (
     view_option,
 )  # fmt: skip
 from tabletop.core.sides import REFEREE
-from tabletop.core.words import count
+from tabletop.core.words import count, point_text
 
 
 @click.command("show")
@@ -67,7 +67,7 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
                 return
             click.echo(
                 headline(f"{stand}: {seen['kind']} of {seen['side']}, not in sight")
-                + f"\nlast seen at {seen['x']:g},{seen['y']:g} in turn {seen['turn']}, "
+                + f"\nlast seen at {point_text(seen['x'], seen['y'])} in turn {seen['turn']}, "
                 f"{seen['phase']} phase"
             )
             return
@@ -93,7 +93,7 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
             return
         click.echo(headline(f"{row['id']}: {row['kind']} of {row['side']}, spotted"))
         click.echo(
-            f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}; "
+            f"at {point_text(row['x'], row['y'])} facing {row['facing']:g}; "
             f"spotted by {seen['spotted_by']}"
         )
         from tabletop.state.document import status_text
@@ -132,7 +132,7 @@ def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
     where = (
         "not placed"
         if row["x"] is None
-        else f"at {row['x']:g},{row['y']:g} facing {row['facing']:g}"
+        else f"at {point_text(row['x'], row['y'])} facing {row['facing']:g}"
     )
     click.echo(headline(f"{row['id']}: {row['quality']} {row['kind']} of {row['side']}"))
     formation = f"; formation {row['formation']}" if row["formation"] else "; no formation"

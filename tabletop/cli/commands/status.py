@@ -15,7 +15,7 @@ from tabletop.cli.core import (
     json_option,
     view_option,
 )  # fmt: skip
-from tabletop.core.words import count, possessive
+from tabletop.core.words import count, point_text, possessive
 from tabletop.rules.cd.compass import point_name
 
 
@@ -175,7 +175,7 @@ def render(data: dict[str, Any], name: str) -> str:
     ]
     rows = []
     for s in data["stands"]:
-        where = "-" if s["x"] is None else f"{s['x']:g},{s['y']:g}"
+        where = "-" if s["x"] is None else point_text(s["x"], s["y"])
         status = status_text(s["status"], s["markers"])
         ammo = " ".join(f"{w}:{v}" if v != "ok" else w for w, v in s["ammo"].items())
         rows.append([s["id"], s["side"], s["kind"], where, status, ammo or "-"])
@@ -195,7 +195,7 @@ def render(data: dict[str, Any], name: str) -> str:
         )
         for m in data["last_seen"]:
             lines.append(
-                f"  last seen: {m['id']} ({m['kind']}) at {m['x']:g},{m['y']:g} in turn "
+                f"  last seen: {m['id']} ({m['kind']}) at {point_text(m['x'], m['y'])} in turn "
                 f"{m['turn']}, {m['phase']} phase" + (f"; {m['gone']} since" if m["gone"] else "")
             )
     model_lines(lines, data["stands"])
@@ -218,7 +218,7 @@ def render(data: dict[str, Any], name: str) -> str:
     for f in data["minefields"]:
         what = {True: " real", False: " dummy", None: " (not known if real)"}[f["real"]]
         lines.append(
-            f"Minefield {f['id']}: {f['side']}{what} at {f['x']:g},{f['y']:g}"
+            f"Minefield {f['id']}: {f['side']}{what} at {point_text(f['x'], f['y'])}"
             + (" (revealed)" if f["revealed"] else "")
         )
     for t in data["tasks"]:

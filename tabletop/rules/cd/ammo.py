@@ -415,6 +415,7 @@ def resupply_end_of_turn(
                     "what": "resupply",
                     "stand": stand["id"],
                     "result": "no supply point of its own formations in play (CD 1.4)",
+                    "restored": [],
                 }
             )
             continue
@@ -427,6 +428,7 @@ def resupply_end_of_turn(
                     "stand": stand["id"],
                     "result": "not placed on the table: resupply by hand with "
                     f"'tabletop resupply {stand['id']} --from SUPPLY'",
+                    "restored": [],
                 }
             )
             continue
@@ -438,13 +440,21 @@ def resupply_end_of_turn(
                     "stand": stand["id"],
                     "result": f'nearest supply point {point} is {near:.1f}" away '
                     f'(needs {radius:g}", CD 1.4)',
+                    "restored": [],
                 }
             )
             continue
         restored, refused = resupply(stand, state.turn, charts)
         parts = [f'resupplied {", ".join(restored)} from {point} ({near:.1f}")'] if restored else []
         parts += refused
-        happened.append({"what": "resupply", "stand": stand["id"], "result": "; ".join(parts)})
+        happened.append(
+            {
+                "what": "resupply",
+                "stand": stand["id"],
+                "result": "; ".join(parts),
+                "restored": restored,
+            }
+        )
     return happened
 
 

@@ -1003,8 +1003,11 @@ def _mud_run_start(travelled: list[Segment], last_mud: Segment) -> float:
 def opportunity(
     ctx: RulesContext, stand: StandRow, points: list[Any], upto: float
 ) -> list[dict[str, Any]]:
-    """Enemy stands that can see some part of the path and reach it with a weapon: the
-    candidates for opportunity fire, each with the nearest point it sees."""
+    """Enemy stands that can see some part of the path and reach it with a weapon that
+    fires direct: the candidates for opportunity fire, each with the nearest point it sees.
+
+    Opportunity fire is direct fire: a weapon the chart marks ``indirect_only`` (a mortar)
+    is refused direct fire by ``fire`` and reaches nothing here either."""
 
     samples: list[tuple[float, float]] = []
     step = 1.0
@@ -1023,7 +1026,7 @@ def opportunity(
             (
                 ctx.charts.weapons[w].ranges.long
                 for w in enemy["weapons"]
-                if w in ctx.charts.weapons
+                if w in ctx.charts.weapons and not ctx.charts.weapons[w].indirect_only
             ),
             default=0.0,
         )
