@@ -497,10 +497,12 @@ def test_report_markdown_to_the_screen(battle: Run) -> None:
     for heading in ("## Totals by side", "### Turn 1", "## The dice"):
         assert heading in text.splitlines()
     # The end of turn 1 is one event, typed in turn 1: all of it is turn 1's, what follows
-    # "turn 2 begins" saying so (it was split between turns 1 and 2).
+    # "turn 2 begins" saying so (it was split between turns 1 and 2). US-4 has not fallen back
+    # yet: its marker stays until it does.
     assert "### Turn 2" not in text.splitlines()
     assert (
-        "- end of fire, event 8: turn 2 begins: marker: US-4: forced-back cleared"
+        "- end of fire, event 8: turn 2 begins: marker: US-4: forced-back kept: US-4 has still "
+        "to fall back"
     ) in text.splitlines()
     assert (
         "Scenario crossroads.yaml, dice seed 1. 8 events in the log (1 undone and left "

@@ -272,7 +272,7 @@ def test_the_large_scenario_reaches_contact_by_turn_3(run: Run) -> None:
     assert "ford ford-2 at 73.5,40.872: fords river-1 at ford-2 (CD 2)" in out
     assert 'US-2-A-1 -> G-2-1-3: 0.0" at bearing 340, sight clear' in out
     assert 'US-2-A-1 fires us-75mm-m3 at G-2-1-3: 0.0" (close)' in out
-    assert "Odds of assault" in out
+    assert "  holds the field: Allies 58.9%, Germany 41.1%," in out
 
 
 # --- roer: built from a drawing and a roster (issue 30) -------------------------------------

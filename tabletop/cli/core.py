@@ -772,13 +772,34 @@ def dice_option(f: F) -> F:
 
 
 def charts_option(f: F) -> F:
+    return _charts_click_option()(f)
+
+
+def checked_charts_option(f: F) -> F:
+    """``--charts`` read as soon as it is parsed, for commands whose other inputs (a file to
+    edit) would otherwise be judged first: a malformed overlay is the first thing said."""
+    return _charts_click_option(is_eager=True, callback=_overlays_checked)(f)
+
+
+def _charts_click_option(**extra: Any) -> Callable[[F], F]:
     return click.option(
         "--charts",
         "charts_dirs",
         type=click.Path(file_okay=False, path_type=_path_type()),
         multiple=True,
         help="A folder of chart files overlaying the bundled charts (repeatable).",
-    )(f)
+        **extra,
+    )
+
+
+def _overlays_checked(
+    ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]
+) -> tuple[Path, ...]:
+    if value:
+        from tabletop.data.chart_files import load_charts
+
+        load_charts(tuple(value))
+    return value
 
 
 def open_game(path: Path) -> Any:

@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from tabletop.cli.core import Amount, Point, charts_option, command, emit_json, json_option
+from tabletop.cli.core import (
+    Amount,
+    Point,
+    checked_charts_option,
+    command,
+    emit_json,
+    json_option,
+)
 from tabletop.core.words import count
 
 # Imports of the setup floor (ruamel.yaml, shapely) sit inside the commands: they cost
@@ -149,7 +156,7 @@ SHAPES = ("rect", "ellipse", "circle", "polygon", "line")
 )
 @click.option("--wired", is_flag=True, help="Prepared for demolition (a bridge).")
 @click.option("--referee-only", is_flag=True, help="Hidden from the sides' views.")
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def terrain(
@@ -247,7 +254,7 @@ def _bounds(bounds: list[float]) -> str:
 @cli.command("remove")
 @click.argument("file", type=FILE)
 @click.argument("ident", metavar="ID")
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def remove(file: Path, ident: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
@@ -305,7 +312,7 @@ def remove(file: Path, ident: str, charts_dirs: tuple[Path, ...], as_json: bool)
     default=None,
     help="Your own formation templates (same shape as charts/formations.yaml).",
 )
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def stands(
@@ -412,7 +419,7 @@ def _read(file: Path, charts_dirs: tuple[Path, ...]) -> Any:
 
 @cli.command("check")
 @click.argument("file", type=FILE)
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def check(file: Path, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
@@ -448,7 +455,7 @@ def check(file: Path, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
 
 @cli.command("show")
 @click.argument("file", type=FILE)
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def show(file: Path, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
@@ -493,7 +500,7 @@ def show(file: Path, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     default=None,
     help="FILE.svg or FILE.png (default: FILE with .svg in place of .yaml).",
 )
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def map_(file: Path, out: Path | None, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
@@ -544,7 +551,7 @@ def map_(file: Path, out: Path | None, charts_dirs: tuple[Path, ...], as_json: b
 @click.option(
     "--replace", is_flag=True, help="Put the drawing's pieces in place of FILE's of the same id."
 )
-@charts_option
+@checked_charts_option
 @json_option
 @command
 def import_svg(
