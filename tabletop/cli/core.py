@@ -454,11 +454,24 @@ def weapon_completer(stand_param: str = "shooter") -> Callable[..., list[Any]]:
     return complete
 
 
+def load_charts(overlays: tuple[Path, ...] = ()) -> Any:
+    """The bundled charts with ``overlays`` (``data.chart_files.load_charts``), without
+    importing the YAML reader when the same files were compiled before (``data/compiled.py``:
+    the calculator's charts load in a few milliseconds)."""
+    from tabletop.data.compiled import known_charts
+
+    charts, _ = known_charts(overlays)
+    if charts is None:
+        from tabletop.data.chart_files import load_charts as read_and_check
+
+        charts = read_and_check(overlays)
+    return charts
+
+
 def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[str]:
     import json
     from pathlib import Path
 
-    from tabletop.data.chart_files import load_charts
     from tabletop.game.rows import read_row_and_game
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
@@ -537,7 +550,6 @@ def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
             game.close()
     if name not in MODELS:
         return None
-    from tabletop.data.chart_files import load_charts
 
     return find_model(str(name), load_charts())
 

@@ -17,12 +17,10 @@ from tabletop.rules.cd.ammo import record_firing
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
-    Tally,
     Working,
-    fold,
     plan_direct,
-    roll_effect,
-    roll_to_hit,
+    roll_plan,
+    verdict,
 )  # fmt: skip
 from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
 from tabletop.rules.cd.stands import (
@@ -152,34 +150,6 @@ def prepare(
     return Prepared(plan, shooter, target, seen, ammo)
 
 
-def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list[dict[str, Any]]]:
-    """Every to-hit die first, then an effect die for each hit, in the order of the to-hit
-    dice: the order a referee throws them (the --dice values are taken in this order)."""
-    to_hit = []
-    for index in range(1, plan.rof + 1):
-        before = len(getattr(dice, "rolls", []))
-        die = roll_to_hit(plan, dice, index, trigger_face=trigger_face)
-        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
-        to_hit.append((die, rolled[0] if rolled else None))
-    tally = Tally()
-    dice_out = []
-    for die, value in to_hit:
-        before = len(getattr(dice, "rolls", []))
-        outcome = roll_effect(plan, dice, die)
-        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
-        dice_out.append(
-            {
-                "to_hit": value,
-                "hit": outcome.hit,
-                "effect": outcome.effect,
-                "effect_roll": rolled[0] if rolled else None,
-                "trigger": outcome.trigger,
-            }
-        )
-        tally = fold(tally, outcome)
-    return tally, dice_out
-
-
 class FireResult(Working):
     """The ``fire`` action's result: the working (``FirePlan.working``), then the dice."""
 
@@ -260,15 +230,6 @@ def _structure_states(ctx: RulesContext) -> dict[str, str]:
         for key, row in ctx.state.rows.items()
         if key.startswith(terrain_state.TERRAIN)
     }
-
-
-def verdict(tally: Tally, plan: FirePlan, target: str) -> str:
-    if not tally.hits:
-        return f"miss: {plan.weapon} on {target}"
-    worst = tally.worst
-    noun = "hit" if tally.hits == 1 else "hits"
-    effects = f" ({worst})" if worst else ""
-    return f"{tally.hits} {noun}: {plan.weapon} on {target}{effects}"
 
 
 def worst_of(effects: list[str]) -> str | None:
