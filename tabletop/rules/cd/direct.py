@@ -22,7 +22,7 @@ from tabletop.rules.cd.fire import (
     roll_plan,
     verdict,
 )  # fmt: skip
-from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
+from tabletop.rules.cd.sighting import Sight, end_for_stand, sight, target_cover
 from tabletop.rules.cd.stands import (
     apply_effect,
     check_phase,
@@ -64,13 +64,19 @@ def _other_weapons(
 
 
 def prepare(
-    ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = False, look_ahead: bool = False
+    ctx: RulesContext,
+    inputs: dict[str, Any],
+    *,
+    any_phase: bool = False,
+    look_ahead: bool = False,
+    seen: Sight | None = None,
 ) -> Prepared:
     """Everything checked before a shot.
 
     ``any_phase`` skips the phase check (``odds``, and fire at descending paratroopers in the
     drop phase); ``look_ahead`` (``odds``) also skips the once-a-turn allowance, which a
-    later turn renews.
+    later turn renews. ``seen``: the shooter's look at the target when the caller has it
+    already (``targets`` looks at every enemy at once), instead of tracing it again.
     """
 
     state, charts = ctx.state, ctx.charts
@@ -104,7 +110,6 @@ def prepare(
             raise RulesRefusal(f"{refusal}{hint}") from None
         raise
     now = effects(state.conditions, charts)
-    seen = None
     cover, source = inputs.get("cover"), None
     distance = inputs.get("range")
     placed = shooter["x"] is not None and target["x"] is not None
@@ -115,7 +120,10 @@ def prepare(
                 f"{' and '.join(missing)} not placed on the table: place with 'tabletop place' "
                 "or give the measured range with --range (quick mode)"
             )
-        seen = sight(ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"]))
+        if seen is None:
+            seen = sight(
+                ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"])
+            )
         if not seen.los:
             raise RulesRefusal(
                 f"{shooter['id']} has no line of sight to {target['id']}: blocked by "
@@ -129,6 +137,8 @@ def prepare(
                 "if another stand spotted it for you, add --spotted"
             )
         distance = seen.range
+    else:
+        seen = None  # a measured range: no look at the table
     if cover is None:
         cover, source = (
             target_cover(ctx, *position(target), target)

@@ -14,7 +14,7 @@ from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.words import fraction_text
 from tabletop.rules.cd.direct import prepare
 from tabletop.rules.cd.odds import fire_odds
-from tabletop.rules.cd.sighting import end_for_stand, sight
+from tabletop.rules.cd.sighting import end_for_stand, sights
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import out_of_play
 
@@ -32,12 +32,16 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
             f"{', '.join(shooter['weapons']) or 'no weapons'}"
         )
     a = end_for_stand(state, shooter["id"])
+    enemies = [
+        e
+        for e in state.stands()
+        if e["side"] != shooter["side"] and e["x"] is not None and not out_of_play(e)
+    ]
+    # Every enemy looked at in one vectorised trace; spotting only along the clear lines.
+    looks = sights(ctx, a, [end_for_stand(state, e["id"]) for e in enemies])
     rows = []
-    for enemy in state.stands():
-        if enemy["side"] == shooter["side"] or enemy["x"] is None or out_of_play(enemy):
-            continue
-        seen = sight(ctx, a, end_for_stand(state, enemy["id"]))
-        if not (seen.los and seen.spotted):
+    for enemy, seen in zip(enemies, looks, strict=True):
+        if seen is None or not seen.spotted:
             continue
         row: dict[str, Any] = {
             "id": enemy["id"],
@@ -54,6 +58,7 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
                 {"shooter": shooter["id"], "target": enemy["id"], "weapon": weapon},
                 any_phase=True,
                 look_ahead=True,
+                seen=seen,
             ).plan
         except (RulesRefusal, BadInput) as exc:
             row["why"] = str(exc)
