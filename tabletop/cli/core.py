@@ -1078,8 +1078,10 @@ def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDT
         widths[widest] -= 1
         limits[widest] = widths[widest]
     wrap = limits if any(limits) else None
-    if cells and all(h.isascii() and h.isprintable() for h in headers) and all(
-        _plain(c) for row in cells for c in row
+    if (
+        cells
+        and all(h.isascii() and h.isprintable() for h in headers)
+        and all(_plain(c) for row in cells for c in row)
     ):
         return plain_table(cells, headers, limits)
     from tabulate import tabulate

@@ -15,13 +15,14 @@ suppress, force back or eliminate), then the likeliest to hit, then the first ca
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.words import fraction_text
 from tabletop.rules.cd.direct import prepare
-from tabletop.rules.cd.fire import MISSED, NO_EFFECT
+from tabletop.rules.cd.fire import MISSED, NO_EFFECT, FirePlan
 from tabletop.rules.cd.odds import fire_odds
 from tabletop.rules.cd.sighting import Sight, end_for_stand, sights
 from tabletop.rules.context import RulesContext
@@ -52,6 +53,7 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
     # Every enemy looked at in one vectorised trace; spotting only along the clear lines.
     looks = sights(ctx, a, [end_for_stand(state, e["id"]) for e in enemies])
     rows, beyond = [], []
+    chances: dict[FirePlan, dict[str, Any]] = {}
     for enemy, seen in zip(enemies, looks, strict=True):
         if seen is None or not seen.spotted:
             continue
@@ -60,7 +62,7 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
         if weapons and not reach:
             beyond.append({"id": enemy["id"], "range": round(seen.range, 2)})
             continue
-        rows.append(_best_shot(ctx, shooter, enemy, reach or [None], seen))
+        rows.append(_best_shot(ctx, shooter, enemy, reach or [None], seen, chances))
     rows.sort(key=lambda r: r["range"])
     beyond.sort(key=lambda r: r["range"])
     return {
@@ -74,9 +76,18 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
 
 
 def _best_shot(
-    ctx: RulesContext, shooter: StandRow, enemy: StandRow, weapons: list[str | None], seen: Sight
+    ctx: RulesContext,
+    shooter: StandRow,
+    enemy: StandRow,
+    weapons: list[str | None],
+    seen: Sight,
+    chances: dict[FirePlan, dict[str, Any]],
 ) -> dict[str, Any]:
-    """The row of one target: the best of ``weapons`` that may fire at it, or why none may."""
+    """The row of one target: the best of ``weapons`` that may fire at it, or why none may.
+
+    ``chances``: the odds of the plans worked out so far, by the plan without what only
+    names the shot (the target's label, the range, the notes): two targets a weapon needs
+    the same number against, with the same effects, have the same odds."""
     row: dict[str, Any] = {
         "id": enemy["id"],
         "range": round(seen.range, 2),
@@ -102,7 +113,10 @@ def _best_shot(
             if row["why"] is None:
                 row["why"] = str(exc)
             continue
-        odds = fire_odds(plan, ctx.charts)
+        alike = dataclasses.replace(plan, target="", range=None, notes=())
+        odds = chances.get(alike)
+        if odds is None:
+            odds = chances[alike] = fire_odds(plan, ctx.charts)
         p_hit = 1 - odds["hits"].get(0, Fraction(0))
         p_effect = 1 - sum(
             (odds["outcomes"].get(k, Fraction(0)) for k in (MISSED, NO_EFFECT)), Fraction(0)
