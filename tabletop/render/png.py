@@ -211,8 +211,7 @@ class _Painter:
         self.lay = Layout.for_scene(scene)
         lay = self.lay
         self.size = (round(lay.fig_w * DPI), round(lay.fig_h * DPI))
-        self.img = Image.new("RGB", self.size, "white")
-        self.draw = ImageDraw.Draw(self.img, "RGBA")
+        self._canvas()
         self.k = lay.scale * DPI  # pixels per table inch
         self.ox, self.oy = LEFT * DPI, TOP * DPI
         self.table_box = (
@@ -225,6 +224,11 @@ class _Painter:
         self.ops: list[tuple[float, int, Callable[[], None]]] = []
         self.legend: dict[str, Key] = {}
         self.inks: set[RGB] = {(255, 255, 255)}  # the colours painted as they are
+
+    def _canvas(self) -> None:
+        """The picture painted on (``render.svg`` writes elements instead)."""
+        self.img = Image.new("RGB", self.size, "white")
+        self.draw = ImageDraw.Draw(self.img, "RGBA")
 
     def ink(self, colour: str, alpha: float = 1.0) -> RGBA:
         """The colour for the pen; an opaque one is kept for the palette."""
