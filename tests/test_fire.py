@@ -13,7 +13,6 @@ from click.testing import CliRunner
 from tabletop.cli import cli
 from tabletop.core.dice import Dice
 from tabletop.data.charts import Charts
-from tabletop.rules.cd.direct import roll_plan
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,
@@ -24,6 +23,7 @@ from tabletop.rules.cd.fire import (
     outcome,
     plan_direct,
     plan_indirect,
+    roll_plan,
 )  # fmt: skip
 from tabletop.rules.cd.odds import fire_odds
 from tests.conftest import Run, as_json, file_digest, goto_phase

@@ -52,13 +52,16 @@ def targets_of(ctx: RulesContext, stand_id: str, weapon: str | None = None) -> d
     ]
     # Every enemy looked at in one vectorised trace; spotting only along the clear lines.
     looks = sights(ctx, a, [end_for_stand(state, e["id"]) for e in enemies])
-    rows, beyond = [], []
+    rows: list[dict[str, Any]] = []
+    beyond: list[dict[str, Any]] = []
     chances: dict[FirePlan, dict[str, Any]] = {}
     for enemy, seen in zip(enemies, looks, strict=True):
         if seen is None or not seen.spotted:
             continue
         # Range first: a weapon whose long range falls short needs no plan (CD 1, weapons chart).
-        reach = [w for w in weapons if ctx.charts.weapons[w].band(seen.range) is not None]
+        reach: list[str | None] = [
+            w for w in weapons if ctx.charts.weapons[w].band(seen.range) is not None
+        ]
         if weapons and not reach:
             beyond.append({"id": enemy["id"], "range": round(seen.range, 2)})
             continue
