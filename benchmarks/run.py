@@ -251,11 +251,16 @@ def play_commands(path: Path, repeat: int) -> dict[str, Any]:
         times: list[float] = []
         for _ in range(repeat):
             times.extend(timed(session, PLAY_LINES))
-        targets = [timed(session, [PLAY_TARGETS])[0] for _ in range(repeat)]
+        # In CPU time, as its floor is compared: a loaded machine stretches wall time.
+        targets = []
+        for _ in range(repeat):
+            start = time.process_time()
+            session.run_line(PLAY_TARGETS)
+            targets.append(time.process_time() - start)
     return {
         "seconds": statistics.median(times),
         "commands": len(times),
-        "targets_seconds": statistics.median(targets),
+        "targets_cpu_seconds": statistics.median(targets),
     }
 
 
@@ -448,8 +453,8 @@ def main() -> int:
             1.3,
         ),
         (
-            "targets inside play / import click",
-            results["play"]["targets_seconds"] / m["import click"]["seconds"],
+            "targets inside play / import click, CPU",
+            results["play"]["targets_cpu_seconds"] / cpu("import click"),
             0.5,
         ),
         (
@@ -494,7 +499,7 @@ def main() -> int:
     print(
         f"inside 'tabletop play' (large scenario): median {results['play']['seconds'] * 1000:.1f}"
         f" ms over {results['play']['commands']} commands; 'targets' "
-        f"{results['play']['targets_seconds'] * 1000:.1f} ms\n"
+        f"{results['play']['targets_cpu_seconds'] * 1000:.1f} ms of CPU\n"
     )
     print(f"{'target':34} {'value':>8} {'limit':>7}  met")
     for row in results["targets"]:

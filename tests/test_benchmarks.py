@@ -52,7 +52,7 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
     assert sight["stands"] >= 120 and sight["terrain"] >= 60
     assert sight["pairs_per_second"] > 0 and sight["peak_kib"] > 0
     assert results["odds"]["rof"] == 10 and results["odds"]["peak_kib"] > 0
-    assert results["play"]["targets_seconds"] > 0
+    assert results["play"]["targets_cpu_seconds"] > 0
     assert [t["measure"] for t in results["targets"]] == [
         "tabletop --help / import click",
         "status / import click",
@@ -68,7 +68,7 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
         "status (large) / import click, CPU",
         "quick fire / import click, CPU",
         "targets / import click, shapely, CPU",
-        "targets inside play / import click",
+        "targets inside play / import click, CPU",
         "map svg / map png, CPU",
         "assault --odds 1:1 / import click, shapely, CPU",
     ]

@@ -16,7 +16,6 @@ from tabletop.cli.core import (
     fit_table,
     game_option,
     json_option,
-    open_game,
     view_option,
 )
 from tabletop.core.words import count
@@ -47,9 +46,11 @@ def cli(stand: str, weapon: str | None, view: str | None, game: Path, as_json: b
     from tabletop.cli.core import chosen_view
     from tabletop.core.errors import UnknownStand
     from tabletop.core.sides import REFEREE
+    from tabletop.game.reading import read_context
     from tabletop.rules.cd.targets import targets_of
 
-    ctx = open_game(game).context()
+    # Read only, as 'measure' reads: no engine, action registry or views to load.
+    ctx = read_context(game)
     seen_by = chosen_view(view, ctx.state)
     if seen_by != REFEREE:
         own = [s["id"] for s in ctx.state.stands() if s["side"] == seen_by]
