@@ -9,7 +9,7 @@ records the text and the JSON of every command below under every view (the refer
 each side's): ``status``, ``targets`` of every stand on the table, ``measure`` and the
 quick-mode calculator (``fire`` and ``odds fire``) over every weapon, and ``assault --odds``
 of stand against stand. ``compare`` lists every command whose output (or exit status)
-differs. Each command runs in process (click's runner) so a whole dump takes a minute.
+differs. Each command runs in process (click's runner): a whole dump takes a few minutes.
 """
 
 from __future__ import annotations
