@@ -238,8 +238,10 @@ The Sherman behind the hill edges forward, and the Lee closes in.""",
         "tabletop move US-4 30,9 --facing 10",
     ),
     (
-        """`targets` lists every enemy stand a stand can see now, with the range band, the
-to-hit number and the chance of at least one hit, from the same procedure as `fire`:""",
+        """`targets` lists every enemy stand a stand can see now, each with the stand's best
+weapon against it (the likeliest to do more than no effect), the range band, the to-hit
+number and the chance of at least one hit, from the same procedure as `fire`; the enemies
+seen beyond every weapon's reach are listed on one line:""",
         "tabletop targets US-4",
     ),
     (

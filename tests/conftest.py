@@ -70,20 +70,29 @@ MEMORY_FS = Path("/dev/shm")
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    if config.option.basetemp is not None or hasattr(config, "workerinput"):
-        return  # given, or an xdist worker (the controller passes it one)
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller passes it the folders below
+    if "TABLETOP_CACHE" not in os.environ:
+        # Compiled charts (data/compiled.py) go to a folder of this run, not the user's cache;
+        # the workers inherit it, so the bundled charts are compiled once for the whole run.
+        os.environ["TABLETOP_CACHE"] = tempfile.mkdtemp(prefix="tabletop-cache-")
+        config.stash[_OWN_CACHE] = os.environ["TABLETOP_CACHE"]
+    if config.option.basetemp is not None:
+        return
     if MEMORY_FS.is_dir() and os.access(MEMORY_FS, os.W_OK):
         config.option.basetemp = tempfile.mkdtemp(prefix="tabletop-tests-", dir=MEMORY_FS)
         config.stash[_OWN_BASETEMP] = config.option.basetemp
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    own = config.stash.get(_OWN_BASETEMP, None)
-    if own is not None:
-        shutil.rmtree(own, ignore_errors=True)
+    for key in (_OWN_BASETEMP, _OWN_CACHE):
+        own = config.stash.get(key, None)
+        if own is not None:
+            shutil.rmtree(own, ignore_errors=True)
 
 
 _OWN_BASETEMP = pytest.StashKey[str]()
+_OWN_CACHE = pytest.StashKey[str]()
 
 
 @pytest.fixture(scope="session")

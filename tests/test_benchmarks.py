@@ -26,6 +26,12 @@ COMMANDS = {
     "fire (long log)",
     "map --out png (large)",
     "move --check (large)",
+    "import click, shapely",
+    "status (large)",
+    "fire, quick mode",
+    "targets (large)",
+    "map --out svg (large)",
+    "assault --odds, one on one",
 }
 
 
@@ -46,6 +52,7 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
     assert sight["stands"] >= 120 and sight["terrain"] >= 60
     assert sight["pairs_per_second"] > 0 and sight["peak_kib"] > 0
     assert results["odds"]["rof"] == 10 and results["odds"]["peak_kib"] > 0
+    assert results["play"]["targets_cpu_seconds"] > 0
     assert [t["measure"] for t in results["targets"]] == [
         "tabletop --help / import click",
         "status / import click",
@@ -58,6 +65,12 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
         "move / import floor",
         "move 10-waypoint pricing (s)",
         "command inside play, large (s)",
+        "status (large) / import click, CPU",
+        "quick fire / import click, CPU",
+        "targets / import click, shapely, CPU",
+        "targets inside play / import click, CPU",
+        "map svg / map png, CPU",
+        "assault --odds 1:1 / import click, shapely, CPU",
     ]
     # the printed table names every target, met or not
     for target in results["targets"]:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tabletop.core.errors import ChartError
-from tabletop.data import chart_params
+from tabletop.data import chart_params, compiled
 from tabletop.data.chart_files import load_charts, read_raw
 from tabletop.data.charts import CHART_SCHEMAS, Charts, Param
 
@@ -60,6 +63,103 @@ def test_a_chart_file_added_to_the_folder_is_picked_up(
 
 def test_the_bundled_charts_load_the_same_from_the_cache(charts: Charts) -> None:
     assert load_charts().raw == charts.raw
+
+
+# --- compiled copies on disk (data/compiled.py) ---------------------------------------------
+
+
+def copies(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("charts-*.marshal"))
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(compiled.ENV, str(folder))
+    return folder
+
+
+def test_charts_loaded_once_come_back_from_their_compiled_copy(cache: Path) -> None:
+    assert compiled.known_charts(())[0] is None
+    first = load_charts()
+    assert compiled.known_charts(())[0] is not None
+    again = load_charts()
+    assert isinstance(again._tables, dict) and not again._origins  # trusted: no YAML, no checks
+    assert again.raw == first.raw
+    assert again.weapons["pak-36"] == first.weapons["pak-36"]
+    assert again.quality_order() == first.quality_order()
+
+
+def test_an_edited_overlay_is_never_answered_from_a_stale_copy(tmp_path: Path, cache: Path) -> None:
+    folder = house(tmp_path, "entries:\n  - {id: rifle, rof: 3}\n")
+    assert load_charts((folder,)).weapons["rifle"].rof == 3
+    house(tmp_path, "entries:\n  - {id: rifle, rof: 4}\n")
+    assert load_charts((folder,)).weapons["rifle"].rof == 4
+    house(tmp_path, "entries:\n  - {id: rifle, rof: 3}\n")
+    assert load_charts((folder,)).weapons["rifle"].rof == 3  # the first copy again
+
+
+def test_an_overlay_that_fails_its_checks_is_not_kept(tmp_path: Path, cache: Path) -> None:
+    folder = house(tmp_path, "entries:\n  - {id: rifle, rof: many}\n")
+    for _ in range(2):
+        with pytest.raises(ChartError):
+            load_charts((folder,))
+    assert compiled.known_charts((folder,))[0] is None
+
+
+def test_a_missing_overlay_folder_is_refused_even_after_an_empty_one_loaded(
+    tmp_path: Path, cache: Path
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    load_charts((empty,))
+    with pytest.raises(ChartError, match="not a folder"):
+        load_charts((tmp_path / "nowhere",))
+
+
+def test_charts_load_when_the_cache_cannot_be_written(tmp_path: Path, cache: Path) -> None:
+    cache.parent.mkdir(exist_ok=True)
+    cache.write_text("a file, not a folder")
+    assert load_charts().weapons["pak-36"].rof == 1
+    assert load_charts().weapons["pak-36"].rof == 1
+
+
+def test_a_damaged_copy_is_read_again_and_replaced(cache: Path) -> None:
+    load_charts()
+    for name in copies(cache):
+        (cache / name).write_bytes(b"\x00garbage")
+    assert load_charts().weapons["pak-36"].rof == 1
+    assert load_charts()._origins == {}  # the replaced copy serves again
+
+
+def test_old_copies_are_pruned(tmp_path: Path, cache: Path) -> None:
+    for rof in range(compiled.KEEP + 3):
+        folder = house(tmp_path, f"entries:\n  - {{id: rifle, rof: {rof + 1}}}\n")
+        load_charts((folder,))
+    assert len(copies(cache)) == compiled.KEEP
+
+
+def test_the_calculator_imports_neither_yaml_nor_the_geometry(cache: Path) -> None:
+    """Quick-mode fire, once the charts are compiled: no PyYAML, no shapely, no numpy."""
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from tabletop.cli import cli\n"
+        "args = ['fire', '--weapon', 'pak-36', '--range', '14', '--target-kind', 'infantry',"
+        " '--seed', '1']\n"
+        "result = CliRunner().invoke(cli, args)\n"
+        "assert result.exit_code == 0, result.output\n"
+        "print(','.join(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'yaml', 'shapely', 'numpy'})))\n"
+    )
+    env = {**os.environ, compiled.ENV: str(cache)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+        ).stdout.strip()
+        for _ in range(2)
+    ]
+    assert runs == ["yaml", ""]  # the first run compiles the charts
 
 
 # --- typed parameters ----------------------------------------------------------------------

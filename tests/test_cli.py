@@ -8,10 +8,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.cli import cli
 from tabletop.data.resources import bundled_scenario
@@ -1158,3 +1161,39 @@ def test_status_reads_a_computed_position_to_two_decimals(game: Run) -> None:
     assert lines[12] == "US-2     USA      infantry      12.44,16.37  ok        rifle"
     data = as_json(game("status", "--json"))
     assert [(s["x"], s["y"]) for s in data["stands"] if s["id"] == "US-2"] == [(12.4359, 16.3666)]
+
+
+# --- fit_table's own layout (no tabulate on the start-up path) -----------------------------
+
+_CELL_TEXT = st.text(alphabet=" ab-c\nd.e'\"(7)", max_size=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    data=st.data(),
+    ncols=st.integers(min_value=1, max_value=5),
+    nrows=st.integers(min_value=1, max_value=6),
+)
+def test_plain_table_prints_what_tabulate_prints(data: Any, ncols: int, nrows: int) -> None:
+    from tabulate import tabulate
+
+    from tabletop.cli.core import plain_table
+
+    headers = data.draw(
+        st.lists(st.text(alphabet="ab -(%)", max_size=8), min_size=ncols, max_size=ncols)
+    )
+    cells = data.draw(
+        st.lists(
+            st.lists(_CELL_TEXT, min_size=ncols, max_size=ncols), min_size=nrows, max_size=nrows
+        )
+    )
+    limits = data.draw(
+        st.lists(
+            st.one_of(st.none(), st.integers(min_value=1, max_value=12)),
+            min_size=ncols,
+            max_size=ncols,
+        )
+    )
+    wrap = limits if any(limits) else None
+    expected = tabulate(cells, headers=headers, maxcolwidths=wrap, disable_numparse=True)
+    assert plain_table(cells, headers, limits) == expected

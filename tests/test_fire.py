@@ -17,7 +17,6 @@ from tabletop.core.errors import RulesRefusal
 from tabletop.core.words import with_article
 from tabletop.data.chart_params import AmmoParams
 from tabletop.data.charts import Charts
-from tabletop.rules.cd.direct import roll_plan
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,
@@ -28,6 +27,7 @@ from tabletop.rules.cd.fire import (
     outcome,
     plan_direct,
     plan_indirect,
+    roll_plan,
 )  # fmt: skip
 from tabletop.rules.cd.odds import fire_odds
 from tests.conftest import Run, as_json, file_digest, goto_phase

@@ -748,6 +748,36 @@ def test_png_map_is_painted_without_matplotlib(shared: Path, tmp_path: Path) -> 
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_svg_map_is_written_without_matplotlib(shared: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m.svg"
+    loaded = imported_by(["map", "--out", str(out), "--game", str(shared)])
+    assert loaded == ["PIL", "numpy", "shapely"]  # Pillow measures the text as the PNG has it
+    ET.fromstring(out.read_bytes())
+
+
+def test_svg_and_png_paint_the_same_steps(games: dict[str, Game]) -> None:
+    """The SVG is the PNG's painter on another canvas: every text the PNG paints is an SVG
+    text element, in the same order."""
+    from tabletop.render import png, svg
+
+    scene = build_scene(games["crossroads"].context(), "t", los=("G-2", "US-2"))
+    painted: list[str] = []
+
+    class Recording(png._Painter):
+        def text(self, at: Any, text: str, size: float, *args: Any, **kwargs: Any) -> None:
+            painted.append(text)
+
+    Recording(scene).paint(lambda _stage: None)
+    picture = svg._SvgPainter(scene)
+    picture.paint(lambda _stage: None)
+    root = ET.fromstring(picture.document())
+    texts = [el.text for el in root.iter(f"{SVG_NS}text")]
+    assert texts == painted
+    assert "blocked: wood-1" in texts and "G-2" in texts and "Wind" in texts
+    # the stand's label stays searchable by its id, as the report's embedded map needs
+    assert '   <g id="label-G-2">' in picture.document().splitlines()
+
+
 def test_stand_bases_are_drawn_to_scale(games: dict[str, Game]) -> None:
     ctx = games["crossroads"].context()
     scene = build_scene(ctx, "t")

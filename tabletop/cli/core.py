@@ -6,6 +6,7 @@ import functools
 import importlib
 import os
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -454,11 +455,24 @@ def weapon_completer(stand_param: str = "shooter") -> Callable[..., list[Any]]:
     return complete
 
 
+def load_charts(overlays: tuple[Path, ...] = ()) -> Any:
+    """The bundled charts with ``overlays`` (``data.chart_files.load_charts``), without
+    importing the YAML reader when the same files were compiled before (``data/compiled.py``:
+    the calculator's charts load in a few milliseconds)."""
+    from tabletop.data.compiled import known_charts
+
+    charts, _ = known_charts(overlays)
+    if charts is None:
+        from tabletop.data.chart_files import load_charts as read_and_check
+
+        charts = read_and_check(overlays)
+    return charts
+
+
 def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[str]:
     import json
     from pathlib import Path
 
-    from tabletop.data.chart_files import load_charts
     from tabletop.game.rows import read_row_and_game
 
     path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
@@ -537,7 +551,6 @@ def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
             game.close()
     if name not in MODELS:
         return None
-    from tabletop.data.chart_files import load_charts
 
     return find_model(str(name), load_charts())
 
@@ -1045,10 +1058,6 @@ def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDT
     """A plain tabulate table that fits ``width`` columns: the widest columns are wrapped
     onto more lines between words (never below a readable 8 characters, nor below the
     column's longest word: a weapon id or a status is never cut) until the rows fit."""
-    import textwrap
-
-    from tabulate import tabulate
-
     cells = [["" if c is None else str(c) for c in row] for row in rows]
     # tabulate pads a header by two (its MIN_PADDING), so a column is at least that wide.
     widths = [
@@ -1076,7 +1085,73 @@ def fit_table(rows: list[list[Any]], headers: list[str], width: int = TABLE_WIDT
         ]
         for row in cells
     ]
+    if (
+        wrapped
+        and all(h.isascii() and h.isprintable() for h in headers)
+        and all(_plain(c) for row in wrapped for c in row)
+    ):
+        return plain_table(wrapped, headers, [None] * len(headers))
+    from tabulate import tabulate
+
     return tabulate(wrapped, headers=headers, disable_numparse=True)
+
+
+def _plain(text: str) -> bool:
+    """Printable ASCII and line breaks only: where a character is a column wide."""
+    return text.isascii() and (text.isprintable() or text.replace("\n", "").isprintable())
+
+
+def plain_table(cells: list[list[str]], headers: list[str], limits: list[int | None]) -> str:
+    """What ``tabulate(cells, headers, maxcolwidths=limits, disable_numparse=True)`` prints
+    (its plain format), byte for byte, for cells of printable ASCII, without importing
+    tabulate and wcwidth (a quarter of ``status``): left-aligned columns two spaces apart,
+    each as wide as its widest line or its header and two, a cell wrapped to its column's
+    limit as tabulate wraps it, lines right-stripped. tests/test_cli.py compares the two.
+    """
+    wrapped = [
+        [
+            c if limit is None else "\n".join(_TabulateWrap(limit).wrap(c))
+            for c, limit in zip(row, limits, strict=True)
+        ]
+        for row in cells
+    ]
+    # tabulate strips each cell, then (when any cell has a line break) lays out each row as
+    # many lines as its tallest cell, which for a row of empty cells is none at all.
+    multiline = any("\n" in c for row in [headers, *wrapped] for c in row)
+    split = [[c.strip().splitlines() if multiline else [c.strip()] for c in row] for row in wrapped]
+    widths = [
+        max([len(h) + 2, *(len(line) for row in split for line in row[i])])
+        for i, h in enumerate(headers)
+    ]
+    out = [
+        "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
+        "  ".join("-" * w for w in widths),
+    ]
+    for row in split:
+        for n in range(max(len(lines) for lines in row)):
+            out.append(
+                "  ".join(
+                    (lines[n] if n < len(lines) else "").ljust(w)
+                    for lines, w in zip(row, widths, strict=True)
+                ).rstrip()
+            )
+    return "\n".join(out)
+
+
+class _TabulateWrap(textwrap.TextWrapper):
+    """textwrap as tabulate wraps a cell: a word longer than the column is cut at the column's
+    width, never at a hyphen (tabulate's own ``_handle_long_word``)."""
+
+    def _handle_long_word(
+        self, reversed_chunks: list[str], cur_line: list[str], cur_len: int, width: int
+    ) -> None:
+        space_left = 1 if width < 1 else width - cur_len
+        if self.break_long_words:
+            chunk = reversed_chunks[-1]
+            cur_line.append(chunk[:space_left])
+            reversed_chunks[-1] = chunk[space_left:]
+        elif not cur_line:
+            cur_line.append(reversed_chunks.pop())
 
 
 def fit_columns(

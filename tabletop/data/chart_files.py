@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, ChartError
 from tabletop.core.spelling import did_you_mean
+from tabletop.data import compiled
 from tabletop.data.charts import (
     CHART_SCHEMAS,
     Charts,
@@ -32,7 +33,12 @@ from tabletop.data.yaml_text import read_yaml_file
 def load_charts(overlays: tuple[Path, ...] = ()) -> Charts:
     """The bundled charts with the overlay folders applied in order, validated.
 
-    Problems reading the files and problems in their values are reported together."""
+    Problems reading the files and problems in their values are reported together. Charts
+    that loaded and checked before from the very same files (compared by their bytes) come
+    from their compiled copy (``data/compiled.py``) without YAML or checks."""
+    known, ident = compiled.known_charts(overlays)
+    if known is not None:
+        return known
     problems: list[str] = []
     raw, origins = read_charts(overlays, problems)
     try:
@@ -41,6 +47,8 @@ def load_charts(overlays: tuple[Path, ...] = ()) -> Charts:
         raise ChartError(problems + exc.problems) from None
     if problems:
         raise ChartError(problems)
+    if ident is not None:
+        compiled.keep(ident, raw)
     return charts
 
 
@@ -54,10 +62,8 @@ _PARSED_MAX = 8
 
 
 def _folder_key(folder: Path, required: bool) -> tuple[object, ...] | None:
-    try:
-        files = sorted([*folder.glob("*.yaml"), *folder.glob("models/*.yaml")])
-        contents = tuple((str(p.relative_to(folder)), p.read_bytes()) for p in files)
-    except OSError:
+    contents = compiled.folder_files(folder)
+    if contents is None:
         return None  # unreadable: read it the slow way, which reports the problem
     return (str(folder.resolve()), required, tuple(CHART_SCHEMAS), contents)
 
@@ -79,7 +85,7 @@ def read_raw(
     if cached is None:
         found: dict[str, list[Origin]] = {}
         met: list[str] = []
-        raw = _read_raw(folder, met, required=required, origins=found)
+        raw = _parsed_folder(folder, key, met, required=required, origins=found)
         cached = pickle.dumps((raw, met, found), protocol=pickle.HIGHEST_PROTOCOL)
         if key is not None:
             if len(_PARSED) >= _PARSED_MAX:
@@ -90,6 +96,36 @@ def read_raw(
     if origins is not None:
         origins.update(fresh[2])
     return fresh[0]
+
+
+def _parsed_folder(
+    folder: Path,
+    key: tuple[object, ...] | None,
+    problems: list[str],
+    *,
+    required: bool,
+    origins: dict[str, list[Origin]],
+) -> Raw:
+    """``_read_raw`` of one folder, from its compiled copy when its files were parsed before
+    (by any process: the copy is kept on disk under the hash of their bytes)."""
+    ident = None
+    if key is not None:
+        contents: Any = key[3]
+        ident = compiled.key(f"folder:{folder.name}:{required}", contents)
+        known = compiled.load(ident)
+        if isinstance(known, tuple) and len(known) == 3:
+            raw, met, found = known
+            problems.extend(met)
+            for name, given in found.items():
+                origins[name] = [Origin(*o) for o in given]
+            return dict(raw)
+    met = []
+    raw = _read_raw(folder, met, required=required, origins=origins)
+    problems.extend(met)
+    if ident is not None:
+        plain = {n: [(o.file, o.position, o.lines, o.hint) for o in g] for n, g in origins.items()}
+        compiled.keep(ident, (raw, met, plain))
+    return raw
 
 
 def _read_raw(

@@ -211,8 +211,7 @@ class _Painter:
         self.lay = Layout.for_scene(scene)
         lay = self.lay
         self.size = (round(lay.fig_w * DPI), round(lay.fig_h * DPI))
-        self.img = Image.new("RGB", self.size, "white")
-        self.draw = ImageDraw.Draw(self.img, "RGBA")
+        self._canvas()
         self.k = lay.scale * DPI  # pixels per table inch
         self.ox, self.oy = LEFT * DPI, TOP * DPI
         self.table_box = (
@@ -225,6 +224,11 @@ class _Painter:
         self.ops: list[tuple[float, int, Callable[[], None]]] = []
         self.legend: dict[str, Key] = {}
         self.inks: set[RGB] = {(255, 255, 255)}  # the colours painted as they are
+
+    def _canvas(self) -> None:
+        """The picture painted on (``render.svg`` writes elements instead)."""
+        self.img = Image.new("RGB", self.size, "white")
+        self.draw = ImageDraw.Draw(self.img, "RGBA")
 
     def ink(self, colour: str, alpha: float = 1.0) -> RGBA:
         """The colour for the pen; an opaque one is kept for the palette."""
@@ -243,8 +247,9 @@ class _Painter:
         k, ox, top = self.k, self.ox, self.oy + self.scene.depth * self.k
         return [(ox + x * k, top - y * k) for x, y in ring]
 
-    def on_table(self, z: float, op: Callable[[], None]) -> None:
-        """Queue a drawing step; steps run in matplotlib's order (zorder, then as added)."""
+    def on_table(self, z: float, op: Callable[[], None], gid: str | None = None) -> None:
+        """Queue a drawing step; steps run in matplotlib's order (zorder, then as added).
+        ``gid`` names what the step draws (the SVG's element id; a PNG has none)."""
         self.ops.append((z, len(self.ops), op))
 
     def paint(self, tick: Progress) -> None:
@@ -327,8 +332,10 @@ class _Painter:
         face: str = "regular",
         alpha: float = 1.0,
         box: tuple[float, float] | None = None,
+        gid: str | None = None,
     ) -> None:
-        """``box``: a white box behind the text, (its opacity, its padding in font sizes)."""
+        """``box``: a white box behind the text, (its opacity, its padding in font sizes);
+        ``gid``: the SVG's element id (a PNG has none)."""
         f = font(size, face)
         if box is not None:
             opacity, pad = box
@@ -384,7 +391,9 @@ class _Painter:
     def small(self) -> float:
         return max(4.5, self.lay.label_points * 0.8)
 
-    def look_shape(self, ring: Ring, look: st.Look, z: float | None = None, **over: Any) -> None:
+    def look_shape(
+        self, ring: Ring, look: st.Look, z: float | None = None, gid: str | None = None, **over: Any
+    ) -> None:
         kwargs: dict[str, Any] = {
             "face": look.face,
             "edge": look.edge,
@@ -395,11 +404,14 @@ class _Painter:
         }
         kwargs.update(over)
         points = self.pxs(ring)
-        self.on_table(look.zorder if z is None else z, lambda: self.polygon(points, **kwargs))
+        z = look.zorder if z is None else z
+        self.on_table(z, lambda: self.polygon(points, **kwargs), gid)
 
-    def table_text(self, z: float, x: float, y: float, text: str, size: float, **kw: Any) -> None:
+    def table_text(
+        self, z: float, x: float, y: float, text: str, size: float, gid: str, **kw: Any
+    ) -> None:
         at = self.px(x, y)
-        self.on_table(z, lambda: self.text(at, text, size, **kw))
+        self.on_table(z, lambda: self.text(at, text, size, **kw), gid)
 
     # --- the table, its frame and rulers ----------------------------------------------
 
@@ -413,7 +425,7 @@ class _Painter:
             [self.px(x, 0.0), self.px(x, d)] for x in marks(w, GRID_STEP)[1:]
         ]
         grid += [[self.px(0.0, y), self.px(w, y)] for y in marks(d, GRID_STEP)[1:]]
-        self.on_table(1.5, lambda: self._lines(grid, st.GRID))
+        self.on_table(1.5, lambda: self._lines(grid, st.GRID), "grid")
         self.on_table(2.5, self.frame)
         for _z, _n, op in sorted(self.ops, key=lambda o: (o[0], o[1])):
             op()
@@ -481,12 +493,13 @@ class _Painter:
         colour = st.hill_colour(piece.height)
         look = st.Look(f"hill, level {piece.height:g}", colour, st.HILL_EDGE, zorder=1.6)
         ring = piece.polygon or buffered(piece.line, piece.width)[0]
-        self.look_shape(ring, look, 1.6 + piece.height * 0.01, linewidth=0.9)
+        self.look_shape(ring, look, 1.6 + piece.height * 0.01, f"terrain-{piece.id}", linewidth=0.9)
         self.look_key(look.label, look, G_TERRAIN, linewidth=0.9)
         self._terrain_extras(piece, ring)
         x, y = label_point(ring, avoid=above)
         text = f"{piece.id} (level {piece.height:g})"
-        self.table_text(4.5, x, y, text, self.small(), colour="#6b4f26", face="italic")
+        gid = f"terrain-label-{piece.id}"
+        self.table_text(4.5, x, y, text, self.small(), gid, colour="#6b4f26", face="italic")
 
     def _piece(self, piece: Any) -> None:
         look = st.terrain_look(piece.kind)
@@ -495,28 +508,36 @@ class _Painter:
         over = st.state_style(piece.state, look)
         if piece.state == "burning":
             self.look_key("burning", look, G_HIDDEN, edge=st.BURNING_EDGE, linewidth=2.0)
-        for ring in rings:
-            self.look_shape(ring, look, **over)
+        for n, ring in enumerate(rings):
+            self.look_shape(
+                ring, look, None, f"terrain-{piece.id}" + (f"-{n}" if n else ""), **over
+            )
         self.look_key(label, look, G_TERRAIN)
         self._terrain_extras(piece, rings[0])
         if piece.polygon and area(piece.polygon) >= 2.0:
             x, y = label_point(piece.polygon)
             state = "" if piece.state == "intact" else f" ({piece.state})"
             colour = look.edge if look.edge != "none" else "#444444"
-            self.table_text(4.5, x, y, piece.id + state, self.small(), colour=colour, face="italic")
+            gid = f"terrain-label-{piece.id}"
+            text = piece.id + state
+            self.table_text(4.5, x, y, text, self.small(), gid, colour=colour, face="italic")
 
     def _terrain_extras(self, piece: Any, ring: Ring) -> None:
         """Referee-only pieces and wired bridges: marked, and only in a view that may know."""
         if piece.referee_only:
             look = st.Look("referee only (hidden from sides)", "none", "#c51b7d", linewidth=1.4)
-            self.look_shape(ring, look, 4.6, linestyle=(4.0, 2.0), fill=False)
+            gid = f"hidden-{piece.id}"
+            self.look_shape(ring, look, 4.6, gid, linestyle=(4.0, 2.0), fill=False)
             self.look_key(look.label, look, G_HIDDEN, face="none", linestyle="--")
         if piece.wired:
             look = st.Look("wired for demolition", "none", "#e31a1c", linewidth=1.6)
-            self.look_shape(ring, look, 4.7, linestyle=(2.0, 1.5), fill=False)
+            self.look_shape(ring, look, 4.7, f"wired-{piece.id}", linestyle=(2.0, 1.5), fill=False)
             self.look_key(look.label, look, G_HIDDEN, face="none", linestyle=":")
             x, y = label_point(ring)
-            self.table_text(4.7, x, y - 0.9, "wired", self.small(), colour="#e31a1c", face="bold")
+            gid = f"wired-label-{piece.id}"
+            self.table_text(
+                4.7, x, y - 0.9, "wired", self.small(), gid, colour="#e31a1c", face="bold"
+            )
 
     # --- minefields and templates -----------------------------------------------------
 
@@ -531,18 +552,19 @@ class _Painter:
             label = look.label
             if not mine.revealed and self.scene.view in (mine.side, "referee"):
                 label += ", hidden"
-            self.look_shape(mine.polygon, look, linewidth=0.9)
+            self.look_shape(mine.polygon, look, None, f"minefield-{mine.id}", linewidth=0.9)
             self.look_key(label, look, G_HIDDEN, linewidth=0.9)
             x, y = centroid(mine.polygon)
             colour = "white" if mine.real else "#3b220b"
-            self.table_text(5.1, x, y, mark, self.small(), colour=colour, face="bold")
+            gid = f"minefield-label-{mine.id}"
+            self.table_text(5.1, x, y, mark, self.small(), gid, colour=colour, face="bold")
 
     def templates(self) -> None:
         for t in self.scene.templates:
             look = st.template_look(t.kind)
             label = look.label if look is not st.UNKNOWN_TEMPLATE else t.kind
             # Above the stands (and translucent): the referee sees at a glance who is under it.
-            self.look_shape(t.polygon, look, st.Z_TEMPLATES + look.zorder - 6)
+            self.look_shape(t.polygon, look, st.Z_TEMPLATES + look.zorder - 6, f"template-{t.id}")
             self.look_key(label, look, G_TEMPLATES)
             x, y = centroid(t.polygon)
             self.table_text(
@@ -551,6 +573,7 @@ class _Painter:
                 y,
                 t.id,
                 self.small() * 0.9,
+                f"template-label-{t.id}",
                 colour="#333333",
                 alpha=0.9,
             )
@@ -567,6 +590,7 @@ class _Painter:
             self.on_table(
                 st.Z_RINGS,
                 functools.partial(self.line, [*points, points[0]], colour, 1.3, linestyle=dash),
+                f"band-{ring.weapon}-{ring.band}",
             )
             self._band_label(ring, colour)
             self.key(
@@ -594,13 +618,18 @@ class _Painter:
             return
         x, y, anchor, turn = spot
         at, size = self.px(x, y), self.small()
+        gid = f"band-label-{ring.weapon}-{ring.band}"
         if turn:
             self.on_table(
-                st.Z_RINGS, lambda: self.turned_text(at, text, size, colour, turn, box=(0.7, 0.05))
+                st.Z_RINGS,
+                lambda: self.turned_text(at, text, size, colour, turn, box=(0.7, 0.05)),
+                gid,
             )
         else:
             self.on_table(
-                st.Z_RINGS, lambda: self.text(at, text, size, colour, anchor, box=(0.7, 0.05))
+                st.Z_RINGS,
+                lambda: self.text(at, text, size, colour, anchor, box=(0.7, 0.05)),
+                gid,
             )
 
     # --- stands ---------------------------------------------------------------------------
@@ -639,13 +668,13 @@ class _Painter:
             for s in self.scene.stands:
                 self.line(self.pxs([s.corners[2], s.corners[3]]), "#ffe14d", 1.6)
 
-        self.on_table(st.Z_STANDS, bases)
+        self.on_table(st.Z_STANDS, bases, "stands")
         if dead:
-            self.on_table(st.Z_STANDS, eliminated)
+            self.on_table(st.Z_STANDS, eliminated, "stands-eliminated")
             look = st.Look("eliminated", "white", "#555555", linewidth=0.7)
             self.look_key("eliminated", look, G_STANDS, hatch="xxxx")
         if self.scene.stands:
-            self.on_table(st.Z_STANDS + 0.1, fronts)
+            self.on_table(st.Z_STANDS + 0.1, fronts, "facing")
             self.key("stand's front edge (facing)", G_STANDS, False, edge="#ffe14d", linewidth=2.5)
 
     def _labels(self) -> None:
@@ -662,9 +691,11 @@ class _Painter:
             for s, p, text in placed:
                 colour = self._side_colours(s)[1]
                 at = self.px(p.x, p.y)
-                self.text(at, text, pts, colour, "mm", "bold", box=(0.72, 0.08))
+                self.text(
+                    at, text, pts, colour, "mm", "bold", box=(0.72, 0.08), gid=f"label-{s.id}"
+                )
 
-        self.on_table(st.Z_LABELS - 0.1, leaders)
+        self.on_table(st.Z_LABELS - 0.1, leaders, "leaders")
         self.on_table(st.Z_LABELS, labels)
 
     def _last_seen(self, m: Any) -> None:
@@ -678,10 +709,14 @@ class _Painter:
         self.on_table(
             st.Z_STANDS,
             lambda: self.line([*points, points[0]], colour, 0.8, linestyle="--"),
+            f"last-seen-{m.id}",
         )
         self.key("enemy last seen (turn)", G_STANDS, False, edge=colour, linestyle="--")
         text = f"{m.id} ({m.gone})" if m.gone else f"{m.id}? t{m.turn}"
-        self.table_text(st.Z_LABELS, m.x, m.y - 0.9, text, self.small(), colour=colour, anchor="mt")
+        gid = f"last-seen-label-{m.id}"
+        self.table_text(
+            st.Z_LABELS, m.x, m.y - 0.9, text, self.small(), gid, colour=colour, anchor="mt"
+        )
 
     # --- line of sight ------------------------------------------------------------------
 
@@ -693,12 +728,14 @@ class _Painter:
         blockers = [c for c in line.crossings if c.blocks]
         cut = blockers[0].entry if blockers else line.end
         clear = [self.px(ax_, ay), self.px(*cut)]
-        self.on_table(st.Z_LOS, lambda: self._round_line(clear, st.LOS_CLEAR, 2.0))
+        self.on_table(st.Z_LOS, lambda: self._round_line(clear, st.LOS_CLEAR, 2.0), "los-clear")
         self.key("line of sight, clear", G_LOS, False, edge=st.LOS_CLEAR, linewidth=2.0)
         if blockers:
             rest = [self.px(*cut), self.px(bx, by)]
             self.on_table(
-                st.Z_LOS, lambda: self.line(rest, st.LOS_BLOCKED, 2.0, linestyle=(4.0, 2.0))
+                st.Z_LOS,
+                lambda: self.line(rest, st.LOS_BLOCKED, 2.0, linestyle=(4.0, 2.0)),
+                "los-blocked",
             )
             self.key(
                 "line of sight, blocked",
@@ -709,10 +746,12 @@ class _Painter:
                 linestyle="--",
             )
         small = self.small()
-        for c in line.crossings:
+        for n, c in enumerate(line.crossings):
             if c.blocks:
                 at = self.px(*c.entry)
-                self.on_table(st.Z_LOS + 0.2, functools.partial(self._cross, at, 9.0))
+                self.on_table(
+                    st.Z_LOS + 0.2, functools.partial(self._cross, at, 9.0), f"los-crossing-{n}"
+                )
                 self.key(
                     "where the sight line is blocked",
                     G_LOS,
@@ -737,10 +776,13 @@ class _Painter:
                         "bold",
                         box=(0.8, 0.15),
                     ),
+                    f"los-note-{n}",
                 )
             else:
                 ends = [self.px(*c.entry), self.px(*c.exit)]
-                self.on_table(st.Z_LOS + 0.1, functools.partial(self._rings, ends, 3.5))
+                self.on_table(
+                    st.Z_LOS + 0.1, functools.partial(self._rings, ends, 3.5), f"los-crossing-{n}"
+                )
                 self.key(
                     "sight line crosses terrain (clear)",
                     G_LOS,
@@ -762,11 +804,13 @@ class _Painter:
             self.on_table(
                 st.Z_LABELS,
                 lambda: self.text(at, text, small, "#222222", anchor, box=(0.8, 0.15)),
+                "los-range",
             )
         else:
             self.on_table(
                 st.Z_LABELS,
                 lambda: self.turned_text(at, text, small, "#222222", angle, box=(0.8, 0.15)),
+                "los-range",
             )
 
     def _round_line(self, points: list[PxPoint], colour: str, linewidth: float) -> None:

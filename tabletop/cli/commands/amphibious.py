@@ -438,7 +438,7 @@ def ships(game: Path, as_json: bool) -> None:
     Example:
       tabletop amphibious ships
     """
-    from tabletop.data.chart_files import load_charts
+    from tabletop.cli.core import load_charts
     from tabletop.rules.cd.amphibious.naval import ships as ratings
 
     # The ratings need no game: without one, the bundled charts answer.

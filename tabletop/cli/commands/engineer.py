@@ -176,7 +176,7 @@ def bridge_plan(
       tabletop engineer bridge-plan --class IV
       tabletop engineer bridge-plan --class IV --span 10 --stands 8 --both-banks
     """
-    from tabletop.data.chart_files import load_charts
+    from tabletop.cli.core import load_charts
     from tabletop.rules.cd.engineering import (
         bridge_configurations,
         bridge_set_plan,

@@ -347,8 +347,8 @@ def _quick_fire(
 ) -> dict[str, Any]:
     import os
 
+    from tabletop.cli.core import load_charts
     from tabletop.core.dice import Dice
-    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import find_model
 
     # Command Decision's adapter (rules/models/cd.py) delegates to rules.cd.quick.
@@ -562,8 +562,8 @@ def model_fire(
 ) -> dict[str, Any]:
     import os
 
+    from tabletop.cli.core import load_charts
     from tabletop.core.errors import BadInput
-    from tabletop.data.chart_files import load_charts
     from tabletop.rules.models import find_alternative
 
     if request.quick():

@@ -63,7 +63,7 @@ def list_models(charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop model list
     """
-    from tabletop.data.chart_files import load_charts
+    from tabletop.cli.core import load_charts
     from tabletop.rules.models import MODELS, find_model
 
     charts = load_charts(tuple(charts_dirs))
@@ -94,7 +94,7 @@ def show_model(name: str, charts_dirs: tuple[Path, ...], as_json: bool) -> None:
     Example:
       tabletop model show typhoon
     """
-    from tabletop.data.chart_files import load_charts
+    from tabletop.cli.core import load_charts
     from tabletop.rules.models import find_model
     from tabletop.rules.models.bindings import stand_procedures
 
@@ -218,7 +218,7 @@ def run_model(
     """
     import os
 
-    from tabletop.data.chart_files import load_charts
+    from tabletop.cli.core import load_charts
 
     options = dict(settings)
     if game.exists():

@@ -144,7 +144,7 @@ def odds_fire(
     # rules.cd.direct and rules.cd.odds.
     cd: Any
     if shooter is None or target is None:
-        from tabletop.data.chart_files import load_charts
+        from tabletop.cli.core import load_charts
 
         cd = find_model(chosen, load_charts(tuple(charts_dirs)))
         plan = cd.quick_plan(weapon, range_, target_kind, quality, shooter_kind, cover, ammo, mods)
@@ -153,9 +153,10 @@ def odds_fire(
 
         ctx = open_game(game).context()
         cd = find_model(chosen, ctx.charts)
-        plan = cd.table_plan(
-            ctx, fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted)
-        )
+        from tabletop.rules.cd.direct import prepare
+
+        inputs = fire_inputs(shooter, target, weapon, ammo, range_, cover, mods, spotted)
+        plan = prepare(ctx, inputs, any_phase=True, look_ahead=True).plan
     show(plan.working(), cd.plan_odds(plan), as_json)
 
 
@@ -205,7 +206,7 @@ def model_odds(
     request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path, as_json: bool
 ) -> None:
     from tabletop.cli.commands.fire import model_shot
-    from tabletop.data.chart_files import load_charts
+    from tabletop.cli.core import load_charts
     from tabletop.rules.models import find_alternative
 
     if request.quick():

@@ -16,6 +16,13 @@ from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.units import within
 from tabletop.core.words import count, with_article
 from tabletop.data.chart_params import AmmoParams
+from tabletop.rules.cd.depletion import (
+    adjust_rule,
+    depletes_by_roll,
+    depletion_threshold,
+    is_small_arms,
+    roll_depletion,
+)
 from tabletop.rules.cd.sighting import distance_between, end_for_stand
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import AmmoRow, StandRow, State, in_play, out_of_play
@@ -49,32 +56,6 @@ def fresh_ammo(weapon: Weapon, charts: Charts) -> AmmoRow:
     if weapon.illum and weapon.indirect:
         ammo["illum"] = "available"
     return ammo
-
-
-def depletes_by_roll(weapon: Weapon, charts: Charts) -> bool:
-    """Whether a to-hit die showing 1 can deplete this weapon (CD 1, 1.1, 1.3)."""
-    if weapon.flame is not None or weapon.rocket:
-        return False  # fixed quantities instead (CD 1.3.1, 1.3.3)
-    return (weapon.calibre_mm or 0) >= charts.params(AmmoParams).min_calibre_mm
-
-
-def is_small_arms(weapon: Weapon, charts: Charts) -> bool:
-    """Rifles, submachine guns and machine guns: direct-fire weapons under the calibre that
-    depletes (CD 1), other than flamethrowers. What they may do is the ammo chart's choice
-    (small-arms-hit-armour, small-arms-fire-once): the seeds are silent."""
-    if weapon.flame is not None or weapon.rocket or weapon.indirect:
-        return False
-    return (weapon.calibre_mm or 0) < charts.params(AmmoParams).min_calibre_mm
-
-
-def depletion_threshold(weapon: Weapon, kind: StandKind) -> int:
-    """Depleted when the depletion die is at or under this (CD 1.2, 1.2.1, 1.2.2)."""
-    return weapon.calibre_cm + kind.depletion_adjust_cm
-
-
-def roll_depletion(threshold: int, dice: DiceLike, sides: int, purpose: str) -> bool:
-    """One depletion die (CD 1.2). The odds command enumerates this same function."""
-    return dice.roll(sides, purpose) <= threshold
 
 
 @frozen_dataclass
@@ -256,16 +237,6 @@ def record_firing(
             f"{charts.params(AmmoParams).min_calibre_mm:g} mm: never depletes (CD 1)"
         )
     return out
-
-
-def adjust_rule(kind: StandKind) -> str:
-    if kind.depletion_adjust_cm > 0:
-        return f", 1.2.1: +{kind.depletion_adjust_cm} cm"
-    if kind.depletion_adjust_cm < 0:
-        # CD 1.2.2 names tanks; another kind counted as one is the chart's choice, said so.
-        choice = "" if kind.id == "tank" else f", {with_article(kind.id)} counted as a tank"
-        return f", 1.2.2: {kind.depletion_adjust_cm} cm{choice}"
-    return ""
 
 
 # --- phase and turn boundaries ---------------------------------------------------------------

@@ -19,14 +19,12 @@ from tabletop.rules.cd.ammo import record_firing, small_arms_note
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
-    Tally,
     Working,
-    fold,
     plan_direct,
-    roll_effect,
-    roll_to_hit,
+    roll_plan,
+    verdict,
 )  # fmt: skip
-from tabletop.rules.cd.sighting import end_for_stand, sight, target_cover
+from tabletop.rules.cd.sighting import Sight, end_for_stand, sight, target_cover
 from tabletop.rules.cd.stands import (
     apply_effect,
     check_phase,
@@ -68,13 +66,19 @@ def _other_weapons(
 
 
 def prepare(
-    ctx: RulesContext, inputs: dict[str, Any], *, any_phase: bool = False, look_ahead: bool = False
+    ctx: RulesContext,
+    inputs: dict[str, Any],
+    *,
+    any_phase: bool = False,
+    look_ahead: bool = False,
+    seen: Sight | None = None,
 ) -> Prepared:
     """Everything checked before a shot.
 
     ``any_phase`` skips the phase check (``odds``, and fire at descending paratroopers in the
     drop phase); ``look_ahead`` (``odds``) also skips the once-a-turn allowance, which a
-    later turn renews.
+    later turn renews. ``seen``: the shooter's look at the target when the caller has it
+    already (``targets`` looks at every enemy at once), instead of tracing it again.
     """
 
     state, charts = ctx.state, ctx.charts
@@ -110,7 +114,6 @@ def prepare(
             raise RulesRefusal(f"{refusal}{hint}") from None
         raise
     now = effects(state.conditions, charts)
-    seen = None
     cover, source = inputs.get("cover"), None
     distance = inputs.get("range")
     placed = shooter["x"] is not None and target["x"] is not None
@@ -121,7 +124,10 @@ def prepare(
                 f"{' and '.join(missing)} not placed on the table: place with 'tabletop place' "
                 "or give the measured range with --range (quick mode)"
             )
-        seen = sight(ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"]))
+        if seen is None:
+            seen = sight(
+                ctx, end_for_stand(state, shooter["id"]), end_for_stand(state, target["id"])
+            )
         if not seen.los:
             raise RulesRefusal(
                 f"{shooter['id']} has no line of sight to {target['id']}: blocked by "
@@ -136,6 +142,8 @@ def prepare(
                 "if another stand spotted it for you, add --spotted"
             )
         distance = seen.range
+    else:
+        seen = None  # a measured range: no look at the table
     if cover is None:
         cover, source = (
             target_cover(ctx, *position(target), target)
@@ -158,34 +166,6 @@ def prepare(
     if several is not None:
         plan = dataclasses.replace(plan, notes=(*plan.notes, several))
     return Prepared(plan, shooter, target, seen, ammo)
-
-
-def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list[dict[str, Any]]]:
-    """Every to-hit die first, then an effect die for each hit, in the order of the to-hit
-    dice: the order a referee throws them (the --dice values are taken in this order)."""
-    to_hit = []
-    for index in range(1, plan.rof + 1):
-        before = len(getattr(dice, "rolls", []))
-        die = roll_to_hit(plan, dice, index, trigger_face=trigger_face)
-        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
-        to_hit.append((die, rolled[0] if rolled else None))
-    tally = Tally()
-    dice_out = []
-    for die, value in to_hit:
-        before = len(getattr(dice, "rolls", []))
-        outcome = roll_effect(plan, dice, die)
-        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
-        dice_out.append(
-            {
-                "to_hit": value,
-                "hit": outcome.hit,
-                "effect": outcome.effect,
-                "effect_roll": rolled[0] if rolled else None,
-                "trigger": outcome.trigger,
-            }
-        )
-        tally = fold(tally, outcome)
-    return tally, dice_out
 
 
 class FireResult(Working):
@@ -269,15 +249,6 @@ def _structure_states(ctx: RulesContext) -> dict[str, str]:
         for key, row in ctx.state.rows.items()
         if key.startswith(terrain_state.TERRAIN)
     }
-
-
-def verdict(tally: Tally, plan: FirePlan, target: str) -> str:
-    if not tally.hits:
-        return f"miss: {plan.weapon} on {target}"
-    worst = tally.worst
-    noun = "hit" if tally.hits == 1 else "hits"
-    effects = f" ({worst})" if worst else ""
-    return f"{tally.hits} {noun}: {plan.weapon} on {target}{effects}"
 
 
 def worst_of(effects: list[str]) -> str | None:

@@ -21,7 +21,7 @@ from tabletop.core.frozen import frozen_dataclass
 from tabletop.core.words import with_article
 from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.data.charts import Charts, StandKind, Weapon, weight_number
-from tabletop.rules.cd.ammo import (
+from tabletop.rules.cd.depletion import (
     adjust_rule,
     depletes_by_roll,
     depletion_threshold,
@@ -518,3 +518,40 @@ def _depletion(weapon: Weapon, firer: Firer, ammo: str, charts: Charts) -> tuple
     if firer.kind is None:
         return "roll", weapon.calibre_cm
     return "roll", depletion_threshold(weapon, firer.kind)
+
+
+def roll_plan(plan: FirePlan, dice: Any, trigger_face: int) -> tuple[Tally, list[dict[str, Any]]]:
+    """Every to-hit die first, then an effect die for each hit, in the order of the to-hit
+    dice: the order a referee throws them (the --dice values are taken in this order)."""
+    to_hit = []
+    for index in range(1, plan.rof + 1):
+        before = len(getattr(dice, "rolls", []))
+        die = roll_to_hit(plan, dice, index, trigger_face=trigger_face)
+        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
+        to_hit.append((die, rolled[0] if rolled else None))
+    tally = Tally()
+    dice_out = []
+    for die, value in to_hit:
+        before = len(getattr(dice, "rolls", []))
+        outcome = roll_effect(plan, dice, die)
+        rolled = [r.value for r in getattr(dice, "rolls", [])[before:]]
+        dice_out.append(
+            {
+                "to_hit": value,
+                "hit": outcome.hit,
+                "effect": outcome.effect,
+                "effect_roll": rolled[0] if rolled else None,
+                "trigger": outcome.trigger,
+            }
+        )
+        tally = fold(tally, outcome)
+    return tally, dice_out
+
+
+def verdict(tally: Tally, plan: FirePlan, target: str) -> str:
+    if not tally.hits:
+        return f"miss: {plan.weapon} on {target}"
+    worst = tally.worst
+    noun = "hit" if tally.hits == 1 else "hits"
+    effects = f" ({worst})" if worst else ""
+    return f"{tally.hits} {noun}: {plan.weapon} on {target}{effects}"

@@ -13,7 +13,7 @@ from typing import Any
 from tabletop.core.odds import convolve, distribution
 from tabletop.data.chart_params import AmmoParams, BarrageParams
 from tabletop.data.charts import Charts
-from tabletop.rules.cd.ammo import roll_depletion
+from tabletop.rules.cd.depletion import roll_depletion
 from tabletop.rules.cd.fire import (
     ELIMINATED,
     FORCED_BACK,

@@ -13,8 +13,7 @@ from tabletop.core.spelling import did_you_mean
 from tabletop.core.words import count
 from tabletop.data.chart_params import AmmoParams
 from tabletop.data.charts import Charts
-from tabletop.rules.cd.direct import roll_plan, verdict
-from tabletop.rules.cd.fire import FirePlan, Firer, Target, plan_direct
+from tabletop.rules.cd.fire import FirePlan, Firer, Target, plan_direct, roll_plan, verdict
 
 
 def known(value: str, table: Mapping[str, Any], option: str, what: str) -> None:

@@ -245,25 +245,70 @@ def within_visibility(rng: float, seeing: Effects) -> bool:
 
 
 def sight(ctx: RulesContext, a: End, b: End) -> Sight:
-    table = ctx.table
-    rng = distance_between(a, b, ctx.scenario.measure)
-    line = line_of_sight(table, (a.x, a.y), (b.x, b.y), smoke_blockers(ctx.state.templates()))
-    now, daylit = light_now(ctx)
+    line = line_of_sight(ctx.table, (a.x, a.y), (b.x, b.y), smoke_blockers(ctx.state.templates()))
+    return _look(
+        ctx,
+        a,
+        b,
+        distance_between(a, b, ctx.scenario.measure),
+        line.clear,
+        list(line.blocked_by),
+        [_crossing(c) for c in line.crossings],
+        (line.level_a, line.level_b),
+        light_now(ctx),
+    )
+
+
+def sights(ctx: RulesContext, a: End, ends: Sequence[End]) -> list[Sight | None]:
+    """``sight`` from ``a`` to each of ``ends`` whose line is clear (None where it is blocked),
+    the lines traced together (``table.sight_pairs``: the same trace as ``line_of_sight``).
+
+    Range, line of sight, visibility, lighting, spotting and bands are ``sight``'s own; what
+    a clear line crosses on the way is not traced (``crossings`` empty, the levels NaN): ask
+    ``sight`` for one line's whole story. ``targets`` looks at every enemy stand this way.
+    """
+    if not ends:
+        return []
+    clear = sight_pairs(
+        ctx.table,
+        [(a.x, a.y)] * len(ends),
+        [(b.x, b.y) for b in ends],
+        smoke_blockers(ctx.state.templates()),
+    )
+    measure, light = ctx.scenario.measure, light_now(ctx)
+    nan = (math.nan, math.nan)
+    return [
+        _look(ctx, a, b, distance_between(a, b, measure), True, [], [], nan, light) if los else None
+        for b, los in zip(ends, clear, strict=True)
+    ]
+
+
+def _look(
+    ctx: RulesContext,
+    a: End,
+    b: End,
+    rng: float,
+    los: bool,
+    blocked_by: list[str],
+    crossings: list[dict[str, Any]],
+    levels: tuple[float, float],
+    light: tuple[Effects, Effects | None],
+) -> Sight:
+    """The rest of a look once its line is traced: visibility, lighting, bands, spotting."""
+    now, daylit = light
     seeing, lit = seeing_at(ctx, b, now, daylit)
-    visibility = seeing.visibility
-    visible = within_visibility(rng, seeing)
     result = Sight(
         a=a.label,
         b=b.label,
         range=rng,
         bearing=bearing(a.x, a.y, b.x, b.y),
-        los=line.clear,
-        blocked_by=list(line.blocked_by),
-        crossings=[_crossing(c) for c in line.crossings],
-        level_a=line.level_a,
-        level_b=line.level_b,
-        visibility=visibility,
-        visible=visible,
+        los=los,
+        blocked_by=blocked_by,
+        crossings=crossings,
+        level_a=levels[0],
+        level_b=levels[1],
+        visibility=seeing.visibility,
+        visible=within_visibility(rng, seeing),
         a_stand=a.stand,
         lit=lit,
     )

@@ -5,7 +5,9 @@ from a model chart and takes no ``--set`` options: its fire is the weapons chart
 ``tabletop.rules.cd.direct`` on the table, ``tabletop.rules.cd.quick`` as a calculator, exact
 odds from ``tabletop.rules.cd.odds``) and its other procedures are the program's own
 commands. This class only delegates to those procedures, so the CLI can ask the registry
-what a model is instead of comparing its name with ``"cd"``.
+what a model is instead of comparing its name with ``"cd"``. It imports no table geometry:
+the calculator (``tabletop fire --weapon ...``) loads this class and no shapely; a shot on
+the table is planned by ``rules.cd.direct.prepare``, which the commands call.
 """
 
 from __future__ import annotations
@@ -16,11 +18,9 @@ from typing import Any, ClassVar
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
 from tabletop.data.chart_params import TableParams
-from tabletop.rules.cd.direct import prepare
 from tabletop.rules.cd.fire import FirePlan
 from tabletop.rules.cd.odds import fire_odds
 from tabletop.rules.cd.quick import quick_fire, quick_plan
-from tabletop.rules.context import RulesContext
 from tabletop.rules.models import MODELS, Model, Outcome, Procedure, Shot
 
 
@@ -75,12 +75,6 @@ class CommandDecision(Model):
     def quick_fire(self, plan: FirePlan, dice: DiceLike) -> dict[str, Any]:
         """Roll a quick-mode shot: to-hit dice, then effect dice (CD 1)."""
         return quick_fire(plan, dice, self.charts)
-
-    @staticmethod
-    def table_plan(ctx: RulesContext, inputs: dict[str, Any]) -> FirePlan:
-        """The plan of SHOOTER's direct fire at TARGET on the table, looked at in any phase
-        (for odds): ``rules.cd.direct.prepare``; the game's ``fire`` action rolls it."""
-        return prepare(ctx, inputs, any_phase=True, look_ahead=True).plan
 
     def plan_odds(self, plan: FirePlan) -> dict[str, Any]:
         """Exact odds of a fire plan: hits, effects, depletion (``rules.cd.odds``)."""

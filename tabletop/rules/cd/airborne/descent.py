@@ -11,7 +11,8 @@ from tabletop.core.units import within
 from tabletop.data.chart_params import AirborneParams, AmmoParams
 from tabletop.rules.cd.airborne.common import _gap
 from tabletop.rules.cd.ammo import record_firing
-from tabletop.rules.cd.direct import prepare, roll_plan, verdict
+from tabletop.rules.cd.direct import prepare
+from tabletop.rules.cd.fire import roll_plan, verdict
 from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 from tabletop.rules.cd.stands import apply_effect
 from tabletop.rules.context import RulesContext
