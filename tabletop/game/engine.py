@@ -68,6 +68,13 @@ class Game:
         return cls(Store.open(path))
 
     @classmethod
+    def open_read_only(cls, path: Path) -> Game:
+        """The game for reading only, every read one snapshot until ``close``, however other
+        commands write meanwhile (``tabletop serve``): nothing done through it can change
+        the file."""
+        return cls(Store.open_read_only(path))
+
+    @classmethod
     def create(cls, path: Path, loaded: LoadedScenario, seed: int, *, force: bool) -> Game:
         state = opening_state(loaded, seed)
         rows = state.canonical()
@@ -173,6 +180,10 @@ class Game:
             now = state or (ctx.state if ctx is not None else self.state())
             return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
         return knowledge(ctx or self.context(state), view, self.past_states())
+
+    def head(self) -> tuple[int, str]:
+        """The log's last event: its number and its hash."""
+        return self.store.next_seq() - 1, self.store.last_hash()
 
     def event_count(self) -> int:
         """How many events the log holds (undos and redos included)."""

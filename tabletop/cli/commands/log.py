@@ -17,6 +17,7 @@ from tabletop.cli.core import (
 )  # fmt: skip
 from tabletop.core.sides import REFEREE
 from tabletop.core.words import inputs_text
+from tabletop.render.events import event_json
 
 
 @click.command("log")
@@ -103,28 +104,12 @@ def cli(
         # The side's log first, then its last N: hidden events do not use up --last.
         events = events_for_view(g.events(stand=stand), known)
         events = events[-last:] if last else events
-    data = {"events": [_event_json(ev, physical) for ev in events]}
+    data = {"events": [event_json(ev, physical) for ev in events]}
     if as_json:
         emit_json(data)
         return
     for ev in data["events"]:
         click.echo(_event_text(ev))
-
-
-def _event_json(ev: Any, physical_only: bool) -> dict[str, Any]:
-    rolls = [r for r in ev.rolls if r["source"] == "physical"] if physical_only else ev.rolls
-    out = {
-        "seq": ev.seq,
-        "turn": ev.turn,
-        "phase": ev.phase,
-        "command": ev.command,
-        "inputs": ev.inputs,
-        "rolls": rolls,
-        "result": ev.result,
-    }
-    if ev.undoes is not None:
-        out["undoes"] = ev.undoes
-    return out
 
 
 def _event_text(ev: dict[str, Any]) -> str:
