@@ -181,6 +181,12 @@ class Game:
             return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
         return knowledge(ctx or self.context(state), view, self.past_states())
 
+    def origin(self) -> str:
+        """The hash of the game's first event: which game this file holds (a new game
+        started over it has another)."""
+        first = self.store.event(1)
+        return "" if first is None else first.hash
+
     def head(self) -> tuple[int, str]:
         """The log's last event: its number and its hash."""
         return self.store.next_seq() - 1, self.store.last_hash()

@@ -16,8 +16,7 @@ from tabletop.cli.core import (
     view_option,
 )  # fmt: skip
 from tabletop.core.sides import REFEREE
-from tabletop.core.words import inputs_text
-from tabletop.render.events import event_json
+from tabletop.render.events import event_json, event_text
 
 
 @click.command("log")
@@ -109,22 +108,4 @@ def cli(
         emit_json(data)
         return
     for ev in data["events"]:
-        click.echo(_event_text(ev))
-
-
-def _event_text(ev: dict[str, Any]) -> str:
-    from tabletop.cli.core import rolls_text
-
-    verdict = ev["result"].get("verdict") if isinstance(ev["result"], dict) else None
-    head = f"#{ev['seq']} turn {ev['turn']} {ev['phase']}: {ev['command']}"
-    args = inputs_text(ev["inputs"])
-    line = f"{head} {args}".rstrip()
-    if verdict:
-        line += f" -> {verdict}"
-    elif "undoes" in ev and ev["command"] == "redo":
-        line += f" -> redid #{ev['result'].get('redid')} ({ev['result'].get('command')})"
-    elif "undoes" in ev:
-        line += f" -> undid #{ev['undoes']} ({ev['result'].get('command')})"
-    if ev["rolls"]:
-        line += f"\n    dice: {rolls_text(ev['rolls'])}"
-    return line
+        click.echo(event_text(ev))
