@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
@@ -46,7 +47,7 @@ PING = 15  # seconds between keep-alive comments on an idle stream
 SEND_TIMEOUT = 30.0  # a stream whose reader stops reading for this long is dropped
 MAX_PATH = 512  # bytes of a request's path and query; links are about 50
 STATIC = Path(__file__).resolve().parent / "static"
-STATIC_FILES = {"page.js": "text/javascript", "page.css": "text/css"}
+STATIC_FILES = {"page.js": "text/javascript", "page.css": "text/css", "icon.svg": "image/svg+xml"}
 
 # No script, style or picture from anywhere but this server, no inline script or style, no
 # framing, no forms, no plugins: the page works with no internet at all.
@@ -128,10 +129,17 @@ class Watcher:
             moved, self._moved = self._moved, asyncio.Event()
             moved.set()
 
-    async def wait(self, version: int) -> int:
-        """Until the head moves past ``version``; the version now."""
+    async def wait(self, version: int, stop: anyio.Event) -> int | None:
+        """Until the head moves past ``version`` (the version now), or ``stop`` is set (None)."""
         while self.version == version:
-            await self._moved.wait()
+            if stop.is_set():
+                return None
+            waits = {asyncio.ensure_future(self._moved.wait()), asyncio.ensure_future(stop.wait())}
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiting in waits:
+                    waiting.cancel()
         return self.version
 
 
@@ -220,16 +228,21 @@ def create_app(game_path: Path, links: Links) -> Starlette:
 
     async def events_of(request: Request, view: str) -> Response:
         first = await views.get(view)  # a replaced game is a 404 here, not an empty stream
+        # Set when the server is told to stop (Ctrl-C): the stream then ends as a stream
+        # should, instead of being cut off mid-response.
+        stopping = anyio.Event()
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             streams["open"] += 1
             streams["served"] += 1
             try:
                 snap = first.snap
-                version = watcher.version
+                version: int | None = watcher.version
                 yield _sse("hello", snap, None)
                 while True:
-                    version = await watcher.wait(version)
+                    version = await watcher.wait(version, stopping)
+                    if version is None:
+                        return
                     try:
                         now = (await views.get(view)).snap
                     except GameReplaced:
@@ -244,7 +257,12 @@ def create_app(game_path: Path, links: Links) -> Starlette:
                 streams["open"] -= 1
 
         return EventSourceResponse(
-            stream(), headers=HEADERS, ping=PING, send_timeout=SEND_TIMEOUT
+            stream(),
+            headers=HEADERS,
+            ping=PING,
+            send_timeout=SEND_TIMEOUT,
+            shutdown_event=stopping,
+            shutdown_grace_period=1.0,
         )
 
     async def static_file(request: Request) -> Response:
@@ -277,6 +295,8 @@ def create_app(game_path: Path, links: Links) -> Starlette:
         exception_handlers={HTTPException: not_found},
         lifespan=lifespan,
     )
+    # One answer for whatever is not served, a path with a slash too many included.
+    app.router.redirect_slashes = False
     app.state.streams = streams
     app.state.watcher = watcher
     app.add_middleware(Guard)

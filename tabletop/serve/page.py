@@ -31,6 +31,7 @@ def page(snap: Any) -> str:
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
 <title>{escape(title)} · {escape(snap.game)}</title>
+<link rel="icon" href="/static/icon.svg">
 <link rel="stylesheet" href="/static/page.css">
 <script src="/static/page.js" defer></script>
 </head>
