@@ -237,12 +237,13 @@ def create_app(game_path: Path, links: Links) -> Starlette:
             streams["served"] += 1
             try:
                 snap = first.snap
-                version: int | None = watcher.version
+                version = watcher.version
                 yield _sse("hello", snap, None)
                 while True:
-                    version = await watcher.wait(version, stopping)
-                    if version is None:
+                    moved = await watcher.wait(version, stopping)
+                    if moved is None:
                         return
+                    version = moved
                     try:
                         now = (await views.get(view)).snap
                     except GameReplaced:

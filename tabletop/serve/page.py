@@ -81,9 +81,7 @@ def _conditions(s: dict[str, Any]) -> str:
 
 def _table(heads: Iterable[str], rows: list[list[str]], css: str) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in heads)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows
-    )
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f'<table class="{css}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
