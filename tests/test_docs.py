@@ -90,6 +90,7 @@ NO_JSON_EXAMPLE_YET = {
     "tabletop engineer repair",
     "tabletop engineer smoke",
     "tabletop minefield clear",
+    "tabletop serve",  # runs until Ctrl-C; docs/serve.md shows its first line
 }
 
 
