@@ -34,6 +34,7 @@ from tabletop.core.errors import BadInput
 from tabletop.data.resources import scenarios_dir
 from tabletop.serve.app import PAGE_POLICY, create_app
 from tabletop.serve.links import SUFFIX, Links, links_path, load_links
+from tabletop.serve.server import base_url, listen
 from tabletop.serve.snapshot import game_identity
 from tests.conftest import file_digest
 from tests.test_views import HIDDEN_LAKE, NEVER_SEEN, assert_hidden, invoke
@@ -316,6 +317,14 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         f"Error: --port {port}: the port is in use (another 'tabletop serve'?); choose another "
         "with --port, or --port 0 for any free one\n"
     )
+
+
+def test_it_listens_on_the_loopback_unless_told_lan() -> None:
+    with listen(False, 0) as alone, listen(True, 0) as shared:
+        assert alone.getsockname()[0] == "127.0.0.1"
+        assert shared.getsockname()[0] == "0.0.0.0"
+        assert base_url(alone, False) == f"http://127.0.0.1:{alone.getsockname()[1]}"
+        assert base_url(shared, True).endswith(f":{shared.getsockname()[1]}")
 
 
 def test_serve_without_a_game_says_so(tmp_path: Path) -> None:
