@@ -205,6 +205,9 @@ def create_app(game_path: Path, links: Links) -> Starlette:
                 return await handler(request, view)
             except GameReplaced:
                 return not_found()
+            except TabletopError:
+                # The game busy beyond the wait, or its file gone: nothing to show now.
+                return Response("Busy, try again\n", 503, headers=HEADERS, media_type="text/plain")
 
         return endpoint
 
@@ -237,16 +240,22 @@ def create_app(game_path: Path, links: Links) -> Starlette:
             streams["served"] += 1
             try:
                 snap = first.snap
-                version = watcher.version
                 yield _sse("hello", snap, None)
                 while True:
-                    moved = await watcher.wait(version, stopping)
-                    if moved is None:
-                        return
-                    version = moved
+                    version = watcher.version
+                    if watcher.head[1] == snap.head:
+                        if await watcher.wait(version, stopping) is None:
+                            return
+                    else:
+                        # The game moved while this stream started or the view was read:
+                        # read it again, after a breath so a disagreement cannot spin.
+                        await asyncio.sleep(POLL / 4)
                     try:
                         now = (await views.get(view)).snap
-                    except GameReplaced:
+                    except (GameReplaced, TabletopError):
+                        # A new game in the file, or the file busy or gone: end the stream.
+                        # The page's EventSource comes back by itself and says hello with
+                        # what it shows by then (or gets the 404 of a retired link).
                         return
                     new = now.log_after(snap.last_logged)
                     for entry in new:
