@@ -37,6 +37,7 @@ from tabletop.serve.links import SUFFIX, Links, links_path, load_links
 from tabletop.serve.server import base_url, listen
 from tabletop.serve.snapshot import game_identity
 from tests.conftest import file_digest
+from tests.test_fuzz import contents, wrong_games
 from tests.test_views import HIDDEN_LAKE, NEVER_SEEN, assert_hidden, invoke
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -317,6 +318,37 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         f"Error: --port {port}: the port is in use (another 'tabletop serve'?); choose another "
         "with --port, or --port 0 for any free one\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("port", "says"),
+    [
+        ("-1", "-1 is out of range: give a whole number from 0 to 65535"),
+        ("65536", "65536 is out of range: give a whole number from 0 to 65535"),
+        ("http", "'http' is not a whole number"),
+    ],
+)
+def test_serve_refuses_a_port_that_is_none(port: str, says: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--port", port, "--game", str(tmp_path / "g")])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f"Error: Invalid value for '--port': {says} (see 'tabletop serve --help')"
+    )
+
+
+def test_serve_refuses_a_game_file_that_is_not_one(tmp_path: Path) -> None:
+    """The fuzz's wrong games (test_fuzz.py leaves serve out: a good line serves until
+    stopped): one line naming the file, exit 2, the file untouched, no links file made."""
+    base = tmp_path / "base.sqlite"
+    invoke(base, "new", "crossroads", "--seed", "1")
+    for what, target in wrong_games(tmp_path, base).items():
+        before = contents(target)
+        result = CliRunner().invoke(cli, ["serve", "--port", "0", "--game", str(target)])
+        assert result.exit_code == 2, (what, result.output)
+        lines = result.output.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: ") and target.name in lines[0]
+        assert contents(target) == before, what
+        assert not links_path(target).exists(), what
 
 
 def test_it_listens_on_the_loopback_unless_told_lan() -> None:
