@@ -207,6 +207,25 @@ def test_links_stay_across_restarts_and_new_links_retires_them(tmp_path: Path) -
     assert set(made.links.secrets.values()).isdisjoint(renewed.secrets.values())
 
 
+def test_a_running_server_shows_nothing_of_a_new_game_started_in_its_file(
+    tmp_path: Path,
+) -> None:
+    game = tmp_path / "g.sqlite"
+    invoke(game, "new", "crossroads", "--seed", "1")
+    game_id, sides = game_identity(game)
+    links = load_links(game, game_id, sides, renew=False).links
+    app = create_app(game, links)
+    with TestClient(app) as client:
+        assert client.get(url(links, "USA", "state.json")).status_code == 200
+        before = app.state.watcher.head
+        invoke(game, "new", "crossroads", "--seed", "2", "--force")
+        deadline = time.monotonic() + 5
+        while app.state.watcher.head == before and time.monotonic() < deadline:
+            time.sleep(0.02)  # the watcher's next look (every 0.2 s)
+        gone = [client.get(url(links, view, rest)) for view in links.secrets for rest in PAGES]
+    assert {(r.status_code, r.text) for r in gone} == {(404, "Not Found\n")}
+
+
 def test_a_links_file_others_may_read_is_refused(tmp_path: Path) -> None:
     game = tmp_path / "g.sqlite"
     invoke(game, "new", "crossroads", "--seed", "1")

@@ -192,7 +192,6 @@ def create_app(game_path: Path, links: Links) -> Starlette:
     static = {
         name: Body.of((STATIC / name).read_bytes()) for name in STATIC_FILES
     }  # read once: no file is looked up on a request
-    streams = {"open": 0, "served": 0}
 
     def linked(
         handler: Callable[[Request, str], Awaitable[Response]],
@@ -236,35 +235,30 @@ def create_app(game_path: Path, links: Links) -> Starlette:
         stopping = anyio.Event()
 
         async def stream() -> AsyncIterator[dict[str, str]]:
-            streams["open"] += 1
-            streams["served"] += 1
-            try:
-                snap = first.snap
-                yield _sse("hello", snap, None)
-                while True:
-                    version = watcher.version
-                    if watcher.head[1] == snap.head:
-                        if await watcher.wait(version, stopping) is None:
-                            return
-                    else:
-                        # The game moved while this stream started or the view was read:
-                        # read it again, after a breath so a disagreement cannot spin.
-                        await asyncio.sleep(POLL / 4)
-                    try:
-                        now = (await views.get(view)).snap
-                    except (GameReplaced, TabletopError):
-                        # A new game in the file, or the file busy or gone: end the stream.
-                        # The page's EventSource comes back by itself and says hello with
-                        # what it shows by then (or gets the 404 of a retired link).
+            snap = first.snap
+            yield _sse("hello", snap, None)
+            while True:
+                version = watcher.version
+                if watcher.head[1] == snap.head:
+                    if await watcher.wait(version, stopping) is None:
                         return
-                    new = now.log_after(snap.last_logged)
-                    for entry in new:
-                        yield _sse("logged", now, entry)
-                    if not new and now.digest != snap.digest:
-                        yield _sse("changed", now, None)
-                    snap = now
-            finally:
-                streams["open"] -= 1
+                else:
+                    # The game moved while this stream started or the view was read:
+                    # read it again, after a breath so a disagreement cannot spin.
+                    await asyncio.sleep(POLL / 4)
+                try:
+                    now = (await views.get(view)).snap
+                except (GameReplaced, TabletopError):
+                    # A new game in the file, or the file busy or gone: end the stream.
+                    # The page's EventSource comes back by itself and says hello with
+                    # what it shows by then (or gets the 404 of a retired link).
+                    return
+                new = now.log_after(snap.last_logged)
+                for entry in new:
+                    yield _sse("logged", now, entry)
+                if not new and now.digest != snap.digest:
+                    yield _sse("changed", now, None)
+                snap = now
 
         return EventSourceResponse(
             stream(),
@@ -307,7 +301,6 @@ def create_app(game_path: Path, links: Links) -> Starlette:
     )
     # One answer for whatever is not served, a path with a slash too many included.
     app.router.redirect_slashes = False
-    app.state.streams = streams
     app.state.watcher = watcher
     app.add_middleware(Guard)
     return app
