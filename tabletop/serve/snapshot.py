@@ -17,6 +17,7 @@ import json
 import threading
 from contextlib import closing
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,12 @@ def dumps(data: Any) -> str:
 
 
 def _default(value: Any) -> Any:
+    # As the command line's JSON writes them (tabletop.cli.core.emit_json).
+    if isinstance(value, Fraction):
+        return float(value)
     if isinstance(value, tuple | set | frozenset):
         return list(value)
-    return float(value)  # a Fraction
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 def take(path: Path, view: str) -> Snapshot:
