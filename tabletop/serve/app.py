@@ -20,7 +20,6 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,7 @@ from tabletop.game.rows import read_head
 from tabletop.render.events import event_text
 from tabletop.serve.links import Links
 from tabletop.serve.page import page, panel
-from tabletop.serve.snapshot import Body, Snapshot, take
+from tabletop.serve.snapshot import Body, Snapshot, draw_map, take
 
 POLL = 0.2  # seconds between looks at the game file: a page follows within a second
 RECHECK = 2.0  # seconds after which the log's head is read even if the files look the same
@@ -72,13 +71,22 @@ class GameReplaced(Exception):
     """The game file now holds another game: the links made for the old one serve nothing."""
 
 
-@dataclass(frozen=True)
 class Ready:
-    """A view's snapshot with its page and panel written, shared until the game changes."""
+    """A view's snapshot with its page and panel written, and its map once drawn: shared by
+    all the view's pages until the game changes."""
 
-    snap: Snapshot
-    page: Body
-    panel: Body
+    def __init__(self, snap: Snapshot, page: Body, panel: Body):
+        self.snap = snap
+        self.page = page
+        self.panel = panel
+        self._map: Body | None = None
+        self._drawing = asyncio.Lock()
+
+    async def map_svg(self) -> Body:
+        async with self._drawing:
+            if self._map is None:
+                self._map = await anyio.to_thread.run_sync(draw_map, self.snap.scene)
+            return self._map
 
 
 def prepare(path: Path, view: str) -> Ready:
@@ -223,10 +231,8 @@ def create_app(game_path: Path, links: Links) -> Starlette:
         return _body(request, (await views.get(view)).snap.state_json, "application/json")
 
     async def map_of(request: Request, view: str) -> Response:
-        ready = await views.get(view)
-        return _body(
-            request, ready.snap.map_svg, "image/svg+xml", **{"content-security-policy": MAP_POLICY}
-        )
+        picture = await (await views.get(view)).map_svg()
+        return _body(request, picture, "image/svg+xml", **{"content-security-policy": MAP_POLICY})
 
     async def events_of(request: Request, view: str) -> Response:
         first = await views.get(view)  # a replaced game is a 404 here, not an empty stream

@@ -25,7 +25,7 @@ from tabletop.core.sides import REFEREE
 from tabletop.game.engine import Game
 from tabletop.render.draw import write
 from tabletop.render.events import event_json
-from tabletop.render.scene import build_scene
+from tabletop.render.scene import Scene, build_scene
 from tabletop.render.status import status_data
 
 # The rendering libraries are not all safe to drive from two threads at once; one snapshot
@@ -56,9 +56,9 @@ class Snapshot:
     status: dict[str, Any]  # as 'status --view VIEW --json' gives it
     log: list[dict[str, Any]]  # as 'log --view VIEW --json' gives each event
     state_json: Body
-    map_svg: Body
+    scene: Scene = field(repr=False)  # the map, drawn when a page first asks for it
     digest: str  # of everything the page shows: equal digests, equal pages
-    map_digest: str
+    map_digest: str  # of what the map shows (its scene)
 
     def log_after(self, seq: int) -> list[dict[str, Any]]:
         return [e for e in self.log if e["seq"] > seq]
@@ -99,12 +99,10 @@ def take(path: Path, view: str) -> Snapshot:
             events = game.events_for(known)
         log = [event_json(ev) for ev in events]
         scene = build_scene(ctx, game.info.name, view, known=known)
-        buffer = io.BytesIO()
-        write(scene, buffer, "svg")
         name = game.info.name
     state_text = (dumps(status) + "\n").encode("utf-8")
-    svg = buffer.getvalue()
-    map_digest = hashlib.sha256(svg).hexdigest()
+    # The scene is plain data (shapes, labels, conditions): equal scenes, equal pictures.
+    map_digest = hashlib.sha256(repr(scene).encode("utf-8")).hexdigest()
     digest = hashlib.sha256(
         b"\0".join([state_text, dumps(log).encode("utf-8"), map_digest.encode()])
     ).hexdigest()
@@ -117,10 +115,19 @@ def take(path: Path, view: str) -> Snapshot:
         status=status,
         log=log,
         state_json=Body.of(state_text),
-        map_svg=Body.of(svg),
+        scene=scene,
         digest=digest[:32],
         map_digest=map_digest[:32],
     )
+
+
+def draw_map(scene: Scene) -> Body:
+    """The map as SVG (``map --view VIEW`` draws the same): a few tenths of a second on a
+    large table, so only once a page asks for it, and once for all the view's pages."""
+    buffer = io.BytesIO()
+    with _MAKING:
+        write(scene, buffer, "svg")
+    return Body.of(buffer.getvalue())
 
 
 def game_identity(path: Path) -> tuple[str, list[str]]:
