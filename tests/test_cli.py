@@ -1008,7 +1008,7 @@ def test_help_does_not_import_the_heavy_libraries() -> None:
         "result = CliRunner().invoke(cli, ['--help'])\n"
         "assert result.exit_code == 0, result.output\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('shapely', 'numpy', 'ruamel'))\n"
+        "('shapely', 'numpy', 'ruamel', 'starlette', 'uvicorn', 'sse_starlette', 'segno'))\n"
         "print(','.join(heavy))\n"
     )
     done = subprocess.run(
@@ -1029,7 +1029,8 @@ LIGHT_READS = (
 
 
 def test_referee_reads_do_not_import_the_heavy_libraries(game: Run) -> None:
-    """status, show and log in the referee's view read rows only: no shapely, no numpy.
+    """status, show and log in the referee's view read rows only: no shapely, no numpy (and
+    no web server: only 'serve' loads one).
 
     Each command runs in turn in one fresh interpreter; the heavy modules loaded after it
     are recorded, so the first command listed with any is the one that loaded them.
@@ -1044,7 +1045,7 @@ def test_referee_reads_do_not_import_the_heavy_libraries(game: Run) -> None:
         "    result = CliRunner().invoke(cli, [*args, '--game', game])\n"
         "    assert result.exit_code == 0 and result.output, (args, result.output)\n"
         "    tops = {m.split('.')[0] for m in sys.modules}\n"
-        "    loaded[' '.join(args)] = sorted(tops & {'shapely', 'numpy'})\n"
+        "    loaded[' '.join(args)] = sorted(tops & {'shapely', 'numpy', 'starlette', 'segno'})\n"
         "print(json.dumps(loaded))\n"
     )
     argv = [sys.executable, "-c", script, str(game.game), json.dumps(LIGHT_READS)]  # type: ignore[attr-defined]

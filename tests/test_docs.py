@@ -112,6 +112,7 @@ NO_JSON_EXAMPLE_YET = {
     # Needs a drawing in the session's folder, which the JSON sessions do not lay; its keys
     # are in SPEC 7 and tests/test_setup.py checks them (the roer table rebuilt).
     "tabletop scenario import-svg",
+    "tabletop serve",  # runs until Ctrl-C; docs/serve.md shows its first line
 }
 
 

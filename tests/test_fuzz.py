@@ -59,7 +59,11 @@ def leaf_commands() -> list[tuple[str, click.Command]]:
 
 COMMANDS = leaf_commands()
 # Commands left out of the value sweep, and why (they are covered elsewhere).
-SLOW = {"demo": "plays a whole scripted turn per run; its --keep path is fuzzed below"}
+SLOW = {
+    "demo": "plays a whole scripted turn per run; its --keep path is fuzzed below",
+    # A good line serves until Ctrl-C; test_serve.py gives it hostile ports and games.
+    "serve": "runs until stopped",
+}
 
 # Known-good values for arguments, by parameter name; anything else gets one by its type.
 GOOD_BY_NAME = {

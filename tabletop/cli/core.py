@@ -1187,13 +1187,10 @@ def executed(out: Any, as_json: bool) -> dict[str, Any] | None:
 
 def rolls_text(rolls: list[Any]) -> str:
     """``7 (to-hit 1 of 2), 3* (...)``; physical rolls are starred."""
+    from tabletop.render.events import rolls_text as text
+
     dice_shown()
-    out = []
-    for r in rolls:
-        d = r if isinstance(r, dict) else r.as_dict()
-        star = "*" if d["source"] == "physical" else ""
-        out.append(f"{d['value']}{star} ({d['purpose']})")
-    return ", ".join(out)
+    return text(rolls)
 
 
 def command(f: F) -> F:

@@ -74,6 +74,13 @@ class Game:
         return cls(Store.open(path))
 
     @classmethod
+    def open_read_only(cls, path: Path) -> Game:
+        """The game for reading only, every read one snapshot until ``close``, however other
+        commands write meanwhile (``tabletop serve``): nothing done through it can change
+        the file."""
+        return cls(Store.open_read_only(path))
+
+    @classmethod
     def create(cls, path: Path, loaded: LoadedScenario, seed: int, *, force: bool) -> Game:
         state = opening_state(loaded, seed)
         rows = state.canonical()
@@ -189,6 +196,16 @@ class Game:
                 _KNOWN.pop(next(iter(_KNOWN)))
             _KNOWN[key] = known
         return known
+
+    def origin(self) -> str:
+        """The hash of the game's first event: which game this file holds (a new game
+        started over it has another)."""
+        first = self.store.event(1)
+        return "" if first is None else first.hash
+
+    def head(self) -> tuple[int, str]:
+        """The log's last event: its number and its hash."""
+        return self.store.next_seq() - 1, self.store.last_hash()
 
     def event_count(self) -> int:
         """How many events the log holds (undos and redos included)."""

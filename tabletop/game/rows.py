@@ -42,3 +42,10 @@ def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] |
     with closing(Store.open(path)) as store:
         now = store.last_hash()
         return now, (None if now == head else store.rows())
+
+
+def read_head(path: Path) -> tuple[int, str]:
+    """The log's last event, its number and hash, read without writing anything: how
+    ``tabletop serve`` notices a command logged in any process."""
+    with closing(Store.open_read_only(path)) as store:
+        return store.next_seq() - 1, store.last_hash()

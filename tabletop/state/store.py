@@ -215,6 +215,50 @@ class Store:
         return store
 
     @classmethod
+    def open_read_only(cls, path: Path) -> Store:
+        """The game opened for reading only (``tabletop serve``): SQLite refuses every write
+        on this connection, and nothing is migrated or switched, so the file stays exactly as
+        its writers left it. The reads from here to ``close`` are one snapshot (a read
+        transaction), however the referee's commands write meanwhile (WAL)."""
+        if not path.is_file():
+            raise NoGame(
+                f"no game at {str(path)!r}: start one with 'tabletop new SCENARIO.yaml' "
+                "(or pass --game PATH)"
+            )
+        uri = path.resolve().as_uri() + "?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=busy_seconds(), isolation_level=None)
+        except sqlite3.Error as exc:
+            raise BadInput(f"cannot read the game {str(path)!r}: {exc}") from None
+        store = cls(conn, path)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                raise BadInput(f"{str(path)!r} is not a tabletop game file")
+            if version > SCHEMA_VERSION:
+                raise _newer(path, version)
+            if version < SCHEMA_VERSION:
+                # Bringing it up to date is a write: another command does it first.
+                raise BadInput(
+                    f"{str(path)!r} was written by an older tabletop: run any command on it "
+                    "once (for example 'tabletop status') to bring it up to date"
+                )
+            conn.execute("BEGIN")
+            store.game()
+        except TabletopError:
+            conn.close()
+            raise
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise _busy(path) from None
+            raise BadInput(f"cannot read the game {str(path)!r}: {exc}") from None
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise BadInput(f"{str(path)!r} is not a tabletop game file") from None
+        return store
+
+    @classmethod
     def create(
         cls,
         path: Path,

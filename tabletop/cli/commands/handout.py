@@ -40,10 +40,11 @@ def cli(side: str, out: Path, game: Path, as_json: bool) -> None:
       tabletop handout USA --out handout-usa
     """
     from tabletop.cli.commands.report import map_svg
-    from tabletop.cli.commands.status import render, status_data
+    from tabletop.cli.commands.status import render
     from tabletop.core.errors import BadInput
     from tabletop.core.sides import resolve_side
     from tabletop.render.report import build_report, markdown
+    from tabletop.render.status import status_data
 
     g = open_game(game)
     ctx = g.context()

@@ -16,7 +16,7 @@ from tabletop.cli.core import (
     view_option,
 )  # fmt: skip
 from tabletop.core.sides import REFEREE
-from tabletop.core.words import inputs_text
+from tabletop.render.events import event_json, event_text
 
 
 @click.command("log")
@@ -103,43 +103,9 @@ def cli(
         # The side's log first, then its last N: hidden events do not use up --last.
         events = events_for_view(g.events(stand=stand), known)
         events = events[-last:] if last else events
-    data = {"events": [_event_json(ev, physical) for ev in events]}
+    data = {"events": [event_json(ev, physical) for ev in events]}
     if as_json:
         emit_json(data)
         return
     for ev in data["events"]:
-        click.echo(_event_text(ev))
-
-
-def _event_json(ev: Any, physical_only: bool) -> dict[str, Any]:
-    rolls = [r for r in ev.rolls if r["source"] == "physical"] if physical_only else ev.rolls
-    out = {
-        "seq": ev.seq,
-        "turn": ev.turn,
-        "phase": ev.phase,
-        "command": ev.command,
-        "inputs": ev.inputs,
-        "rolls": rolls,
-        "result": ev.result,
-    }
-    if ev.undoes is not None:
-        out["undoes"] = ev.undoes
-    return out
-
-
-def _event_text(ev: dict[str, Any]) -> str:
-    from tabletop.cli.core import rolls_text
-
-    verdict = ev["result"].get("verdict") if isinstance(ev["result"], dict) else None
-    head = f"#{ev['seq']} turn {ev['turn']} {ev['phase']}: {ev['command']}"
-    args = inputs_text(ev["inputs"])
-    line = f"{head} {args}".rstrip()
-    if verdict:
-        line += f" -> {verdict}"
-    elif "undoes" in ev and ev["command"] == "redo":
-        line += f" -> redid #{ev['result'].get('redid')} ({ev['result'].get('command')})"
-    elif "undoes" in ev:
-        line += f" -> undid #{ev['undoes']} ({ev['result'].get('command')})"
-    if ev["rolls"]:
-        line += f"\n    dice: {rolls_text(ev['rolls'])}"
-    return line
+        click.echo(event_text(ev))

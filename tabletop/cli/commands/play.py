@@ -20,7 +20,8 @@ from tabletop.core.words import count
 QUIT = ("quit", "exit")
 HELP = "Type a command as after 'tabletop' (fire G-1 US-1, phase next, undo --dry-run ...); "
 HELP += "'view SIDE' or 'view referee' changes the view; 'quit' ends."
-NOT_INSIDE = ("play", "completion")
+# serve runs until Ctrl-C: it belongs in a terminal of its own, beside the session.
+NOT_INSIDE = ("play", "completion", "serve")
 
 
 @click.command("play")
