@@ -223,3 +223,19 @@ def test_fire_at_a_point_a_friendly_stand_sees_or_h_and_i_gives_no_warning(
     artillery("undo")
     hni = as_json(artillery("barrage", "US-5", "--at", "27,21", "--hni", "--dice", "5", "--json"))
     assert hni["warnings"] == []
+
+
+def test_a_stand_the_burst_eliminates_is_not_suppressed_nor_unsuppressed_next_turn(
+    artillery: Run,
+) -> None:
+    # G-3 alone under the mortar's burst, eliminated (1, 8): every other stand under HE is
+    # suppressed, an eliminated one is not, and the next artillery phase does not say
+    # "suppression removed" of it.
+    artillery("barrage", "US-5", "--at", "27,21", "--dice", "1,8")
+    g3 = next(s for s in as_json(artillery("status", "--json"))["stands"] if s["id"] == "G-3")
+    assert (g3["status"], g3["markers"]) == ("eliminated", [])
+    artillery("turn", "next", "--yes")
+    out = artillery("phase", "next").output
+    assert out.startswith("Turn 3, artillery phase\n")
+    assert "  template: burst-1 (burst) removed\n" in out
+    assert "suppression: G-3" not in out

@@ -256,8 +256,9 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
             tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
-            _suppress(stand)
             apply_effect(stand, tally.worst, state, b.point, ctx)
+            # Every stand under HE is suppressed, save one the burst eliminated.
+            _suppress(stand)
             result["rolls"][sid] = to_hit_roll + [r.value for r in thrown_dice.rolls[before:]]
             result["hits"][sid] = tally.hits
             # The same words as 'odds barrage' (one procedure): a hit with no effect, like
