@@ -137,9 +137,15 @@ def _answers(script: Script, result: Result) -> None:
     for line, start, end in zip(script.lines, starts, [*starts[1:], len(out)], strict=True):
         line.answer = "\n".join(out[start + 1 : end])
     errors: dict[int, list[str]] = {}
+    failing = None  # the line whose error the indented lines that follow it belong to
     for err in result.stderr.splitlines():
         if match := FAILED_LINE.match(err):
-            errors.setdefault(int(match.group(1)), []).append(err)
+            failing = int(match.group(1))
+            errors.setdefault(failing, []).append(err)
+        elif failing is not None and err.startswith(" "):
+            errors[failing].append(err)  # e.g. a refused move's costs, piece by piece
+        else:
+            failing = None
     for line in script.lines:
         line.answer += "".join("\n" + e for e in errors.get(line.number, []))
 
