@@ -239,3 +239,19 @@ def test_a_stand_the_burst_eliminates_is_not_suppressed_nor_unsuppressed_next_tu
     assert out.startswith("Turn 3, artillery phase\n")
     assert "  template: burst-1 (burst) removed\n" in out
     assert "suppression: G-3" not in out
+
+
+def test_a_stand_a_burst_forces_back_is_told_how_far_which_way_and_how(artillery: Run) -> None:
+    # G-3 (veteran) under a burst centred 0.3" north of it: 1 hits, 6 forces it back; it
+    # falls back half its 6" allowance straight away from the burst's centre (hit effects
+    # chart), as fire says it, and 'move --fall-back' carries it out.
+    out = artillery("barrage", "US-5", "--at", "27,21.3", "--dice", "1,6").output
+    assert out.splitlines()[1:3] == [
+        "  G-3 (67% under): needs 2 [-2 target in medium cover (village-1)], rolled 1, 6: "
+        "forced back",
+        "    G-3: forced back 3\" on bearing 180, away from the burst, to 27.00,18.00: "
+        "'tabletop move G-3 --fall-back' (hit effects chart)",
+    ]
+    artillery("undo")  # the JSON says the same
+    now = as_json(artillery("barrage", "US-5", "--at", "27,21.3", "--dice", "1,6", "--json"))
+    assert now["now"] == {"G-3": out.splitlines()[2].removeprefix("    G-3: ")}

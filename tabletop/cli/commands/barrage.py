@@ -146,6 +146,9 @@ def cli(
                 f"{' [' + mods_text + ']' if mods_text else ''}, rolled "
                 f"{', '.join(map(str, r['rolls'][sid]))}: {r['effects'][sid]}"
             )
+            now = r.get("now", {}).get(sid)
+            if now is not None and now != r["effects"][sid]:
+                click.echo(f"    {sid}: {now}")
         else:
             click.echo(f"  {sid} ({r['fractions'][sid]:.0%} under)")
     if r.get("marked_die"):

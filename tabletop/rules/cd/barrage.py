@@ -169,6 +169,9 @@ class BarrageResult(TypedDict):
     rolls: dict[str, list[int]]  # to-hit die then effect dice, by stand
     hits: dict[str, int]
     effects: dict[str, str | None]
+    # What became of a stand the burst eliminated or forced back, as fire says it: a stand
+    # forced back is told how far, which way and how to carry it out (hit effects chart).
+    now: dict[str, str]
     to_hit: dict[str, int]
     modifiers: dict[str, list[dict[str, Any]]]
     depletion_checks: int  # ammunition depletion dice booked (CD 1.1, 1.2)
@@ -195,6 +198,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
         "rolls": {},
         "hits": {},
         "effects": {},
+        "now": {},
         "to_hit": {},
         "modifiers": {},
         "depletion_checks": 0,
@@ -256,7 +260,9 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
             tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
-            apply_effect(stand, tally.worst, state, b.point, ctx)
+            now = apply_effect(stand, tally.worst, state, b.point, ctx, "the burst")
+            if now is not None:
+                result["now"][sid] = now
             # Every stand under HE is suppressed, save one the burst eliminated.
             _suppress(stand)
             result["rolls"][sid] = to_hit_roll + [r.value for r in thrown_dice.rolls[before:]]
