@@ -243,13 +243,14 @@ def test_a_stand_the_burst_eliminates_is_not_suppressed_nor_unsuppressed_next_tu
 
 def test_a_stand_a_burst_forces_back_is_told_how_far_which_way_and_how(artillery: Run) -> None:
     # G-3 (veteran) under a burst centred 0.3" north of it: 1 hits, 6 forces it back; it
-    # falls back half its 6" allowance straight away from the burst's centre (hit effects
-    # chart), as fire says it, and 'move --fall-back' carries it out.
+    # falls back half its 6" allowance straight away from the fire, the mortar US-5 at
+    # 21,3 (hit effects chart), not south from the burst's centre into the Americans; said
+    # as fire says it, with the command that carries it out.
     out = artillery("barrage", "US-5", "--at", "27,21.3", "--dice", "1,6").output
     assert out.splitlines()[1:3] == [
         "  G-3 (67% under): needs 2 [-2 target in medium cover (village-1)], rolled 1, 6: "
         "forced back",
-        "    G-3: forced back 3\" on bearing 180, away from the burst, to 27.00,18.00: "
+        "    G-3: forced back 3\" on bearing 18.4, away from the fire, to 27.95,23.85: "
         "'tabletop move G-3 --fall-back' (hit effects chart)",
     ]
     artillery("undo")  # the JSON says the same

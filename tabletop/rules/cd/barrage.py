@@ -38,7 +38,7 @@ from tabletop.rules.cd.sighting import end_for_point, end_for_stand, glances, ta
 from tabletop.rules.cd.stands import apply_effect, check_phase, choose_weapon, firer_of, target_of
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, in_play, out_of_play, position
+from tabletop.state.document import StandRow, centre, in_play, out_of_play, position
 from tabletop.table import circle, coverage, strip
 
 
@@ -217,6 +217,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
         "centre": list(b.point),
     }
     triggers = 0
+    fired_from = None if shooter["x"] is None else centre(shooter)
     if b.hni:
         # H&I books no ammunition (CD 1.1) but is the weapon's fire for the turn.
         note_fired(state, shooter, b.weapon, f"H&I by {shooter['id']}")
@@ -260,7 +261,10 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
             tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
-            now = apply_effect(stand, tally.worst, state, b.point, ctx, "the burst")
+            # A stand forced back falls back away from the fire, as under direct fire: from
+            # the firing stand, not from the burst's centre (within an inch of the stand,
+            # any way at all, toward the enemy as often as not).
+            now = apply_effect(stand, tally.worst, state, fired_from, ctx)
             if now is not None:
                 result["now"][sid] = now
             # Every stand under HE is suppressed, save one the burst eliminated.
