@@ -445,6 +445,22 @@ def test_a_fall_back_not_made_stays_pending_past_the_turn(forced: Run) -> None:
     assert as_json(forced("show", "US-1", "--json"))["markers"] == []
 
 
+def test_a_stand_forced_back_off_a_minefield_is_not_stopped_nor_attacked_again(
+    moves: Run,
+) -> None:
+    # FAST stops on the edge of mf-1 (45,38) at 45,37.2; the attack hits (1) and forces it
+    # back (5, regular): 5" (half its 10") straight away from the field. Moving back off the
+    # field it lies on, it is neither stopped by it nor attacked again (CD 3.2).
+    moves("move", "FAST", "45,37.2")
+    moves("phase", "next", "--dice", "1,5")
+    r = as_json(moves("move", "FAST", "--fall-back", "--json"))
+    assert (r["verdict"], r["to"]) == (
+        'FAST falls back 5.00" to 45.00,32.20 (hit effects chart; no allowance spent)',
+        [45.0, 32.2],
+    )
+    assert (r["attacks"], r["revealed"]) == (0, [])
+
+
 def test_forced_back_by_a_minefield_falls_back_away_from_it(moves: Run) -> None:
     # ENG crosses mf-1 (45,38) and stops past it at 45,38.9; in the opportunity fire phase
     # the first attack hits (1 on 3 or less), effect 5: forced back (regular); the second

@@ -144,6 +144,7 @@ class MovePlan:
     segments: list[Segment] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     refused: str | None = None
+    falling_back: bool = False  # a forced-back result carried out ('move --fall-back')
 
     @property
     def length(self) -> float:
@@ -630,6 +631,7 @@ def plan_move(
         legs = [(a, b) for a, b in itertools.pairwise(points) if math.dist(a, b) > EPS]
         facing = bearing(*legs[-1][0], *legs[-1][1]) if legs else float(stand["facing"])
     plan = MovePlan(stand, points, float(facing) % 360, pricer.cross, pricer.road)
+    plan.falling_back = forced
     if pricer.kind.mobility in ("static", "boat"):
         plan.refused = (
             f"{stand['id']} ({stand['kind']}) does not move on land: boats move with "
@@ -753,8 +755,20 @@ def shown_total(segments: list[Segment]) -> str:
     return cost_lines(shown_segments(segments))[1]
 
 
+def mines_on_the_way(
+    ctx: RulesContext, plan: MovePlan
+) -> list[tuple[minefields.Meeting, dict[str, Any]]]:
+    """The enemy minefields the move meets. A stand forced back out of a field it lies
+    on (or touches) is neither stopped nor attacked by it again on its way out (CD 3.2);
+    another field on its way acts as on any move."""
+    met = minefields.meetings(ctx, plan.stand, plan.points)
+    if plan.falling_back:
+        met = [(m, f) for m, f in met if m.contact > EPS]
+    return met
+
+
 def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
-    for m, f in minefields.meetings(ctx, stand, plan.points):
+    for m, f in mines_on_the_way(ctx, plan):
         point = point_along(plan.points, m.contact)
         plan.events.append(
             Event(
@@ -842,7 +856,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     if broke is not None:
         stop, why_stop = broke.along, "ice"
     # Real minefields stop the stand once it is across (CD 3.2).
-    met = minefields.meetings(ctx, stand, points)
+    met = mines_on_the_way(ctx, plan)
     for m, f in met:
         if m.contact > stop + EPS:
             break
