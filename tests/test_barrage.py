@@ -256,3 +256,11 @@ def test_a_stand_a_burst_forces_back_is_told_how_far_which_way_and_how(artillery
     artillery("undo")  # the JSON says the same
     now = as_json(artillery("barrage", "US-5", "--at", "27,21.3", "--dice", "1,6", "--json"))
     assert now["now"] == {"G-3": out.splitlines()[2].removeprefix("    G-3: ")}
+
+
+def test_a_sliver_of_a_base_under_the_template_is_not_said_to_be_none_of_it() -> None:
+    # A stand with 0.5% of its base under the burst is under it, rolled for and suppressed:
+    # "<1% under", never "0% under".
+    from tabletop.cli.commands.barrage import share
+
+    assert [share(f) for f in (0.005, 0.971, 0.995, 1.0)] == ["<1%", "97%", ">99%", "100%"]
