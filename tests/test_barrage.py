@@ -264,3 +264,14 @@ def test_a_sliver_of_a_base_under_the_template_is_not_said_to_be_none_of_it() ->
     from tabletop.cli.commands.barrage import share
 
     assert [share(f) for f in (0.005, 0.971, 0.995, 1.0)] == ["<1%", "97%", ">99%", "100%"]
+
+
+def test_a_sides_own_barrage_on_a_stand_it_never_saw_reads_in_its_log(artillery: Run) -> None:
+    # US-5's burst eliminates G-3, which no American ever saw: USA's log keeps its own
+    # barrage and the dice it saw thrown, saying of each only that it was about a stand not
+    # seen (the target and its quality stay secret), and prints without a traceback.
+    artillery("barrage", "US-5", "--at", "27,21", "--dice", "1,8")
+    assert artillery("log", "--view", "USA", "--last", "1").output == (
+        "#4 turn 2 artillery: barrage ammo=he at=27,21 shooter=US-5\n"
+        "    dice: 1* (a roll about a stand not seen), 8* (a roll about a stand not seen)\n"
+    )
