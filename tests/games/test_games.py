@@ -358,6 +358,10 @@ def test_whole_game(name: str, tmp_path: Path) -> None:
 
 
 def test_every_bundled_scenario_has_a_game_of_four_turns() -> None:
+    from tabletop.data.resources import scenarios_dir
+
     played = {read_script(n).new[1]: read_script(n).text.count("turn next") for n in GAMES}
-    assert {"crossroads", "large"} <= set(played)
+    bundled = {p.stem for p in scenarios_dir().glob("*.yaml")}
+    assert {"crossroads", "large", "roer"} <= bundled
+    assert set(played) == bundled, "each bundled scenario has a game here, and only those"
     assert all(turns >= 4 for turns in played.values()), played
