@@ -250,7 +250,7 @@ def test_a_stand_a_burst_forces_back_is_told_how_far_which_way_and_how(artillery
     assert out.splitlines()[1:3] == [
         "  G-3 (67% under): needs 2 [-2 target in medium cover (village-1)], rolled 1, 6: "
         "forced back",
-        "    G-3: forced back 3\" on bearing 18.4, away from the fire, to 27.95,23.85: "
+        '    G-3: forced back 3" on bearing 18.4, away from the fire, to 27.95,23.85: '
         "'tabletop move G-3 --fall-back' (hit effects chart)",
     ]
     artillery("undo")  # the JSON says the same
