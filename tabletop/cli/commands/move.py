@@ -152,7 +152,7 @@ def _show(r: dict[str, Any], *, dry_run: bool) -> None:
         click.echo(f"  {e['kind']} {e['id'] or ''} at {e['point'][0]:g},{e['point'][1]:g}: "
                    f"{e['result']} ({e['rule']})")  # fmt: skip
     if r.get("opportunity"):
-        seen = ", ".join(f'{o["stand"]} ({o["range"]:g}")' for o in r["opportunity"])
+        seen = ", ".join(f'{o["stand"]} ({o["range"]:.2f}")' for o in r["opportunity"])
         click.echo(f"  opportunity fire: {seen}")
     for outcome, p in (r.get("odds") or {}).items():
         click.echo(f"  odds: {outcome}: {p}")
