@@ -430,6 +430,23 @@ def test_fall_back_is_carried_out_in_the_fire_phase_and_clears_the_marker(forced
     )
 
 
+def test_a_fall_back_checked_shows_where_it_ends_and_changes_nothing(forced: Run) -> None:
+    forced("fire", "FAST", "US-1", "--dice", "1,5")
+    before = file_digest(forced.game)  # type: ignore[attr-defined]
+    out = forced("move", "US-1", "--fall-back", "--check").output
+    assert out == (
+        'US-1 would fall back 3.00" to 30.00,15.00 (hit effects chart; no allowance spent) '
+        "(dry run, nothing logged)\n"
+        '  3.00" open: x1 = 3.00" (CD core (default))\n'
+    )
+    refused = forced("move", "US-1", "28,10", "--fall-back", "--check", code=3).output
+    assert refused == (
+        "Error: US-1 falls back away from the fire: 28,10 is nearer to it (hit effects chart)\n"
+    )
+    assert file_digest(forced.game) == before  # type: ignore[attr-defined]
+    assert as_json(forced("move", "US-1", "--fall-back", "--json"))["to"] == [30.0, 15.0]
+
+
 def test_a_fall_back_not_made_stays_pending_past_the_turn(forced: Run) -> None:
     forced("fire", "FAST", "US-1", "--dice", "1,5")
     forced("turn", "next", "--yes")

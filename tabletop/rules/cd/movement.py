@@ -1199,6 +1199,18 @@ def fall_back_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
 # --- the dry run with exact odds ----------------------------------------------------------------
 
 
+def check_fall_back(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    """``move STAND --fall-back --check``: the fall-back carried out on a copy of the table
+    by the same procedure (``fall_back_action``), so the referee sees where it would end
+    and what it would meet; nothing is rolled or logged. A refusal is the action's own."""
+    copy = RulesContext(
+        ctx.state.copy(), _HighestFaces(), ctx.scenario, ctx.charts, _table=ctx.table
+    )
+    result = dict(fall_back_action(copy, inputs))
+    said = str(result["verdict"]).replace(" falls back ", " would fall back ", 1)
+    return {**result, "verdict": f"{said} (dry run, nothing logged)", "refused": None}
+
+
 def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
     """What the move would cost and meet, and the exact odds of what it would roll."""
     stand = _stand_for_move(ctx, inputs)
