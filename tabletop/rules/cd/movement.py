@@ -362,6 +362,11 @@ class Pricer:
         where = {"hard": "hard-road", "paved": "hard-road", "dirt": "dirt-road"}.get(
             road or "", "open"
         )
+        # Where roads meet, the stretch is named for the road that prices it (the hard road
+        # a dirt track joins, not the track: mud spares the one and not the other, CD 11.1).
+        giving = [s.id for s in shown if road and charts.terrain[s.kind].road == road]
+        if giving:
+            label = giving[-1]
         # Deep water: a bridge that carries the stand, a ford, or ice; else no way across
         # (CD 2). Shallow water (a stream) is priced by the terrain chart like any ground.
         water = [
