@@ -223,3 +223,55 @@ def test_fire_at_a_point_a_friendly_stand_sees_or_h_and_i_gives_no_warning(
     artillery("undo")
     hni = as_json(artillery("barrage", "US-5", "--at", "27,21", "--hni", "--dice", "5", "--json"))
     assert hni["warnings"] == []
+
+
+def test_a_stand_the_burst_eliminates_is_not_suppressed_nor_unsuppressed_next_turn(
+    artillery: Run,
+) -> None:
+    # G-3 alone under the mortar's burst, eliminated (1, 8): every other stand under HE is
+    # suppressed, an eliminated one is not, and the next artillery phase does not say
+    # "suppression removed" of it.
+    artillery("barrage", "US-5", "--at", "27,21", "--dice", "1,8")
+    g3 = next(s for s in as_json(artillery("status", "--json"))["stands"] if s["id"] == "G-3")
+    assert (g3["status"], g3["markers"]) == ("eliminated", [])
+    artillery("turn", "next", "--yes")
+    out = artillery("phase", "next").output
+    assert out.startswith("Turn 3, artillery phase\n")
+    assert "  template: burst-1 (burst) removed\n" in out
+    assert "suppression: G-3" not in out
+
+
+def test_a_stand_a_burst_forces_back_is_told_how_far_which_way_and_how(artillery: Run) -> None:
+    # G-3 (veteran) under a burst centred 0.3" north of it: 1 hits, 6 forces it back; it
+    # falls back half its 6" allowance straight away from the fire, the mortar US-5 at
+    # 21,3 (hit effects chart), not south from the burst's centre into the Americans; said
+    # as fire says it, with the command that carries it out.
+    out = artillery("barrage", "US-5", "--at", "27,21.3", "--dice", "1,6").output
+    assert out.splitlines()[1:3] == [
+        "  G-3 (67% under): needs 2 [-2 target in medium cover (village-1)], rolled 1, 6: "
+        "forced back",
+        '    G-3: forced back 3" on bearing 18.4, away from the fire, to 27.95,23.85: '
+        "'tabletop move G-3 --fall-back' (hit effects chart)",
+    ]
+    artillery("undo")  # the JSON says the same
+    now = as_json(artillery("barrage", "US-5", "--at", "27,21.3", "--dice", "1,6", "--json"))
+    assert now["now"] == {"G-3": out.splitlines()[2].removeprefix("    G-3: ")}
+
+
+def test_a_sliver_of_a_base_under_the_template_is_not_said_to_be_none_of_it() -> None:
+    # A stand with 0.5% of its base under the burst is under it, rolled for and suppressed:
+    # "<1% under", never "0% under".
+    from tabletop.cli.commands.barrage import share
+
+    assert [share(f) for f in (0.005, 0.971, 0.995, 1.0)] == ["<1%", "97%", ">99%", "100%"]
+
+
+def test_a_sides_own_barrage_on_a_stand_it_never_saw_reads_in_its_log(artillery: Run) -> None:
+    # US-5's burst eliminates G-3, which no American ever saw: USA's log keeps its own
+    # barrage and the dice it saw thrown, saying of each only that it was about a stand not
+    # seen (the target and its quality stay secret), and prints without a traceback.
+    artillery("barrage", "US-5", "--at", "27,21", "--dice", "1,8")
+    assert artillery("log", "--view", "USA", "--last", "1").output == (
+        "#4 turn 2 artillery: barrage ammo=he at=27,21 shooter=US-5\n"
+        "    dice: 1* (a roll about a stand not seen), 8* (a roll about a stand not seen)\n"
+    )

@@ -1647,6 +1647,23 @@ def test_task_estimates_at_night_are_in_night_turns(eng: Run) -> None:
     ]
 
 
+def test_the_task_list_at_night_says_night_turns_in_its_text_and_json(eng: Run) -> None:
+    # The same repair (3 day turns, 1.5 h; 2 night turns, CD 9.1.7) as the list tells it:
+    # the work left comes before the turn it counts from, and the JSON's 'left' says what
+    # the text says (the row's own 'turns' stay the rule's day turns).
+    eng("weather", "set", "--light", "night-dark")
+    eng("engineer", "repair", "bridge-2", "--by", "US-E3")
+    assert eng("engineer", "tasks").output == (
+        "task-1: repair bridge-2 by US-E3 since turn 1: active (2 night turns (1.5 h, "
+        "CD 9.1.7) of work left)\n"
+    )
+    (row,) = as_json(eng("engineer", "tasks", "--json"))["tasks"]
+    assert (row["turns"], row["left"]) == (
+        3,
+        {"turns": 2, "night": True, "hours": 1.5, "day_turns": 3},
+    )
+
+
 # --- CD 6.1.1, 6.1.2: bombs and large guns against structures ----------------------------------
 
 

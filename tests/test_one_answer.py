@@ -430,6 +430,23 @@ def test_fall_back_is_carried_out_in_the_fire_phase_and_clears_the_marker(forced
     )
 
 
+def test_a_fall_back_checked_shows_where_it_ends_and_changes_nothing(forced: Run) -> None:
+    forced("fire", "FAST", "US-1", "--dice", "1,5")
+    before = file_digest(forced.game)  # type: ignore[attr-defined]
+    out = forced("move", "US-1", "--fall-back", "--check").output
+    assert out == (
+        'US-1 would fall back 3.00" to 30.00,15.00 (hit effects chart; no allowance spent) '
+        "(dry run, nothing logged)\n"
+        '  3.00" open: x1 = 3.00" (CD core (default))\n'
+    )
+    refused = forced("move", "US-1", "28,10", "--fall-back", "--check", code=3).output
+    assert refused == (
+        "Error: US-1 falls back away from the fire: 28,10 is nearer to it (hit effects chart)\n"
+    )
+    assert file_digest(forced.game) == before  # type: ignore[attr-defined]
+    assert as_json(forced("move", "US-1", "--fall-back", "--json"))["to"] == [30.0, 15.0]
+
+
 def test_a_fall_back_not_made_stays_pending_past_the_turn(forced: Run) -> None:
     forced("fire", "FAST", "US-1", "--dice", "1,5")
     forced("turn", "next", "--yes")
@@ -443,6 +460,22 @@ def test_a_fall_back_not_made_stays_pending_past_the_turn(forced: Run) -> None:
     )
     forced("move", "US-1", "32,14", "--fall-back")
     assert as_json(forced("show", "US-1", "--json"))["markers"] == []
+
+
+def test_a_stand_forced_back_off_a_minefield_is_not_stopped_nor_attacked_again(
+    moves: Run,
+) -> None:
+    # FAST stops on the edge of mf-1 (45,38) at 45,37.2; the attack hits (1) and forces it
+    # back (5, regular): 5" (half its 10") straight away from the field. Moving back off the
+    # field it lies on, it is neither stopped by it nor attacked again (CD 3.2).
+    moves("move", "FAST", "45,37.2")
+    moves("phase", "next", "--dice", "1,5")
+    r = as_json(moves("move", "FAST", "--fall-back", "--json"))
+    assert (r["verdict"], r["to"]) == (
+        'FAST falls back 5.00" to 45.00,32.20 (hit effects chart; no allowance spent)',
+        [45.0, 32.2],
+    )
+    assert (r["attacks"], r["revealed"]) == (0, [])
 
 
 def test_forced_back_by_a_minefield_falls_back_away_from_it(moves: Run) -> None:

@@ -250,6 +250,23 @@ def test_ground_on_roads_and_for_ski_stands(mud: Run, stand, args, ground, multi
     assert out["multiplier"] == multiplier
 
 
+@pytest.mark.parametrize(
+    ("stand", "terrain", "ground", "multiplier", "why"),
+    [
+        ("INF", "road-hard", "mud-light", 1, "mud-light: no effect on a hard road (CD 11.1.1)"),
+        ("CAR", "road-hard", "mud-deep", 1, "mud-deep: no effect on a hard road (CD 11.1.3)"),
+        ("INF", "road-dirt", "mud-light", 2, "mud-light: x2 for personnel (CD 11.1.1)"),
+    ],
+)
+def test_a_hard_road_asked_as_a_terrain_kind_is_spared_the_mud(
+    mud: Run, stand: str, terrain: str, ground: str, multiplier: float, why: str
+) -> None:
+    # CD 11.1: hard-surfaced roads are exempt from mud, however the road is named.
+    mud("weather", "set", "--ground", ground) if ground != "mud-deep" else None
+    out = as_json(mud("move-cost", stand, "--terrain", terrain, "--json"))
+    assert (out["multiplier"], out["because"][-1]) == (multiplier, why)
+
+
 def test_weather_slows_movement_on_top_of_ground(mud: Run) -> None:
     mud("weather", "set", "--ground", "dry", "--weather", "fog")
     assert as_json(mud("move-cost", "CAR", "--terrain", "open", "--json"))["multiplier"] == 4

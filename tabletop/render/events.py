@@ -50,5 +50,5 @@ def rolls_text(rolls: list[Any]) -> str:
     for r in rolls:
         d = r if isinstance(r, dict) else r.as_dict()
         star = "*" if d["source"] == "physical" else ""
-        out.append(f"{d['value']}{star} ({d['purpose']})")
+        out.append(f"{d['value']}{star}" + (f" ({d['purpose']})" if d.get("purpose") else ""))
     return ", ".join(out)

@@ -511,7 +511,7 @@ def event_for_view(
         # move's opportunity-fire candidates, the unseen battery whose shells it saw land.
         inputs, rolls, result = (
             _redact(inputs, pattern),
-            _redact(rolls, pattern),
+            [_redact_roll(r, pattern) for r in rolls],
             _redact(result, pattern),
         )
     return EventView(
@@ -542,6 +542,16 @@ def _redact(value: Any, pattern: re.Pattern[str]) -> Any:
 
 
 _GONE = object()  # what is left of a sentence every clause of which named a secret
+
+UNSEEN_ROLL = "a roll about a stand not seen"
+
+
+def _redact_roll(roll: Any, pattern: re.Pattern[str]) -> Any:
+    """A die the side saw thrown keeps its face; a purpose that names a secret (the unseen
+    stand its own barrage hit, and that stand's quality) is said without it."""
+    if isinstance(roll, Mapping) and pattern.search(str(roll.get("purpose", ""))):
+        return {**_redact(roll, pattern), "purpose": UNSEEN_ROLL}
+    return _redact(roll, pattern)
 
 
 def _secret_entry(value: Any, pattern: re.Pattern[str]) -> bool:

@@ -137,9 +137,15 @@ def _answers(script: Script, result: Result) -> None:
     for line, start, end in zip(script.lines, starts, [*starts[1:], len(out)], strict=True):
         line.answer = "\n".join(out[start + 1 : end])
     errors: dict[int, list[str]] = {}
+    failing = None  # the line whose error the indented lines that follow it belong to
     for err in result.stderr.splitlines():
         if match := FAILED_LINE.match(err):
-            errors.setdefault(int(match.group(1)), []).append(err)
+            failing = int(match.group(1))
+            errors.setdefault(failing, []).append(err)
+        elif failing is not None and err.startswith(" "):
+            errors[failing].append(err)  # e.g. a refused move's costs, piece by piece
+        else:
+            failing = None
     for line in script.lines:
         line.answer += "".join("\n" + e for e in errors.get(line.number, []))
 
@@ -352,6 +358,10 @@ def test_whole_game(name: str, tmp_path: Path) -> None:
 
 
 def test_every_bundled_scenario_has_a_game_of_four_turns() -> None:
+    from tabletop.data.resources import scenarios_dir
+
     played = {read_script(n).new[1]: read_script(n).text.count("turn next") for n in GAMES}
-    assert {"crossroads", "large"} <= set(played)
+    bundled = {p.stem for p in scenarios_dir().glob("*.yaml")}
+    assert {"crossroads", "large", "roer"} <= bundled
+    assert set(played) == bundled, "each bundled scenario has a game here, and only those"
     assert all(turns >= 4 for turns in played.values()), played

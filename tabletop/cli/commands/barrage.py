@@ -142,18 +142,31 @@ def cli(
         if sid in r["rolls"]:
             mods_text = " ".join(f"{m['value']:+d} {m['name']}" for m in r["modifiers"][sid])
             click.echo(
-                f"  {sid} ({r['fractions'][sid]:.0%} under): needs {r['to_hit'][sid]}"
+                f"  {sid} ({share(r['fractions'][sid])} under): needs {r['to_hit'][sid]}"
                 f"{' [' + mods_text + ']' if mods_text else ''}, rolled "
                 f"{', '.join(map(str, r['rolls'][sid]))}: {r['effects'][sid]}"
             )
+            now = r.get("now", {}).get(sid)
+            if now is not None and now != r["effects"][sid]:
+                click.echo(f"    {sid}: {now}")
         else:
-            click.echo(f"  {sid} ({r['fractions'][sid]:.0%} under)")
+            click.echo(f"  {sid} ({share(r['fractions'][sid])} under)")
     if r.get("marked_die"):
         click.echo(f"  marked depletion die: {r['marked_die']}'s (CD 1.1)")
     for note in r.get("ammunition", []):
         click.echo(f"  ammunition: {note}")
     warned(r.get("warnings", []))
     click.echo(f"  (event {r['event']})")
+
+
+def share(fraction: float) -> str:
+    """How much of a base lies under the template, in whole percent; a sliver is '<1%',
+    never '0%' (the stand is under it), and not quite all is '>99%'."""
+    if 0 < fraction < 0.01:
+        return "<1%"
+    if 0.99 < fraction < 1:
+        return ">99%"
+    return f"{fraction:.0%}"
 
 
 def warned(warnings: list[str]) -> None:

@@ -471,18 +471,22 @@ def list_tasks(game: Path, as_json: bool) -> None:
     Example:
       tabletop engineer tasks
     """
-    from tabletop.rules.cd.tasks import tasks, work_left
+    from tabletop.rules.cd.tasks import OPEN, tasks, told, work_left
 
     g = open_game(game)
     ctx = g.context()
     rows = tasks(ctx.state)
     if as_json:
-        emit_json({"tasks": rows})
+        # What is left of an open task, as the text words it: turns of the light in force
+        # (night turns at night, CD 9.1.7) and hours; the row's own 'turns' are day turns.
+        emit_json(
+            {"tasks": [{**t, "left": told(ctx, t)} if t["status"] in OPEN else t for t in rows]}
+        )
         return
     if not rows:
         click.echo("no engineering tasks")
     for t in rows:
-        state = t["report"] or f"{work_left(ctx, t)} of work left"
+        state = t["report"] or work_left(ctx, t)
         click.echo(
             f"{t['id']}: {t['kind']} {t['target']} by {', '.join(t['workers'])} since turn "
             f"{t['started']['turn']}: {t['status']} ({state})"

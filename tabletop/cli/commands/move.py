@@ -71,7 +71,8 @@ def cli(
     --check, every item's dry run is shown.
 
     A stand forced back falls back with --fall-back, in whatever phase: the hit effects
-    chart's distance straight away from the fire, or to X,Y within that distance.
+    chart's distance straight away from the fire, or to X,Y within that distance; with
+    --check, where it would end and what it would meet.
 
     \b
     Example:
@@ -81,9 +82,18 @@ def cli(
       tabletop move US-4 --fall-back
     """
     if fall_back:
-        if stand is None or via or facing is not None or check or batch_more or batch_file:
-            raise click.UsageError("--fall-back takes STAND and at most X,Y")
+        if stand is None or via or facing is not None or batch_more or batch_file:
+            raise click.UsageError("--fall-back takes STAND and at most X,Y (and --check)")
         inputs = {"stand": stand, "to": None if to is None else list(to), "fall_back": True}
+        if check:
+            from tabletop.rules.cd.movement import check_fall_back
+
+            checked = check_fall_back(open_game(game).context(), inputs)
+            if as_json:
+                emit_json(checked)
+            else:
+                _show(checked, dry_run=True)
+            return
         out = open_game(game).execute("move", inputs, **dice_inputs(dice))
         r = executed(out, as_json)
         if r is not None:
@@ -152,7 +162,7 @@ def _show(r: dict[str, Any], *, dry_run: bool) -> None:
         click.echo(f"  {e['kind']} {e['id'] or ''} at {e['point'][0]:g},{e['point'][1]:g}: "
                    f"{e['result']} ({e['rule']})")  # fmt: skip
     if r.get("opportunity"):
-        seen = ", ".join(f'{o["stand"]} ({o["range"]:g}")' for o in r["opportunity"])
+        seen = ", ".join(f'{o["stand"]} ({o["range"]:.2f}")' for o in r["opportunity"])
         click.echo(f"  opportunity fire: {seen}")
     for outcome, p in (r.get("odds") or {}).items():
         click.echo(f"  odds: {outcome}: {p}")

@@ -228,11 +228,14 @@ def show_weather(game: Path, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
+    from tabletop.rules.cd.compass import point_name
+
     c = data["conditions"]
     click.echo(
         headline(
-            f"{c['light']}, {c['weather']}{', dusty' if c['dusty'] else ''}; wind "
-            f"from {c['wind']['from']} {c['wind']['force']}; ground {c['ground']}"
+            f"{c['light']}, {c['weather']}{', dusty' if c['dusty'] else ''}; wind from "
+            f"{c['wind']['from']} ({point_name(c['wind']['from'])}) {c['wind']['force']}; "
+            f"ground {c['ground']}"
         )
     )
     from tabletop.rules.cd.conditions import describe_condition

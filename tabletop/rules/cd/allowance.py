@@ -47,8 +47,8 @@ def fall_back_plan(
     what: str = "the fire",
 ) -> dict[str, Any]:
     """Where a stand forced back goes: the charted fraction of its base cross-country
-    allowance, straight away from the fire that forced it back (the firer, the burst's
-    centre), else from the nearest enemy stand in play (hit effects chart, our default)."""
+    allowance, straight away from the fire that forced it back (the firing stand, for a
+    barrage too), else from the nearest enemy stand in play (hit effects chart, our default)."""
     fraction = ctx.charts.params(TableParams).forced_back_fraction
     cross, _, _ = allowance_of(ctx, stand)
     distance = round(fraction * cross, 2)

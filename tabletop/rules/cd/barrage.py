@@ -38,7 +38,7 @@ from tabletop.rules.cd.sighting import end_for_point, end_for_stand, glances, ta
 from tabletop.rules.cd.stands import apply_effect, check_phase, choose_weapon, firer_of, target_of
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, in_play, out_of_play, position
+from tabletop.state.document import StandRow, centre, in_play, out_of_play, position
 from tabletop.table import circle, coverage, strip
 
 
@@ -169,6 +169,9 @@ class BarrageResult(TypedDict):
     rolls: dict[str, list[int]]  # to-hit die then effect dice, by stand
     hits: dict[str, int]
     effects: dict[str, str | None]
+    # What became of a stand the burst eliminated or forced back, as fire says it: a stand
+    # forced back is told how far, which way and how to carry it out (hit effects chart).
+    now: dict[str, str]
     to_hit: dict[str, int]
     modifiers: dict[str, list[dict[str, Any]]]
     depletion_checks: int  # ammunition depletion dice booked (CD 1.1, 1.2)
@@ -195,6 +198,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
         "rolls": {},
         "hits": {},
         "effects": {},
+        "now": {},
         "to_hit": {},
         "modifiers": {},
         "depletion_checks": 0,
@@ -213,6 +217,7 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
         "centre": list(b.point),
     }
     triggers = 0
+    fired_from = None if shooter["x"] is None else centre(shooter)
     if b.hni:
         # H&I books no ammunition (CD 1.1) but is the weapon's fire for the turn.
         note_fired(state, shooter, b.weapon, f"H&I by {shooter['id']}")
@@ -256,8 +261,14 @@ def barrage_action(ctx: RulesContext, inputs: dict[str, Any]) -> BarrageResult:
             tally = fold(Tally(), die)
             triggers += tally.triggers
             stand = state.stand(sid)
+            # A stand forced back falls back away from the fire, as under direct fire: from
+            # the firing stand, not from the burst's centre (within an inch of the stand,
+            # any way at all, toward the enemy as often as not).
+            now = apply_effect(stand, tally.worst, state, fired_from, ctx)
+            if now is not None:
+                result["now"][sid] = now
+            # Every stand under HE is suppressed, save one the burst eliminated.
             _suppress(stand)
-            apply_effect(stand, tally.worst, state, b.point, ctx)
             result["rolls"][sid] = to_hit_roll + [r.value for r in thrown_dice.rolls[before:]]
             result["hits"][sid] = tally.hits
             # The same words as 'odds barrage' (one procedure): a hit with no effect, like

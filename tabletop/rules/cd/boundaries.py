@@ -135,6 +135,8 @@ def clear_last_turn(ctx: RulesContext) -> list[Happened]:
     for stand in state.stands():
         if "suppressed" in stand["markers"]:
             stand["markers"].remove("suppressed")
+            if out_of_play(stand):
+                continue  # a stand eliminated since is not 'suppression removed'
             out.append(
                 {"what": "suppression", "stand": stand["id"], "result": "suppression removed"}
             )

@@ -73,6 +73,9 @@ def move_cost(
         return Cost(None, [f"a {kind.id} moves only on water ({kind.rule})"])
     column = TERRAIN_COLUMN[kind.mobility]
     terrain = charts.terrain[terrain_id]
+    # A road asked about as a terrain kind ('move-cost --terrain road-hard') is its own
+    # made surface: mud does not reach a hard road however the stand comes onto it (CD 11.1).
+    surface = surface or terrain.road
     cost = Cost(1.0)
     if road is None:
         own = getattr(terrain.move, column) if terrain.move is not None else 1.0

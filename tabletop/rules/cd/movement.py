@@ -144,6 +144,7 @@ class MovePlan:
     segments: list[Segment] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     refused: str | None = None
+    falling_back: bool = False  # a forced-back result carried out ('move --fall-back')
 
     @property
     def length(self) -> float:
@@ -361,6 +362,11 @@ class Pricer:
         where = {"hard": "hard-road", "paved": "hard-road", "dirt": "dirt-road"}.get(
             road or "", "open"
         )
+        # Where roads meet, the stretch is named for the road that prices it (the hard road
+        # a dirt track joins, not the track: mud spares the one and not the other, CD 11.1).
+        giving = [s.id for s in shown if road and charts.terrain[s.kind].road == road]
+        if giving:
+            label = giving[-1]
         # Deep water: a bridge that carries the stand, a ford, or ice; else no way across
         # (CD 2). Shallow water (a stream) is priced by the terrain chart like any ground.
         water = [
@@ -630,6 +636,7 @@ def plan_move(
         legs = [(a, b) for a, b in itertools.pairwise(points) if math.dist(a, b) > EPS]
         facing = bearing(*legs[-1][0], *legs[-1][1]) if legs else float(stand["facing"])
     plan = MovePlan(stand, points, float(facing) % 360, pricer.cross, pricer.road)
+    plan.falling_back = forced
     if pricer.kind.mobility in ("static", "boat"):
         plan.refused = (
             f"{stand['id']} ({stand['kind']}) does not move on land: boats move with "
@@ -753,8 +760,20 @@ def shown_total(segments: list[Segment]) -> str:
     return cost_lines(shown_segments(segments))[1]
 
 
+def mines_on_the_way(
+    ctx: RulesContext, plan: MovePlan
+) -> list[tuple[minefields.Meeting, dict[str, Any]]]:
+    """The enemy minefields the move meets. A stand forced back out of a field it lies
+    on (or touches) is neither stopped nor attacked by it again on its way out (CD 3.2);
+    another field on its way acts as on any move."""
+    met = minefields.meetings(ctx, plan.stand, plan.points)
+    if plan.falling_back:
+        met = [(m, f) for m, f in met if m.contact > EPS]
+    return met
+
+
 def _mines_met(ctx: RulesContext, stand: StandRow, plan: MovePlan) -> None:
-    for m, f in minefields.meetings(ctx, stand, plan.points):
+    for m, f in mines_on_the_way(ctx, plan):
         point = point_along(plan.points, m.contact)
         plan.events.append(
             Event(
@@ -842,7 +861,7 @@ def apply_move(ctx: RulesContext, plan: MovePlan) -> MoveResult:
     if broke is not None:
         stop, why_stop = broke.along, "ice"
     # Real minefields stop the stand once it is across (CD 3.2).
-    met = minefields.meetings(ctx, stand, points)
+    met = mines_on_the_way(ctx, plan)
     for m, f in met:
         if m.contact > stop + EPS:
             break
@@ -1183,6 +1202,18 @@ def fall_back_action(ctx: RulesContext, inputs: dict[str, Any]) -> MoveResult:
 
 
 # --- the dry run with exact odds ----------------------------------------------------------------
+
+
+def check_fall_back(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:
+    """``move STAND --fall-back --check``: the fall-back carried out on a copy of the table
+    by the same procedure (``fall_back_action``), so the referee sees where it would end
+    and what it would meet; nothing is rolled or logged. A refusal is the action's own."""
+    copy = RulesContext(
+        ctx.state.copy(), _HighestFaces(), ctx.scenario, ctx.charts, _table=ctx.table
+    )
+    result = dict(fall_back_action(copy, inputs))
+    said = str(result["verdict"]).replace(" falls back ", " would fall back ", 1)
+    return {**result, "verdict": f"{said} (dry run, nothing logged)", "refused": None}
 
 
 def check_move(ctx: RulesContext, inputs: dict[str, Any]) -> dict[str, Any]:

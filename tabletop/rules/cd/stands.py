@@ -96,7 +96,7 @@ def apply_effect(
 
     A carrier eliminated takes its passengers with it (CD 2.1 for assault boats). A stand
     forced back owes its fall-back (``move STAND --fall-back``), away from ``away_from``
-    (the firer, the burst's centre) when known; the marker stays until it is made.
+    (the firer, for a barrage too) when known; the marker stays until it is made.
     """
     if worst == ELIMINATED:
         stand["status"] = "eliminated"

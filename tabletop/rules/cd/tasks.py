@@ -118,8 +118,13 @@ def estimate(ctx: RulesContext, task: dict[str, Any]) -> str:
 
 
 def work_left(ctx: RulesContext, task: dict[str, Any]) -> str:
-    """What is left, in turns of the light in force, with the hours (CD 9.1.7)."""
-    return estimate(ctx, task)
+    """What is left, in turns of the light in force, with the hours (CD 9.1.7): "1 night
+    turn (0.5 h, CD 9.1.7) of work left, from turn 4"."""
+    hours = max(task["hours_needed"] - task["hours_done"], 0.0)
+    later = task.get("from_turn", 0) > ctx.state.turn
+    return f"{estimate_hours(ctx, hours)} of work left" + (
+        f", from turn {task['from_turn']}" if later else ""
+    )
 
 
 def start(
@@ -278,5 +283,5 @@ def advance(ctx: RulesContext) -> list[dict[str, Any]]:
             task["report"] = f"completed in turn {ctx.state.turn}: {done}"
             tell(f"{task['id']}{again} complete: {done}")
         else:
-            tell(f"{name}{again}: {estimate(ctx, task)} of work left")
+            tell(f"{name}{again}: {work_left(ctx, task)}")
     return happened
