@@ -35,10 +35,10 @@ from tabletop.core.sides import REFEREE, resolve_view
 from tabletop.core.words import count, possessive
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
-from tabletop.rules.cd.sighting import End, sight
+from tabletop.rules.cd.sighting import End, light_now, look_clear, spotting_world
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, State, centre, in_play, unknown_stand_message
-from tabletop.table import sight_matrix
+from tabletop.table import sight_pairs
 
 # What a side learns of an enemy stand it spots: what it looks like and where it is.
 SEEN_KEYS = ("id", "side", "kind", "x", "y", "facing", "width", "depth", "status", "markers")
@@ -139,16 +139,40 @@ def _on_table(state: State) -> list[StandRow]:
     return [s for s in state.stands() if is_placed(s) and in_play(s)]
 
 
+class SightMemo:
+    """What ``spotted_by`` has worked out pair by pair, kept for the next state it is asked
+    about on the same table (the walk back through the log for last-seen markers).
+
+    A line of sight depends only on its two ends and the smoke on the table; a look's
+    spotting verdict only on the two stands' rows and what ``sighting.spotting_world``
+    names (conditions, turn, terrain state, lights and noise). Most of a game's states
+    differ from the next in one or two stands, so most pairs are answered from here. Kept in
+    memory only, for one table (a memo handed a context on another table starts afresh).
+    """
+
+    def __init__(self, table: Any = None) -> None:
+        self.table = table
+        self.lines: dict[tuple[str, tuple[float, float], tuple[float, float]], bool] = {}
+        self.looks: dict[tuple[str, str, str], tuple[bool, float]] = {}
+
+
 def spotted_by(
-    ctx: RulesContext, side: str, among: Iterable[str] | None = None
+    ctx: RulesContext,
+    side: str,
+    among: Iterable[str] | None = None,
+    memo: SightMemo | None = None,
 ) -> dict[str, Spotted]:
     """Enemy stands spotted now by any stand of ``side`` (in the table's stand order).
 
-    Line of sight for every pair comes first, at once (``sight_matrix`` agrees exactly with
-    the single-line trace); the full spotting procedure then runs only for pairs that see
-    each other, nearest spotter first, and stops at the first that spots.
+    Line of sight for every pair of one of the side's stands and an enemy comes first, the
+    lines not in ``memo`` traced together (``sight_pairs`` agrees exactly with the single
+    line trace); the rest of the spotting procedure (``sighting.look_clear``, as ``sight``
+    after its line) then runs only for pairs that see each other, nearest spotter first, and
+    stops at the first that spots. ``memo`` keeps both for the next state asked about.
     """
 
+    if memo is None or memo.table is not ctx.table:
+        memo = SightMemo(ctx.table)
     wanted = None if among is None else set(among)
     # Only the side's stands and the enemies asked about: the pairs among the others are
     # never read (last_seen asks about fewer and fewer enemies as it goes back).
@@ -160,18 +184,45 @@ def spotted_by(
     if not own or not enemies:
         return {}
     points = [centre(s) for s in stands]
-    clear = sight_matrix(ctx.table, points, smoke_blockers(ctx.state.templates()))
+    smoke = smoke_blockers(ctx.state.templates())
+    smoke_key = json.dumps(smoke)
+    lines = memo.lines
+    missing = list(
+        dict.fromkeys(
+            (points[i], points[e])
+            for e in enemies
+            for i in own
+            if (smoke_key, points[i], points[e]) not in lines
+        )
+    )
+    if missing:
+        clear = sight_pairs(ctx.table, [a for a, _ in missing], [b for _, b in missing], smoke)
+        for (a, b), los in zip(missing, clear, strict=True):
+            lines[smoke_key, a, b] = bool(los)
+    light = light_now(ctx)
+    world = spotting_world(ctx, light)
+    rows: dict[int, str] = {}
+
+    def row(n: int) -> str:
+        if n not in rows:
+            rows[n] = json.dumps(stands[n], sort_keys=True, default=str)
+        return rows[n]
+
     found: dict[str, Spotted] = {}
     for e in enemies:
         target = stands[e]
         lookers = sorted(
-            (i for i in own if clear[i, e]),
+            (i for i in own if lines[smoke_key, points[i], points[e]]),
             key=lambda i: (points[i][0] - points[e][0]) ** 2 + (points[i][1] - points[e][1]) ** 2,
         )
         for i in lookers:
-            result = sight(ctx, _end(stands[i]), _end(target))
-            if result.spotted:
-                found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(result.range, 3))
+            key = (world, row(i), row(e))
+            look = memo.looks.get(key)
+            if look is None:
+                result = look_clear(ctx, _end(stands[i]), _end(target), light)
+                look = memo.looks[key] = (bool(result.spotted), result.range)
+            if look[0]:
+                found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(look[1], 3))
                 break
     return found
 
@@ -204,7 +255,11 @@ def _sight_key(state: State) -> str:
 
 
 def last_seen(
-    ctx: RulesContext, side: str, past: Iterable[State], now_spotted: Iterable[str]
+    ctx: RulesContext,
+    side: str,
+    past: Iterable[State],
+    now_spotted: Iterable[str],
+    memo: SightMemo | None = None,
 ) -> dict[str, LastSeen]:
     """Enemy stands ``side`` cannot see now, where and when it last saw them.
 
@@ -212,8 +267,11 @@ def last_seen(
     each action still in force, newest first (the game rebuilds them from the log's
     before-images). The first state in which the side spotted a stand gives its marker.
     Nothing is written, so reading a view never changes the game file, and undoing a move
-    also undoes what it let the enemy see.
+    also undoes what it let the enemy see. The pairs are answered through ``memo`` (one
+    for the whole walk, when not given): a state differing from the next in a few stands
+    costs only the pairs those stands are in.
     """
+    memo = memo if memo is not None else SightMemo(ctx.table)
     enemy = {
         s["id"] for s in ctx.state.stands() if s["side"] != side and s["id"] not in set(now_spotted)
     }
@@ -228,7 +286,7 @@ def last_seen(
             continue
         seen_keys.add(key)
         then = RulesContext(state, ctx.dice, ctx.scenario, ctx.charts, _table=ctx.table)
-        for stand_id in spotted_by(then, side, unresolved):
+        for stand_id in spotted_by(then, side, unresolved, memo):
             row = state.stand(stand_id)
             now = ctx.state.stand(stand_id)
             found[stand_id] = LastSeen(
@@ -255,8 +313,9 @@ def knowledge(ctx: RulesContext, view: str, past: Iterable[State] | None = None)
     sides = {s["id"]: s["side"] for s in ctx.state.stands()}
     if view == REFEREE:
         return Knowledge(view, sides)
-    spotted = spotted_by(ctx, view)
-    seen = last_seen(ctx, view, past or (), spotted) if past is not None else {}
+    memo = SightMemo(ctx.table)
+    spotted = spotted_by(ctx, view, memo=memo)
+    seen = last_seen(ctx, view, past, spotted, memo) if past is not None else {}
     return Knowledge(view, sides, spotted, seen, hidden_terrain(ctx))
 
 

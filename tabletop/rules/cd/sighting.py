@@ -8,6 +8,7 @@ points. Sight runs between centres; spotting is deterministic (distance and cove
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.night import lit_by_fire, sound_detects
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, State, centre, in_play
+from tabletop.state.document import StandRow, State, centre, fired_on, in_play
 from tabletop.table import (
     base_polygon,
     bearing,
@@ -281,6 +282,67 @@ def sights(ctx: RulesContext, a: End, ends: Sequence[End]) -> list[Sight | None]
         _look(ctx, a, b, distance_between(a, b, measure), True, [], [], nan, light) if los else None
         for b, los in zip(ends, clear, strict=True)
     ]
+
+
+def look_clear(
+    ctx: RulesContext, a: End, b: End, light: tuple[Effects, Effects | None] | None = None
+) -> Sight:
+    """``sight`` from ``a`` to ``b`` when their line is already known to be clear (traced by
+    ``table.sight_matrix`` or ``table.sight_pairs``, which agree exactly with ``sight``'s own
+    trace): range, visibility, lighting, spotting and bands are ``sight``'s; what the line
+    crosses is not traced again (``crossings`` empty, the levels NaN). ``light`` is
+    ``light_now(ctx)``, given when many looks share it."""
+    rng = distance_between(a, b, ctx.scenario.measure)
+    nan = (math.nan, math.nan)
+    return _look(ctx, a, b, rng, True, [], [], nan, light or light_now(ctx))
+
+
+def spotting_world(ctx: RulesContext, light: tuple[Effects, Effects | None]) -> str:
+    """Everything a look's verdict past its line of sight reads besides its two stands, the
+    table, the scenario and the charts, as one string: two looks between the same two stand
+    rows under the same string get the same visibility, lighting and spotting.
+
+    That is the conditions (light, weather, ground), the turn (what moved or fired this
+    turn) and the state of the terrain (cover of damaged structures, burning buildings);
+    where the light limits sight, what may light a stand (illumination rounds and
+    searchlights, the stands working the searchlights, burning stands, CD 9.2, 9.2.2); at
+    night, whether it is the opportunity fire phase (last turn's muzzle flashes, CD 9.1.2)
+    and the stands firing or fired on this turn, whose noise drowns sound detection (CD 9.3). Keep it in
+    step with ``_look`` and ``_spot``: whatever they read of the state belongs here.
+    """
+    state = ctx.state
+    now, daylit = light
+    turn = state.turn
+    terrain = sorted((k, v) for k, v in state.rows.items() if k.startswith("terrain:"))
+    lit: list[Any] = []
+    if daylit is not None:
+        lights = [t for t in state.templates() if t.get("illuminates")]
+        makers = sorted({str(t["by"]) for t in lights if t.get("by")})
+        lit = [
+            lights,
+            [
+                [m, *(centre(state.stand(m)) if state.stand(m)["x"] is not None else ())]
+                for m in makers
+                if state.has_stand(m)
+            ],
+            [
+                [s["id"], s["x"], s["y"], s["width"], s["depth"], s["facing"]]
+                for s in state.stands()
+                if "burning" in s["markers"] and s["x"] is not None
+            ],
+        ]
+    noisy: list[Any] = []
+    opportunity = False
+    if now.night:
+        opportunity = state.phase == "opportunity-fire"
+        noisy = [
+            [s["id"], s["x"], s["y"]]
+            for s in state.stands()
+            if s["x"] is not None and (fired_on(s, turn) or s.get("fired_at") == turn)
+        ]
+    return json.dumps(
+        [state.conditions, turn, opportunity, terrain, lit, noisy], sort_keys=True, default=str
+    )
 
 
 def _look(
