@@ -35,7 +35,14 @@ from tabletop.core.sides import REFEREE, resolve_view
 from tabletop.core.words import count, possessive
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
-from tabletop.rules.cd.sighting import End, light_now, look_clear, spotting_world
+from tabletop.rules.cd.sighting import (
+    End,
+    light_now,
+    look_clear,
+    seeing_at,
+    spotting_row,
+    spotting_world,
+)
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, State, centre, in_play, unknown_stand_message
 from tabletop.table import sight_pairs
@@ -144,8 +151,8 @@ class SightMemo:
     about on the same table (the walk back through the log for last-seen markers).
 
     A line of sight depends only on its two ends and the smoke on the table; a look's
-    spotting verdict only on the two stands' rows and what ``sighting.spotting_world``
-    names (conditions, turn, terrain state, lights and noise). Most of a game's states
+    spotting verdict only on what ``sighting.spotting_row`` gives of its two stands and what
+    ``sighting.spotting_world`` names (conditions, terrain state, lights and noise). Most of a game's states
     differ from the next in one or two stands, so most pairs are answered from here. Kept in
     memory only, for one table (a memo handed a context on another table starts afresh).
     """
@@ -205,12 +212,13 @@ def spotted_by(
 
     def row(n: int) -> str:
         if n not in rows:
-            rows[n] = json.dumps(stands[n], sort_keys=True, default=str)
+            rows[n] = spotting_row(stands[n], ctx.state)
         return rows[n]
 
     found: dict[str, Spotted] = {}
     for e in enemies:
         target = stands[e]
+        at_target = None
         lookers = sorted(
             (i for i in own if lines[smoke_key, points[i], points[e]]),
             key=lambda i: (points[i][0] - points[e][0]) ** 2 + (points[i][1] - points[e][1]) ** 2,
@@ -219,7 +227,9 @@ def spotted_by(
             key = (world, row(i), row(e))
             look = memo.looks.get(key)
             if look is None:
-                result = look_clear(ctx, _end(stands[i]), _end(target), light)
+                if at_target is None:
+                    at_target = seeing_at(ctx, _end(target), *light)
+                result = look_clear(ctx, _end(stands[i]), _end(target), light, at_target)
                 look = memo.looks[key] = (bool(result.spotted), result.range)
             if look[0]:
                 found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(look[1], 3))

@@ -285,30 +285,38 @@ def sights(ctx: RulesContext, a: End, ends: Sequence[End]) -> list[Sight | None]
 
 
 def look_clear(
-    ctx: RulesContext, a: End, b: End, light: tuple[Effects, Effects | None] | None = None
+    ctx: RulesContext,
+    a: End,
+    b: End,
+    light: tuple[Effects, Effects | None] | None = None,
+    at_b: tuple[Effects, str | None] | None = None,
 ) -> Sight:
     """``sight`` from ``a`` to ``b`` when their line is already known to be clear (traced by
     ``table.sight_matrix`` or ``table.sight_pairs``, which agree exactly with ``sight``'s own
     trace): range, visibility, lighting, spotting and bands are ``sight``'s; what the line
     crosses is not traced again (``crossings`` empty, the levels NaN). ``light`` is
-    ``light_now(ctx)``, given when many looks share it."""
+    ``light_now(ctx)`` and ``at_b`` is ``seeing_at(ctx, b, *light)``, given when many looks
+    share them."""
+    light = light or light_now(ctx)
     rng = distance_between(a, b, ctx.scenario.measure)
     nan = (math.nan, math.nan)
-    return _look(ctx, a, b, rng, True, [], [], nan, light or light_now(ctx))
+    return _look(ctx, a, b, rng, True, [], [], nan, light, at_b)
 
 
 def spotting_world(ctx: RulesContext, light: tuple[Effects, Effects | None]) -> str:
     """Everything a look's verdict past its line of sight reads besides its two stands, the
-    table, the scenario and the charts, as one string: two looks between the same two stand
-    rows under the same string get the same visibility, lighting and spotting.
+    table, the scenario and the charts, as one string: two looks between stands with the
+    same ``spotting_row`` under the same string get the same visibility, lighting and
+    spotting.
 
-    That is the conditions (light, weather, ground), the turn (what moved or fired this
-    turn) and the state of the terrain (cover of damaged structures, burning buildings);
-    where the light limits sight, what may light a stand (illumination rounds and
-    searchlights, the stands working the searchlights, burning stands, CD 9.2, 9.2.2); at
-    night, whether it is the opportunity fire phase (last turn's muzzle flashes, CD 9.1.2)
-    and the stands firing or fired on this turn, whose noise drowns sound detection (CD 9.3). Keep it in
-    step with ``_look`` and ``_spot``: whatever they read of the state belongs here.
+    That is the conditions (light, weather, ground) and the state of the terrain (cover of
+    damaged structures, burning buildings); where the light limits sight, what may light a
+    stand (illumination rounds and searchlights, the stands working the searchlights,
+    burning stands, CD 9.2, 9.2.2); at night, whether it is the opportunity fire phase (last
+    turn's muzzle flashes, CD 9.1.2) and the stands firing or fired on this turn, whose noise
+    drowns sound detection (CD 9.3). The turn enters only through ``spotting_row``. Keep
+    both in step with ``_look`` and ``_spot``: whatever they read of the state belongs in
+    one of them.
     """
     state = ctx.state
     now, daylit = light
@@ -341,7 +349,31 @@ def spotting_world(ctx: RulesContext, light: tuple[Effects, Effects | None]) -> 
             if s["x"] is not None and (fired_on(s, turn) or s.get("fired_at") == turn)
         ]
     return json.dumps(
-        [state.conditions, turn, opportunity, terrain, lit, noisy], sort_keys=True, default=str
+        [state.conditions, opportunity, terrain, lit, noisy], sort_keys=True, default=str
+    )
+
+
+def spotting_row(stand: StandRow, state: State) -> str:
+    """What a look (``_look``, ``_spot``, ``night.sound_detects``) reads of one of its two
+    stands, as one string: who and what it is, its base, its markers (dug in, searchlight),
+    and whether it moved or fired this turn, or fired last turn from where it stands (CD
+    9.1.2). With ``spotting_world`` it names everything a look's verdict depends on beyond
+    its line of sight; the looker's range bands (its weapons) are not part of it."""
+    turn = state.turn
+    fired = stand.get("fired")
+    fired_turn = fired.get("turn") if fired else None
+    still = bool(fired) and (fired.get("x"), fired.get("y")) == (stand["x"], stand["y"])
+    return json.dumps(
+        [
+            stand["id"],
+            stand["kind"],
+            [stand["x"], stand["y"], stand["width"], stand["depth"], stand["facing"]],
+            stand["markers"],
+            stand.get("moved_turn") == turn,
+            fired_turn == turn,
+            fired_turn == turn - 1 and still,
+        ],
+        default=str,
     )
 
 
@@ -355,10 +387,12 @@ def _look(
     crossings: list[dict[str, Any]],
     levels: tuple[float, float],
     light: tuple[Effects, Effects | None],
+    at_b: tuple[Effects, str | None] | None = None,
 ) -> Sight:
-    """The rest of a look once its line is traced: visibility, lighting, bands, spotting."""
+    """The rest of a look once its line is traced: visibility, lighting, bands, spotting.
+    ``at_b`` is ``seeing_at(ctx, b, *light)``, given when many looks share their target."""
     now, daylit = light
-    seeing, lit = seeing_at(ctx, b, now, daylit)
+    seeing, lit = at_b if at_b is not None else seeing_at(ctx, b, now, daylit)
     result = Sight(
         a=a.label,
         b=b.label,
