@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,7 @@ from tabletop.rules.cd.sighting import (
     light_now,
     look_clear,
     seeing_at,
+    spotting_reach,
     spotting_row,
     spotting_world,
 )
@@ -161,6 +163,7 @@ class SightMemo:
         self.table = table
         self.lines: dict[tuple[str, tuple[float, float], tuple[float, float]], bool] = {}
         self.looks: dict[tuple[str, str, str], tuple[bool, float]] = {}
+        self.reaches: dict[tuple[str, str], float | None] = {}
 
 
 def spotted_by(
@@ -191,6 +194,31 @@ def spotted_by(
     if not own or not enemies:
         return {}
     points = [centre(s) for s in stands]
+    light = light_now(ctx)
+    world = spotting_world(ctx, light)
+    rows: dict[int, str] = {}
+    seeing: dict[int, Any] = {}
+
+    def row(n: int) -> str:
+        if n not in rows:
+            rows[n] = spotting_row(stands[n], ctx.state)
+        return rows[n]
+
+    def at(e: int) -> Any:
+        if e not in seeing:
+            seeing[e] = seeing_at(ctx, _end(stands[e]), *light)
+        return seeing[e]
+
+    # The lookers that could spot each enemy at all: past its reach (``spotting_reach``)
+    # no line need be traced and no look taken.
+    floor = _range_floor(stands, points, ctx.scenario.measure)
+    candidates: dict[int, list[int]] = {}
+    for e in enemies:
+        key = (world, row(e))
+        if key not in memo.reaches:
+            memo.reaches[key] = spotting_reach(ctx, _end(stands[e]), light, at(e))
+        reach = memo.reaches[key]
+        candidates[e] = [i for i in own if reach is None or floor(i, e) <= reach]
     smoke = smoke_blockers(ctx.state.templates())
     smoke_key = json.dumps(smoke)
     lines = memo.lines
@@ -198,7 +226,7 @@ def spotted_by(
         dict.fromkeys(
             (points[i], points[e])
             for e in enemies
-            for i in own
+            for i in candidates[e]
             if (smoke_key, points[i], points[e]) not in lines
         )
     )
@@ -206,35 +234,46 @@ def spotted_by(
         clear = sight_pairs(ctx.table, [a for a, _ in missing], [b for _, b in missing], smoke)
         for (a, b), los in zip(missing, clear, strict=True):
             lines[smoke_key, a, b] = bool(los)
-    light = light_now(ctx)
-    world = spotting_world(ctx, light)
-    rows: dict[int, str] = {}
-
-    def row(n: int) -> str:
-        if n not in rows:
-            rows[n] = spotting_row(stands[n], ctx.state)
-        return rows[n]
-
     found: dict[str, Spotted] = {}
     for e in enemies:
         target = stands[e]
-        at_target = None
         lookers = sorted(
-            (i for i in own if lines[smoke_key, points[i], points[e]]),
+            (i for i in candidates[e] if lines[smoke_key, points[i], points[e]]),
             key=lambda i: (points[i][0] - points[e][0]) ** 2 + (points[i][1] - points[e][1]) ** 2,
         )
         for i in lookers:
             key = (world, row(i), row(e))
             look = memo.looks.get(key)
             if look is None:
-                if at_target is None:
-                    at_target = seeing_at(ctx, _end(target), *light)
-                result = look_clear(ctx, _end(stands[i]), _end(target), light, at_target)
+                result = look_clear(ctx, _end(stands[i]), _end(target), light, at(e))
                 look = memo.looks[key] = (bool(result.spotted), result.range)
             if look[0]:
                 found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(look[1], 3))
                 break
     return found
+
+
+# A margin on the range's lower bound, far above floating-point error and far below anything
+# on a table: a pair is passed over only when it is surely out of reach.
+FLOOR_MARGIN = 1e-6
+
+
+def _range_floor(
+    stands: list[StandRow], points: list[tuple[float, float]], measure: str
+) -> Callable[[int, int], float]:
+    """A lower bound on ``sighting.distance_between`` of two of ``stands`` (by index): the
+    distance of their centres, less the half-diagonal of each base when ranges run edge
+    to edge (no point of a base lies farther from its centre)."""
+    if measure == "centre":
+        radius = [0.0] * len(stands)
+    else:
+        radius = [math.hypot(float(s["width"]), float(s["depth"])) / 2 for s in stands]
+
+    def floor(i: int, e: int) -> float:
+        (xi, yi), (xe, ye) = points[i], points[e]
+        return math.hypot(xe - xi, ye - yi) - radius[i] - radius[e] - FLOOR_MARGIN
+
+    return floor
 
 
 def visible_enemies(ctx: RulesContext, side: str) -> list[Spotted]:

@@ -19,7 +19,7 @@ from shapely import Point, Polygon
 
 from tabletop.core.errors import BadInput
 from tabletop.core.frozen import frozen_dataclass
-from tabletop.core.units import within
+from tabletop.core.units import TOLERANCE, within
 from tabletop.data.board import base_of, smoke_blockers
 from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.night import lit_by_fire, sound_detects
@@ -301,6 +301,40 @@ def look_clear(
     rng = distance_between(a, b, ctx.scenario.measure)
     nan = (math.nan, math.nan)
     return _look(ctx, a, b, rng, True, [], [], nan, light, at_b)
+
+
+def spotting_reach(
+    ctx: RulesContext,
+    b: End,
+    light: tuple[Effects, Effects | None],
+    at_b: tuple[Effects, str | None],
+) -> float | None:
+    """The longest range at which any stand could spot ``b`` now: past it ``_spot`` says
+    no, whoever looks (None: no such range). ``at_b`` is ``seeing_at(ctx, b, *light)``.
+
+    It reads what ``_spot`` reads of the target (its cover, what it is doing, the light and
+    weather where it stands), allows for the most that sound can bring a moving stand closer
+    at night (CD 9.3), and gives no limit where a stand is seen at any range in sight: its
+    searchlight (CD 9.2.2), its muzzle flashes at night (CD 9.1.2), a spotting distance
+    without limit.
+    """
+    assert b.stand is not None
+    now, _ = light
+    seeing, lit = at_b
+    if "searchlight" in b.stand["markers"] or (now.night and fired_recently(b.stand, ctx.state)):
+        return None
+    cover, _ = target_cover(ctx, b.x, b.y, b.stand)
+    daylight = getattr(ctx.charts.spotting[cover], activity(b.stand, ctx.state))
+    distance = seeing.spotting_distance(daylight)
+    if distance is None:
+        return None
+    reach = distance + TOLERANCE
+    if now.night and not lit:
+        factor = ctx.charts.params(WeatherParams).sound_distance_factor
+        if factor <= 0:
+            return None
+        reach /= min(1.0, factor)
+    return reach
 
 
 def spotting_world(ctx: RulesContext, light: tuple[Effects, Effects | None]) -> str:
