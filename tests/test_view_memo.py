@@ -19,9 +19,25 @@ from click.testing import CliRunner
 from tabletop.cli import cli
 from tabletop.data.board import smoke_blockers
 from tabletop.game.engine import Game
-from tabletop.rules.cd.sighting import End, light_now, sight, spotting_row, spotting_world
+from tabletop.rules.cd.sighting import (
+    End,
+    light_now,
+    seeing_at,
+    sight,
+    spotting_reach,
+    spotting_row,
+    spotting_world,
+)
 from tabletop.rules.context import RulesContext
-from tabletop.rules.views import LastSeen, SightMemo, Spotted, knowledge, last_seen, spotted_by
+from tabletop.rules.views import (
+    LastSeen,
+    SightMemo,
+    Spotted,
+    _range_floor,
+    knowledge,
+    last_seen,
+    spotted_by,
+)
 from tabletop.state.document import centre, in_play
 from tests.conftest import file_digest
 
@@ -94,9 +110,15 @@ def traced(ctx: RulesContext, side: str, among: set[str] | None = None) -> dict[
         if target["side"] == side:
             continue
         own = [i for i, s in enumerate(stands) if s["side"] == side and clear[i, e]]
-        own.sort(key=lambda i: (points[i][0] - points[e][0]) ** 2 + (points[i][1] - points[e][1]) ** 2)
+        own.sort(
+            key=lambda i: (points[i][0] - points[e][0]) ** 2 + (points[i][1] - points[e][1]) ** 2
+        )
         for i in own:
-            look = sight(ctx, End(stands[i]["id"], *points[i], stands[i]), End(target["id"], *points[e], target))
+            look = sight(
+                ctx,
+                End(stands[i]["id"], *points[i], stands[i]),
+                End(target["id"], *points[e], target),
+            )
             if look.spotted:
                 found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(look.range, 3))
                 break
@@ -213,3 +235,64 @@ def test_spotting_world_at_night_names_lights_fires_and_noise(played: Path) -> N
     assert [t["id"] for t in lit[0]] == ["searchlight-US-1"]
     assert lit[1] == [["US-1", 18.0, 6.0]]
     assert noisy == [["G-1", 18.0, 25.0], ["US-5", 21.0, 3.0]]
+
+
+# --- the reach: no stand past it spots the target -----------------------------------------
+
+
+def reaches(ctx: RulesContext) -> dict[str, float | None]:
+    light = light_now(ctx)
+    out = {}
+    for s in ctx.state.stands():
+        if s["x"] is not None:
+            end = End(s["id"], *centre(s), s)
+            out[s["id"]] = spotting_reach(ctx, end, light, seeing_at(ctx, end, *light))
+    return out
+
+
+def test_spotting_reach_by_day_and_at_night(played: Path) -> None:
+    ctx, past = contexts(played)
+    # Day: 40" in the open, stationary; 10" in the village (CD spotting).
+    assert reaches(past[-1]) == {
+        "G-1": 40.000001, "G-2": 40.000001, "G-3": 10.000001, "G-4": 40.000001,
+        "G-5": 40.000001, "G-S": 40.000001, "US-1": 40.000001, "US-2": 40.000001,
+        "US-3": 40.000001, "US-4": 40.000001, "US-5": 40.000001, "US-S": 40.000001,
+    }  # fmt: skip
+    # Moonlit night: 4", doubled for a stand that may be heard moving (CD 9.1.2, 9.3);
+    # G-1 in US-1's beam and G-3 by its own fire are lit (CD 9.2); US-1's searchlight and
+    # US-5's muzzle flashes give them away at any range in sight (CD 9.2.2, 9.1.2).
+    assert reaches(ctx) == {
+        "G-1": 40.000001, "G-2": 8.000002, "G-3": 10.000001, "G-4": 8.000002,
+        "G-5": 8.000002, "G-S": 8.000002, "US-1": None, "US-2": 8.000002,
+        "US-3": 8.000002, "US-4": 8.000002, "US-5": None, "US-S": 8.000002,
+    }  # fmt: skip
+    # Turn 2's opportunity fire: US-4 fired last turn from where it stands (CD 9.1.2); G-1,
+    # moving in the beam, is seen by daylight's rule, at any distance in sight.
+    opportunity = next(c for c in past if c.state.turn == 2 and c.state.phase == "opportunity-fire")
+    found = reaches(opportunity)
+    assert (found["US-4"], found["G-1"], found["G-2"]) == (None, None, 8.000002)
+
+
+def test_no_stand_past_the_reach_spots_the_target(played: Path) -> None:
+    ctx, past = contexts(played)
+    passed_over = 0
+    for then in [ctx, *past]:
+        reach = reaches(then)
+        stands = [s for s in then.state.stands() if s["x"] is not None and in_play(s)]
+        points = [centre(s) for s in stands]
+        floor = _range_floor(stands, points, then.scenario.measure)
+        for e, target in enumerate(stands):
+            for i, looker in enumerate(stands):
+                if looker["side"] == target["side"]:
+                    continue
+                look = sight(
+                    then,
+                    End(looker["id"], *points[i], looker),
+                    End(target["id"], *points[e], target),
+                )
+                assert floor(i, e) <= look.range
+                limit = reach[target["id"]]
+                if limit is not None and floor(i, e) > limit:
+                    passed_over += 1
+                    assert look.spotted is False, (then.state.turn, looker["id"], target["id"])
+    assert passed_over == 743  # of 1512 looks

@@ -153,10 +153,11 @@ class SightMemo:
     about on the same table (the walk back through the log for last-seen markers).
 
     A line of sight depends only on its two ends and the smoke on the table; a look's
-    spotting verdict only on what ``sighting.spotting_row`` gives of its two stands and what
-    ``sighting.spotting_world`` names (conditions, terrain state, lights and noise). Most of a game's states
-    differ from the next in one or two stands, so most pairs are answered from here. Kept in
-    memory only, for one table (a memo handed a context on another table starts afresh).
+    verdict, and a target's spotting reach, only on what ``sighting.spotting_row`` gives of
+    its stands and what ``sighting.spotting_world`` names (conditions, terrain state,
+    lights and noise). Most of a game's states differ from the next in one or two stands,
+    so most pairs are answered from here. Kept in memory only, for one table: a memo handed
+    a context on another table is not used.
     """
 
     def __init__(self, table: Any = None) -> None:
@@ -174,11 +175,13 @@ def spotted_by(
 ) -> dict[str, Spotted]:
     """Enemy stands spotted now by any stand of ``side`` (in the table's stand order).
 
-    Line of sight for every pair of one of the side's stands and an enemy comes first, the
-    lines not in ``memo`` traced together (``sight_pairs`` agrees exactly with the single
-    line trace); the rest of the spotting procedure (``sighting.look_clear``, as ``sight``
-    after its line) then runs only for pairs that see each other, nearest spotter first, and
-    stops at the first that spots. ``memo`` keeps both for the next state asked about.
+    The same verdicts as ``sight`` between every pair, for less: only the side's stands
+    within an enemy's spotting reach (``sighting.spotting_reach``) may spot it; their lines
+    of sight come first, those not in ``memo`` traced together (``sight_pairs`` agrees
+    exactly with the single line trace); the rest of the spotting procedure
+    (``sighting.look_clear``, as ``sight`` after its line) then runs only for pairs that see
+    each other, nearest spotter first, and stops at the first that spots. ``memo`` keeps
+    what was worked out for the next state asked about.
     """
 
     if memo is None or memo.table is not ctx.table:
@@ -214,10 +217,10 @@ def spotted_by(
     floor = _range_floor(stands, points, ctx.scenario.measure)
     candidates: dict[int, list[int]] = {}
     for e in enemies:
-        key = (world, row(e))
-        if key not in memo.reaches:
-            memo.reaches[key] = spotting_reach(ctx, _end(stands[e]), light, at(e))
-        reach = memo.reaches[key]
+        aim = (world, row(e))
+        if aim not in memo.reaches:
+            memo.reaches[aim] = spotting_reach(ctx, _end(stands[e]), light, at(e))
+        reach = memo.reaches[aim]
         candidates[e] = [i for i in own if reach is None or floor(i, e) <= reach]
     smoke = smoke_blockers(ctx.state.templates())
     smoke_key = json.dumps(smoke)

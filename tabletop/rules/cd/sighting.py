@@ -396,7 +396,7 @@ def spotting_row(stand: StandRow, state: State) -> str:
     turn = state.turn
     fired = stand.get("fired")
     fired_turn = fired.get("turn") if fired else None
-    still = bool(fired) and (fired.get("x"), fired.get("y")) == (stand["x"], stand["y"])
+    still = fired is not None and (fired.get("x"), fired.get("y")) == (stand["x"], stand["y"])
     return json.dumps(
         [
             stand["id"],
