@@ -33,6 +33,7 @@ from tabletop.rules.views import (
     LastSeen,
     SightMemo,
     Spotted,
+    _radii,
     _range_floor,
     knowledge,
     last_seen,
@@ -280,7 +281,7 @@ def test_no_stand_past_the_reach_spots_the_target(played: Path) -> None:
         reach = reaches(then)
         stands = [s for s in then.state.stands() if s["x"] is not None and in_play(s)]
         points = [centre(s) for s in stands]
-        floor = _range_floor(stands, points, then.scenario.measure)
+        radius = _radii(stands, then.scenario.measure)
         for e, target in enumerate(stands):
             for i, looker in enumerate(stands):
                 if looker["side"] == target["side"]:
@@ -290,9 +291,9 @@ def test_no_stand_past_the_reach_spots_the_target(played: Path) -> None:
                     End(looker["id"], *points[i], looker),
                     End(target["id"], *points[e], target),
                 )
-                assert floor(i, e) <= look.range
+                assert _range_floor(points, radius, i, e) <= look.range
                 limit = reach[target["id"]]
-                if limit is not None and floor(i, e) > limit:
+                if limit is not None and _range_floor(points, radius, i, e) > limit:
                     passed_over += 1
                     assert look.spotted is False, (then.state.turn, looker["id"], target["id"])
     assert passed_over == 743  # of 1512 looks

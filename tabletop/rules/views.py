@@ -26,7 +26,7 @@ import dataclasses
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,14 +214,23 @@ def spotted_by(
 
     # The lookers that could spot each enemy at all: past its reach (``spotting_reach``)
     # no line need be traced and no look taken.
-    floor = _range_floor(stands, points, ctx.scenario.measure)
+    radius = _radii(stands, ctx.scenario.measure)
     candidates: dict[int, list[int]] = {}
     for e in enemies:
         aim = (world, row(e))
         if aim not in memo.reaches:
             memo.reaches[aim] = spotting_reach(ctx, _end(stands[e]), light, at(e))
         reach = memo.reaches[aim]
-        candidates[e] = [i for i in own if reach is None or floor(i, e) <= reach]
+        if reach is None:
+            candidates[e] = own
+            continue
+        (xe, ye), near = points[e], radius[e] + FLOOR_MARGIN
+        # _range_floor(points, radius, i, e) <= reach, written out: it runs for every pair.
+        candidates[e] = [
+            i
+            for i in own
+            if math.hypot(xe - points[i][0], ye - points[i][1]) - radius[i] - near <= reach
+        ]
     smoke = smoke_blockers(ctx.state.templates())
     smoke_key = json.dumps(smoke)
     lines = memo.lines
@@ -261,22 +270,20 @@ def spotted_by(
 FLOOR_MARGIN = 1e-6
 
 
-def _range_floor(
-    stands: list[StandRow], points: list[tuple[float, float]], measure: str
-) -> Callable[[int, int], float]:
-    """A lower bound on ``sighting.distance_between`` of two of ``stands`` (by index): the
-    distance of their centres, less the half-diagonal of each base when ranges run edge
-    to edge (no point of a base lies farther from its centre)."""
+def _radii(stands: list[StandRow], measure: str) -> list[float]:
+    """How far each stand's base reaches from its centre, as ranges are measured: the
+    half-diagonal edge to edge, nothing centre to centre."""
     if measure == "centre":
-        radius = [0.0] * len(stands)
-    else:
-        radius = [math.hypot(float(s["width"]), float(s["depth"])) / 2 for s in stands]
+        return [0.0] * len(stands)
+    return [math.hypot(float(s["width"]), float(s["depth"])) / 2 for s in stands]
 
-    def floor(i: int, e: int) -> float:
-        (xi, yi), (xe, ye) = points[i], points[e]
-        return math.hypot(xe - xi, ye - yi) - radius[i] - radius[e] - FLOOR_MARGIN
 
-    return floor
+def _range_floor(points: list[tuple[float, float]], radius: list[float], i: int, e: int) -> float:
+    """A lower bound on ``sighting.distance_between`` of stands ``i`` and ``e``: the
+    distance of their centres less how far each base reaches (``_radii``; no point of a
+    base lies farther from its centre), less a margin."""
+    (xi, yi), (xe, ye) = points[i], points[e]
+    return math.hypot(xe - xi, ye - yi) - radius[i] - (radius[e] + FLOOR_MARGIN)
 
 
 def visible_enemies(ctx: RulesContext, side: str) -> list[Spotted]:
