@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tabletop.cli import cli
 from tabletop.data.board import smoke_blockers
@@ -297,3 +299,39 @@ def test_no_stand_past_the_reach_spots_the_target(played: Path) -> None:
                     passed_over += 1
                     assert look.spotted is False, (then.state.turn, looker["id"], target["id"])
     assert passed_over == 743  # of 1512 looks
+
+
+# --- any table: stands anywhere, by day, at twilight, at night ----------------------------
+
+LIGHTS = ("day", "twilight", "night-moonlit", "night-dark")
+MARKERS = ((), ("foxholes",), ("burning",), ("searchlight",))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    light=st.sampled_from(LIGHTS),
+    places=st.lists(
+        st.tuples(
+            st.floats(1, 47, allow_nan=False),
+            st.floats(1, 35, allow_nan=False),
+            st.sampled_from((0, 45, 90, 180, 270)),
+            st.sampled_from(MARKERS),
+            st.booleans(),
+        ),
+        min_size=12,
+        max_size=12,
+    ),
+)
+def test_spotted_by_anywhere_is_the_pair_by_pair_trace(
+    played: Path, light: str, places: list[tuple[float, float, int, tuple[str, ...], bool]]
+) -> None:
+    ctx, _ = contexts(played)
+    state = ctx.state.copy()
+    state.rows["conditions"] = {**state.conditions, "light": light}
+    for stand, (x, y, facing, markers, moved) in zip(state.stands(), places, strict=True):
+        stand.update(x=round(x, 1), y=round(y, 1), facing=facing, markers=list(markers))
+        stand["moved_turn"] = state.turn if moved else None
+    then = RulesContext(state, ctx.dice, ctx.scenario, ctx.charts, _table=ctx.table)
+    memo = SightMemo(ctx.table)
+    for side in SIDES:
+        assert spotted_by(then, side, memo=memo) == traced(then, side)
