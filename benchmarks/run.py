@@ -53,6 +53,31 @@ def run_process_cpu(argv: list[str], env: dict[str, str] | None = None) -> tuple
     return elapsed, int(usage.ru_maxrss), usage.ru_utime + usage.ru_stime
 
 
+GAMES = Path(__file__).resolve().parent.parent / "tests" / "games"
+VIEW_ROW = "status --view SIDE, large after four turns"
+
+
+def play_game(path: Path, script: Path) -> None:
+    """A fresh game played through a whole-game script (tests/games), as ``tabletop play``
+    reads it; the script's expected refusals make ``play`` exit non-zero, so that is not
+    checked here (tests/games/test_games.py checks the game)."""
+    new = next(
+        line.split(":", 1)[1].split()
+        for line in script.read_text(encoding="utf-8").splitlines()
+        if line.startswith("# new:")
+    )
+    run_process([*TABLETOP, "new", *new, "--game", str(path)])
+    with script.open(encoding="utf-8") as stdin:
+        subprocess.run(
+            [*TABLETOP, "play", "--game", str(path)],
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=ENV,
+            check=False,
+        )
+
+
 WARM = True  # run each command once, untimed, before timing it (not in a --tiny smoke run)
 
 
@@ -319,11 +344,16 @@ def main() -> int:
         assault = work / "assault.sqlite"
         shutil.copy(fresh, assault)
         run_process([*TABLETOP, "place", "US-1", "18", "26.2", "--game", str(assault)])
+        # A side's view of a game four turns long (the large scenario played through
+        # tests/games/large.txt): its last-seen markers look back over every state of the log.
+        four = work / "four-turns.sqlite"
+        play_game(four, GAMES / "large.txt")
         evening = interleaved_runs(
             {
                 "import click": [PY, "-c", "import click"],
                 "import click, shapely": [PY, "-c", "import click, shapely"],
                 "status (large)": [*TABLETOP, "status", "--game", str(large)],
+                VIEW_ROW: [*TABLETOP, "status", "--view", "Allies", "--game", str(four)],
                 "fire, quick mode": [*TABLETOP, *QUICK_FIRE],
                 "targets (large)": [*TABLETOP, "targets", TARGETS_STAND, "--game", str(large)],
                 "map --out svg (large)": [
@@ -375,6 +405,7 @@ def main() -> int:
             "map --out png (large)": evening["map --out png (large)"],
             "map --out svg (large)": evening["map --out svg (large)"],
             "status (large)": evening["status (large)"],
+            VIEW_ROW: evening[VIEW_ROW],
             "fire, quick mode": evening["fire, quick mode"],
             "targets (large)": evening["targets (large)"],
             "assault --odds, one on one": evening["assault --odds, one on one"],
@@ -467,6 +498,8 @@ def main() -> int:
             cpu("assault --odds, one on one") / cpu("import click, shapely"),
             2.0,
         ),
+        # A side's view looks back over the whole log; seconds of CPU for the whole command.
+        ("status --view, four turns (s CPU)", cpu(VIEW_ROW), 0.5),
     ]
     results["targets"] = [
         {"measure": name, "value": round(v, 4), "target": t, "met": v <= t}

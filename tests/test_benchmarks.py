@@ -28,6 +28,7 @@ COMMANDS = {
     "move --check (large)",
     "import click, shapely",
     "status (large)",
+    "status --view SIDE, large after four turns",
     "fire, quick mode",
     "targets (large)",
     "map --out svg (large)",
@@ -71,6 +72,7 @@ def test_benchmark_script_runs_on_tiny_sizes(tmp_path: Path) -> None:
         "targets inside play / import click, CPU",
         "map svg / map png, CPU",
         "assault --odds 1:1 / import click, shapely, CPU",
+        "status --view, four turns (s CPU)",
     ]
     # the printed table names every target, met or not
     for target in results["targets"]:

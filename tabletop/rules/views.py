@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -35,10 +36,18 @@ from tabletop.core.sides import REFEREE, resolve_view
 from tabletop.core.words import count, possessive
 from tabletop.data.board import is_placed, smoke_blockers
 from tabletop.rules.cd.hidden import fields, view_of
-from tabletop.rules.cd.sighting import End, sight
+from tabletop.rules.cd.sighting import (
+    End,
+    light_now,
+    look_clear,
+    seeing_at,
+    spotting_reach,
+    spotting_row,
+    spotting_world,
+)
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, State, centre, in_play, unknown_stand_message
-from tabletop.table import sight_matrix
+from tabletop.table import sight_pairs
 
 # What a side learns of an enemy stand it spots: what it looks like and where it is.
 SEEN_KEYS = ("id", "side", "kind", "x", "y", "facing", "width", "depth", "status", "markers")
@@ -139,16 +148,44 @@ def _on_table(state: State) -> list[StandRow]:
     return [s for s in state.stands() if is_placed(s) and in_play(s)]
 
 
+class SightMemo:
+    """What ``spotted_by`` has worked out pair by pair, kept for the next state it is asked
+    about on the same table (the walk back through the log for last-seen markers).
+
+    A line of sight depends only on its two ends and the smoke on the table; a look's
+    verdict, and a target's spotting reach, only on what ``sighting.spotting_row`` gives of
+    its stands and what ``sighting.spotting_world`` names (conditions, terrain state,
+    lights and noise). Most of a game's states differ from the next in one or two stands,
+    so most pairs are answered from here. Kept in memory only, for one table: a memo handed
+    a context on another table is not used.
+    """
+
+    def __init__(self, table: Any = None) -> None:
+        self.table = table
+        self.lines: dict[tuple[str, tuple[float, float], tuple[float, float]], bool] = {}
+        self.looks: dict[tuple[str, str, str], tuple[bool, float]] = {}
+        self.reaches: dict[tuple[str, str], float | None] = {}
+
+
 def spotted_by(
-    ctx: RulesContext, side: str, among: Iterable[str] | None = None
+    ctx: RulesContext,
+    side: str,
+    among: Iterable[str] | None = None,
+    memo: SightMemo | None = None,
 ) -> dict[str, Spotted]:
     """Enemy stands spotted now by any stand of ``side`` (in the table's stand order).
 
-    Line of sight for every pair comes first, at once (``sight_matrix`` agrees exactly with
-    the single-line trace); the full spotting procedure then runs only for pairs that see
-    each other, nearest spotter first, and stops at the first that spots.
+    The same verdicts as ``sight`` between every pair, for less: only the side's stands
+    within an enemy's spotting reach (``sighting.spotting_reach``) may spot it; their lines
+    of sight come first, those not in ``memo`` traced together (``sight_pairs`` agrees
+    exactly with the single line trace); the rest of the spotting procedure
+    (``sighting.look_clear``, as ``sight`` after its line) then runs only for pairs that see
+    each other, nearest spotter first, and stops at the first that spots. ``memo`` keeps
+    what was worked out for the next state asked about.
     """
 
+    if memo is None or memo.table is not ctx.table:
+        memo = SightMemo(ctx.table)
     wanted = None if among is None else set(among)
     # Only the side's stands and the enemies asked about: the pairs among the others are
     # never read (last_seen asks about fewer and fewer enemies as it goes back).
@@ -160,20 +197,93 @@ def spotted_by(
     if not own or not enemies:
         return {}
     points = [centre(s) for s in stands]
-    clear = sight_matrix(ctx.table, points, smoke_blockers(ctx.state.templates()))
+    light = light_now(ctx)
+    world = spotting_world(ctx, light)
+    rows: dict[int, str] = {}
+    seeing: dict[int, Any] = {}
+
+    def row(n: int) -> str:
+        if n not in rows:
+            rows[n] = spotting_row(stands[n], ctx.state)
+        return rows[n]
+
+    def at(e: int) -> Any:
+        if e not in seeing:
+            seeing[e] = seeing_at(ctx, _end(stands[e]), *light)
+        return seeing[e]
+
+    # The lookers that could spot each enemy at all: past its reach (``spotting_reach``)
+    # no line need be traced and no look taken.
+    radius = _radii(stands, ctx.scenario.measure)
+    candidates: dict[int, list[int]] = {}
+    for e in enemies:
+        aim = (world, row(e))
+        if aim not in memo.reaches:
+            memo.reaches[aim] = spotting_reach(ctx, _end(stands[e]), light, at(e))
+        reach = memo.reaches[aim]
+        if reach is None:
+            candidates[e] = own
+            continue
+        (xe, ye), near = points[e], radius[e] + FLOOR_MARGIN
+        # _range_floor(points, radius, i, e) <= reach, written out: it runs for every pair.
+        candidates[e] = [
+            i
+            for i in own
+            if math.hypot(xe - points[i][0], ye - points[i][1]) - radius[i] - near <= reach
+        ]
+    smoke = smoke_blockers(ctx.state.templates())
+    smoke_key = json.dumps(smoke)
+    lines = memo.lines
+    missing = list(
+        dict.fromkeys(
+            (points[i], points[e])
+            for e in enemies
+            for i in candidates[e]
+            if (smoke_key, points[i], points[e]) not in lines
+        )
+    )
+    if missing:
+        clear = sight_pairs(ctx.table, [a for a, _ in missing], [b for _, b in missing], smoke)
+        for (a, b), los in zip(missing, clear, strict=True):
+            lines[smoke_key, a, b] = bool(los)
     found: dict[str, Spotted] = {}
     for e in enemies:
         target = stands[e]
         lookers = sorted(
-            (i for i in own if clear[i, e]),
+            (i for i in candidates[e] if lines[smoke_key, points[i], points[e]]),
             key=lambda i: (points[i][0] - points[e][0]) ** 2 + (points[i][1] - points[e][1]) ** 2,
         )
         for i in lookers:
-            result = sight(ctx, _end(stands[i]), _end(target))
-            if result.spotted:
-                found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(result.range, 3))
+            key = (world, row(i), row(e))
+            look = memo.looks.get(key)
+            if look is None:
+                result = look_clear(ctx, _end(stands[i]), _end(target), light, at(e))
+                look = memo.looks[key] = (bool(result.spotted), result.range)
+            if look[0]:
+                found[target["id"]] = Spotted(target["id"], stands[i]["id"], round(look[1], 3))
                 break
     return found
+
+
+# A margin on the range's lower bound, far above floating-point error and far below anything
+# on a table: a pair is passed over only when it is surely out of reach.
+FLOOR_MARGIN = 1e-6
+
+
+def _radii(stands: list[StandRow], measure: str) -> list[float]:
+    """How far each stand's base reaches from its centre, as ranges are measured: the
+    half-diagonal edge to edge, nothing centre to centre."""
+    if measure == "centre":
+        return [0.0] * len(stands)
+    return [math.hypot(float(s["width"]), float(s["depth"])) / 2 for s in stands]
+
+
+def _range_floor(points: list[tuple[float, float]], radius: list[float], i: int, e: int) -> float:
+    """A lower bound on ``sighting.distance_between`` of stands ``i`` and ``e``: the
+    distance of their centres less how far each base reaches (``_radii``; no point of a
+    base lies farther from its centre), less a margin."""
+    (xi, yi), (xe, ye) = points[i], points[e]
+    return math.hypot(xe - xi, ye - yi) - radius[i] - (radius[e] + FLOOR_MARGIN)
 
 
 def visible_enemies(ctx: RulesContext, side: str) -> list[Spotted]:
@@ -204,7 +314,11 @@ def _sight_key(state: State) -> str:
 
 
 def last_seen(
-    ctx: RulesContext, side: str, past: Iterable[State], now_spotted: Iterable[str]
+    ctx: RulesContext,
+    side: str,
+    past: Iterable[State],
+    now_spotted: Iterable[str],
+    memo: SightMemo | None = None,
 ) -> dict[str, LastSeen]:
     """Enemy stands ``side`` cannot see now, where and when it last saw them.
 
@@ -212,8 +326,11 @@ def last_seen(
     each action still in force, newest first (the game rebuilds them from the log's
     before-images). The first state in which the side spotted a stand gives its marker.
     Nothing is written, so reading a view never changes the game file, and undoing a move
-    also undoes what it let the enemy see.
+    also undoes what it let the enemy see. The pairs are answered through ``memo`` (one
+    for the whole walk, when not given): a state differing from the next in a few stands
+    costs only the pairs those stands are in.
     """
+    memo = memo if memo is not None else SightMemo(ctx.table)
     enemy = {
         s["id"] for s in ctx.state.stands() if s["side"] != side and s["id"] not in set(now_spotted)
     }
@@ -228,7 +345,7 @@ def last_seen(
             continue
         seen_keys.add(key)
         then = RulesContext(state, ctx.dice, ctx.scenario, ctx.charts, _table=ctx.table)
-        for stand_id in spotted_by(then, side, unresolved):
+        for stand_id in spotted_by(then, side, unresolved, memo):
             row = state.stand(stand_id)
             now = ctx.state.stand(stand_id)
             found[stand_id] = LastSeen(
@@ -255,8 +372,9 @@ def knowledge(ctx: RulesContext, view: str, past: Iterable[State] | None = None)
     sides = {s["id"]: s["side"] for s in ctx.state.stands()}
     if view == REFEREE:
         return Knowledge(view, sides)
-    spotted = spotted_by(ctx, view)
-    seen = last_seen(ctx, view, past or (), spotted) if past is not None else {}
+    memo = SightMemo(ctx.table)
+    spotted = spotted_by(ctx, view, memo=memo)
+    seen = last_seen(ctx, view, past, spotted, memo) if past is not None else {}
     return Knowledge(view, sides, spotted, seen, hidden_terrain(ctx))
 
 

@@ -8,6 +8,7 @@ points. Sight runs between centres; spotting is deterministic (distance and cove
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,13 +19,13 @@ from shapely import Point, Polygon
 
 from tabletop.core.errors import BadInput
 from tabletop.core.frozen import frozen_dataclass
-from tabletop.core.units import within
+from tabletop.core.units import TOLERANCE, within
 from tabletop.data.board import base_of, smoke_blockers
 from tabletop.data.chart_params import WeatherParams
 from tabletop.rules.cd.night import lit_by_fire, sound_detects
 from tabletop.rules.cd.weather import Effects, effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, State, centre, in_play
+from tabletop.state.document import StandRow, State, centre, fired_on, in_play
 from tabletop.table import (
     base_polygon,
     bearing,
@@ -283,6 +284,133 @@ def sights(ctx: RulesContext, a: End, ends: Sequence[End]) -> list[Sight | None]
     ]
 
 
+def look_clear(
+    ctx: RulesContext,
+    a: End,
+    b: End,
+    light: tuple[Effects, Effects | None] | None = None,
+    at_b: tuple[Effects, str | None] | None = None,
+) -> Sight:
+    """``sight`` from ``a`` to ``b`` when their line is already known to be clear (traced by
+    ``table.sight_matrix`` or ``table.sight_pairs``, which agree exactly with ``sight``'s own
+    trace): range, visibility, lighting, spotting and bands are ``sight``'s; what the line
+    crosses is not traced again (``crossings`` empty, the levels NaN). ``light`` is
+    ``light_now(ctx)`` and ``at_b`` is ``seeing_at(ctx, b, *light)``, given when many looks
+    share them."""
+    light = light or light_now(ctx)
+    rng = distance_between(a, b, ctx.scenario.measure)
+    nan = (math.nan, math.nan)
+    return _look(ctx, a, b, rng, True, [], [], nan, light, at_b)
+
+
+def spotting_reach(
+    ctx: RulesContext,
+    b: End,
+    light: tuple[Effects, Effects | None],
+    at_b: tuple[Effects, str | None],
+) -> float | None:
+    """The longest range at which any stand could spot ``b`` now: past it ``_spot`` says
+    no, whoever looks (None: no such range). ``at_b`` is ``seeing_at(ctx, b, *light)``.
+
+    It reads what ``_spot`` reads of the target (its cover, what it is doing, the light and
+    weather where it stands), allows for the most that sound can bring a moving stand closer
+    at night (CD 9.3), and gives no limit where a stand is seen at any range in sight: its
+    searchlight (CD 9.2.2), its muzzle flashes at night (CD 9.1.2), a spotting distance
+    without limit.
+    """
+    assert b.stand is not None
+    now, _ = light
+    seeing, lit = at_b
+    if "searchlight" in b.stand["markers"] or (now.night and fired_recently(b.stand, ctx.state)):
+        return None
+    cover, _ = target_cover(ctx, b.x, b.y, b.stand)
+    daylight = getattr(ctx.charts.spotting[cover], activity(b.stand, ctx.state))
+    distance = seeing.spotting_distance(daylight)
+    if distance is None:
+        return None
+    reach = distance + TOLERANCE
+    if now.night and not lit:
+        factor = ctx.charts.params(WeatherParams).sound_distance_factor
+        if factor <= 0:
+            return None
+        reach /= min(1.0, factor)
+    return reach
+
+
+def spotting_world(ctx: RulesContext, light: tuple[Effects, Effects | None]) -> str:
+    """Everything a look's verdict past its line of sight reads besides its two stands, the
+    table, the scenario and the charts, as one string: two looks between stands with the
+    same ``spotting_row`` under the same string get the same visibility, lighting and
+    spotting.
+
+    That is the conditions (light, weather, ground) and the state of the terrain (cover of
+    damaged structures, burning buildings); where the light limits sight, what may light a
+    stand (illumination rounds and searchlights, the stands working the searchlights,
+    burning stands, CD 9.2, 9.2.2); at night, whether it is the opportunity fire phase (last
+    turn's muzzle flashes, CD 9.1.2) and the stands firing or fired on this turn, whose noise
+    drowns sound detection (CD 9.3). The turn enters only through ``spotting_row``. Keep
+    both in step with ``_look`` and ``_spot``: whatever they read of the state belongs in
+    one of them.
+    """
+    state = ctx.state
+    now, daylit = light
+    turn = state.turn
+    terrain = sorted((k, v) for k, v in state.rows.items() if k.startswith("terrain:"))
+    lit: list[Any] = []
+    if daylit is not None:
+        lights = [t for t in state.templates() if t.get("illuminates")]
+        makers = sorted({str(t["by"]) for t in lights if t.get("by")})
+        lit = [
+            lights,
+            [
+                [m, *(centre(state.stand(m)) if state.stand(m)["x"] is not None else ())]
+                for m in makers
+                if state.has_stand(m)
+            ],
+            [
+                [s["id"], s["x"], s["y"], s["width"], s["depth"], s["facing"]]
+                for s in state.stands()
+                if "burning" in s["markers"] and s["x"] is not None
+            ],
+        ]
+    noisy: list[Any] = []
+    opportunity = False
+    if now.night:
+        opportunity = state.phase == "opportunity-fire"
+        noisy = [
+            [s["id"], s["x"], s["y"]]
+            for s in state.stands()
+            if s["x"] is not None and (fired_on(s, turn) or s.get("fired_at") == turn)
+        ]
+    return json.dumps(
+        [state.conditions, opportunity, terrain, lit, noisy], sort_keys=True, default=str
+    )
+
+
+def spotting_row(stand: StandRow, state: State) -> str:
+    """What a look (``_look``, ``_spot``, ``night.sound_detects``) reads of one of its two
+    stands, as one string: who and what it is, its base, its markers (dug in, searchlight),
+    and whether it moved or fired this turn, or fired last turn from where it stands (CD
+    9.1.2). With ``spotting_world`` it names everything a look's verdict depends on beyond
+    its line of sight; the looker's range bands (its weapons) are not part of it."""
+    turn = state.turn
+    fired = stand.get("fired")
+    fired_turn = fired.get("turn") if fired else None
+    still = fired is not None and (fired.get("x"), fired.get("y")) == (stand["x"], stand["y"])
+    return json.dumps(
+        [
+            stand["id"],
+            stand["kind"],
+            [stand["x"], stand["y"], stand["width"], stand["depth"], stand["facing"]],
+            stand["markers"],
+            stand.get("moved_turn") == turn,
+            fired_turn == turn,
+            fired_turn == turn - 1 and still,
+        ],
+        default=str,
+    )
+
+
 def _look(
     ctx: RulesContext,
     a: End,
@@ -293,10 +421,12 @@ def _look(
     crossings: list[dict[str, Any]],
     levels: tuple[float, float],
     light: tuple[Effects, Effects | None],
+    at_b: tuple[Effects, str | None] | None = None,
 ) -> Sight:
-    """The rest of a look once its line is traced: visibility, lighting, bands, spotting."""
+    """The rest of a look once its line is traced: visibility, lighting, bands, spotting.
+    ``at_b`` is ``seeing_at(ctx, b, *light)``, given when many looks share their target."""
     now, daylit = light
-    seeing, lit = seeing_at(ctx, b, now, daylit)
+    seeing, lit = at_b if at_b is not None else seeing_at(ctx, b, now, daylit)
     result = Sight(
         a=a.label,
         b=b.label,
