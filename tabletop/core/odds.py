@@ -18,9 +18,11 @@ other randomness). Aggregation of independent repeats (``ROF`` dice) is done wit
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -275,7 +277,12 @@ def _chances(procedure: Callable[[_ScriptedDice], T], limit: int) -> dict[T, Cha
             memo.setdefault(key, found)
         return found
 
-    return explore(())
+    try:
+        return explore(())
+    finally:
+        # ``explore`` refers to itself (it recurses): without this the function, and through
+        # ``procedure`` everything the runs made, would wait for the cycle collector.
+        del explore
 
 
 def convolve(
@@ -370,6 +377,35 @@ def by_stages(
     raise ``TooManyBranches``.
     """
     limit = MAX_BRANCHES if limit is None else limit
+    with collector_paused():
+        return _by_stages(first, stage, over, key, copy, limit)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused: the positions an enumeration keeps are thousands of
+    small containers in no cycle, and the collector's passes over them as they pile up cost
+    a tenth of a long enumeration while finding nothing. A caller that reads the positions
+    (``Game.odds``) keeps it paused until it has let them go: the first pass after counts
+    every container made meanwhile and walks those still alive. Whatever cycles there are
+    wait for that pass."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _by_stages(
+    first: S,
+    stage: Callable[[S, _ScriptedDice], None],
+    over: Callable[[S], bool],
+    key: Callable[[S], Hashable],
+    copy: Callable[[S], S],
+    limit: int,
+) -> list[tuple[S, Fraction]]:
     frontier: dict[Hashable, tuple[S, Chance]] = {key(first): (first, (1, 1))}
     ended: dict[Hashable, tuple[S, Chance]] = {}
     runs = 0

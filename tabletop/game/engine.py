@@ -22,7 +22,14 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
-from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice, repeated
+from tabletop.core.odds import (
+    TooManyBranches,
+    by_stages,
+    collector_paused,
+    distribution,
+    no_dice,
+    repeated,
+)
 from tabletop.core.sides import REFEREE
 from tabletop.core.words import count, without_faces
 from tabletop.data.charts import CHARTS_FORMAT
@@ -291,19 +298,22 @@ class Game:
         def staged(stages: Any) -> dict[str, Fraction]:
             ctx = RulesContext(State.from_db(rows), no_dice(), loaded.scenario, loaded.charts)
             first = stages.begin(ctx, inputs)
-            ended = by_stages(
-                first,
-                stages.stage,
-                stages.over,
-                stages.key,
-                stages.copy,
-                limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
-            )
             dist: dict[str, Fraction] = {}
-            for position, p in ended:
-                key, shown = tell(stages.finish(position))
-                results.setdefault(key, shown)
-                dist[key] = dist.get(key, Fraction(0)) + p
+            # Until the end positions are told and gone (``collector_paused``).
+            with collector_paused():
+                ended = by_stages(
+                    first,
+                    stages.stage,
+                    stages.over,
+                    stages.key,
+                    stages.copy,
+                    limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
+                )
+                for position, p in ended:
+                    key, shown = tell(stages.finish(position))
+                    results.setdefault(key, shown)
+                    dist[key] = dist.get(key, Fraction(0)) + p
+                del ended, position, first
             return dist
 
         def repeats(plan: Any) -> dict[str, Fraction]:

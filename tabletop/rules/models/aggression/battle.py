@@ -20,6 +20,7 @@ import copy
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from tabletop.core.dice import DiceLike
@@ -73,6 +74,7 @@ class Fighter:
     def engages_as(self) -> str:
         return "anti-tank" if self.profile.anti_tank else self.profile.type
 
+    @cached_property
     def enemy(self) -> rules.Enemy:
         return rules.Enemy(self.id, self.profile.type, self.leader)
 
@@ -121,8 +123,10 @@ class Battle:
         # Answers of the table's geometry (``_forbidden``) and of the retreat chart
         # (``_test``), shared with copies: the odds meet the same question on many branches.
         self._ground_seen: dict[Any, list[str]] = {}
-        self._chance_seen: dict[rules.RetreatTest, rules.Chance] = {}
-        self._shot_seen: dict[tuple[str, str, rules.ShotSituation], rules.ShotWorking] = {}
+        # By the fields of the ``RetreatTest`` and of the ``ShotSituation`` (with who fires
+        # at whom): a tuple is quicker to make and to hash than the frozen class.
+        self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
+        self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -400,7 +404,7 @@ class Battle:
         free: bool,
         number: int,
     ) -> dict[str, Any] | None:
-        enemies = [g.enemy() for g in present if g.side != f.side]
+        enemies = [g.enemy for g in present if g.side != f.side]
         choice = rules.choose_target(
             self.chart,
             f.engages_as,
@@ -415,17 +419,11 @@ class Battle:
         target = self.by_id[choice.target.id]
         engaged[target.id] += 1
         what = "free ambush shot" if free else "fires"
-        situation = rules.ShotSituation(
-            strength=f.start_strength,
-            works=target.works,
-            fits=target.fits,
-            admin_target=target.admin,
-            admin_firer=f.admin,
-        )
         # The same shot comes again round after round (and on the odds' many branches).
-        asked = (f.id, target.id, situation)
+        asked = (f.id, target.id, f.start_strength, target.works, target.fits, target.admin, f.admin)
         working = self._shot_seen.get(asked)
         if working is None:
+            situation = rules.ShotSituation(*asked[2:])
             working = self._shot_seen[asked] = rules.shot_working(
                 self.chart, f.profile, target.profile, situation
             )
@@ -497,17 +495,12 @@ class Battle:
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
         friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
         friends_joined = sum(1 for g in self.fighters if g.side == f.side and g.joined and g != f)
-        asked = rules.RetreatTest(
-            af=f.af,
-            training=f.training,
-            start_strength=f.start_strength,
-            casualties=lost,
-            retreated_friends=friends_gone,
-            joined_friends=friends_joined,
-        )
+        asked = (f.af, f.training, f.start_strength, lost, friends_gone, friends_joined)
         chance = self._chance_seen.get(asked)
         if chance is None:
-            chance = self._chance_seen[asked] = rules.retreat_chance(self.chart, asked)
+            chance = self._chance_seen[asked] = rules.retreat_chance(
+                self.chart, rules.RetreatTest(*asked)
+            )
         self.chances.setdefault(f.id, []).append(chance.chance)
         fails, roll = rules.percent_test(
             self.ctx.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
