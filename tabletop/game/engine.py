@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -345,14 +346,19 @@ class Game:
                     else "for a smaller case (fewer stands or dice)"
                 )
             ) from None
-        ordered = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-        expected: dict[str, Fraction] = {}
-        for key, p in ordered:
+        # Sorted and summed over one common denominator, in whole numbers: an assault has
+        # a thousand outcomes or more, and fractions compare and add far slower.
+        common = math.lcm(*(p.denominator for p in dist.values()))
+        scaled = {key: p.numerator * (common // p.denominator) for key, p in dist.items()}
+        ordered = sorted(dist.items(), key=lambda kv: (-scaled[kv[0]], kv[0]))
+        totals: dict[str, int] = {}
+        for key, _ in ordered:
             for name, value in results[key].items():
                 if isinstance(value, bool):
                     value = int(value)
                 if isinstance(value, int):
-                    expected[name] = expected.get(name, Fraction(0)) + p * value
+                    totals[name] = totals.get(name, 0) + scaled[key] * value
+        expected = {name: Fraction(total, common) for name, total in totals.items()}
         return OddsReport(command, dict(ordered), expected, results)
 
     def undo_plan(self, to: int | None = None) -> UndoPlan:
