@@ -420,7 +420,15 @@ class Battle:
         engaged[target.id] += 1
         what = "free ambush shot" if free else "fires"
         # The same shot comes again round after round (and on the odds' many branches).
-        asked = (f.id, target.id, f.start_strength, target.works, target.fits, target.admin, f.admin)
+        asked = (
+            f.id,
+            target.id,
+            f.start_strength,
+            target.works,
+            target.fits,
+            target.admin,
+            f.admin,
+        )
         working = self._shot_seen.get(asked)
         if working is None:
             situation = rules.ShotSituation(*asked[2:])
@@ -494,7 +502,9 @@ class Battle:
 
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
         friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
-        friends_joined = sum(1 for g in self.fighters if g.side == f.side and g.joined and g != f)
+        friends_joined = sum(
+            1 for g in self.fighters if g.side == f.side and g.joined and g is not f
+        )
         asked = (f.af, f.training, f.start_strength, lost, friends_gone, friends_joined)
         chance = self._chance_seen.get(asked)
         if chance is None:
@@ -529,8 +539,8 @@ class Battle:
         kept by everything it depends on: the same move from the same place among the same
         stands is the same answer (the odds meet it on many branches). Only the fighters move
         or leave the table in a battle: the other stands stay where they were throughout."""
-        placed = tuple((g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters)
-        fought = tuple(g.id for g in self._present() if g.side != f.side)
+        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
+        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
         key = (f.id, bearing_deg, inches, placed, fought)
         found = self._ground_seen.get(key)
         if found is None:
@@ -684,7 +694,9 @@ class Battle:
                 blocked = [r for r in blocked if not r.startswith("toward ")]
                 if blocked:
                     if self.telling:
-                        self.lines.append(f"    {f.id} cannot fall back further: {'; '.join(blocked)}")
+                        self.lines.append(
+                            f"    {f.id} cannot fall back further: {'; '.join(blocked)}"
+                        )
                 else:
                     self._move(f.row, bearing_deg, inches)
                     entry["to"] = [round(position(f.row)[0], 3), round(position(f.row)[1], 3)]

@@ -8,6 +8,7 @@ what the assault uses.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -178,6 +179,12 @@ def search_order(count: int, mode: str) -> list[tuple[int, int]]:
     raise BadInput(f"direction search {mode!r}: accepted: clockwise, nearest")
 
 
+@functools.cache
+def _search_order(count: int, mode: str) -> tuple[tuple[int, int], ...]:
+    """``search_order`` worked out once for each chart (a battle asks it at every retreat)."""
+    return tuple(search_order(count, mode))
+
+
 @dataclass
 class Tried:
     offset: int
@@ -202,7 +209,7 @@ def choose_direction(
     """
     tried: list[Tried] = []
     count = chart.params.directions
-    for offset, steps in search_order(count, chart.params.direction_search):
+    for offset, steps in _search_order(count, chart.params.direction_search):
         reasons = forbidden(offset)
         tried.append(Tried(offset, steps, reasons))
         if not reasons:
