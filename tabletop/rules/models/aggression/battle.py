@@ -127,6 +127,7 @@ class Battle:
         # at whom): a tuple is quicker to make and to hash than the frozen class.
         self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
         self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
+        self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -738,7 +739,12 @@ class Battle:
             if f.side != victor and f.gone in ("retreated", "surrendered", "eliminated"):
                 surplus += int(f.record.get("surplus") or 0)
                 f.record["surplus"] = 0
-        found = rules.spoils(self.chart, casualties, surplus, victors=1)
+        # The odds end a thousand battles or more, with a few dozen different spoils.
+        found = self._spoils_seen.get((casualties, surplus))
+        if found is None:
+            found = self._spoils_seen[casualties, surplus] = rules.spoils(
+                self.chart, casualties, surplus, victors=1
+            )
         taker = self._holding(victor)[0]
         taker.record["equipment"] = int(taker.record.get("equipment") or 0) + found.captured
         if self.telling:
