@@ -16,8 +16,8 @@ differs. Each command runs in process (click's runner): a whole dump takes a few
 ``dump-assault`` fights the close-combat test ground (``tests/data/aggression.yaml``): the
 odds (text and JSON) of one against one, two against one and the orders that change a
 battle (ambush, road column, works, pursuit, disengage, surrender, joined, a leader alone),
-each to the end and for one and two rounds, and the same assaults rolled on games made with six seeds
-and with dice given, each on a fresh copy of the game, every result in full.
+each to the end and for one and two rounds, and the same assaults rolled on games made
+with six seeds and with dice given, each on a fresh copy of the game, every result in full.
 """
 
 from __future__ import annotations
@@ -112,7 +112,9 @@ def dump_assaults(out: dict[str, Any], folder: Path) -> None:
     for args in ASSAULTS:
         for rounds in ((), ("--rounds", "1"), ("--rounds", "2")):
             record(out, ["assault", *args, *rounds, "--odds"], templates[0])
-        rolled = [(t, []) for t in templates] + [(templates[0], ["--dice", d]) for d in ASSAULT_DICE]
+        rolled = [(t, []) for t in templates] + [
+            (templates[0], ["--dice", d]) for d in ASSAULT_DICE
+        ]
         for template, extra in rolled:
             for flag in ((), ("--json",)):
                 game = folder / "rolled.sqlite"

@@ -181,8 +181,8 @@ def from_report(report: Any) -> Summary:
         told = fields.get(key, {})
         for name in names:
             word = _word(told.get(name), name)
-            table = sums.setdefault(name, {})
-            table[word] = table.get(word, 0) + n
+            counts = sums.setdefault(name, {})
+            counts[word] = counts.get(word, 0) + n
     each = {name: {w: Fraction(n, common) for w, n in t.items()} for name, t in sums.items()}
     held = each.pop("holds the field", None)
     if held is not None:

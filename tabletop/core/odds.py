@@ -181,7 +181,9 @@ class _ScriptedDice:
             found = memo[key] = (
                 values,
                 [payloads[v] for v in values],
-                tuple((i + 1, dist[v].numerator, dist[v].denominator) for i, v in enumerate(values)),
+                tuple(
+                    (i + 1, dist[v].numerator, dist[v].denominator) for i, v in enumerate(values)
+                ),
             )
         return found  # type: ignore[return-value]
 
@@ -235,21 +237,33 @@ def distribution(
 
 def _chances(procedure: Callable[[_ScriptedDice], T], limit: int) -> dict[T, Chance]:
     """``distribution``, each chance as a whole numerator and denominator."""
-    memo: dict[Hashable, dict[T, Chance]] = {}
-    composites: dict[Hashable, object] = {}
-    runs = 0
+    return _Enumeration(procedure, limit).explore(())
 
-    def explore(script: tuple[int, ...]) -> dict[T, Chance]:
+
+class _Enumeration(Generic[T]):
+    """One ``distribution``: its procedure, its memo and its count of runs. A class rather
+    than a function that recurses through its own closure, which is a reference cycle: it
+    kept, through ``procedure``, everything the runs had made until the cycle collector
+    came by."""
+
+    def __init__(self, procedure: Callable[[_ScriptedDice], T], limit: int) -> None:
+        self.procedure = procedure
+        self.limit = limit
+        self.memo: dict[Hashable, dict[T, Chance]] = {}
+        self.composites: dict[Hashable, object] = {}
+        self.runs = 0
+
+    def explore(self, script: tuple[int, ...]) -> dict[T, Chance]:
         """The distribution given the first faces ``script``."""
-        nonlocal runs
+        procedure, memo, composites = self.procedure, self.memo, self.composites
         found: dict[T, Chance] = {}
         reached: list[Hashable] = []
         stack: list[tuple[tuple[int, ...], int, int]] = [(script, 1, 1)]
         while stack:
             prefix, wn, wd = stack.pop()
-            runs += 1
-            if runs > limit:
-                raise TooManyBranches(limit)
+            self.runs += 1
+            if self.runs > self.limit:
+                raise TooManyBranches(self.limit)
             dice = _ScriptedDice(prefix, len(script), memo, composites)
             after: Mapping[T, Chance] | None = None
             try:
@@ -257,7 +271,7 @@ def _chances(procedure: Callable[[_ScriptedDice], T], limit: int) -> dict[T, Cha
             except _Known as known:
                 after = memo[known.key]
             except _Split:
-                after = explore(tuple(dice.faces[: dice._next]))
+                after = self.explore(tuple(dice.faces[: dice._next]))
             reached += dice.reached
             for position, (num, den), others in dice.others:
                 head = tuple(dice.faces[:position])
@@ -276,13 +290,6 @@ def _chances(procedure: Callable[[_ScriptedDice], T], limit: int) -> dict[T, Cha
         for key in reached:
             memo.setdefault(key, found)
         return found
-
-    try:
-        return explore(())
-    finally:
-        # ``explore`` refers to itself (it recurses): without this the function, and through
-        # ``procedure`` everything the runs made, would wait for the cycle collector.
-        del explore
 
 
 def convolve(
