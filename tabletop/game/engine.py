@@ -314,7 +314,7 @@ class Game:
                     key, shown = tell(stages.finish(position))
                     results.setdefault(key, shown)
                     dist[key] = dist.get(key, Fraction(0)) + p
-                del ended, position, first
+                del ended  # the end positions go before the collector is back
             return dist
 
         def repeats(plan: Any) -> dict[str, Fraction]:
