@@ -10,12 +10,21 @@ each side's): ``status``, ``targets`` of every stand on the table, ``measure`` a
 quick-mode calculator (``fire`` and ``odds fire``) over every weapon, and ``assault --odds``
 of stand against stand. ``compare`` lists every command whose output (or exit status)
 differs. Each command runs in process (click's runner): a whole dump takes a few minutes.
+
+    python scripts/same_outputs.py dump-assault before.json   # close combat only (a minute)
+
+``dump-assault`` fights the close-combat test ground (``tests/data/aggression.yaml``): the
+odds (text and JSON) of one against one, two against one and the orders that change a
+battle (ambush, road column, works, pursuit, disengage, surrender, joined, a leader alone),
+each to the end and for one and two rounds, and the same assaults rolled on games made
+with six seeds and with dice given, each on a fresh copy of the game, every result in full.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -76,6 +85,44 @@ def dump_game(out: dict[str, Any], scenario: str, light: str, folder: Path) -> N
             )
 
 
+AGGRESSION = Path(__file__).resolve().parent.parent / "tests" / "data" / "aggression.yaml"
+ASSAULTS: tuple[tuple[str, ...], ...] = (
+    ("US-2", "--against", "G-2"),
+    ("US-2", "--against", "G-2", "--set", "pursue.US-2=true"),
+    ("US-2", "--against", "G-2", "--set", "af.US-2=7"),
+    ("US-2", "--against", "G-2", "--set", "works.G-2=entrenched"),
+    ("US-2", "--against", "G-2", "--set", "disengage=G-2", "--set", "af.G-2=8"),
+    ("US-2", "--against", "G-2", "--set", "af.G-2=3", "--set", "af.US-2=9"),
+    ("US-A", "US-B", "--against", "VG", "--set", "retreat.VG=0"),
+    ("US-A", "US-B", "--against", "VG", "--set", "joined=US-B"),
+    ("US-3", "US-4", "--against", "G-3", "--set", "af.G-3=1", "--set", "retreat.G-3=0"),
+    ("US-3", "US-4", "--against", "G-3", "--set", "af.US-3=8"),
+    ("US-COL", "--against", "G-AMB", "--set", "ambush=G-AMB", "--set", "admin=US-COL"),
+    ("US-COL", "--against", "G-AMB", "--set", "admin=US-COL"),
+    ("US-5", "--against", "G-LDR"),
+    ("US-L", "--against", "G-LAKE"),
+)
+ASSAULT_DICE = ("99,99,99,1,+", "1,99,99,99,+", "1,1,44,91,+", "50,51,37,38,+")
+
+
+def dump_assaults(out: dict[str, Any], folder: Path) -> None:
+    templates = [folder / f"aggression-{seed}.sqlite" for seed in range(1, 7)]
+    for seed, template in enumerate(templates, 1):
+        run(["new", str(AGGRESSION), "--seed", str(seed), "--game", str(template), "--force"])
+    for args in ASSAULTS:
+        for rounds in ((), ("--rounds", "1"), ("--rounds", "2")):
+            record(out, ["assault", *args, *rounds, "--odds"], templates[0])
+        rolled = [(t, []) for t in templates] + [
+            (templates[0], ["--dice", d]) for d in ASSAULT_DICE
+        ]
+        for template, extra in rolled:
+            for flag in ((), ("--json",)):
+                game = folder / "rolled.sqlite"
+                shutil.copy(template, game)
+                key = " ".join(["assault", *args, *extra, *flag, f"[{template.stem}]"])
+                out[key] = run(["assault", *args, *extra, *flag, "--game", str(game)])
+
+
 def dump(path: Path) -> None:
     out: dict[str, Any] = {}
     weapons = json.loads(run(["charts", "show", "weapons", "--json"])["output"])
@@ -107,6 +154,14 @@ def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "dump":
         os.environ.pop("TABLETOP_VIEW", None)
         dump(Path(argv[1]))
+        return 0
+    if len(argv) == 2 and argv[0] == "dump-assault":
+        os.environ.pop("TABLETOP_VIEW", None)
+        out: dict[str, Any] = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            dump_assaults(out, Path(tmp))
+        Path(argv[1]).write_text(json.dumps(out, indent=1, sort_keys=True))
+        print(f"{len(out)} outputs written to {argv[1]}")
         return 0
     if len(argv) == 3 and argv[0] == "compare":
         return compare(Path(argv[1]), Path(argv[2]))

@@ -636,3 +636,26 @@ def test_a_result_without_its_die_face(text: str, said: str) -> None:
     from tabletop.core.words import without_faces
 
     assert without_faces(text) == said
+
+
+def test_an_enumeration_lets_its_procedure_go_without_the_cycle_collector() -> None:
+    # An enumeration once recursed through its own closure, a reference cycle that kept the
+    # procedure (and, for an assault, every battle its runs made) until the collector came.
+    import gc
+    import weakref
+
+    from tabletop.core.dice import DiceLike
+    from tabletop.core.odds import collector_paused, distribution
+
+    class Procedure:
+        def __call__(self, dice: DiceLike) -> int:
+            return dice.roll(6, "a die")
+
+    procedure = Procedure()
+    gone = weakref.ref(procedure)
+    with collector_paused():
+        assert not gc.isenabled()
+        assert distribution(procedure) == {face: Fraction(1, 6) for face in range(1, 7)}
+        del procedure
+        assert gone() is None
+    assert gc.isenabled()

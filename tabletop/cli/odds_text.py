@@ -10,6 +10,7 @@ command's own keys; this module is text only.
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -171,12 +172,18 @@ def from_report(report: Any) -> Summary:
     outcomes: dict[str, Fraction] = report.outcomes
     fields: dict[str, dict[str, Any]] = report.fields
     names = list(dict.fromkeys(n for f in fields.values() for n in f))
-    each: dict[str, dict[str, Fraction]] = {}
+    # Added up in whole numbers over one common denominator: an assault has a thousand
+    # outcomes or more, and as many fractions added for each thing shown were slow.
+    common = math.lcm(*(p.denominator for p in outcomes.values()))
+    sums: dict[str, dict[str, int]] = {}
     for key, p in outcomes.items():
+        n = p.numerator * (common // p.denominator)
+        told = fields.get(key, {})
         for name in names:
-            word = _word(fields.get(key, {}).get(name), name)
-            table = each.setdefault(name, {})
-            table[word] = table.get(word, Fraction(0)) + p
+            word = _word(told.get(name), name)
+            counts = sums.setdefault(name, {})
+            counts[word] = counts.get(word, 0) + n
+    each = {name: {w: Fraction(n, common) for w, n in t.items()} for name, t in sums.items()}
     held = each.pop("holds the field", None)
     if held is not None:
         likeliest = dict(sorted(held.items(), key=lambda kv: -kv[1]))

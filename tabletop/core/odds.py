@@ -18,9 +18,11 @@ other randomness). Aggregation of independent repeats (``ROF`` dice) is done wit
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -32,8 +34,36 @@ S = TypeVar("S", bound=Hashable)
 
 MAX_BRANCHES = 200_000
 
+# A chance as a whole numerator and denominator, not reduced: the enumeration multiplies and
+# adds thousands of them, which whole numbers do several times quicker than ``Fraction``
+# (whose every step divides by a greatest common divisor). Exact all the same; turned into
+# fractions once, at the end.
+Chance = tuple[int, int]
+
 # One branch of a roll: the face tried and the chance of the faces it stands for.
-Branch = tuple[int, Fraction]
+Branch = tuple[int, int, int]
+
+
+def _plus(a: Chance, b: Chance) -> Chance:
+    """``a + b``, over the larger denominator when one divides the other (dice of one size
+    make powers of it, so this is the usual case)."""
+    (n, d), (m, e) = a, b
+    if d == e:
+        return n + m, d
+    if e % d == 0:
+        return n * (e // d) + m, e
+    if d % e == 0:
+        return n + m * (d // e), d
+    both = d // math.gcd(d, e) * e
+    return n * (both // d) + m * (both // e), both
+
+
+def _fraction(c: Chance) -> Fraction:
+    return Fraction(c[0], c[1])
+
+
+def _fractions(dist: Mapping[T, Chance]) -> dict[T, Fraction]:
+    return {o: Fraction(n, d) for o, (n, d) in dist.items()}
 
 
 class _Known(Exception):
@@ -48,8 +78,7 @@ class _Split(Exception):
 
 @functools.cache
 def _faces(sides: int) -> tuple[Branch, ...]:
-    each = Fraction(1, sides)
-    return tuple((v, each) for v in range(1, sides + 1))
+    return tuple((v, 1, sides) for v in range(1, sides + 1))
 
 
 @functools.cache
@@ -60,7 +89,7 @@ def _bands(sides: int, cuts: tuple[int, ...]) -> tuple[Branch, ...]:
     out: list[Branch] = []
     low = 1
     for top in tops:
-        out.append((low, Fraction(top - low + 1, sides)))
+        out.append((low, top - low + 1, sides))
         low = top + 1
     return tuple(out)
 
@@ -88,8 +117,10 @@ class _ScriptedDice:
         self._num = 1
         self._den = 1
         # (position, chance before it, other branches) for each die past the script.
-        self.others: list[tuple[int, tuple[int, int], tuple[Branch, ...]]] = []
-        self.rolls: list[Roll] = []
+        self.others: list[tuple[int, Chance, tuple[Branch, ...]]] = []
+        # Each die as (sides, face, purpose): ``rolls`` makes them the game's ``Roll``s when
+        # asked (rules code seldom reads them back; an enumeration throws thousands).
+        self._thrown: list[tuple[int, int, str]] = []
         self.no_roll_because: list[str] = []
         self.fewer_because: list[str] = []
         # Checkpoints passed where the enumeration started (for its memo).
@@ -99,18 +130,18 @@ class _ScriptedDice:
         if self._next < len(self.faces):
             value = self.faces[self._next]
         else:
-            (value, p), *others = branches()
+            (value, num, den), *others = branches()
             self.others.append((self._next, (self._num, self._den), tuple(others)))
-            self._num *= p.numerator
-            self._den *= p.denominator
+            self._num *= num
+            self._den *= den
             self.faces.append(value)
         self._next += 1
-        self.rolls.append(Roll(sides, value, purpose, "odds"))
+        self._thrown.append((sides, value, purpose))
         return value
 
     @property
-    def weight(self) -> Fraction:
-        return Fraction(self._num, self._den)
+    def rolls(self) -> list[Roll]:
+        return [Roll(sides, value, purpose, "odds") for sides, value, purpose in self._thrown]
 
     def roll(self, sides: int, purpose: str) -> int:
         return self._take(sides, purpose, lambda: _faces(sides))
@@ -150,7 +181,9 @@ class _ScriptedDice:
             found = memo[key] = (
                 values,
                 [payloads[v] for v in values],
-                tuple((i + 1, dist[v]) for i, v in enumerate(values)),
+                tuple(
+                    (i + 1, dist[v].numerator, dist[v].denominator) for i, v in enumerate(values)
+                ),
             )
         return found  # type: ignore[return-value]
 
@@ -199,44 +232,64 @@ def distribution(
     reaches the same key takes that distribution, so rounds that end alike are followed
     once.
     """
-    limit = MAX_BRANCHES if limit is None else limit
-    memo: dict[Hashable, dict[T, Fraction]] = {}
-    composites: dict[Hashable, object] = {}
-    runs = 0
+    return _fractions(_chances(procedure, MAX_BRANCHES if limit is None else limit))
 
-    def explore(script: tuple[int, ...]) -> dict[T, Fraction]:
+
+def _chances(procedure: Callable[[_ScriptedDice], T], limit: int) -> dict[T, Chance]:
+    """``distribution``, each chance as a whole numerator and denominator."""
+    return _Enumeration(procedure, limit).explore(())
+
+
+class _Enumeration(Generic[T]):
+    """One ``distribution``: its procedure, its memo and its count of runs. A class rather
+    than a function that recurses through its own closure, which is a reference cycle: it
+    kept, through ``procedure``, everything the runs had made until the cycle collector
+    came by."""
+
+    def __init__(self, procedure: Callable[[_ScriptedDice], T], limit: int) -> None:
+        self.procedure = procedure
+        self.limit = limit
+        self.memo: dict[Hashable, dict[T, Chance]] = {}
+        self.composites: dict[Hashable, object] = {}
+        self.runs = 0
+
+    def explore(self, script: tuple[int, ...]) -> dict[T, Chance]:
         """The distribution given the first faces ``script``."""
-        nonlocal runs
-        found: dict[T, Fraction] = {}
+        procedure, memo, composites = self.procedure, self.memo, self.composites
+        found: dict[T, Chance] = {}
         reached: list[Hashable] = []
-        stack: list[tuple[tuple[int, ...], Fraction]] = [(script, Fraction(1))]
+        stack: list[tuple[tuple[int, ...], int, int]] = [(script, 1, 1)]
         while stack:
-            prefix, w = stack.pop()
-            runs += 1
-            if runs > limit:
-                raise TooManyBranches(limit)
+            prefix, wn, wd = stack.pop()
+            self.runs += 1
+            if self.runs > self.limit:
+                raise TooManyBranches(self.limit)
             dice = _ScriptedDice(prefix, len(script), memo, composites)
+            after: Mapping[T, Chance] | None = None
             try:
-                after: Mapping[T, Fraction] = {procedure(dice): Fraction(1)}
+                outcome = procedure(dice)
             except _Known as known:
                 after = memo[known.key]
             except _Split:
-                after = explore(tuple(dice.faces[: dice._next]))
+                after = self.explore(tuple(dice.faces[: dice._next]))
             reached += dice.reached
             for position, (num, den), others in dice.others:
                 head = tuple(dice.faces[:position])
                 stack.extend(
-                    ((*head, v), w * Fraction(num * q.numerator, den * q.denominator))
-                    for v, q in reversed(others)
+                    ((*head, v), wn * num * q, wd * den * r) for v, q, r in reversed(others)
                 )
-            share = w * dice.weight
-            for o, q in after.items():
-                found[o] = found.get(o, Fraction(0)) + share * q
+            share = (wn * dice._num, wd * dice._den)
+            if after is None:
+                before = found.get(outcome)
+                found[outcome] = share if before is None else _plus(before, share)
+                continue
+            for o, (q, r) in after.items():
+                part = (share[0] * q, share[1] * r)
+                before = found.get(o)
+                found[o] = part if before is None else _plus(before, part)
         for key in reached:
             memo.setdefault(key, found)
         return found
-
-    return explore(())
 
 
 def convolve(
@@ -331,16 +384,45 @@ def by_stages(
     raise ``TooManyBranches``.
     """
     limit = MAX_BRANCHES if limit is None else limit
-    frontier: dict[Hashable, tuple[S, Fraction]] = {key(first): (first, Fraction(1))}
-    ended: dict[Hashable, tuple[S, Fraction]] = {}
+    with collector_paused():
+        return _by_stages(first, stage, over, key, copy, limit)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused: the positions an enumeration keeps are thousands of
+    small containers in no cycle, and the collector's passes over them as they pile up cost
+    a tenth of a long enumeration while finding nothing. A caller that reads the positions
+    (``Game.odds``) keeps it paused until it has let them go: the first pass after counts
+    every container made meanwhile and walks those still alive. Whatever cycles there are
+    wait for that pass."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _by_stages(
+    first: S,
+    stage: Callable[[S, _ScriptedDice], None],
+    over: Callable[[S], bool],
+    key: Callable[[S], Hashable],
+    copy: Callable[[S], S],
+    limit: int,
+) -> list[tuple[S, Fraction]]:
+    frontier: dict[Hashable, tuple[S, Chance]] = {key(first): (first, (1, 1))}
+    ended: dict[Hashable, tuple[S, Chance]] = {}
     runs = 0
     while frontier:
-        following: dict[Hashable, tuple[S, Fraction]] = {}
+        following: dict[Hashable, tuple[S, Chance]] = {}
         for k, (start, p) in frontier.items():
             if over(start):
                 # Positions that ended alike in different stages are one outcome.
                 before = ended.get(k)
-                ended[k] = (start, p + (before[1] if before else Fraction(0)))
+                ended[k] = (start, p if before is None else _plus(before[1], p))
                 continue
             reached: dict[Hashable, S] = {}
 
@@ -357,8 +439,10 @@ def by_stages(
                 reached.setdefault(k, position)
                 return k
 
-            for k, q in distribution(one).items():
+            pn, pd = p
+            for k, (q, r) in _chances(one, MAX_BRANCHES).items():
                 before = following.get(k)
-                following[k] = (reached[k], p * q + (before[1] if before else Fraction(0)))
+                part = (pn * q, pd * r)
+                following[k] = (reached[k], part if before is None else _plus(before[1], part))
         frontier = following
-    return list(ended.values())
+    return [(s, _fraction(p)) for s, p in ended.values()]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,7 +23,14 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
-from tabletop.core.odds import TooManyBranches, by_stages, distribution, no_dice, repeated
+from tabletop.core.odds import (
+    TooManyBranches,
+    by_stages,
+    collector_paused,
+    distribution,
+    no_dice,
+    repeated,
+)
 from tabletop.core.sides import REFEREE
 from tabletop.core.words import count, without_faces
 from tabletop.data.charts import CHARTS_FORMAT
@@ -308,19 +316,22 @@ class Game:
         def staged(stages: Any) -> dict[str, Fraction]:
             ctx = RulesContext(State.from_db(rows), no_dice(), loaded.scenario, loaded.charts)
             first = stages.begin(ctx, inputs)
-            ended = by_stages(
-                first,
-                stages.stage,
-                stages.over,
-                stages.key,
-                stages.copy,
-                limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
-            )
             dist: dict[str, Fraction] = {}
-            for position, p in ended:
-                key, shown = tell(stages.finish(position))
-                results.setdefault(key, shown)
-                dist[key] = dist.get(key, Fraction(0)) + p
+            # Until the end positions are told and gone (``collector_paused``).
+            with collector_paused():
+                ended = by_stages(
+                    first,
+                    stages.stage,
+                    stages.over,
+                    stages.key,
+                    stages.copy,
+                    limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
+                )
+                for position, p in ended:
+                    key, shown = tell(stages.finish(position))
+                    results.setdefault(key, shown)
+                    dist[key] = dist.get(key, Fraction(0)) + p
+                del ended  # the end positions go before the collector is back
             return dist
 
         def repeats(plan: Any) -> dict[str, Fraction]:
@@ -352,14 +363,19 @@ class Game:
                     else "for a smaller case (fewer stands or dice)"
                 )
             ) from None
-        ordered = sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))
-        expected: dict[str, Fraction] = {}
-        for key, p in ordered:
+        # Sorted and summed over one common denominator, in whole numbers: an assault has
+        # a thousand outcomes or more, and fractions compare and add far slower.
+        common = math.lcm(*(p.denominator for p in dist.values()))
+        scaled = {key: p.numerator * (common // p.denominator) for key, p in dist.items()}
+        ordered = sorted(dist.items(), key=lambda kv: (-scaled[kv[0]], kv[0]))
+        totals: dict[str, int] = {}
+        for key, _ in ordered:
             for name, value in results[key].items():
                 if isinstance(value, bool):
                     value = int(value)
                 if isinstance(value, int):
-                    expected[name] = expected.get(name, Fraction(0)) + p * value
+                    totals[name] = totals.get(name, 0) + scaled[key] * value
+        expected = {name: Fraction(total, common) for name, total in totals.items()}
         return OddsReport(command, dict(ordered), expected, results)
 
     def undo_plan(self, to: int | None = None) -> UndoPlan:

@@ -17,10 +17,10 @@ phase and count of the assaults it started: one a phase, AGG Combat default).
 from __future__ import annotations
 
 import copy
-import marshal
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from tabletop.core.dice import DiceLike
@@ -74,6 +74,7 @@ class Fighter:
     def engages_as(self) -> str:
         return "anti-tank" if self.profile.anti_tank else self.profile.type
 
+    @cached_property
     def enemy(self) -> rules.Enemy:
         return rules.Enemy(self.id, self.profile.type, self.leader)
 
@@ -116,11 +117,17 @@ class Battle:
         self.surrendered: list[str] = []
         self.eliminated: list[str] = []
         self.lines: list[str] = []
+        # Whether the battle tells what happens (``lines``): its odds want only the outcome.
+        self.telling = True
         self.admin_firing: dict[str, list[str]] = {}
         # Answers of the table's geometry (``_forbidden``) and of the retreat chart
         # (``_test``), shared with copies: the odds meet the same question on many branches.
         self._ground_seen: dict[Any, list[str]] = {}
-        self._chance_seen: dict[rules.RetreatTest, rules.Chance] = {}
+        # By the fields of the ``RetreatTest`` and of the ``ShotSituation`` (with who fires
+        # at whom): a tuple is quicker to make and to hash than the frozen class.
+        self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
+        self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
+        self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -281,19 +288,22 @@ class Battle:
     def copy(self) -> Battle:
         """A copy to play the next round on, sharing what a round never changes: the other
         stands' rows, the rounds already recorded, the charts, the scenario and the table's
-        geometry. The fighters' rows (and records in them) are copied, and every list or
-        map a round adds to."""
+        geometry. Of a fighter's row a round changes only its own fields, its markers and its
+        aggression record's fields (``_move``, ``_gone``, ``_retreat``; the end of the battle
+        too, ``result``), so those are copied, one level deep; and every list or map a round
+        adds to."""
         ctx = self.ctx
         _ = ctx.table  # built once, shared by the copies
         rows = dict(ctx.state.rows)
         fighters = []
         for f in self.fighters:
-            row = rows[STAND + f.id] = _copied(f.row)
+            row = rows[STAND + f.id] = _row_copy(f.row)
             g = object.__new__(Fighter)
             g.__dict__.update(f.__dict__)
             g.row, g.record = row, row["models"][MODEL]
             fighters.append(g)
-        new = copy.copy(self)
+        new = object.__new__(Battle)
+        new.__dict__.update(self.__dict__)
         new.ctx = RulesContext(
             State(rows), ctx.dice, ctx.scenario, ctx.charts, set(ctx.subjects), ctx._table
         )
@@ -323,7 +333,8 @@ class Battle:
         return len(here) < len(self.sides)
 
     def _round(self, number: int) -> None:
-        self.lines.append(f"Round {number}:")
+        if self.telling:
+            self.lines.append(f"Round {number}:")
         record: dict[str, Any] = {"round": number, "shots": [], "tests": []}
         at_start = self._present()
         for f in at_start:
@@ -340,7 +351,8 @@ class Battle:
             if f.leader or f.profile.firepower == 0:
                 continue
             if f.admin and f.id not in allowed:
-                self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
+                if self.telling:
+                    self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
                 continue
             shooters.append((f, False))
         for f, free in shooters:
@@ -393,7 +405,7 @@ class Battle:
         free: bool,
         number: int,
     ) -> dict[str, Any] | None:
-        enemies = [g.enemy() for g in present if g.side != f.side]
+        enemies = [g.enemy for g in present if g.side != f.side]
         choice = rules.choose_target(
             self.chart,
             f.engages_as,
@@ -408,24 +420,29 @@ class Battle:
         target = self.by_id[choice.target.id]
         engaged[target.id] += 1
         what = "free ambush shot" if free else "fires"
-        situation = rules.ShotSituation(
-            strength=f.start_strength,
-            works=target.works,
-            fits=target.fits,
-            admin_target=target.admin,
-            admin_firer=f.admin,
+        # The same shot comes again round after round (and on the odds' many branches).
+        asked = (
+            f.id,
+            target.id,
+            f.start_strength,
+            target.works,
+            target.fits,
+            target.admin,
+            f.admin,
         )
-        shot = rules.fire_shot(
-            self.chart,
-            f.profile,
-            target.profile,
-            situation,
-            self.ctx.dice,
-            f"round {number} {f.id} {what} at {target.id}",
+        working = self._shot_seen.get(asked)
+        if working is None:
+            situation = rules.ShotSituation(*asked[2:])
+            working = self._shot_seen[asked] = rules.shot_working(
+                self.chart, f.profile, target.profile, situation
+            )
+        shot = rules.take_shot(
+            working, self.ctx.dice, f"round {number} {f.id} {what} at {target.id}"
         )
-        self.lines.append(
-            f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
-        )
+        if self.telling:
+            self.lines.append(
+                f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
+            )
         return {
             "shooter": f.id,
             "target": target.id,
@@ -450,7 +467,8 @@ class Battle:
                 f.strength = max(0, f.strength - total)
             if f.strength == 0:
                 self._gone(f, "eliminated")
-                self.lines.append(f"  {sid} is destroyed")
+                if self.telling:
+                    self.lines.append(f"  {sid} is destroyed")
 
     def _gone(self, f: Fighter, how: str) -> None:
         f.present = False
@@ -485,26 +503,24 @@ class Battle:
 
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
         friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
-        friends_joined = sum(1 for g in self.fighters if g.side == f.side and g.joined and g != f)
-        asked = rules.RetreatTest(
-            af=f.af,
-            training=f.training,
-            start_strength=f.start_strength,
-            casualties=lost,
-            retreated_friends=friends_gone,
-            joined_friends=friends_joined,
+        friends_joined = sum(
+            1 for g in self.fighters if g.side == f.side and g.joined and g is not f
         )
+        asked = (f.af, f.training, f.start_strength, lost, friends_gone, friends_joined)
         chance = self._chance_seen.get(asked)
         if chance is None:
-            chance = self._chance_seen[asked] = rules.retreat_chance(self.chart, asked)
+            chance = self._chance_seen[asked] = rules.retreat_chance(
+                self.chart, rules.RetreatTest(*asked)
+            )
         self.chances.setdefault(f.id, []).append(chance.chance)
         fails, roll = rules.percent_test(
             self.ctx.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
         )
-        self.lines.append(
-            f"  {f.id} retreat chance {chance.chance}% ({'; '.join(chance.lines)}): "
-            f"{rules.roll_text(roll)}, {'retreats' if fails else 'stands'}"
-        )
+        if self.telling:
+            self.lines.append(
+                f"  {f.id} retreat chance {chance.chance}% ({'; '.join(chance.lines)}): "
+                f"{rules.roll_text(roll)}, {'retreats' if fails else 'stands'}"
+            )
         test = {"stand": f.id, "chance": chance.chance, "roll": roll, "retreats": fails}
         if fails:
             test["outcome"] = self._retreat(f, number, "retreat")
@@ -515,19 +531,17 @@ class Battle:
         here = self._present(side)
         if here and all(f.leader for f in here):
             for f in here:
-                self.lines.append(f"  {f.id} is left alone: the leader retreats")
+                if self.telling:
+                    self.lines.append(f"  {f.id} is left alone: the leader retreats")
                 self._retreat(f, number, "retreat")
 
     def _forbidden(self, f: Fighter, bearing_deg: float, inches: float) -> list[str]:
         """Why ``f`` may not move ``inches`` along ``bearing_deg`` (``Ground.forbidden``),
         kept by everything it depends on: the same move from the same place among the same
-        stands is the same answer (the odds meet it on many branches)."""
-        placed = tuple(
-            (s["id"], s["side"], s["x"], s["y"], s["facing"])
-            for s in self.ctx.state.stands()
-            if s["x"] is not None and s["status"] != "eliminated"
-        )
-        fought = tuple(g.id for g in self._present() if g.side != f.side)
+        stands is the same answer (the odds meet it on many branches). Only the fighters move
+        or leave the table in a battle: the other stands stay where they were throughout."""
+        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
+        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
         key = (f.id, bearing_deg, inches, placed, fought)
         found = self._ground_seen.get(key)
         if found is None:
@@ -567,12 +581,14 @@ class Battle:
             }
             for t in choice.tried
         ]
-        for t in choice.tried:
-            if t.reasons:
-                self.lines.append(f"    not {bearing_at(t.offset):.0f}: {'; '.join(t.reasons)}")
+        if self.telling:
+            for t in choice.tried:
+                if t.reasons:
+                    self.lines.append(f"    not {bearing_at(t.offset):.0f}: {'; '.join(t.reasons)}")
         if choice.offset is None:
             if how == "disengage":
-                self.lines.append(f"    {f.id} finds no way out and stays in the fight")
+                if self.telling:
+                    self.lines.append(f"    {f.id} finds no way out and stays in the fight")
                 return "no way out"
             return self._surrender(f, number, tried)
         to = bearing_at(choice.offset)
@@ -591,13 +607,14 @@ class Battle:
             "tried": tried,
             "pursued_by": [],
         }
-        self.lines.append(
-            f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
-            f"{to:.0f}: {count(choice.steps, 'step')} from its own {f.retreat_bearing:.0f}, "
-            f"{count(choice.loss, 'extra casualty', 'extra casualties')} "
-            "(AGG Retreat directions), to "
-            f"{round(centre(f.row)[0], 2):g},{round(centre(f.row)[1], 2):g}"
-        )
+        if self.telling:
+            self.lines.append(
+                f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
+                f"{to:.0f}: {count(choice.steps, 'step')} from its own {f.retreat_bearing:.0f}, "
+                f"{count(choice.loss, 'extra casualty', 'extra casualties')} "
+                "(AGG Retreat directions), to "
+                f"{round(centre(f.row)[0], 2):g},{round(centre(f.row)[1], 2):g}"
+            )
         if how == "disengage":
             self.disengaged.append(entry)
             self._gone(f, "disengaged")
@@ -609,7 +626,8 @@ class Battle:
             f.record["retreated_turn"] = self.ctx.state.turn
         if f.strength == 0:
             self._gone(f, "eliminated")
-            self.lines.append(f"    {f.id} is destroyed getting away")
+            if self.telling:
+                self.lines.append(f"    {f.id} is destroyed getting away")
         return f"{'disengaged' if how == 'disengage' else 'retreated'} toward {to:.0f}"
 
     def _surrender(self, f: Fighter, number: int, tried: list[dict[str, Any]]) -> str:
@@ -617,11 +635,12 @@ class Battle:
         gives_up, roll = rules.percent_test(
             self.ctx.dice, chance.chance, f"round {number} surrender {f.id} (<= {chance.chance})"
         )
-        self.lines.append(
-            f"    {f.id} has no way out: surrender chance {chance.chance}% "
-            f"({'; '.join(chance.lines)}), {rules.roll_text(roll)}: "
-            f"{'surrenders' if gives_up else 'fights on'} (AGG Surrender)"
-        )
+        if self.telling:
+            self.lines.append(
+                f"    {f.id} has no way out: surrender chance {chance.chance}% "
+                f"({'; '.join(chance.lines)}), {rules.roll_text(roll)}: "
+                f"{'surrenders' if gives_up else 'fights on'} (AGG Surrender)"
+            )
         if gives_up:
             self._gone(f, "surrendered")
             return "surrendered"
@@ -639,7 +658,8 @@ class Battle:
         factor and its surplus equipment."""
         for f in self._present():
             if f.disengage and not self._over():
-                self.lines.append(f"  {f.id} disengages")
+                if self.telling:
+                    self.lines.append(f"  {f.id} disengages")
                 record.setdefault("disengage", []).append(
                     {"stand": f.id, "outcome": self._retreat(f, number, "disengage")}
                 )
@@ -664,7 +684,8 @@ class Battle:
                 )
                 if yes:
                     followers.append(g)
-                    self.lines.append(f"  {g.id} pursues {f.id}: {why}")
+                    if self.telling:
+                        self.lines.append(f"  {g.id} pursues {f.id}: {why}")
             if not followers:
                 continue
             entry["pursued_by"] = [g.id for g in followers]
@@ -673,11 +694,15 @@ class Battle:
                 blocked = self._forbidden(f, bearing_deg, inches)
                 blocked = [r for r in blocked if not r.startswith("toward ")]
                 if blocked:
-                    self.lines.append(f"    {f.id} cannot fall back further: {'; '.join(blocked)}")
+                    if self.telling:
+                        self.lines.append(
+                            f"    {f.id} cannot fall back further: {'; '.join(blocked)}"
+                        )
                 else:
                     self._move(f.row, bearing_deg, inches)
                     entry["to"] = [round(position(f.row)[0], 3), round(position(f.row)[1], 3)]
-                    self.lines.append(f"    {f.id} falls back a further hex")
+                    if self.telling:
+                        self.lines.append(f"    {f.id} falls back a further hex")
             for g in followers:
                 blocked = [
                     r
@@ -685,7 +710,8 @@ class Battle:
                     if not r.startswith("toward ")
                 ]
                 if blocked:
-                    self.lines.append(f"    {g.id} cannot follow: {'; '.join(blocked)}")
+                    if self.telling:
+                        self.lines.append(f"    {g.id} cannot follow: {'; '.join(blocked)}")
                 else:
                     self._move(g.row, bearing_deg, inches)
                 self._gone(g, "pursuing")
@@ -713,13 +739,20 @@ class Battle:
             if f.side != victor and f.gone in ("retreated", "surrendered", "eliminated"):
                 surplus += int(f.record.get("surplus") or 0)
                 f.record["surplus"] = 0
-        found = rules.spoils(self.chart, casualties, surplus, victors=1)
+        # The odds end a thousand battles or more, with a few dozen different spoils.
+        found = self._spoils_seen.get((casualties, surplus))
+        if found is None:
+            found = self._spoils_seen[casualties, surplus] = rules.spoils(
+                self.chart, casualties, surplus, victors=1
+            )
         taker = self._holding(victor)[0]
         taker.record["equipment"] = int(taker.record.get("equipment") or 0) + found.captured
-        self.lines += [f"Spoils: {line}" for line in found.lines]
+        if self.telling:
+            self.lines += [f"Spoils: {line}" for line in found.lines]
         if found.captured:
             goes = "goes" if found.captured == 1 else "go"
-            self.lines.append(f"Spoils: {count(found.captured, 'unit')} {goes} to {taker.id}")
+            if self.telling:
+                self.lines.append(f"Spoils: {count(found.captured, 'unit')} {goes} to {taker.id}")
         return {
             "casualties": casualties,
             "surplus": surplus,
@@ -1092,19 +1125,14 @@ def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     }
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of a JSON-like value (a stand's row): dicts and lists copied, the rest
-    shared (numbers and strings do not change); through ``marshal`` where it can (many
-    times quicker), which gives back equal values of the same types."""
-    try:
-        return marshal.loads(marshal.dumps(value))
-    except ValueError:
-        pass
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    return value
+def _row_copy(row: StandRow) -> StandRow:
+    """A fighter's row for a copy of the battle: its fields, its markers, its models and its
+    aggression record copied, everything deeper shared (a battle never changes it)."""
+    new = row.copy()
+    new["markers"] = list(row["markers"])
+    models = new["models"] = dict(row["models"])
+    models[MODEL] = dict(models[MODEL])
+    return new
 
 
 class AssaultStages:
@@ -1115,7 +1143,7 @@ class AssaultStages:
     @staticmethod
     def begin(ctx: RulesContext, inputs: dict[str, Any]) -> Battle:
         battle = Battle.open(ctx, inputs)
-        battle.introduce()
+        battle.telling = False  # the odds show outcomes, never the words of a battle
         return battle
 
     @staticmethod

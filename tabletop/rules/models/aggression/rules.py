@@ -8,6 +8,7 @@ what the assault uses.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -178,6 +179,12 @@ def search_order(count: int, mode: str) -> list[tuple[int, int]]:
     raise BadInput(f"direction search {mode!r}: accepted: clockwise, nearest")
 
 
+@functools.cache
+def _search_order(count: int, mode: str) -> tuple[tuple[int, int], ...]:
+    """``search_order`` worked out once for each chart (a battle asks it at every retreat)."""
+    return tuple(search_order(count, mode))
+
+
 @dataclass
 class Tried:
     offset: int
@@ -202,7 +209,7 @@ def choose_direction(
     """
     tried: list[Tried] = []
     count = chart.params.directions
-    for offset, steps in search_order(count, chart.params.direction_search):
+    for offset, steps in _search_order(count, chart.params.direction_search):
         reasons = forbidden(offset)
         tried.append(Tried(offset, steps, reasons))
         if not reasons:
@@ -412,6 +419,32 @@ def shot_damage(
     return damage, lines
 
 
+@frozen_dataclass
+class ShotWorking:
+    """What one unit's shot at another comes to before its die: the chance to hit, the damage
+    of a hit, and the working of both."""
+
+    chance: int
+    damage: int
+    chance_line: str
+    damage_lines: tuple[str, ...]
+
+
+def shot_working(
+    chart: AggressionChart, firer: Profile, target: Profile, situation: ShotSituation
+) -> ShotWorking:
+    """The chance and the damage of a shot (AGG Combat, default fire procedure)."""
+    chance = hit_chance(chart, firer, target)
+    kind = "armoured" if target.armoured else "unarmoured"
+    damage, lines = shot_damage(chart, firer, situation)
+    return ShotWorking(
+        chance,
+        damage,
+        f"{chance}% to hit: {firer.fire} fire against {kind} targets (default)",
+        tuple(lines),
+    )
+
+
 def fire_shot(
     chart: AggressionChart,
     firer: Profile,
@@ -421,16 +454,17 @@ def fire_shot(
     purpose: str,
 ) -> Shot:
     """One unit's shot of a combat round: a percentile die for the hit, then the damage."""
-    chance = hit_chance(chart, firer, target)
-    kind = "armoured" if target.armoured else "unarmoured"
-    hit, roll = percent_test(dice, chance, purpose)
-    lines = [f"{chance}% to hit: {firer.fire} fire against {kind} targets (default)"]
-    lines.append(f"{roll_text(roll)}: {'hit' if hit else 'miss'}")
-    damage = 0
+    return take_shot(shot_working(chart, firer, target, situation), dice, purpose)
+
+
+def take_shot(working: ShotWorking, dice: DiceLike, purpose: str) -> Shot:
+    """The shot worked out in ``working``, its percentile die rolled (``fire_shot``; a battle
+    works out each shot once, as the same shot comes again round after round)."""
+    hit, roll = percent_test(dice, working.chance, purpose)
+    lines = [working.chance_line, f"{roll_text(roll)}: {'hit' if hit else 'miss'}"]
     if hit:
-        damage, more = shot_damage(chart, firer, situation)
-        lines += more
-    return Shot(chance, roll, hit, damage, lines)
+        lines += working.damage_lines
+    return Shot(working.chance, roll, hit, working.damage if hit else 0, lines)
 
 
 def leader_killed(chart: AggressionChart, damage: int) -> bool:
