@@ -167,6 +167,25 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+@contextlib.contextmanager
+def _closed_on_failure(conn: sqlite3.Connection, path: Path, what: str) -> Iterator[None]:
+    """Opening a game: any failure closes the connection and is said as one domain error (a
+    busy file as busy, another SQLite complaint as ``path what (its words)``)."""
+    try:
+        yield
+    except TabletopError:
+        conn.close()
+        raise
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise _busy(path) from None
+        raise BadInput(f"{str(path)!r} {what} ({exc})") from None
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise BadInput(f"{str(path)!r} is not a tabletop game file") from None
+
+
 class Store:
     """An open game file."""
 
@@ -185,7 +204,7 @@ class Store:
             )
         conn = _connect(path)
         store = cls(conn, path)
-        try:
+        with _closed_on_failure(conn, path, "is not a tabletop game file"):
             # Check the file is a game before anything writes to it: an empty file or another
             # program's database must not be migrated into a half-made game or switched to WAL,
             # and a newer program's game must be left exactly as that program wrote it.
@@ -201,17 +220,6 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             store._migrate()
             store.game()
-        except TabletopError:
-            conn.close()
-            raise
-        except sqlite3.OperationalError as exc:
-            conn.close()
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise _busy(path) from None
-            raise BadInput(f"{str(path)!r} is not a tabletop game file ({exc})") from None
-        except sqlite3.DatabaseError:
-            conn.close()
-            raise BadInput(f"{str(path)!r} is not a tabletop game file") from None
         return store
 
     @classmethod
@@ -231,7 +239,7 @@ class Store:
         except sqlite3.Error as exc:
             raise BadInput(f"cannot read the game {str(path)!r}: {exc}") from None
         store = cls(conn, path)
-        try:
+        with _closed_on_failure(conn, path, "cannot be read as a tabletop game"):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
                 raise BadInput(f"{str(path)!r} is not a tabletop game file")
@@ -245,17 +253,6 @@ class Store:
                 )
             conn.execute("BEGIN")
             store.game()
-        except TabletopError:
-            conn.close()
-            raise
-        except sqlite3.OperationalError as exc:
-            conn.close()
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise _busy(path) from None
-            raise BadInput(f"cannot read the game {str(path)!r}: {exc}") from None
-        except sqlite3.DatabaseError:
-            conn.close()
-            raise BadInput(f"{str(path)!r} is not a tabletop game file") from None
         return store
 
     @classmethod
