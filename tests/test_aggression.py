@@ -1210,7 +1210,7 @@ def test_model_run_procedures(
 
 def model_run(charts: Charts, procedure: str, settings: list[str], dice_values: str = "") -> Any:
     """What 'tabletop model run aggression PROCEDURE --set ...' runs, read the same way."""
-    from tabletop.cli.commands.fire import SETTING
+    from tabletop.cli.core import SETTING
     from tabletop.rules.models.engine import run_procedure
 
     options = dict(SETTING.convert(s, None, None) for s in settings)

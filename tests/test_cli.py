@@ -1053,6 +1053,47 @@ def test_referee_reads_do_not_import_the_heavy_libraries(game: Run) -> None:
     assert json.loads(done.stdout) == {" ".join(args): [] for args in LIGHT_READS}
 
 
+# Rule areas a game's set-up, a rolled shot or another command needs, which planning shots
+# and working out an assault's odds do not (docs/performance.md, issue 32).
+UNUSED_BY_PLANNING = (
+    "tabletop.cli.commands.fire",
+    "tabletop.game.opening",
+    "tabletop.rules.cd.engineering",
+    "tabletop.rules.cd.minefields",
+    "tabletop.rules.cd.structures",
+    "tabletop.rules.cd.terrain_state",
+)
+
+
+def test_targets_and_assault_odds_do_not_import_the_rules_they_never_use(game: Run) -> None:
+    """'targets' and 'assault --odds' run in one fresh interpreter, in turn, load none of the
+    set-up, structure-damage or minefield rules, nor the 'fire' command's module."""
+    game("place", "US-1", "18", "26.2")
+    reads = [["targets", "G-1"], ["assault", "US-1", "--against", "G-1", "--odds"]]
+    script = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from tabletop.cli import cli\n"
+        "game, reads, watched = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])\n"
+        "loaded = {}\n"
+        "for args in reads:\n"
+        "    result = CliRunner().invoke(cli, [*args, '--game', game])\n"
+        "    assert result.exit_code == 0 and result.output, (args, result.output)\n"
+        "    loaded[' '.join(args)] = sorted(set(watched) & set(sys.modules))\n"
+        "print(json.dumps(loaded))\n"
+    )
+    argv = [
+        sys.executable,
+        "-c",
+        script,
+        str(game.game),  # type: ignore[attr-defined]
+        json.dumps(reads),
+        json.dumps(UNUSED_BY_PLANNING),
+    ]
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {" ".join(args): [] for args in reads}
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

@@ -22,7 +22,7 @@ ACTIONS: dict[str, str] = {
     "marker": "tabletop.rules.cd.movement:marker_action",
     "batch": "tabletop.game.batch:batch_action",
     "searchlight": "tabletop.rules.cd.ice:searchlight_action",
-    "fire": "tabletop.rules.cd.direct:fire_action",
+    "fire": "tabletop.rules.cd.direct_fire:fire_action",
     "barrage": "tabletop.rules.cd.barrage:barrage_action",
     "phase-next": "tabletop.game.turns:phase_next",
     "turn-next": "tabletop.game.turns:turn_next",

@@ -11,6 +11,7 @@ scenario and the log and reports the first event whose state differs.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import marshal
 import math
@@ -36,13 +37,26 @@ from tabletop.core.words import count, without_faces
 from tabletop.data.charts import CHARTS_FORMAT
 from tabletop.data.scenario import LoadedScenario
 from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, procedure
-from tabletop.game.opening import opening_state
 from tabletop.game.reading import scenario_loader, stored_scenario
 from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
+
+# The opening state's builder (``game/opening.py``), named here and imported when a game is
+# made or replayed: it brings the rule areas that set a table up (terrain, ammunition,
+# minefields and the engineering behind them), which every other command leaves unloaded
+# (docs/performance.md).
+OPENING = "tabletop.game.opening:opening_state"
+
+
+def opening_state(loaded: LoadedScenario, seed: int) -> State:
+    """The state a new game of ``loaded`` starts from (``game.opening``)."""
+    module, _, name = OPENING.partition(":")
+    build: Callable[[LoadedScenario, int], State] = getattr(importlib.import_module(module), name)
+    return build(loaded, seed)
+
 
 # What a side knows, per game file, log head and view (see ``Game.knowledge``): the newest
 # few, for the reading commands of one warm process. ``ctx`` and ``state`` given to

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from tabletop.cli.commands.fire import SETTING
 from tabletop.cli.core import (
+    SETTING,
     STAND,
     command,
     dice_inputs,

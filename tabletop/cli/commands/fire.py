@@ -11,6 +11,7 @@ from tabletop.cli.core import (
     INCHES,
     MODIFIER,
     ODDS_KEY,
+    SETTING,
     STAND,
     Amount,
     charts_option,
@@ -32,39 +33,6 @@ from tabletop.cli.core import (
 COVERS = ("none", "light", "medium", "hard", "fortification")
 
 
-class Setting(click.ParamType):
-    """``KEY=VALUE`` for a model option; numbers and true/false are read as such."""
-
-    name = "KEY=VALUE"
-
-    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[str, Any]:
-        if isinstance(value, tuple):
-            return value
-        key, sep, text = str(value).partition("=")
-        if not sep or not key.strip():
-            self.fail(f"{value!r}: write KEY=VALUE, like cover=woods", param, ctx)
-        return (key.strip(), parse_value(text.strip()))
-
-
-def parse_value(text: str) -> Any:
-    import math
-
-    if text.lower() in ("true", "yes"):
-        return True
-    if text.lower() in ("false", "no"):
-        return False
-    for cast in (int, float):
-        try:
-            number = cast(text)
-        except ValueError:
-            continue
-        if isinstance(number, float) and not math.isfinite(number):
-            return text
-        return number
-    return text
-
-
-SETTING = Setting()
 AMMO = ("standard", "limited", "smoke", "illum")
 
 

@@ -1,8 +1,10 @@
 """Direct fire between stands in a game (table mode or quick mode with ``--range``).
 
 ``prepare`` checks everything the rules require before a shot (phase, stands, weapon,
-ammunition, range, sight and spotting) and returns the plan; ``fire_action`` rolls it,
-applies hit effects and books the ammunition; ``odds fire`` calls the same ``prepare``.
+ammunition, range, sight and spotting) and returns the plan; ``fire_action``
+(``direct_fire.py``) rolls it, applies hit effects, books the ammunition and damages a
+structure; ``odds fire`` and ``targets`` call the same ``prepare``, without loading what
+only a rolled shot needs (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -13,20 +15,14 @@ from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.words import possessive
-from tabletop.data.chart_params import AmmoParams
-from tabletop.rules.cd import terrain_state
-from tabletop.rules.cd.ammo import record_firing, small_arms_note
+from tabletop.rules.cd.ammo import small_arms_note
 from tabletop.rules.cd.fire import (
     SEVERITY,
     FirePlan,
-    Working,
     plan_direct,
-    roll_plan,
-    verdict,
 )  # fmt: skip
 from tabletop.rules.cd.sighting import Sight, end_for_stand, sight, target_cover
 from tabletop.rules.cd.stands import (
-    apply_effect,
     check_phase,
     check_ready,
     choose_weapon,
@@ -34,10 +30,9 @@ from tabletop.rules.cd.stands import (
     gun_fire_refusal,
     target_of,
 )
-from tabletop.rules.cd.structures import after_direct_fire
 from tabletop.rules.cd.weather import effects
 from tabletop.rules.context import RulesContext
-from tabletop.state.document import StandRow, State, centre, out_of_play, position
+from tabletop.state.document import StandRow, State, out_of_play, position
 
 
 @dataclass
@@ -166,89 +161,6 @@ def prepare(
     if several is not None:
         plan = dataclasses.replace(plan, notes=(*plan.notes, several))
     return Prepared(plan, shooter, target, seen, ammo)
-
-
-class FireResult(Working):
-    """The ``fire`` action's result: the working (``FirePlan.working``), then the dice."""
-
-    verdict: str
-    shooter: str
-    rolls: list[int]  # the to-hit dice
-    dice: list[dict[str, Any]]  # each die: to_hit, hit, effect, trigger, ...
-    hits: int
-    effects: list[str]  # the effect of each hit
-    target_now: str | None  # the target's status after the worst effect
-    depletion_checks: int  # ammunition depletion dice booked (CD 1.2)
-    ammunition: list[str]  # ammunition notes (CD 1)
-    structures: list[str]  # what the shot did to a structure the target is in (CD 6.1.2)
-    sight: dict[str, Any] | None  # range, blocked_by, spotting; None in quick mode
-
-
-def fire_action(ctx: RulesContext, inputs: dict[str, Any]) -> FireResult:
-    prep = prepare(ctx, inputs)
-    plan, shooter, target = prep.plan, prep.shooter, prep.target
-    ctx.involve(shooter["id"], target["id"])
-    face = ctx.charts.params(AmmoParams).trigger_face
-    tally, dice_out = roll_plan(plan, ctx.dice, face)
-    weapon = ctx.charts.weapons[plan.weapon]
-    kind = ctx.charts.stand_kinds[shooter["kind"]]
-    ones = sum(1 for d in dice_out if d["to_hit"] == face)
-    booked = record_firing(
-        ctx.state,
-        shooter,
-        weapon,
-        kind,
-        prep.ammo,
-        tally.triggers,
-        ctx.charts,
-        f"fire {shooter['id']} -> {target['id']}",
-        ones,
-    )
-    shooter["fired"] = {
-        "turn": ctx.state.turn,
-        "phase": ctx.state.phase,
-        "weapon": weapon.id,
-        "x": shooter["x"],
-        "y": shooter["y"],
-    }
-    target["fired_at"] = ctx.state.turn
-    firer_at = None if shooter["x"] is None else centre(shooter)
-    outcome = apply_effect(target, tally.worst, ctx.state, firer_at, ctx)
-    effects = [d["effect"] for d in dice_out if d["hit"]]
-
-    before = _structure_states(ctx)
-    structure = after_direct_fire(ctx, weapon, plan.band, target, prep.ammo)
-    changed = {k: v for k, v in _structure_states(ctx).items() if before.get(k) != v}
-    # CD 6.1.2: the structure's roll is part of the shot's result, hit or miss.
-    damage = "".join(f"; {piece} now {state}" for piece, state in changed.items())
-    return {
-        "verdict": verdict(tally, plan, target["id"]) + damage,
-        "shooter": shooter["id"],
-        **plan.working(),
-        "rolls": [d["to_hit"] for d in dice_out],
-        "dice": dice_out,
-        "hits": tally.hits,
-        "effects": effects,
-        "target_now": outcome,
-        "depletion_checks": booked["checks"],
-        "ammunition": booked["notes"],
-        "structures": structure,
-        "sight": None
-        if prep.sight is None
-        else {
-            "range": round(prep.sight.range, 3),
-            "blocked_by": prep.sight.blocked_by,
-            "spotting": prep.sight.spotting,
-        },
-    }
-
-
-def _structure_states(ctx: RulesContext) -> dict[str, str]:
-    return {
-        key.removeprefix(terrain_state.TERRAIN): str(row["state"])
-        for key, row in ctx.state.rows.items()
-        if key.startswith(terrain_state.TERRAIN)
-    }
 
 
 def worst_of(effects: list[str]) -> str | None:
