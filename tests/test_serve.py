@@ -31,14 +31,13 @@ from starlette.testclient import TestClient
 
 from tabletop.cli import cli
 from tabletop.core.errors import BadInput
-from tabletop.data.resources import scenarios_dir
 from tabletop.serve.app import PAGE_POLICY, create_app
 from tabletop.serve.links import SUFFIX, Links, links_path, load_links
 from tabletop.serve.server import base_url, listen
 from tabletop.serve.snapshot import game_identity
 from tests.conftest import file_digest
 from tests.test_fuzz import contents, wrong_games
-from tests.test_views import HIDDEN_LAKE, NEVER_SEEN, assert_hidden, invoke
+from tests.test_views import NEVER_SEEN, assert_hidden, hidden_table, invoke
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,19 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Crossroads with a referee-only lake, a real and a dummy German minefield and a US one,
     G-2 moved out of American sight by the referee, and a plain roll (the referee's)."""
-    folder = tmp_path_factory.mktemp("serve")
-    text = (scenarios_dir() / "crossroads.yaml").read_text(encoding="utf-8")
-    scenario = folder / "hidden.yaml"
-    scenario.write_text(text.replace("sides:\n", HIDDEN_LAKE + "sides:\n", 1), encoding="utf-8")
-    game = folder / "game.sqlite"
-    invoke(game, "new", str(scenario), "--seed", "1")
-    for args in (
-        ("30", "11", "--side", "Germany"),
-        ("33", "11", "--side", "Germany", "--dummy"),
-        ("20", "30", "--side", "USA"),
-    ):
-        invoke(game, "minefield", "place", *args, "--pregame")
-    invoke(game, "place", "G-2", "22", "21")
+    game = hidden_table(tmp_path_factory.mktemp("serve"))
     invoke(game, "roll", "3d10", "--for", "ambush check")
     return game
 

@@ -44,9 +44,9 @@ def invoke(game: Path, *args: str, code: int = 0, env: dict[str, str] | None = N
     return result
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("views")
+def hidden_table(folder: Path) -> Path:
+    """Crossroads with a referee-only lake, a real and a dummy German minefield and a US one,
+    and G-2 moved out of American sight by the referee (shared with test_serve)."""
     text = (scenarios_dir() / "crossroads.yaml").read_text(encoding="utf-8")
     text = text.replace("sides:\n", HIDDEN_LAKE + "sides:\n", 1)
     scenario = folder / "hidden.yaml"
@@ -61,6 +61,11 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
         invoke(game, "minefield", "place", *args, "--pregame")
     invoke(game, "place", "G-2", "22", "21")
     return game
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return hidden_table(tmp_path_factory.mktemp("views"))
 
 
 def read(game: Path, *args: str, code: int = 0) -> str:
