@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from tabletop.cli import cli
+from tabletop.rules.cd.fire import can_fire_direct
 from tests.conftest import Run, as_json, file_digest
 
 DATA = Path(__file__).parent / "data"
@@ -625,6 +626,9 @@ def _one_by_one_opportunity(ctx: Any, stand_id: str, points: list[Any], upto: fl
         if enemy["side"] == stand["side"] or enemy["x"] is None or out_of_play(enemy):
             continue
         weapons = [ctx.charts.weapons[w] for w in enemy["weapons"] if w in ctx.charts.weapons]
+        # Only weapons 'fire' would let fire direct at the mover (the same checks).
+        mover = ctx.charts.stand_kinds[stand["kind"]]
+        weapons = [w for w in weapons if can_fire_direct(w, mover, ctx.charts)]
         reach = max((w.ranges.long for w in weapons), default=0.0)
         if reach <= 0:
             continue
@@ -698,3 +702,18 @@ def test_a_mortar_is_no_candidate_for_opportunity_fire(game: Run) -> None:
     # it direct fire, so it cannot fire on G-5's move either (it was listed, at 23.65").
     moved = as_json(game("move", "G-5", "40,24", "--json"))
     assert moved["opportunity"] == [{"stand": "US-4", "range": 17.75, "point": [40.0, 22.0]}]
+
+
+def test_small_arms_are_no_candidate_for_opportunity_fire_on_a_tank(
+    template: Path, tmp_path: Path
+) -> None:
+    # 'fire' refuses a rifle at a tank (ammo chart small-arms-hit-armour, default), so a
+    # rifle stand is no opportunity candidate on a tank's move either (US-1 was listed).
+    from tabletop.rules.cd.movement import opportunity
+    from tabletop.state.document import centre
+
+    ctx = _context(template, tmp_path)
+    points = [centre(ctx.state.stand("TANK")), (10, 14), (20, 20), (30, 25)]
+    upto = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
+    found = opportunity(ctx, ctx.state.stand("TANK"), points, upto)
+    assert found == [{"stand": "US-2", "range": 33.9, "point": [30.0, 25.0]}]

@@ -369,6 +369,18 @@ def check_direct_weapon(weapon: Weapon, firer: Firer, target: Target, charts: Ch
         )
 
 
+def can_fire_direct(weapon: Weapon, target_kind: StandKind, charts: Charts) -> bool:
+    """Whether ``check_direct_weapon`` lets this weapon fire direct at a stand of this kind:
+    the same refusals, asked where a list of who could fire is drawn up (opportunity fire)."""
+    try:
+        check_direct_weapon(
+            weapon, Firer(None, None), Target(target_kind.id, target_kind, "regular"), charts
+        )
+    except RulesRefusal:
+        return False
+    return True
+
+
 def plan_direct(
     weapon: Weapon,
     firer: Firer,

@@ -37,6 +37,7 @@ from tabletop.data.charts import StandKind, weight_number
 from tabletop.rules.cd import ground, minefields
 from tabletop.rules.cd.allowance import _spec, allowance_of, fall_back_plan
 from tabletop.rules.cd.conditions import weight_class_of
+from tabletop.rules.cd.fire import can_fire_direct
 from tabletop.rules.cd.ground import holds_still, refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
 from tabletop.rules.cd.sighting import End, end_for_stand, glances
@@ -1025,8 +1026,9 @@ def opportunity(
     """Enemy stands that can see some part of the path and reach it with a weapon that
     fires direct: the candidates for opportunity fire, each with the nearest point it sees.
 
-    Opportunity fire is direct fire: a weapon the chart marks ``indirect_only`` (a mortar)
-    is refused direct fire by ``fire`` and reaches nothing here either."""
+    Opportunity fire is direct fire: a weapon ``fire`` would refuse at the moving stand (a
+    mortar, which fires only indirect; small arms at armour, by the ammo chart's choice) reaches
+    nothing here either (``fire.can_fire_direct``, the same checks)."""
 
     samples: list[tuple[float, float]] = []
     step = 1.0
@@ -1038,6 +1040,7 @@ def opportunity(
     # keeps the nearest sample it sees.
     looks: list[tuple[End, End]] = []
     candidates: list[tuple[str, list[tuple[float, float]]]] = []
+    mover = ctx.charts.stand_kinds[stand["kind"]]
     for enemy in ctx.state.stands():
         if enemy["side"] == stand["side"] or enemy["x"] is None or out_of_play(enemy):
             continue
@@ -1045,7 +1048,8 @@ def opportunity(
             (
                 ctx.charts.weapons[w].ranges.long
                 for w in enemy["weapons"]
-                if w in ctx.charts.weapons and not ctx.charts.weapons[w].indirect_only
+                if w in ctx.charts.weapons
+                and can_fire_direct(ctx.charts.weapons[w], mover, ctx.charts)
             ),
             default=0.0,
         )
