@@ -673,9 +673,13 @@ def test_a_sides_handout_keeps_its_batch_moves_and_its_moves_seen_by_an_unseen_e
 ) -> None:
     # Both were left out of USA's log and handout: the batch (no stand named at its top
     # level), and US-4's move, whose opportunity-fire list named G-3, which USA never saw
-    # (stationary at the village's edge, 11.99" off: spotted within 10" by day).
+    # (stationary at the village's edge, 11.99" off: spotted within 10" by day). G-3 carries
+    # an anti-tank gun here: its rifle alone may not fire at a tank (ammo chart).
     text = (scenarios_dir() / "crossroads.yaml").read_text(encoding="utf-8")
     text = text.replace("at: [27, 21], facing: 180", "at: [27, 20.1], facing: 180", 1)
+    text = text.replace(
+        "weapons: [rifle], at: [27, 20.1]", "weapons: [rifle, pak-36], at: [27, 20.1]"
+    )
     scenario = tmp_path / "edge.yaml"
     scenario.write_text(text, encoding="utf-8")
     game = tmp_path / "game.sqlite"
