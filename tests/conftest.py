@@ -14,9 +14,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tabletop.cli import cli
-from tabletop.data.chart_files import load_charts
-from tabletop.data.charts import Charts
+# What tabletop keeps in its cache folder (compiled charts, data/compiled.py; compiled
+# dataclass code, core/frozen.py) goes to a folder of this run, not the user's cache. Set
+# before the program is imported, as its classes are made then; the workers inherit it, so
+# the bundled charts are compiled once for the whole run.
+_OWN_CACHE_FOLDER = None
+if "TABLETOP_CACHE" not in os.environ:
+    _OWN_CACHE_FOLDER = os.environ["TABLETOP_CACHE"] = tempfile.mkdtemp(prefix="tabletop-cache-")
+
+from tabletop.cli import cli  # noqa: E402
+from tabletop.data.chart_files import load_charts  # noqa: E402
+from tabletop.data.charts import Charts  # noqa: E402
 
 SEED = 1
 DATA = Path(__file__).resolve().parent / "data"
@@ -72,11 +80,8 @@ MEMORY_FS = Path("/dev/shm")
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return  # an xdist worker: the controller passes it the folders below
-    if "TABLETOP_CACHE" not in os.environ:
-        # Compiled charts (data/compiled.py) go to a folder of this run, not the user's cache;
-        # the workers inherit it, so the bundled charts are compiled once for the whole run.
-        os.environ["TABLETOP_CACHE"] = tempfile.mkdtemp(prefix="tabletop-cache-")
-        config.stash[_OWN_CACHE] = os.environ["TABLETOP_CACHE"]
+    if _OWN_CACHE_FOLDER is not None:
+        config.stash[_OWN_CACHE] = _OWN_CACHE_FOLDER
     if config.option.basetemp is not None:
         return
     if MEMORY_FS.is_dir() and os.access(MEMORY_FS, os.W_OK):

@@ -4,7 +4,9 @@ immutability and keyword-only fields (core/frozen.py)."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -139,3 +141,142 @@ def test_a_class_that_says_it_is_unhashable_stays_so_as_with_dataclass() -> None
     for cls in (Generated, Shared):
         with pytest.raises(TypeError):
             hash(cls(1))
+
+
+def _made_alike() -> tuple[type, type]:
+    """One class of every kind of field, by ``dataclass(frozen=True)`` and by us."""
+    calls: list[str] = []
+
+    def shapes() -> type:
+        class Base:
+            id: str
+            rule: str = "CD 1"
+            tags: list[str] = field(default_factory=list)
+            count: int = field(default=0, init=False)
+            made: list[int] = field(default_factory=lambda: [1], init=False)
+            seen: int = field(default=7, kw_only=True)
+
+            def __post_init__(self) -> None:
+                calls.append(self.id)
+
+        return Base
+
+    return dataclass(frozen=True)(shapes()), frozen_dataclass(shapes())
+
+
+def test_init_signature_doc_defaults_and_post_init_are_the_dataclass_ones() -> None:
+    generated, ours = _made_alike()
+    assert inspect.signature(ours) == inspect.signature(generated)
+    assert str(inspect.signature(ours)) == (
+        "(id: 'str', rule: 'str' = 'CD 1', tags: 'list[str]' = <factory>, *, seen: 'int' = 7)"
+        " -> None"
+    )
+    assert ours.__doc__ == generated.__doc__
+    a, b = ours("x"), ours("y", "CD 2", ["t"], seen=1)
+    assert (a.rule, a.tags, a.count, a.made, a.seen) == ("CD 1", [], 0, [1], 7)
+    assert (b.rule, b.tags, b.seen) == ("CD 2", ["t"], 1)
+    assert a.tags is not ours("z").tags  # a factory's value is made for each
+    assert repr(a).endswith(repr(generated("x")).split(".")[-1])
+
+
+def test_wrong_arguments_are_refused_as_by_dataclass() -> None:
+    generated, ours = _made_alike()
+    for bad in ((), ("x", "r", [], 3)):
+        messages = []
+        for cls in (ours, generated):
+            with pytest.raises(TypeError) as refused:
+                cls(*bad)
+            messages.append(str(refused.value).split("__init__() ")[-1])
+        assert messages[0] == messages[1]
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @frozen_dataclass
+        class Wrong:
+            a: int = 1
+            b: int
+
+
+def test_a_plain_subclass_may_add_attributes_but_not_assign_fields() -> None:
+    _, ours = _made_alike()
+
+    class Plain(ours):  # type: ignore[misc, valid-type]
+        pass
+
+    item = Plain("x")
+    item.note = "free"  # type: ignore[attr-defined]
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'rule'"):
+        item.rule = "CD 2"
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'note'"):
+        ours("y").note = "not on the class itself"  # type: ignore[attr-defined]
+
+
+def test_every_frozen_class_of_the_program_has_the_dataclass_signature() -> None:
+    """Over the whole package: each class's ``__init__`` signature is the one
+    ``dataclass(frozen=True)`` gives a class of the same fields."""
+    import importlib
+    import pkgutil
+    import sys
+
+    import tabletop
+
+    for info in pkgutil.walk_packages(tabletop.__path__, "tabletop."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    checked = 0
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("tabletop"):
+            continue
+        for cls in vars(module).values():
+            if not (
+                isinstance(cls, type)
+                and cls.__module__ == name
+                and "__setattr__" in cls.__dict__
+                and getattr(cls, "__dataclass_params__", None) is not None
+                and not cls.__dataclass_params__.init
+            ):
+                continue
+            twin = dataclasses.make_dataclass(
+                cls.__name__,
+                [
+                    (
+                        f.name,
+                        f.type,
+                        dataclasses.field(
+                            default=f.default,
+                            default_factory=f.default_factory,
+                            init=f.init,
+                            kw_only=f.kw_only,
+                        ),
+                    )
+                    for f in dataclasses.fields(cls)
+                ],
+                frozen=True,
+            )
+            assert str(inspect.signature(cls)) == str(inspect.signature(twin)), cls
+            checked += 1
+    assert checked > 150
+
+
+def test_compiled_code_is_kept_and_a_damaged_copy_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path))
+    generated, _ = _made_alike()
+    kept = sorted(tmp_path.glob("code-*/*.marshal"))
+    assert len(kept) == 1
+    kept[0].write_bytes(b"not marshal data")
+    _, again = _made_alike()
+    assert again("x").tags == [] and kept[0].read_bytes() != b"not marshal data"
+    _, loaded = _made_alike()  # from the kept copy
+    assert inspect.signature(loaded) == inspect.signature(generated)
+
+
+def test_a_cache_that_cannot_be_written_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder would be")
+    monkeypatch.setenv("TABLETOP_CACHE", str(blocked))
+    generated, ours = _made_alike()
+    assert inspect.signature(ours) == inspect.signature(generated)
+    assert ours("x") == ours("x")

@@ -559,8 +559,10 @@ def test_killed_commands_never_lose_or_corrupt_the_game(tmp_path: Path) -> None:
     steps = [step for loop in loops for step in loop.history]
     kinds = {step.outcome for step in steps}
     # The loop must really have killed inside transactions, not only at start-up; the checks
-    # ran after every one of these (a failure names the step and the kill timings).
-    assert sum(s.outcome.startswith("killed") for s in steps) >= KILL_STEPS // 2, summary(loops)
+    # ran after every one of these (a failure names the step and the kill timings). How many
+    # of the moments drawn fall within a command's life depends on how quick the commands
+    # are and how busy the machine is (105 to 150 of 250 seen): a third is the floor.
+    assert sum(s.outcome.startswith("killed") for s in steps) >= KILL_STEPS // 3, summary(loops)
     assert {"killed:before-commit", "killed:after-commit", "done"} <= kinds, summary(loops)
     assert {s.via for s in steps if s.outcome.startswith("killed")} == {"spawn", "fork"}
 

@@ -1,25 +1,41 @@
-"""``@frozen_dataclass``: a frozen dataclass whose equality, hash and repr are written once.
+"""``@frozen_dataclass``: a frozen dataclass whose methods cost next to nothing to make.
 
 ``dataclasses.dataclass`` writes the source of six methods for every frozen class and
 compiles each (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``,
-``__delattr__``): about 0.55 ms a class as a command starts, and a command that reads the
-table defines some forty of them, a sixth of what it costs above its libraries
-(docs/performance.md). Equality, hash and repr do the same thing in every class, reading the
-fields in order, so ``frozen_dataclass`` lets ``dataclass`` write the other three and gives
-every such class the three below, written once. What they do is exactly what ``dataclass`` would
-generate: equal when of the same class with equal fields (those not ``compare=False``), the
-hash of those fields, and ``Name(field=value, ...)`` over the fields not ``repr=False``.
-Methods a class writes itself are kept, as ``dataclass`` keeps them. One difference shows:
-``__dataclass_params__`` says ``eq=False, repr=False``, as the methods come from here.
+``__delattr__``): about 0.3 to 0.6 ms a class as a command starts, and a command that reads
+the table defines some fifty of them, a fifth of what it costs above its libraries
+(docs/performance.md). Five of the six do the same thing in every class, reading the fields
+in order, so every such class gets those five below, written once, as closures; only
+``__init__`` differs by class, and its text, the very text ``dataclass`` writes, is compiled
+once for every process and kept in the cache folder (``_compiled``). ``dataclass`` itself
+still reads the fields (``fields``, ``replace`` and ``asdict`` work as ever). What the methods
+do is exactly what ``dataclass`` would generate: the same ``__init__`` signature and
+defaults; equal when of the same class with equal fields (those not ``compare=False``), the
+hash of those fields, ``Name(field=value, ...)`` over the fields not ``repr=False``; a field
+neither assigned nor deleted (``FrozenInstanceError``). Methods a class writes itself are
+kept, as ``dataclass`` keeps them (``__setattr__`` and ``__delattr__`` refused, as there).
+One difference shows: ``__dataclass_params__`` says ``init=False, eq=False, repr=False,
+frozen=False``, as the methods come from here; so a class made here and one made by
+``dataclass(frozen=True)`` may not inherit from each other (``dataclass`` refuses a frozen
+class over a class it thinks is not, and the reverse).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import inspect
+import marshal
+import os
 import reprlib
+import sys
+import zlib
 from collections.abc import Callable
 from operator import attrgetter
+from types import CodeType
 from typing import Any, TypeVar, dataclass_transform, overload
+
+from tabletop.core import cache
 
 T = TypeVar("T")
 
@@ -73,6 +89,123 @@ def _shared(cls: type[T]) -> type[T]:
     return cls
 
 
+def _frozen(cls: type[T]) -> type[T]:
+    """Give ``cls`` the ``__setattr__`` and ``__delattr__`` of a frozen dataclass, as shared
+    closures rather than source compiled for each class: refused for a field, and for any
+    name on an instance of ``cls`` itself (a subclass that is no dataclass may add its own
+    attributes), as the generated ones refuse."""
+    names = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for method in (__setattr__, __delattr__):
+        if method.__name__ in cls.__dict__:
+            raise TypeError(f"Cannot overwrite attribute {method.__name__} in class {cls.__name__}")
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+        setattr(cls, method.__name__, method)
+    return cls
+
+
+_MISSING = dataclasses.MISSING
+# The marker ``dataclass`` gives an argument whose default is made by a factory.
+_FACTORY = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
+
+
+def _init(cls: type[T]) -> None:
+    """Give ``cls`` the ``__init__`` that ``dataclass(frozen=True)`` writes, the same text:
+    each field set through ``object.__setattr__`` (the class refuses its own), a default
+    factory called when its argument is left out, fields without ``init`` left to their
+    class default, keyword-only fields after a ``*``, then ``__post_init__``. Its code comes
+    from ``_compiled``, which compiles each text once for every process."""
+    space: dict[str, Any] = {
+        "__dataclass_builtins_object__": object,
+        "_HAS_DEFAULT_FACTORY": _FACTORY,
+        "_return_type": None,
+    }
+    params: list[str] = []
+    keyword: list[str] = []
+    body: list[str] = []
+    seen_default = False
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        space[f"_type_{f.name}"] = f.type
+        if f.init:
+            default = ""
+            if f.default is not _MISSING:
+                space[f"_dflt_{f.name}"] = f.default
+                default = f"=_dflt_{f.name}"
+            elif f.default_factory is not _MISSING:
+                default = "=_HAS_DEFAULT_FACTORY"
+            if not f.kw_only:
+                if default:
+                    seen_default = True
+                elif seen_default:
+                    raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            (keyword if f.kw_only else params).append(f"{f.name}:_type_{f.name}{default}")
+        if f.default_factory is not _MISSING:
+            space[f"_dflt_{f.name}"] = f.default_factory
+            value = (
+                f"_dflt_{f.name}() if {f.name} is _HAS_DEFAULT_FACTORY else {f.name}"
+                if f.init
+                else f"_dflt_{f.name}()"
+            )
+        elif f.init:
+            value = f.name
+        else:
+            continue  # read from the class's default, as ``dataclass`` leaves it
+        body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})")
+    if hasattr(cls, "__post_init__"):
+        body.append("  self.__post_init__()")
+    if keyword:
+        params += ["*", *keyword]
+    lines = [f"def __init__({','.join(['self', *params])})->_return_type:", *(body or ["  pass"])]
+    made: dict[str, Any] = {}
+    exec(_compiled("\n".join(lines)), space, made)
+    init = made["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+
+
+# Compiling the text of an ``__init__`` is most of what making a dataclass costs (0.1 to
+# 0.5 ms by its fields; a command defines fifty and more); loading the compiled code is forty
+# times quicker. So each text's code is kept in the cache folder (``core/cache.py``), one
+# file per text, named by its checksum and length, holding the text itself to compare (two
+# texts of one name are told apart). Python writes its own modules' code beside them in the
+# same way (``__pycache__``); the folder is named by the interpreter's exact version, as
+# code does not carry over between versions.
+# The first number counts changes to how the texts are compiled here.
+_CODE_FOLDER = f"code-1-{sys.implementation.cache_tag}-{sys.hexversion:x}"
+_FILENAME = "<frozen_dataclass>"
+
+
+def _compiled(text: str) -> CodeType:
+    folder = cache.cache_dir()
+    path = None
+    if folder is not None:
+        data = text.encode()
+        path = os.path.join(folder, _CODE_FOLDER, f"{zlib.crc32(data):08x}-{len(data)}.marshal")
+        try:
+            with open(path, "rb") as f:
+                kept_text, code = marshal.load(f)
+            if kept_text == text and isinstance(code, CodeType):
+                return code
+        except (OSError, EOFError, ValueError, TypeError):
+            pass  # none kept yet, or unreadable: compiled below and kept again
+    # Not under this module's own ``from __future__`` (as ``dataclass`` compiles it).
+    code = compile(text, _FILENAME, "exec", dont_inherit=True)
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError):  # a read-only cache: compiled again
+            cache.write_atomically(path, marshal.dumps((text, code)))
+    return code
+
+
 @overload
 def frozen_dataclass(cls: type[T], /) -> type[T]: ...
 @overload
@@ -84,7 +217,16 @@ def frozen_dataclass(cls: type[T] | None = None, /, *, kw_only: bool = False) ->
     """``@dataclass(frozen=True)`` (``kw_only`` as there), equality, hash and repr shared."""
 
     def wrap(cls: type[T]) -> type[T]:
-        built = dataclasses.dataclass(frozen=True, kw_only=kw_only, eq=False, repr=False)(cls)
-        return _shared(built)
+        # ``dataclass`` reads the fields and writes none of the methods: those are written
+        # here (``_init``, ``_frozen``, ``_shared``). A class without a docstring gets the one
+        # ``dataclass`` gives it, its name and signature, once its ``__init__`` is in place.
+        undocumented = cls.__dict__.get("__doc__") is None
+        if undocumented:
+            cls.__doc__ = cls.__name__  # for now: spares ``dataclass`` a signature
+        built = dataclasses.dataclass(init=False, eq=False, repr=False, kw_only=kw_only)(cls)
+        _init(built)
+        if undocumented:
+            built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
+        return _shared(_frozen(built))
 
     return wrap if cls is None else wrap(cls)

@@ -26,26 +26,20 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tabletop.core import cache as core_cache
 from tabletop.data.charts import Charts
 from tabletop.data.resources import charts_dir
 
-ENV = "TABLETOP_CACHE"
+ENV = core_cache.ENV
 KEEP = 16  # compiled copies kept; the oldest go when a new one is written
 _CODE = Path(__file__).resolve().parent  # tabletop/data: the code that reads and checks charts
 
 
 def cache_dir() -> Path | None:
-    """Where compiled copies are kept, or None when no folder can be named."""
-    given = os.environ.get(ENV)
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_CACHE_HOME")
-    if base:
-        return Path(base) / "tabletop"
-    try:
-        return Path.home() / ".cache" / "tabletop"
-    except RuntimeError:  # no home folder
-        return None
+    """Where compiled copies are kept (``core/cache.py``), or None when no folder can be
+    named."""
+    folder = core_cache.cache_dir()
+    return None if folder is None else Path(folder)
 
 
 def _code_stamp() -> bytes:
