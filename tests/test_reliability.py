@@ -33,7 +33,8 @@ from typing import Any, Protocol
 import pytest
 
 from tabletop.game.engine import Game
-from tabletop.state.store import BUSY_ENV, SCHEMA_VERSION, Store, event_hash
+from tabletop.state.hashes import event_hash
+from tabletop.state.store import BUSY_ENV, SCHEMA_VERSION, Store
 from tests.conftest import Run, as_json, file_digest, goto_phase, is_error_report
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,8 @@ from tabletop.core.errors import RulesRefusal, TabletopError
 from tabletop.game.engine import Game
 from tabletop.state import store as store_module
 from tabletop.state.document import State
-from tabletop.state.store import GENESIS, SCHEMA_VERSION, Store, event_hash, state_hash
+from tabletop.state.hashes import event_hash, state_hash
+from tabletop.state.store import GENESIS, SCHEMA_VERSION, Store
 from tests.conftest import Run, as_json, file_digest, goto_phase
 
 # --- helpers -------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ needs only this module, so it imports neither PyYAML nor the checks.
 
 # No ``from __future__ import annotations``: the dataclasses' hints are then objects, which
 # opening a game resolves without compiling each one from text (docs/performance.md).
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any, Literal
@@ -227,10 +226,6 @@ class LoadedScenario:
     source: str
     # The parsed YAML (weapon rules filled in): a game keeps it as JSON to skip the YAML.
     data: dict[str, Any] | None = None
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(self.text.encode()).hexdigest()
 
 
 # The resolution models a scenario may name (SPEC 5); ``rules/models`` registers one for each

@@ -42,7 +42,8 @@ from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
-from tabletop.state.store import EventRow, GameRow, Store, canonical, event_hash, state_hash
+from tabletop.state.hashes import event_hash, state_hash
+from tabletop.state.store import EventRow, GameRow, Store, canonical
 
 # The opening state's builder (``game/opening.py``), named here and imported when a game is
 # made or replayed: it brings the rule areas that set a table up (terrain, ammunition,
@@ -116,7 +117,7 @@ class Game:
             "phase": state.phase,
             "inputs": {
                 "scenario": loaded.source,
-                "sha256": loaded.digest,
+                "sha256": _sha256(loaded.text),
                 "seed": seed,
                 "sha256_charts": _sha256(charts_json),
             },
@@ -135,7 +136,7 @@ class Game:
             charts_format=CHARTS_FORMAT,
             scenario_json=None if loaded.data is None else canonical(loaded.data),
         )
-        return cls(Store.create(path, row, rows, first, force=force))
+        return cls(Store.create(path, row, rows, first, force=force, hash_event=event_hash))
 
     def close(self) -> None:
         self.store.close()
@@ -289,7 +290,7 @@ class Game:
                 "state_hash": state_hash(after),
             }
             seq = self.store.next_seq()
-            self.store.append_event(event, subjects=sorted(ctx.subjects))
+            self.store.append_event(event, subjects=sorted(ctx.subjects), hash_event=event_hash)
         outcome = Outcome(seq, command, state.turn, state.phase, result, list(dice.rolls))
         if self.on_outcome is not None:
             self.on_outcome(outcome)
@@ -504,7 +505,7 @@ class Game:
                 "SELECT stand FROM event_subjects WHERE seq = ?", (target.seq,)
             )
         ]
-        self.store.append_event(event, subjects=subjects)
+        self.store.append_event(event, subjects=subjects, hash_event=event_hash)
         return seq
 
     def _log_outline(self) -> list[tuple[int, str, str, int | None]]:

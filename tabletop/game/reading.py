@@ -6,7 +6,6 @@ game was started with, rebuilt from its file (``stored_scenario``), which ``Game
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 from pathlib import Path
@@ -20,8 +19,9 @@ from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
 from tabletop.state.store import GameRow
 
-# The scenario and charts last built, by the digest of the texts they were built from.
-_LOADED: dict[str, LoadedScenario] = {}
+# The scenario and charts last built, by the texts they were built from (the texts
+# themselves: comparing them costs less than hashing them, and the scenario keeps them).
+_LOADED: dict[tuple[str, str, str | None, int], LoadedScenario] = {}
 
 # What an older game's stands' model profiles are checked against when its scenario is checked
 # again: named as the registries name their entries, and imported only for such a game, so a
@@ -41,13 +41,9 @@ def read_context(path: Path) -> RulesContext:
 def stored_scenario(row: GameRow) -> LoadedScenario:
     """The scenario and charts the game was started with (as stored in the file).
 
-    Kept for the process by the stored texts' digest: a warm session ('tabletop play')
-    builds them once, not for every command."""
-    key = hashlib.sha256(
-        "\0".join(
-            (row.scenario_text, row.charts_json, row.scenario_json or "", str(row.charts_format))
-        ).encode()
-    ).hexdigest()
+    Kept for the process by the stored texts: a warm session ('tabletop play') builds them
+    once, not for every command."""
+    key = (row.scenario_text, row.charts_json, row.scenario_json, row.charts_format)
     found = _LOADED.get(key)
     if found is None:
         found = _load(row)

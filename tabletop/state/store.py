@@ -10,12 +10,11 @@ all, so a crash or a kill mid-command leaves the game as it was.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import math
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,25 +84,13 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def state_hash(rows: dict[str, str]) -> str:
-    digest = hashlib.sha256()
-    for key in sorted(rows):
-        digest.update(key.encode())
-        digest.update(b"\t")
-        digest.update(rows[key].encode())
-        digest.update(b"\n")
-    return digest.hexdigest()
-
+# The hash of an event chained to the one before it: (previous hash, event) -> hash.
+EventHasher = Callable[[str, dict[str, Any]], str]
 
 EVENT_FIELDS = (
     "seq", "kind", "command", "turn", "phase", "inputs", "rolls", "result", "undo", "undoes",
     "state_hash",
 )  # fmt: skip
-
-
-def event_hash(prev_hash: str, event: dict[str, Any]) -> str:
-    body = canonical({k: event[k] for k in EVENT_FIELDS})
-    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
 @frozen_dataclass
@@ -264,8 +251,10 @@ class Store:
         first_event: dict[str, Any],
         *,
         force: bool,
+        hash_event: EventHasher,
     ) -> Store:
-        """Write a new game file atomically (a temporary file renamed into place)."""
+        """Write a new game file atomically (a temporary file renamed into place); the first
+        event chained by ``hash_event`` (``state/hashes.py``)."""
         if path.is_dir():
             raise BadInput(f"{str(path)!r} is a folder, not a game file")
         if path.exists() and not force:
@@ -306,7 +295,7 @@ class Store:
                     ),
                 )
                 store.write_rows({k: v for k, v in rows.items()})
-                store.append_event(first_event, subjects=())
+                store.append_event(first_event, subjects=(), hash_event=hash_event)
             conn.close()
             for old in _family(path):
                 if old != path:
@@ -423,10 +412,17 @@ class Store:
                     (key, value),
                 )
 
-    def append_event(self, event: dict[str, Any], subjects: tuple[str, ...] | list[str]) -> str:
+    def append_event(
+        self,
+        event: dict[str, Any],
+        subjects: tuple[str, ...] | list[str],
+        hash_event: EventHasher,
+    ) -> str:
+        """Log ``event`` after the last, chained to it by ``hash_event`` (``state/hashes.py``:
+        a writer passes it, so a command that only reads does not load the hashing)."""
         prev = self.last_hash()
         event = {**event, "seq": self.next_seq()}
-        digest = event_hash(prev, event)
+        digest = hash_event(prev, event)
         self.conn.execute(
             "INSERT INTO events (seq, kind, command, turn, phase, inputs, rolls, result, undo,"
             " undoes, state_hash, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
