@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import marshal
-from typing import Any, Required, TypedDict
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from tabletop.core.errors import UnknownStand
 from tabletop.core.spelling import closest
@@ -28,119 +28,121 @@ TEMPLATE = "template:"
 # change the dictionary in place and the game diffs the rows.
 
 
-class AmmoRow(TypedDict, total=False):
-    """One weapon's ammunition on a stand (CD 1), built by ``rules.cd.ammo.fresh_ammo``."""
+if TYPE_CHECKING:
 
-    state: Required[str]  # "ok" or "depleted" (CD 1.2)
-    depleted_turn: Required[int | None]  # the turn it ran out; resupply looks at it (CD 1.4)
-    fired: dict[str, Any]  # the last firing booked against it: turn, phase, by, count
-    uses_left: int  # flame weapons: uses before empty (CD 1.3.1)
-    resupplies_left: int  # rockets: one resupply a game (CD 1.3.3)
-    limited: str  # limited-issue rounds: "available", "firing" or "spent" (CD 1.3)
-    smoke: str  # an indirect weapon's smoke rounds, as ``limited`` (CD 1.3.2)
-    illum: str  # an indirect weapon's illumination rounds, as ``limited`` (CD 9.2.1)
+    class AmmoRow(TypedDict, total=False):
+        """One weapon's ammunition on a stand (CD 1), built by ``rules.cd.ammo.fresh_ammo``."""
 
+        state: Required[str]  # "ok" or "depleted" (CD 1.2)
+        depleted_turn: Required[int | None]  # the turn it ran out; resupply looks at it (CD 1.4)
+        fired: dict[str, Any]  # the last firing booked against it: turn, phase, by, count
+        uses_left: int  # flame weapons: uses before empty (CD 1.3.1)
+        resupplies_left: int  # rockets: one resupply a game (CD 1.3.3)
+        limited: str  # limited-issue rounds: "available", "firing" or "spent" (CD 1.3)
+        smoke: str  # an indirect weapon's smoke rounds, as ``limited`` (CD 1.3.2)
+        illum: str  # an indirect weapon's illumination rounds, as ``limited`` (CD 9.2.1)
 
-class FiredRow(TypedDict, total=False):
-    """When, with what and from where a stand last fired (sighting and hearing read it)."""
+    class FiredRow(TypedDict, total=False):
+        """When, with what and from where a stand last fired (sighting and hearing read it)."""
 
-    turn: Required[int]
-    phase: Required[str]
-    weapon: str  # the weapon, under the CD rules
-    model: str  # or the alternative model it fired under (rules/models/engine.py)
-    x: Required[float | None]
-    y: Required[float | None]
+        turn: Required[int]
+        phase: Required[str]
+        weapon: str  # the weapon, under the CD rules
+        model: str  # or the alternative model it fired under (rules/models/engine.py)
+        x: Required[float | None]
+        y: Required[float | None]
 
+    class LastMoveRow(TypedDict):
+        """A stand's last move, for miring after it (CD 11.1.4)."""
 
-class LastMoveRow(TypedDict):
-    """A stand's last move, for miring after it (CD 11.1.4)."""
+        turn: int
+        phase: str
+        ground: str | None  # the worst ground crossed
+        where: str  # hard-road, dirt-road or open: the worst kind of place crossed
+        mire_checked: bool  # a vehicle crossed mud and was checked
 
-    turn: int
-    phase: str
-    ground: str | None  # the worst ground crossed
-    where: str  # hard-road, dirt-road or open: the worst kind of place crossed
-    mire_checked: bool  # a vehicle crossed mud and was checked
+    class AmphibRow(TypedDict, total=False):
+        """A landing craft's, or a wading stand's, progress ashore (CD 8)."""
 
+        stage: Required[str]  # approach, afloat, landed, beached, disembarked, wading, sunk, ...
+        approach: list[float]  # where the craft entered (x, y) (CD 8.1.1)
+        beach: list[float]  # the beach point it heads for
+        wave: int  # the landing wave it belongs to
+        entered_turn: int  # the turn it came on
+        company: str  # its company: craft of one company scatter together (CD 8.1)
+        landed_turn: int  # beached on this turn
+        off_turn: int  # the turn it left the table
+        sunk_at: list[float | None]  # where it sank (CD 8)
+        waded_turn: int  # waded on this turn (CD 8.1.4)
 
-class AmphibRow(TypedDict, total=False):
-    """A landing craft's, or a wading stand's, progress ashore (CD 8)."""
+    class DropRow(TypedDict, total=False):
+        """How an airborne stand came down (CD 7.2, 7.3)."""
 
-    stage: Required[str]  # approach, afloat, landed, beached, disembarked, wading, sunk, ...
-    approach: list[float]  # where the craft entered (x, y) (CD 8.1.1)
-    beach: list[float]  # the beach point it heads for
-    wave: int  # the landing wave it belongs to
-    entered_turn: int  # the turn it came on
-    company: str  # its company: craft of one company scatter together (CD 8.1)
-    landed_turn: int  # beached on this turn
-    off_turn: int  # the turn it left the table
-    sunk_at: list[float | None]  # where it sank (CD 8)
-    waded_turn: int  # waded on this turn (CD 8.1.4)
+        by: Required[str]  # "parachute" or "glider"
+        turn: Required[int]
+        phase: Required[str]
+        zone: Required[list[float]]  # the drop zone's centre
+        heading: Required[float]  # the transports' heading
+        at: list[float]  # where its square fell
 
+    class PartRow(TypedDict):
+        """Where one part of a parachuted gun landed (CD 7.1)."""
 
-class DropRow(TypedDict, total=False):
-    """How an airborne stand came down (CD 7.2, 7.3)."""
+        outcome: str
+        at: list[float] | None
 
-    by: Required[str]  # "parachute" or "glider"
-    turn: Required[int]
-    phase: Required[str]
-    zone: Required[list[float]]  # the drop zone's centre
-    heading: Required[float]  # the transports' heading
-    at: list[float]  # where its square fell
+    class StandRow(TypedDict, total=False):
+        """One stand's row, ``stand:<id>``, exactly as stored (built by ``game.opening``)."""
 
+        # From the scenario, always present:
+        id: Required[str]
+        side: Required[str]
+        kind: Required[str]  # a stand kind in charts/stand_kinds.yaml
+        quality: Required[str]  # troop quality; a landing craft's, its crew's (CD 8)
+        formation: Required[str | None]  # its formation in the scenario's order of battle
+        weapons: Required[list[str]]  # weapon ids in charts/weapons.yaml, the first is its main
+        x: Required[float | None]  # centre, inches; None while off the table (aboard, off-table)
+        y: Required[float | None]
+        facing: Required[float]  # degrees clockwise from +y (a step ahead adds sin, cos)
+        width: Required[float]  # base, inches
+        depth: Required[float]
+        status: Required[str]  # ok, eliminated, lost, aborted, removed (OUT_OF_PLAY below)
+        markers: Required[list[str]]  # suppressed, pinned, mired, foxholes, no-crew, ...
+        moved_turn: Required[int | None]  # the last turn it moved
+        fired: Required[FiredRow | None]  # its last firing
+        ammo: Required[dict[str, AmmoRow]]  # by weapon id (CD 1)
+        # Set by the rules as play goes on:
+        fired_at: int  # the last turn it was fired at (morale, night sighting)
+        last_move: LastMoveRow  # its last move (CD 11.1.4)
+        mire_checked_turn: int  # the turn a miring check was rolled for it (CD 11.1.4)
+        mire_due: dict[str, Any]  # a miring roll left due: number, where, ground, halfway
+        mired_number: int  # the miring number where it mired (CD 11.1.5 doubles it)
+        stays: dict[str, Any]  # a task it stays put for this movement phase: turn, phase, why, rule
+        forced_back: dict[str, Any]  # a fall-back still to make: turn, distance, away_from, by
+        unmired_turn: int  # the turn it got out of the mud (CD 11.1.4)
+        unmire_tried_turn: int  # the turn it tried to (CD 11.1.4)
+        morale_due: list[dict[str, Any]]  # morale tests owed: rule, why, turn (CD 7.3.4)
+        morale_pin_tested: int  # the turn it tested for being pinned at night
+        aboard: str  # the assault boat or craft carrying it (CD 2.1, 8)
+        carrying: list[str]  # an assault boat's passengers (CD 2.1)
+        cargo: list[str]  # a landing craft's passengers (CD 8)
+        amphib: AmphibRow  # landing progress (CD 8)
+        disembarked_turn: int  # the turn it left its landing craft (CD 8)
+        order: str  # an order it is on, e.g. hasty-advance after landing (CD 7.2.2, CD 8)
+        drop: DropRow  # how it came down from the air (CD 7.2, 7.3)
+        landed_turn: int  # the turn it landed from the air (CD 7.2.2)
+        landed_by: str  # parachute or glider
+        regroup: bool  # a lost stick that may still come back
+        parts: dict[str, PartRow]  # a parachuted gun's crew, ammunition and gun (CD 7.1)
+        vlb_bridge: str  # the bridge a bridgelayer has laid and may recover (CD 2.4.5)
+        # Each alternative model's own state, by model name (free-form for each model).
+        models: dict[str, dict[str, Any]]
 
-class PartRow(TypedDict):
-    """Where one part of a parachuted gun landed (CD 7.1)."""
-
-    outcome: str
-    at: list[float] | None
-
-
-class StandRow(TypedDict, total=False):
-    """One stand's row, ``stand:<id>``, exactly as stored (built by ``game.opening``)."""
-
-    # From the scenario, always present:
-    id: Required[str]
-    side: Required[str]
-    kind: Required[str]  # a stand kind in charts/stand_kinds.yaml
-    quality: Required[str]  # troop quality; a landing craft's, its crew's (CD 8)
-    formation: Required[str | None]  # its formation in the scenario's order of battle
-    weapons: Required[list[str]]  # weapon ids in charts/weapons.yaml, the first is its main
-    x: Required[float | None]  # centre, inches; None while off the table (aboard, off-table)
-    y: Required[float | None]
-    facing: Required[float]  # degrees clockwise from +y (a step ahead adds sin, cos)
-    width: Required[float]  # base, inches
-    depth: Required[float]
-    status: Required[str]  # ok, eliminated, lost, aborted, removed (OUT_OF_PLAY below)
-    markers: Required[list[str]]  # suppressed, pinned, mired, foxholes, no-crew, ...
-    moved_turn: Required[int | None]  # the last turn it moved
-    fired: Required[FiredRow | None]  # its last firing
-    ammo: Required[dict[str, AmmoRow]]  # by weapon id (CD 1)
-    # Set by the rules as play goes on:
-    fired_at: int  # the last turn it was fired at (morale, night sighting)
-    last_move: LastMoveRow  # its last move (CD 11.1.4)
-    mire_checked_turn: int  # the turn a miring check was rolled for it (CD 11.1.4)
-    mire_due: dict[str, Any]  # a miring roll an override left due: number, where, ground, halfway
-    mired_number: int  # the miring number where it mired (CD 11.1.5 doubles it)
-    stays: dict[str, Any]  # a task it stays put for this movement phase: turn, phase, why, rule
-    forced_back: dict[str, Any]  # a fall-back still to make: turn, distance, away_from, by
-    unmired_turn: int  # the turn it got out of the mud (CD 11.1.4)
-    unmire_tried_turn: int  # the turn it tried to (CD 11.1.4)
-    morale_due: list[dict[str, Any]]  # morale tests owed: rule, why, turn (CD 7.3.4)
-    morale_pin_tested: int  # the turn it tested for being pinned at night
-    aboard: str  # the assault boat or craft carrying it (CD 2.1, 8)
-    carrying: list[str]  # an assault boat's passengers (CD 2.1)
-    cargo: list[str]  # a landing craft's passengers (CD 8)
-    amphib: AmphibRow  # landing progress (CD 8)
-    disembarked_turn: int  # the turn it left its landing craft (CD 8)
-    order: str  # an order it is on, e.g. hasty-advance after landing (CD 7.2.2, CD 8)
-    drop: DropRow  # how it came down from the air (CD 7.2, 7.3)
-    landed_turn: int  # the turn it landed from the air (CD 7.2.2)
-    landed_by: str  # parachute or glider
-    regroup: bool  # a lost stick that may still come back
-    parts: dict[str, PartRow]  # a parachuted gun's crew, ammunition and gun (CD 7.1)
-    vlb_bridge: str  # the bridge a bridgelayer has laid and may recover (CD 2.4.5)
-    # Each alternative model's own state, by model name (free-form for each model).
-    models: dict[str, dict[str, Any]]
+else:
+    # At run time a row is the plain dictionary it is: making these classes (each key's
+    # annotation compiled) cost a millisecond of every command's start, for checks only mypy
+    # makes.
+    AmmoRow = FiredRow = LastMoveRow = AmphibRow = DropRow = PartRow = StandRow = dict
 
 
 class State:

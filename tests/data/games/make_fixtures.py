@@ -24,11 +24,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.append(str(HERE.parents[2]))  # the checkout, when run as a script
 
+from tabletop.state.hashes import event_hash  # noqa: E402
 from tabletop.state.store import (  # noqa: E402
     MIGRATIONS,
     SCHEMA_VERSION,
     canonical,
-    event_hash,
 )
 
 SEED = 11
