@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 
 
 def _pair() -> tuple[type, type]:
@@ -280,3 +280,25 @@ def test_a_cache_that_cannot_be_written_changes_nothing(
     generated, ours = _made_alike()
     assert inspect.signature(ours) == inspect.signature(generated)
     assert ours("x") == ours("x")
+
+
+def test_a_mutable_dataclass_behaves_as_a_plain_dataclass() -> None:
+    def shapes() -> type:
+        class Look:
+            range: float
+            notes: list[str] = field(default_factory=list)
+            clear: bool = field(default=True, compare=False)
+
+        return Look
+
+    generated, ours = dataclass(shapes()), mutable_dataclass(shapes())
+    assert inspect.signature(ours) == inspect.signature(generated)
+    assert ours.__doc__ == generated.__doc__
+    look = ours(3.5)
+    look.range = 4.0  # fields may change
+    look.notes.append("dusk")
+    assert repr(look) == repr(generated(4.0, ["dusk"]))
+    assert look == ours(4.0, ["dusk"], clear=False) != ours(4.5)
+    assert ours.__hash__ is None and generated.__hash__ is None
+    with pytest.raises(TypeError):
+        hash(look)

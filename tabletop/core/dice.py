@@ -17,11 +17,11 @@ The generator is counter-based: roll *n* of a game with seed *s* is derived from
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Protocol, TypeVar
 
 from tabletop.core.errors import DiceError
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.words import count
 
 try:
@@ -124,7 +124,7 @@ def _draw(seed: int, counter: int) -> int:
 _SPACE = 1 << 64
 
 
-@dataclass
+@mutable_dataclass
 class Dice:
     """A game's dice: seeded generator plus the referee's physical dice."""
 

@@ -1,4 +1,5 @@
-"""``@frozen_dataclass``: a frozen dataclass whose methods cost next to nothing to make.
+"""``@frozen_dataclass`` and ``@mutable_dataclass``: dataclasses whose methods cost next to
+nothing to make.
 
 ``dataclasses.dataclass`` writes the source of six methods for every frozen class and
 compiles each (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``,
@@ -18,6 +19,11 @@ One difference shows: ``__dataclass_params__`` says ``init=False, eq=False, repr
 frozen=False``, as the methods come from here; so a class made here and one made by
 ``dataclass(frozen=True)`` may not inherit from each other (``dataclass`` refuses a frozen
 class over a class it thinks is not, and the reverse).
+
+``@mutable_dataclass`` is ``@dataclass`` made the same way: its ``__init__`` the text
+``dataclass`` writes (plain assignments), equality and repr shared, no hash (equal by value
+and changeable), as ``dataclass`` leaves such a class. For the classes every command makes as
+it starts (the dice, the rules context, a look along a line).
 """
 
 from __future__ import annotations
@@ -50,8 +56,9 @@ def _values(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: ()
 
 
-def _shared(cls: type[T]) -> type[T]:
-    """Give ``cls`` equality, hash and repr over its fields, unless it writes its own.
+def _shared(cls: type[T], frozen: bool) -> type[T]:
+    """Give ``cls`` equality, hash and repr over its fields, unless it writes its own; a
+    class that is not ``frozen`` no hash, as ``dataclass`` makes it (unless it writes one).
 
     Closures, not generated source: making three functions from code compiled once costs
     microseconds where ``dataclass`` compiles each for every class."""
@@ -83,9 +90,14 @@ def _shared(cls: type[T]) -> type[T]:
         if method.__name__ not in cls.__dict__:
             method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
             setattr(cls, method.__name__, method)
-    if not own_hash:
+    if own_hash:
+        return cls
+    if frozen:
         __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
         cls.__hash__ = __hash__  # type: ignore[method-assign]
+    else:
+        # Equal by value and changeable: unhashable, as ``dataclass`` leaves such a class.
+        cls.__hash__ = None  # type: ignore[assignment]
     return cls
 
 
@@ -119,9 +131,9 @@ _MISSING = dataclasses.MISSING
 _FACTORY = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
 
 
-def _init(cls: type[T]) -> None:
-    """Give ``cls`` the ``__init__`` that ``dataclass(frozen=True)`` writes, the same text:
-    each field set through ``object.__setattr__`` (the class refuses its own), a default
+def _init(cls: type[T], frozen: bool) -> None:
+    """Give ``cls`` the ``__init__`` that ``dataclass`` writes, the same text: each field
+    set (through ``object.__setattr__`` when ``frozen``: the class refuses its own), a default
     factory called when its argument is left out, fields without ``init`` left to their
     class default, keyword-only fields after a ``*``, then ``__post_init__``. Its code comes
     from ``_compiled``, which compiles each text once for every process."""
@@ -160,7 +172,11 @@ def _init(cls: type[T]) -> None:
             value = f.name
         else:
             continue  # read from the class's default, as ``dataclass`` leaves it
-        body.append(f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})")
+        body.append(
+            f"  __dataclass_builtins_object__.__setattr__(self,{f.name!r},{value})"
+            if frozen
+            else f"  self.{f.name}={value}"
+        )
     if hasattr(cls, "__post_init__"):
         body.append("  self.__post_init__()")
     if keyword:
@@ -206,6 +222,21 @@ def _compiled(text: str) -> CodeType:
     return code
 
 
+def _made(cls: type[T], kw_only: bool, frozen: bool) -> type[T]:
+    """``cls`` made a dataclass: ``dataclass`` reads the fields and writes none of the
+    methods; those are written here (``_init``, ``_frozen``, ``_shared``). A class without a
+    docstring gets the one ``dataclass`` gives it, its name and signature, once its
+    ``__init__`` is in place."""
+    undocumented = cls.__dict__.get("__doc__") is None
+    if undocumented:
+        cls.__doc__ = cls.__name__  # for now: spares ``dataclass`` a signature
+    built = dataclasses.dataclass(init=False, eq=False, repr=False, kw_only=kw_only)(cls)
+    _init(built, frozen)
+    if undocumented:
+        built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
+    return _shared(_frozen(built) if frozen else built, frozen)
+
+
 @overload
 def frozen_dataclass(cls: type[T], /) -> type[T]: ...
 @overload
@@ -214,19 +245,26 @@ def frozen_dataclass(*, kw_only: bool = False) -> Callable[[type[T]], type[T]]: 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 def frozen_dataclass(cls: type[T] | None = None, /, *, kw_only: bool = False) -> Any:
-    """``@dataclass(frozen=True)`` (``kw_only`` as there), equality, hash and repr shared."""
+    """``@dataclass(frozen=True)`` (``kw_only`` as there), its methods made here."""
 
     def wrap(cls: type[T]) -> type[T]:
-        # ``dataclass`` reads the fields and writes none of the methods: those are written
-        # here (``_init``, ``_frozen``, ``_shared``). A class without a docstring gets the one
-        # ``dataclass`` gives it, its name and signature, once its ``__init__`` is in place.
-        undocumented = cls.__dict__.get("__doc__") is None
-        if undocumented:
-            cls.__doc__ = cls.__name__  # for now: spares ``dataclass`` a signature
-        built = dataclasses.dataclass(init=False, eq=False, repr=False, kw_only=kw_only)(cls)
-        _init(built)
-        if undocumented:
-            built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
-        return _shared(_frozen(built))
+        return _made(cls, kw_only, frozen=True)
+
+    return wrap if cls is None else wrap(cls)
+
+
+@overload
+def mutable_dataclass(cls: type[T], /) -> type[T]: ...
+@overload
+def mutable_dataclass(*, kw_only: bool = False) -> Callable[[type[T]], type[T]]: ...
+
+
+@dataclass_transform(field_specifiers=(dataclasses.field,))
+def mutable_dataclass(cls: type[T] | None = None, /, *, kw_only: bool = False) -> Any:
+    """``@dataclass`` (``kw_only`` as there: fields that may change, equal by value, no
+    hash), its methods made as ``frozen_dataclass`` makes them."""
+
+    def wrap(cls: type[T]) -> type[T]:
+        return _made(cls, kw_only, frozen=False)
 
     return wrap if cls is None else wrap(cls)

@@ -22,9 +22,10 @@ import inspect
 import math
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.spelling import did_you_mean
 
 C = TypeVar("C")
@@ -44,7 +45,7 @@ def format_path(path: PathT) -> str:
     return out
 
 
-@dataclass
+@mutable_dataclass
 class Context:
     """Where problems are reported: a file name and the line of each YAML path."""
 

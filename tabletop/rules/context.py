@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.dice import DiceLike
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.data.board import build_table
 from tabletop.data.charts import Charts
 from tabletop.data.scenario import Scenario
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 ActionResult = dict[str, Any]
 
 
-@dataclass
+@mutable_dataclass
 class RulesContext:
     """What a rule procedure works on: the game's state, the dice, the scenario and the charts,
     the stands the action involves, and the table's geometry built when first asked for."""

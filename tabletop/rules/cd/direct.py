@@ -10,10 +10,10 @@ only a rolled shot needs (docs/performance.md).
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.words import possessive
 from tabletop.rules.cd.ammo import small_arms_note
 from tabletop.rules.cd.fire import (
@@ -35,7 +35,7 @@ from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, State, out_of_play, position
 
 
-@dataclass
+@mutable_dataclass
 class Prepared:
     plan: FirePlan
     shooter: StandRow

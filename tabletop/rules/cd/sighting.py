@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import shapely
 from shapely import Point, Polygon
 
 from tabletop.core.errors import BadInput
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.units import TOLERANCE, within
 from tabletop.data.board import base_of, smoke_blockers
 from tabletop.data.chart_params import WeatherParams
@@ -49,7 +49,7 @@ class End:
     stand: StandRow | None = None
 
 
-@dataclass
+@mutable_dataclass
 class Sight:
     """One look from A to B: range, bearing, line of sight and what blocks it, the levels,
     visibility, whether B is spotted and why, and A's range bands to B."""
