@@ -16,7 +16,7 @@ import json
 import marshal
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.odds import (
     TooManyBranches,
     by_stages,
@@ -74,7 +75,7 @@ ODDS_LIMIT = 10_000
 ODDS_STAGE_LIMIT = 32_000
 
 
-@dataclass
+@mutable_dataclass
 class Outcome:
     seq: int
     command: str
@@ -734,7 +735,7 @@ def outcome_of(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return ", ".join(parts), fields
 
 
-@dataclass
+@mutable_dataclass
 class OddsReport:
     """Each outcome's exact probability (most likely first), the expected value of each
     whole-number field, and the fields each outcome was told by."""
@@ -745,7 +746,7 @@ class OddsReport:
     fields: dict[str, dict[str, Any]]
 
 
-@dataclass
+@mutable_dataclass
 class UndoPlan:
     """The actions an undo would take back (newest first), and the turn and phase now
     and after."""
@@ -762,7 +763,7 @@ class UndoPlan:
         return ", ".join(f"#{ev.seq} {ev.command}" for ev in self.targets)
 
 
-@dataclass
+@mutable_dataclass
 class UndoDone:
     """The undo (or redo) events logged, the actions they took back (or put back), and
     the turn and phase the game is now in."""
@@ -816,7 +817,7 @@ def _put_back(rows: dict[str, str], image: dict[str, str | None]) -> None:
             rows[key] = value
 
 
-@dataclass
+@mutable_dataclass
 class VerifyReport:
     ok: bool
     events: int
@@ -827,7 +828,7 @@ class VerifyReport:
     head: str | None = None
 
 
-@dataclass
+@mutable_dataclass
 class ReplayReport:
     ok: bool
     events: int
