@@ -340,6 +340,7 @@ class Game:
                     stages.key,
                     stages.copy,
                     limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
+                    stages if hasattr(stages, "stage_key") else None,
                 )
                 for position, p in ended:
                     key, shown = tell(stages.finish(position))

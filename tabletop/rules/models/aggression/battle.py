@@ -17,7 +17,6 @@ phase and count of the assaults it started: one a phase, AGG Combat default).
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -128,6 +127,8 @@ class Battle:
         self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
         self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
         self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
+        # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
+        self.has_leaders = any(f.leader for f in fighters)
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -259,14 +260,21 @@ class Battle:
         the road column's units free to fire. Once it is over, only what the outcome shows:
         who is left on the field, each stand's fate and losses. Never the rolls made, nor
         the words said about them."""
-        left = (
+        left = self._left()
+        if self.ended():
+            return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
+        return (len(self.rounds), *self._going_on(left))
+
+    def _left(self) -> tuple[Any, ...]:
+        return (
             tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.retreated)),
             tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.disengaged)),
             tuple(sorted(self.surrendered)),
             tuple(sorted(self.eliminated)),
         )
-        if self.ended():
-            return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
+
+    def _going_on(self, left: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``position`` while the fight goes on, but for the rounds fought."""
         fighters = tuple(
             (
                 f.strength,
@@ -283,7 +291,42 @@ class Battle:
             for f in self.fighters
         )
         firing = tuple(sorted((k, tuple(v)) for k, v in self.admin_firing.items()))
-        return (len(self.rounds), fighters, left, firing)
+        return (fighters, left, firing)
+
+    def stage_key(self) -> Hashable | None:
+        """What the next round depends on when that is not its number: ``position`` without
+        the rounds fought, battles of the same key playing their next round alike by the
+        same rolls (the odds enumerate it once, ``continued``). None for the first round
+        (ambushers fire a free shot) and while a road column fights (one more of it may fire
+        each round, AGG Admin movement)."""
+        if not self.rounds or any(f.admin for f in self.fighters):
+            return None
+        return self._going_on(self._left())
+
+    def continued(self, origin: Battle, start: Battle) -> Battle:
+        """This battle, which fought its last round from ``origin``, as if it had fought it
+        from ``start`` (of the same ``stage_key``) by the same rolls: ``start``'s history
+        (its rounds, its tests' chances, who left before) with what the round added after
+        it, the round renumbered."""
+        new = self.copy()
+        number = len(start.rounds) + 1
+        new.rounds = [*start.rounds, {**self.rounds[-1], "round": number}]
+        chances = {k: list(v) for k, v in start.chances.items()}
+        for k, v in self.chances.items():
+            chances.setdefault(k, []).extend(v[len(origin.chances.get(k, ())) :])
+        new.chances = chances
+        new.retreated = [
+            *start.retreated,
+            *_renumbered(self.retreated[len(origin.retreated) :], number),
+        ]
+        new.disengaged = [
+            *start.disengaged,
+            *_renumbered(self.disengaged[len(origin.disengaged) :], number),
+        ]
+        new.surrendered = [*start.surrendered, *self.surrendered[len(origin.surrendered) :]]
+        new.eliminated = [*start.eliminated, *self.eliminated[len(origin.eliminated) :]]
+        new.lines = [*start.lines, *self.lines[len(origin.lines) :]]
+        return new
 
     def copy(self) -> Battle:
         """A copy to play the next round on, sharing what a round never changes: the other
@@ -333,16 +376,18 @@ class Battle:
         return len(here) < len(self.sides)
 
     def _round(self, number: int) -> None:
-        if self.telling:
+        telling = self.telling
+        if telling:
             self.lines.append(f"Round {number}:")
-        record: dict[str, Any] = {"round": number, "shots": [], "tests": []}
-        at_start = self._present()
+        shots: list[dict[str, Any]] = []
+        record: dict[str, Any] = {"round": number, "shots": shots, "tests": []}
+        at_start = [f for f in self.fighters if f.present]
         for f in at_start:
             f.start_strength = f.strength
-        damage: Counter[str] = Counter()
+        damage: dict[str, int] = {}
         hits: dict[str, list[int]] = {}
         fired_at: dict[str, set[str]] = {}
-        engaged: dict[str, Counter[str]] = {side: Counter() for side in self.sides}
+        engaged: dict[str, dict[str, int]] = {side: {} for side in self.sides}
         shooters: list[tuple[Fighter, bool]] = []
         if number == 1:
             shooters += [(f, True) for f in at_start if f.ambusher]
@@ -351,7 +396,7 @@ class Battle:
             if f.leader or f.profile.firepower == 0:
                 continue
             if f.admin and f.id not in allowed:
-                if self.telling:
+                if telling:
                     self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
                 continue
             shooters.append((f, False))
@@ -359,16 +404,18 @@ class Battle:
             shot = self._shoot(f, at_start, engaged[f.side], free, number)
             if shot is None:
                 continue
-            record["shots"].append(shot)
-            fired_at.setdefault(shot["target"], set()).add(f.id)
+            shots.append(shot)
+            target = shot["target"]
+            fired_at.setdefault(target, set()).add(f.id)
             if shot["damage"]:
-                damage[shot["target"]] += shot["damage"]
-                hits.setdefault(shot["target"], []).append(shot["damage"])
-        self._apply_damage(damage, hits, record)
-        record["damage"] = {f.id: damage[f.id] for f in at_start}
+                damage[target] = damage.get(target, 0) + shot["damage"]
+                hits.setdefault(target, []).append(shot["damage"])
+        self._apply_damage(damage, hits)
+        record["damage"] = {f.id: damage.get(f.id, 0) for f in at_start}
         self._retreat_section(number, damage, record)
         self._disengage(number, record)
-        self._pursue(number, fired_at, record)
+        if fired_at:
+            self._pursue(number, fired_at, record)
         record["strength"] = {f.id: f.strength for f in at_start}
         self.rounds.append(record)
 
@@ -376,6 +423,8 @@ class Battle:
         """AGG Admin movement: who of each side's road column may fire, chosen at random and
         kept for the turn, one more each round."""
         allowed: set[str] = set()
+        if not any(f.admin for f in present):
+            return allowed
         for side in self.sides:
             column = [f.id for f in present if f.side == side and f.admin]
             if not column:
@@ -401,7 +450,7 @@ class Battle:
         self,
         f: Fighter,
         present: list[Fighter],
-        engaged: Counter[str],
+        engaged: dict[str, int],
         free: bool,
         number: int,
     ) -> dict[str, Any] | None:
@@ -418,7 +467,7 @@ class Battle:
         if choice.target is None:
             return None
         target = self.by_id[choice.target.id]
-        engaged[target.id] += 1
+        engaged[target.id] = engaged.get(target.id, 0) + 1
         what = "free ambush shot" if free else "fires"
         # The same shot comes again round after round (and on the odds' many branches).
         asked = (
@@ -454,9 +503,7 @@ class Battle:
             "damage": shot.damage,
         }
 
-    def _apply_damage(
-        self, damage: Counter[str], hits: dict[str, list[int]], record: dict[str, Any]
-    ) -> None:
+    def _apply_damage(self, damage: dict[str, int], hits: dict[str, list[int]]) -> None:
         for sid, total in damage.items():
             f = self.by_id[sid]
             if f.leader:
@@ -481,22 +528,23 @@ class Battle:
 
     # --- retreats ----------------------------------------------------------------------------
 
-    def _retreat_section(self, number: int, damage: Counter[str], record: dict[str, Any]) -> None:
+    def _retreat_section(self, number: int, damage: dict[str, int], record: dict[str, Any]) -> None:
         if self._over():
             return
         for side in self.sides:
             self._leaders_alone(side, number)
         if self._over():
             return
-        by_side = {
-            side: {f.id: damage[f.id] for f in self._present(side) if not f.leader}
-            for side in self.sides
-        }
+        by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
+        for f in self.fighters:
+            if f.present and not f.leader:
+                by_side[f.side][f.id] = damage.get(f.id, 0)
+        tests = record["tests"]
         for side, order in rules.check_order(by_side):
             for sid in order:
                 f = self.by_id[sid]
                 if f.present:
-                    record["tests"].append(self._test(f, number, damage[sid]))
+                    tests.append(self._test(f, number, damage.get(sid, 0)))
             self._leaders_alone(side, number)
             if self._over():
                 break
@@ -528,6 +576,8 @@ class Battle:
 
     def _leaders_alone(self, side: str, number: int) -> None:
         """AGG Retreat chance: a leader left with no combat unit of its side retreats too."""
+        if not self.has_leaders:
+            return
         here = self._present(side)
         if here and all(f.leader for f in here):
             for f in here:
@@ -1125,6 +1175,10 @@ def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     }
 
 
+def _renumbered(entries: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
+    return [{**e, "round": number} for e in entries]
+
+
 def _row_copy(row: StandRow) -> StandRow:
     """A fighter's row for a copy of the battle: its fields, its markers, its models and its
     aggression record copied, everything deeper shared (a battle never changes it)."""
@@ -1162,6 +1216,14 @@ class AssaultStages:
     @staticmethod
     def copy(battle: Battle) -> Battle:
         return battle.copy()
+
+    @staticmethod
+    def stage_key(battle: Battle) -> Hashable | None:
+        return battle.stage_key()
+
+    @staticmethod
+    def carried(reached: Battle, origin: Battle, start: Battle) -> Battle:
+        return reached.continued(origin, start)
 
     @staticmethod
     def finish(battle: Battle) -> dict[str, Any]:

@@ -372,7 +372,19 @@ class Shot:
     roll: int | None
     hit: bool
     damage: int
-    lines: list[str]
+    working: ShotWorking
+
+    @property
+    def lines(self) -> list[str]:
+        """The shot's working in words: its chance, the die, and a hit's damage (made when
+        asked: a battle's odds take thousands of shots and tell none of them)."""
+        lines = [
+            self.working.chance_line,
+            f"{roll_text(self.roll)}: {'hit' if self.hit else 'miss'}",
+        ]
+        if self.hit:
+            lines += self.working.damage_lines
+        return lines
 
 
 @frozen_dataclass
@@ -461,10 +473,7 @@ def take_shot(working: ShotWorking, dice: DiceLike, purpose: str) -> Shot:
     """The shot worked out in ``working``, its percentile die rolled (``fire_shot``; a battle
     works out each shot once, as the same shot comes again round after round)."""
     hit, roll = percent_test(dice, working.chance, purpose)
-    lines = [working.chance_line, f"{roll_text(roll)}: {'hit' if hit else 'miss'}"]
-    if hit:
-        lines += working.damage_lines
-    return Shot(working.chance, roll, hit, working.damage if hit else 0, lines)
+    return Shot(working.chance, roll, hit, working.damage if hit else 0, working)
 
 
 def leader_killed(chart: AggressionChart, damage: int) -> bool:
