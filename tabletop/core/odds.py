@@ -401,7 +401,9 @@ class Again(Protocol[S]):
 
     def carried(self, reached: S, origin: S, start: S, /) -> S:
         """``reached``, a position the stage reached from ``origin``, as reached from
-        ``start`` instead (a position of the same ``stage_key``) by the same rolls."""
+        ``start`` instead (a position of the same ``stage_key``) by the same rolls; or
+        ``reached`` itself when that is the same position (of the same ``key``: one that
+        ended, when the key of an end does not tell when it came)."""
 
 
 @contextlib.contextmanager
@@ -435,7 +437,7 @@ def _by_stages(
     # By stage key: the first start of that key, where the stage went from it, and the runs
     # that took (counted again whenever it is carried over: ``limit`` stays the bound of the
     # enumeration as if every start were run, so a battle answered or refused stays so).
-    played: dict[Hashable, tuple[S, list[tuple[S, Chance]], int]] = {}
+    played: dict[Hashable, tuple[S, list[tuple[S, Hashable, Chance]], int]] = {}
     runs = 0
     while frontier:
         following: dict[Hashable, tuple[S, Chance]] = {}
@@ -453,9 +455,10 @@ def _by_stages(
                 runs += cost
                 if runs > limit:
                     raise TooManyBranches(limit)
-                for position, (q, r) in went:
-                    position = again.carried(position, origin, start)
-                    k = key(position)
+                for reached_there, k, (q, r) in went:
+                    position = again.carried(reached_there, origin, start)
+                    if position is not reached_there:
+                        k = key(position)
                     before = following.get(k)
                     part = (pn * q, pd * r)
                     following[k] = (position, part if before is None else _plus(before[1], part))
@@ -478,7 +481,7 @@ def _by_stages(
             before_runs = runs
             chances = _chances(one, MAX_BRANCHES)
             if alike is not None:
-                went = [(reached[k], c) for k, c in chances.items()]
+                went = [(reached[k], k, c) for k, c in chances.items()]
                 played[alike] = (start, went, runs - before_runs)
             for k, (q, r) in chances.items():
                 before = following.get(k)

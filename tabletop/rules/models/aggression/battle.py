@@ -307,7 +307,10 @@ class Battle:
         """This battle, which fought its last round from ``origin``, as if it had fought it
         from ``start`` (of the same ``stage_key``) by the same rolls: ``start``'s history
         (its rounds, its tests' chances, who left before) with what the round added after
-        it, the round renumbered."""
+        it, the round renumbered. A battle that ended is itself: its ``position`` is its
+        outcome, whenever it came (``by_stages`` merges ends of different rounds too)."""
+        if self.ended():
+            return self
         new = self.copy()
         number = len(start.rounds) + 1
         new.rounds = [*start.rounds, {**self.rounds[-1], "round": number}]
