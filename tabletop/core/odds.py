@@ -94,6 +94,10 @@ def _bands(sides: int, cuts: tuple[int, ...]) -> tuple[Branch, ...]:
     return tuple(out)
 
 
+def _given(branches: tuple[Branch, ...]) -> tuple[Branch, ...]:
+    return branches
+
+
 class _ScriptedDice:
     """Dice that follow a script of faces, then take the first branch of each die past it
     (recording the other branches, to be run in turn), recording each roll as the game's
@@ -126,11 +130,19 @@ class _ScriptedDice:
         # Checkpoints passed where the enumeration started (for its memo).
         self.reached: list[Hashable] = []
 
-    def _take(self, sides: int, purpose: str, branches: Callable[[], tuple[Branch, ...]]) -> int:
+    def _take(
+        self,
+        sides: int,
+        purpose: str,
+        branches: Callable[..., tuple[Branch, ...]],
+        *asked: Any,
+    ) -> int:
+        """The next face: the script's, else the first of ``branches(*asked)`` (called only
+        then: a run mostly follows its script)."""
         if self._next < len(self.faces):
             value = self.faces[self._next]
         else:
-            (value, num, den), *others = branches()
+            (value, num, den), *others = branches(*asked)
             self.others.append((self._next, (self._num, self._den), tuple(others)))
             self._num *= num
             self._den *= den
@@ -144,14 +156,14 @@ class _ScriptedDice:
         return [Roll(sides, value, purpose, "odds") for sides, value, purpose in self._thrown]
 
     def roll(self, sides: int, purpose: str) -> int:
-        return self._take(sides, purpose, lambda: _faces(sides))
+        return self._take(sides, purpose, _faces, sides)
 
     def roll_in_bands(self, sides: int, purpose: str, cuts: tuple[int, ...]) -> int:
-        return self._take(sides, purpose, lambda: _bands(sides, cuts))
+        return self._take(sides, purpose, _bands, sides, cuts)
 
     def roll_again_above(self, sides: int, above: int, purpose: str) -> int:
         # Rolling again over ``above`` until a face is kept: each kept face 1/above.
-        return self._take(sides, purpose, lambda: _faces(above))
+        return self._take(sides, purpose, _faces, above)
 
     def roll_composite(
         self, key: Hashable, sub: Callable[[DiceLike], tuple[Hashable, object]]
@@ -160,7 +172,7 @@ class _ScriptedDice:
         out once per enumeration for ``key``), with the payload of the first run that made
         it."""
         values, payloads, branches = self._composite(key, sub)
-        index = self._take(len(values), f"composite {key!r}", lambda: branches)
+        index = self._take(len(values), f"composite {key!r}", _given, branches)
         return values[index - 1], payloads[index - 1]
 
     def _composite(

@@ -17,7 +17,7 @@ phase and count of the assaults it started: one a phase, AGG Combat default).
 from __future__ import annotations
 
 import copy
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -127,8 +127,11 @@ class Battle:
         self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
         self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
         self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
+        self._ways_seen: dict[tuple[Any, ...], tuple[rules.DirectionChoice, list[Any]]] = {}
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
+        for f in fighters:
+            _ = f.enemy  # made once, before the odds' copies share the fighter's fields
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -554,9 +557,10 @@ class Battle:
 
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
         friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
-        friends_joined = sum(
-            1 for g in self.fighters if g.side == f.side and g.joined and g is not f
-        )
+        friends_joined = 0
+        for g in self.fighters:
+            if g.joined and g.side == f.side and g is not f:
+                friends_joined += 1
         asked = (f.af, f.training, f.start_strength, lost, friends_gone, friends_joined)
         chance = self._chance_seen.get(asked)
         if chance is None:
@@ -614,6 +618,31 @@ class Battle:
             sector=180.0 / self.chart.params.directions,
         )
 
+    def _way_out(
+        self, f: Fighter, inches: float, bearing_at: Callable[[int], float]
+    ) -> tuple[rules.DirectionChoice, list[dict[str, Any]]]:
+        """The first bearing ``f`` may retreat along (``rules.choose_direction``) and the
+        bearings tried, as the result shows them; kept like ``_forbidden``'s answers, by
+        everything they depend on (never changed: a battle's result only shows them)."""
+        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
+        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
+        key = (f.id, f.retreat_bearing, inches, placed, fought)
+        found = self._ways_seen.get(key)
+        if found is None:
+            choice = rules.choose_direction(
+                self.chart, lambda offset: self._forbidden(f, bearing_at(offset), inches)
+            )
+            tried = [
+                {
+                    "bearing": round(bearing_at(t.offset), 1),
+                    "steps": t.steps,
+                    "reasons": t.reasons,
+                }
+                for t in choice.tried
+            ]
+            found = self._ways_seen[key] = (choice, tried)
+        return found
+
     def _retreat(self, f: Fighter, number: int, how: str) -> str:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
         allowed, test it for surrender (a disengaging unit just stays)."""
@@ -623,17 +652,7 @@ class Battle:
         def bearing_at(offset: int) -> float:
             return (f.retreat_bearing + offset * step) % 360.0
 
-        choice = rules.choose_direction(
-            self.chart, lambda offset: self._forbidden(f, bearing_at(offset), inches)
-        )
-        tried = [
-            {
-                "bearing": round(bearing_at(t.offset), 1),
-                "steps": t.steps,
-                "reasons": t.reasons,
-            }
-            for t in choice.tried
-        ]
+        choice, tried = self._way_out(f, inches, bearing_at)
         if self.telling:
             for t in choice.tried:
                 if t.reasons:
