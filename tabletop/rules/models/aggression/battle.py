@@ -38,6 +38,7 @@ from tabletop.table import distance
 from tabletop.table.measure import heading
 
 MODEL = "aggression"
+_NOBODY_LEFT: tuple[Any, ...] = ((), (), (), ())
 
 
 @dataclass
@@ -128,6 +129,7 @@ class Battle:
         self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
         self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
         self._ways_seen: dict[tuple[Any, ...], tuple[rules.DirectionChoice, list[Any]]] = {}
+        self._targets_seen: dict[tuple[Any, ...], rules.TargetChoice] = {}
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
         for f in fighters:
@@ -269,6 +271,8 @@ class Battle:
         return (len(self.rounds), *self._going_on(left))
 
     def _left(self) -> tuple[Any, ...]:
+        if not (self.retreated or self.disengaged or self.surrendered or self.eliminated):
+            return _NOBODY_LEFT
         return (
             tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.retreated)),
             tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.disengaged)),
@@ -461,15 +465,22 @@ class Battle:
         number: int,
     ) -> dict[str, Any] | None:
         enemies = [g.enemy for g in present if g.side != f.side]
-        choice = rules.choose_target(
-            self.chart,
-            f.engages_as,
-            enemies,
-            engaged,
-            tuple(f.record.get("target") or ()),
-            self.ctx.dice,
-            f.id,
-        )
+        # The same choice comes again round after round (and on the odds' many branches),
+        # unless it was made by a die.
+        chosen = (f.id, *[e.id for e in enemies], None, *engaged.items())
+        choice = self._targets_seen.get(chosen)
+        if choice is None:
+            choice = rules.choose_target(
+                self.chart,
+                f.engages_as,
+                enemies,
+                engaged,
+                tuple(f.record.get("target") or ()),
+                self.ctx.dice,
+                f.id,
+            )
+            if choice.roll is None:
+                self._targets_seen[chosen] = choice
         if choice.target is None:
             return None
         target = self.by_id[choice.target.id]

@@ -147,13 +147,9 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
 def check_order(damage: Mapping[str, Mapping[str, int]]) -> list[tuple[str, list[str]]]:
     """AGG Retreat chance: sides by damage received (most first), and within each side its
     units by damage received this round (most first); ties keep the order given."""
-    sides = list(damage)
-    ranked = sorted(sides, key=lambda s: (-sum(damage[s].values()), sides.index(s)))
-    out = []
-    for side in ranked:
-        units = list(damage[side])
-        out.append((side, sorted(units, key=lambda u: (-damage[side][u], units.index(u)))))
-    return out
+    # Python's sort is stable: equal damage keeps the order given.
+    ranked = sorted(damage, key=lambda s: -sum(damage[s].values()))
+    return [(side, sorted(damage[side], key=lambda u: -damage[side][u])) for side in ranked]
 
 
 # --- retreat directions ----------------------------------------------------------------------
