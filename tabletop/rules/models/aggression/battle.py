@@ -65,10 +65,11 @@ class Fighter:
     present: bool = True
     gone: str | None = None
     notes: list[str] = field(default_factory=list)
+    # Whether it is a leader (its profile's type), asked at every turn of a round.
+    leader: bool = field(init=False)
 
-    @property
-    def leader(self) -> bool:
-        return self.profile.type == "leader"
+    def __post_init__(self) -> None:
+        self.leader = self.profile.type == "leader"
 
     @property
     def engages_as(self) -> str:
@@ -105,6 +106,7 @@ class Battle:
         self, ctx: RulesContext, chart: AggressionChart, fighters: list[Fighter], limit: int
     ):
         self.ctx = ctx
+        self.turn = ctx.state.turn
         self.chart = chart
         self.fighters = fighters
         self.by_id = {f.id: f for f in fighters}
@@ -128,7 +130,7 @@ class Battle:
         self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
         self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
         self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
-        self._ways_seen: dict[tuple[Any, ...], tuple[rules.DirectionChoice, list[Any]]] = {}
+        self._ways_seen: dict[tuple[Any, ...], Any] = {}
         self._targets_seen: dict[tuple[Any, ...], rules.TargetChoice] = {}
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
@@ -548,10 +550,11 @@ class Battle:
     def _retreat_section(self, number: int, damage: dict[str, int], record: dict[str, Any]) -> None:
         if self._over():
             return
-        for side in self.sides:
-            self._leaders_alone(side, number)
-        if self._over():
-            return
+        if self.has_leaders:
+            for side in self.sides:
+                self._leaders_alone(side, number)
+            if self._over():
+                return
         by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
         for f in self.fighters:
             if f.present and not f.leader:
@@ -562,7 +565,8 @@ class Battle:
                 f = self.by_id[sid]
                 if f.present:
                     tests.append(self._test(f, number, damage.get(sid, 0)))
-            self._leaders_alone(side, number)
+            if self.has_leaders:
+                self._leaders_alone(side, number)
             if self._over():
                 break
 
@@ -594,8 +598,6 @@ class Battle:
 
     def _leaders_alone(self, side: str, number: int) -> None:
         """AGG Retreat chance: a leader left with no combat unit of its side retreats too."""
-        if not self.has_leaders:
-            return
         here = self._present(side)
         if here and all(f.leader for f in here):
             for f in here:
@@ -631,9 +633,10 @@ class Battle:
 
     def _way_out(
         self, f: Fighter, inches: float, bearing_at: Callable[[int], float]
-    ) -> tuple[rules.DirectionChoice, list[dict[str, Any]]]:
+    ) -> tuple[rules.DirectionChoice, list[dict[str, Any]], dict[str, Any], tuple[float, float]]:
         """The first bearing ``f`` may retreat along (``rules.choose_direction``) and the
-        bearings tried, as the result shows them; kept like ``_forbidden``'s answers, by
+        bearings tried, as the result shows them, with the retreat as the result shows it
+        and where it ends (when there is a way out); kept like ``_forbidden``'s answers, by
         everything they depend on (never changed: a battle's result only shows them)."""
         placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
         fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
@@ -651,7 +654,21 @@ class Battle:
                 }
                 for t in choice.tried
             ]
-            found = self._ways_seen[key] = (choice, tried)
+            shown: dict[str, Any] = {}
+            start = end = position(f.row)
+            if choice.offset is not None:
+                to = bearing_at(choice.offset)
+                end = _destination(f.row, to, inches)
+                shown = {
+                    "set_bearing": round(f.retreat_bearing, 1),
+                    "bearing": round(to, 1),
+                    "steps": choice.steps,
+                    "loss": choice.loss,
+                    "from": [round(start[0], 3), round(start[1], 3)],
+                    "to": [round(end[0], 3), round(end[1], 3)],
+                    "tried": tried,
+                }
+            found = self._ways_seen[key] = (choice, tried, shown, end)
         return found
 
     def _retreat(self, f: Fighter, number: int, how: str) -> str:
@@ -663,7 +680,7 @@ class Battle:
         def bearing_at(offset: int) -> float:
             return (f.retreat_bearing + offset * step) % 360.0
 
-        choice, tried = self._way_out(f, inches, bearing_at)
+        choice, tried, shown, end = self._way_out(f, inches, bearing_at)
         if self.telling:
             for t in choice.tried:
                 if t.reasons:
@@ -675,21 +692,9 @@ class Battle:
                 return "no way out"
             return self._surrender(f, number, tried)
         to = bearing_at(choice.offset)
-        start = position(f.row)
-        self._move(f.row, to, inches)
+        self._put(f.row, end)  # ``_move`` along ``to``, worked out in ``_way_out``
         f.strength = max(0, f.strength - choice.loss)
-        entry = {
-            "stand": f.id,
-            "round": number,
-            "set_bearing": round(f.retreat_bearing, 1),
-            "bearing": round(to, 1),
-            "steps": choice.steps,
-            "loss": choice.loss,
-            "from": [round(start[0], 3), round(start[1], 3)],
-            "to": [round(position(f.row)[0], 3), round(position(f.row)[1], 3)],
-            "tried": tried,
-            "pursued_by": [],
-        }
+        entry = {"stand": f.id, "round": number, **shown, "pursued_by": []}
         if self.telling:
             self.lines.append(
                 f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
@@ -706,7 +711,7 @@ class Battle:
             self._gone(f, "retreated")
             # AGG Aggression factors: a unit that retreats goes to AF 1.
             f.af = self.chart.params.af_after_retreat
-            f.record["retreated_turn"] = self.ctx.state.turn
+            f.record["retreated_turn"] = self.turn
         if f.strength == 0:
             self._gone(f, "eliminated")
             if self.telling:
@@ -730,11 +735,11 @@ class Battle:
         return "fights on"
 
     def _move(self, row: StandRow, bearing_deg: float, inches: float) -> None:
-        dx, dy = heading(bearing_deg)
-        x, y = centre(row)
-        row["x"] = round(x + dx * inches, 6) + 0.0
-        row["y"] = round(y + dy * inches, 6) + 0.0
-        row["moved_turn"] = self.ctx.state.turn
+        self._put(row, _destination(row, bearing_deg, inches))
+
+    def _put(self, row: StandRow, at: tuple[float, float]) -> None:
+        row["x"], row["y"] = at
+        row["moved_turn"] = self.turn
 
     def _disengage(self, number: int, record: dict[str, Any]) -> None:
         """AGG Disengage: acted on in the retreat section, after the tests; the unit keeps its
@@ -750,10 +755,11 @@ class Battle:
     def _pursue(self, number: int, fired_at: dict[str, set[str]], record: dict[str, Any]) -> None:
         """AGG Pursuit: enemies that fired at a retreating unit and pursue follow it one hex,
         and it falls back one more; both then leave the battle."""
-        inches = self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
+        inches = 0.0
         for entry in [*self.retreated, *self.disengaged]:
             if entry["round"] != number:
                 continue
+            inches = inches or self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
             f = self.by_id[entry["stand"]]
             followers = []
             for sid in sorted(
@@ -1206,6 +1212,14 @@ def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         "holds the field": victor or "nobody yet (still fighting)",
         **fields,
     }
+
+
+def _destination(row: StandRow, bearing_deg: float, inches: float) -> tuple[float, float]:
+    """Where a stand moved ``inches`` along ``bearing_deg`` stands (kept to a millionth of an
+    inch, as stored)."""
+    dx, dy = heading(bearing_deg)
+    x, y = centre(row)
+    return round(x + dx * inches, 6) + 0.0, round(y + dy * inches, 6) + 0.0
 
 
 def _renumbered(entries: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
