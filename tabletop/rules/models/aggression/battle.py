@@ -33,7 +33,7 @@ from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.ground import Ground, near_route
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
-from tabletop.state.document import STAND, StandRow, State, centre, position
+from tabletop.state.document import StandRow, centre, position
 from tabletop.table import distance
 from tabletop.table.measure import heading
 
@@ -106,6 +106,8 @@ class Battle:
         self, ctx: RulesContext, chart: AggressionChart, fighters: list[Fighter], limit: int
     ):
         self.ctx = ctx
+        # The dice of the rounds: the game's; the odds give each copy its own (``stage``).
+        self.dice = ctx.dice
         self.turn = ctx.state.turn
         self.chart = chart
         self.fighters = fighters
@@ -132,6 +134,7 @@ class Battle:
         self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
         self._ways_seen: dict[tuple[Any, ...], Any] = {}
         self._targets_seen: dict[tuple[Any, ...], rules.TargetChoice] = {}
+        self._pursuit_seen: dict[tuple[Any, ...], tuple[bool, str]] = {}
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
         for f in fighters:
@@ -341,37 +344,32 @@ class Battle:
         return new
 
     def copy(self) -> Battle:
-        """A copy to play the next round on, sharing what a round never changes: the other
-        stands' rows, the rounds already recorded, the charts, the scenario and the table's
-        geometry. Of a fighter's row a round changes only its own fields, its markers and its
-        aggression record's fields (``_move``, ``_gone``, ``_retreat``; the end of the battle
-        too, ``result``), so those are copied, one level deep; and every list or map a round
-        adds to."""
-        ctx = self.ctx
-        _ = ctx.table  # built once, shared by the copies
-        rows = dict(ctx.state.rows)
+        """A copy to play the next round on, sharing what a round never changes: the game's
+        context (its state as the battle opened, the charts, the scenario and the table's
+        geometry), the rounds already recorded and the answers kept. Of a fighter's row a
+        round changes only its own fields, its markers and its aggression record's fields
+        (``_move``, ``_gone``, ``_retreat``; the end of the battle too, ``result``), so those
+        are copied, one level deep: the copy's fighters stand in its own rows (``_ground``
+        reads them, not the state's); and every list or map a round adds to."""
         fighters = []
         for f in self.fighters:
-            row = rows[STAND + f.id] = _row_copy(f.row)
             g = object.__new__(Fighter)
             g.__dict__.update(f.__dict__)
-            g.row, g.record = row, row["models"][MODEL]
+            g.row = row = _row_copy(f.row)
+            g.record = row["models"][MODEL]
             fighters.append(g)
         new = object.__new__(Battle)
         new.__dict__.update(self.__dict__)
-        new.ctx = RulesContext(
-            State(rows), ctx.dice, ctx.scenario, ctx.charts, set(ctx.subjects), ctx._table
-        )
         new.fighters = fighters
         new.by_id = {f.id: f for f in fighters}
-        new.rounds = list(self.rounds)
-        new.chances = {k: list(v) for k, v in self.chances.items()}
-        new.retreated = list(self.retreated)
-        new.disengaged = list(self.disengaged)
-        new.surrendered = list(self.surrendered)
-        new.eliminated = list(self.eliminated)
-        new.lines = list(self.lines)
-        new.admin_firing = {k: list(v) for k, v in self.admin_firing.items()}
+        new.rounds = self.rounds[:]
+        new.chances = {k: v[:] for k, v in self.chances.items()}
+        new.retreated = self.retreated[:]
+        new.disengaged = self.disengaged[:]
+        new.surrendered = self.surrendered[:]
+        new.eliminated = self.eliminated[:]
+        new.lines = self.lines[:]
+        new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
         return new
 
     def _meaning(self, f: Fighter) -> str:
@@ -448,7 +446,7 @@ class Battle:
                 pick = left[0]
                 if len(left) > 1:
                     pick = left[
-                        self.ctx.dice.roll(
+                        self.dice.roll(
                             len(left), f"{side} column unit free to fire, of {', '.join(left)}"
                         )
                         - 1
@@ -478,7 +476,7 @@ class Battle:
                 enemies,
                 engaged,
                 tuple(f.record.get("target") or ()),
-                self.ctx.dice,
+                self.dice,
                 f.id,
             )
             if choice.roll is None:
@@ -504,9 +502,7 @@ class Battle:
             working = self._shot_seen[asked] = rules.shot_working(
                 self.chart, f.profile, target.profile, situation
             )
-        shot = rules.take_shot(
-            working, self.ctx.dice, f"round {number} {f.id} {what} at {target.id}"
-        )
+        shot = rules.take_shot(working, self.dice, f"round {number} {f.id} {what} at {target.id}")
         if self.telling:
             self.lines.append(
                 f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
@@ -571,7 +567,10 @@ class Battle:
                 break
 
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
-        friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
+        friends_gone = 0
+        for r in self.retreated:
+            if self.by_id[r["stand"]].side == f.side:
+                friends_gone += 1
         friends_joined = 0
         for g in self.fighters:
             if g.joined and g.side == f.side and g is not f:
@@ -584,7 +583,7 @@ class Battle:
             )
         self.chances.setdefault(f.id, []).append(chance.chance)
         fails, roll = rules.percent_test(
-            self.ctx.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
+            self.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
         )
         if self.telling:
             self.lines.append(
@@ -619,9 +618,10 @@ class Battle:
         return list(found)
 
     def _ground(self, f: Fighter) -> Any:
-        placed = [
-            s for s in self.ctx.state.stands() if s["x"] is not None and s["status"] != "eliminated"
-        ]
+        # The fighters as they stand now (a copy's stand in rows of its own, ``copy``).
+        mine = {g.id: g.row for g in self.fighters}
+        stands = [mine.get(s["id"], s) for s in self.ctx.state.stands()]
+        placed = [s for s in stands if s["x"] is not None and s["status"] != "eliminated"]
         return Ground(
             self.ctx,
             f.row,
@@ -721,7 +721,7 @@ class Battle:
     def _surrender(self, f: Fighter, number: int, tried: list[dict[str, Any]]) -> str:
         chance = rules.surrender_chance(self.chart, f.training, f.af, f.moving)
         gives_up, roll = rules.percent_test(
-            self.ctx.dice, chance.chance, f"round {number} surrender {f.id} (<= {chance.chance})"
+            self.dice, chance.chance, f"round {number} surrender {f.id} (<= {chance.chance})"
         )
         if self.telling:
             self.lines.append(
@@ -768,9 +768,13 @@ class Battle:
                 g = self.by_id[sid]
                 if not g.present:
                     continue
-                yes, why = rules.pursues(
-                    self.chart, g.af, moving=g.moving, choice=g.record.get("pursue"), admin=g.admin
-                )
+                asked = (g.af, g.moving, g.record.get("pursue"), g.admin)
+                found = self._pursuit_seen.get(asked)
+                if found is None:
+                    found = self._pursuit_seen[asked] = rules.pursues(
+                        self.chart, g.af, moving=g.moving, choice=asked[2], admin=g.admin
+                    )
+                yes, why = found
                 if yes:
                     followers.append(g)
                     if self.telling:
@@ -1249,7 +1253,7 @@ class AssaultStages:
 
     @staticmethod
     def stage(battle: Battle, dice: DiceLike) -> None:
-        battle.ctx.dice = dice
+        battle.dice = dice
         battle.next_round()
 
     @staticmethod

@@ -149,7 +149,10 @@ def check_order(damage: Mapping[str, Mapping[str, int]]) -> list[tuple[str, list
     units by damage received this round (most first); ties keep the order given."""
     # Python's sort is stable: equal damage keeps the order given.
     ranked = sorted(damage, key=lambda s: -sum(damage[s].values()))
-    return [(side, sorted(damage[side], key=lambda u: -damage[side][u])) for side in ranked]
+    return [
+        (side, sorted(units, key=lambda u: -units[u]) if len(units) > 1 else list(units))
+        for side, units in ((s, damage[s]) for s in ranked)
+    ]
 
 
 # --- retreat directions ----------------------------------------------------------------------
