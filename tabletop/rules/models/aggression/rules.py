@@ -41,8 +41,10 @@ def round_half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
+@functools.cache
 def fraction(value: float) -> Fraction:
-    # Chart numbers such as 0.5 or 1.5 are read exactly as written.
+    # Chart numbers such as 0.5 or 1.5 are read exactly as written (each once: a battle's
+    # odds ask for the same few thousands of times).
     return Fraction(str(value))
 
 
@@ -121,13 +123,14 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
     training = chart.training(test.training)
     total = base + training.retreat
     lines.append(f"{training.retreat:+d}% {training.id} training")
-    share = Fraction(100 * test.casualties, test.start_strength)
     per = fraction(chart.params.casualty_percent_per_point)
-    points = math.floor(share / per)
+    # Whole points of (100 x casualties / strength) / per, in whole numbers.
+    points = (100 * test.casualties * per.denominator) // (test.start_strength * per.numerator)
+    share = 100 * test.casualties / test.start_strength
     total += points
     lines.append(
         f"+{points}% casualties: {test.casualties} of {test.start_strength} at the start of "
-        f"the round = {float(share):.4g}%, 1% per full {float(per):g}%"
+        f"the round = {share:.4g}%, 1% per full {float(per):g}%"
     )
     for step, friends, what in (
         (chart.params.per_friend_retreated, test.retreated_friends, "already retreated"),
