@@ -114,6 +114,10 @@ class Battle:
         self.by_id = {f.id: f for f in fighters}
         self.limit = limit
         self.sides = list(dict.fromkeys(f.side for f in fighters))
+        # Each side's units still in the fight (``_gone`` takes them out, ``_over`` asks).
+        self.here = {side: 0 for side in self.sides}
+        for f in fighters:
+            self.here[f.side] += f.present
         self.rounds: list[dict[str, Any]] = []
         self.chances: dict[str, list[int]] = {}
         self.retreated: list[dict[str, Any]] = []
@@ -370,6 +374,7 @@ class Battle:
         new.eliminated = self.eliminated[:]
         new.lines = self.lines[:]
         new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
+        new.here = self.here.copy()
         return new
 
     def _meaning(self, f: Fighter) -> str:
@@ -382,8 +387,8 @@ class Battle:
         return [f for f in self.fighters if f.present and f.side == side]
 
     def _over(self) -> bool:
-        here = {f.side for f in self.fighters if f.present}
-        return len(here) < len(self.sides)
+        """A side has no unit left in the fight."""
+        return 0 in self.here.values()
 
     def _round(self, number: int) -> None:
         telling = self.telling
@@ -533,6 +538,8 @@ class Battle:
                     self.lines.append(f"  {sid} is destroyed")
 
     def _gone(self, f: Fighter, how: str) -> None:
+        if f.present:
+            self.here[f.side] -= 1
         f.present = False
         f.gone = how
         if how in ("eliminated", "surrendered"):
