@@ -1073,12 +1073,18 @@ def test_targets_and_assault_odds_do_not_import_the_rules_they_never_use(game: R
     assert _loaded_by(game, reads, UNUSED_BY_PLANNING) == {" ".join(args): [] for args in reads}
 
 
-def test_assault_odds_do_not_import_what_a_side_knows(game: Run) -> None:
+def test_assault_odds_do_not_import_views_nor_movement_costs(game: Run) -> None:
     """An action and its odds read no view: 'rules.views' and the sighting rules it asks
-    stay unloaded (the engine names them, ``engine.VIEWS``)."""
+    stay unloaded (the engine names them, ``engine.VIEWS``); an assault's retreats ask the
+    terrain's column (``cd.terrain_columns``), not the movement costs and the weather."""
     game("place", "US-1", "18", "26.2")
     reads = [["assault", "US-1", "--against", "G-1", "--odds"]]
-    watched = ("tabletop.rules.views", "tabletop.rules.cd.sighting")
+    watched = (
+        "tabletop.rules.views",
+        "tabletop.rules.cd.sighting",
+        "tabletop.rules.cd.ground",
+        "tabletop.rules.cd.weather",
+    )
     assert _loaded_by(game, reads, watched) == {" ".join(reads[0]): []}
 
 
