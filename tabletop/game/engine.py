@@ -359,7 +359,8 @@ class Game:
                 for position, p in ended:
                     key, shown = tell(stages.finish(position))
                     results.setdefault(key, shown)
-                    dist[key] = dist.get(key, Fraction(0)) + p
+                    before = dist.get(key)
+                    dist[key] = p if before is None else before + p
                 del ended  # the end positions go before the collector is back
             return dist
 
