@@ -1070,6 +1070,27 @@ def test_targets_and_assault_odds_do_not_import_the_rules_they_never_use(game: R
     set-up, structure-damage or minefield rules, nor the 'fire' command's module."""
     game("place", "US-1", "18", "26.2")
     reads = [["targets", "G-1"], ["assault", "US-1", "--against", "G-1", "--odds"]]
+    assert _loaded_by(game, reads, UNUSED_BY_PLANNING) == {" ".join(args): [] for args in reads}
+
+
+def test_assault_odds_do_not_import_views_nor_movement_costs(game: Run) -> None:
+    """An action and its odds read no view: 'rules.views' and the sighting rules it asks
+    stay unloaded (the engine names them, ``engine.VIEWS``); an assault's retreats ask the
+    terrain's column (``cd.terrain_columns``), not the movement costs and the weather."""
+    game("place", "US-1", "18", "26.2")
+    reads = [["assault", "US-1", "--against", "G-1", "--odds"]]
+    watched = (
+        "tabletop.rules.views",
+        "tabletop.rules.cd.sighting",
+        "tabletop.rules.cd.ground",
+        "tabletop.rules.cd.weather",
+    )
+    assert _loaded_by(game, reads, watched) == {" ".join(reads[0]): []}
+
+
+def _loaded_by(game: Run, reads: list[list[str]], watched: tuple[str, ...]) -> Any:
+    """Which of ``watched`` each command of ``reads`` has loaded, run in turn in one fresh
+    interpreter."""
     script = (
         "import json, sys\n"
         "from click.testing import CliRunner\n"
@@ -1088,10 +1109,10 @@ def test_targets_and_assault_odds_do_not_import_the_rules_they_never_use(game: R
         script,
         str(game.game),  # type: ignore[attr-defined]
         json.dumps(reads),
-        json.dumps(UNUSED_BY_PLANNING),
+        json.dumps(watched),
     ]
     done = subprocess.run(argv, capture_output=True, text=True, check=True)
-    assert json.loads(done.stdout) == {" ".join(args): [] for args in reads}
+    return json.loads(done.stdout)
 
 
 @pytest.mark.parametrize(

@@ -394,6 +394,81 @@ def test_stages_merge_positions_without_changing_chances() -> None:
     assert staged[5] == Fraction(1, 3) ** 5
 
 
+def test_stages_played_alike_are_enumerated_once_and_carried_over() -> None:
+    from tabletop.core.odds import TooManyBranches, by_stages
+
+    # A stage that depends on the score only, not on the stages played: from a score seen
+    # before, the stage is not run again but carried over (the stages played renumbered).
+    runs = []
+
+    def stage(s: list[int], d: Any) -> None:
+        runs.append(tuple(s))
+        s[0] = min(2, s[0] + (1 if d.roll(6, "step") <= 2 else 0))
+        s[1] += 1
+
+    class Alike:
+        @staticmethod
+        def stage_key(s: list[int]) -> int:
+            return s[0]
+
+        @staticmethod
+        def carried(reached: list[int], origin: list[int], start: list[int]) -> list[int]:
+            return [reached[0], start[1] + 1]
+
+    def over(s: list[int]) -> bool:
+        return s[1] == 5
+
+    plain = by_stages([0, 0], stage, over, tuple, list)
+    played = len(runs)
+    runs.clear()
+    carried = by_stages([0, 0], stage, over, tuple, list, again=Alike())
+    assert {tuple(s): p for s, p in carried} == {tuple(s): p for s, p in plain}
+    assert (played, len(runs)) == (72, 18)  # six faces from each of 0, 1 and 2 points
+    # The bound counts the runs carried over too: the same battles are refused.
+    with pytest.raises(TooManyBranches):
+        by_stages([0, 0], stage, over, tuple, list, limit=71, again=Alike())
+    assert len(by_stages([0, 0], stage, over, tuple, list, limit=72, again=Alike())) == 3
+
+
+def test_an_assault_round_carried_over_is_the_round_fought_from_there(
+    game: Run, tmp_path: Path
+) -> None:
+    """``Battle.continued``: a round the odds enumerated from one position, carried to
+    another of the same stage key, is the battle that round fights from there by the same
+    dice, its result whole (records, chances, verdict) and its position."""
+    from tabletop.core.odds import no_dice
+    from tabletop.rules.models.aggression.battle import AssaultStages, Battle
+
+    game("place", "US-1", "18", "26.2")
+    g = Game.open(tmp_path / "game.sqlite")
+    try:
+        ctx = RulesContext(g.state(), no_dice(), g.loaded.scenario, g.loaded.charts)
+        first = AssaultStages.begin(ctx, {"attackers": ["US-1"], "defenders": ["G-1"]})
+    finally:
+        g.close()
+
+    def fought(start: Battle, *faces: int) -> Battle:
+        battle = start.copy()
+        AssaultStages.stage(battle, Dice(0, physical=list(faces)))
+        return battle
+
+    # Both miss and both stand, twice: the same position but for the rounds fought.
+    one = fought(first, 100, 100, 100, 100)
+    two = fought(one, 100, 100, 100, 100)
+    assert one.stage_key() == two.stage_key() is not None
+    assert one.position() != two.position()
+    # Both hit and both stand (the battle goes on); G-1 is hit and fails its test (it ends).
+    for faces, ends in [((1, 1, 100, 100), False), ((1, 100, 1), True)]:
+        carried = fought(one, *faces).continued(one, two)
+        direct = fought(two, *faces)
+        assert carried.position() == direct.position()
+        assert direct.ended() == ends
+        if not ends:
+            told = direct.result()
+            assert carried.result() == told
+            assert (told["rounds"], told["combat"][-1]["round"]) == (3, 3)
+
+
 def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> None:
     # CD 3.2: moved through a real field, two attacks at the opportunity fire phase; each
     # hits personnel on 1-3, and a hit rolls on the hit effects chart (regular: 7+

@@ -649,16 +649,16 @@ def test_past_states_differing_only_in_a_quiet_phase_are_looked_at_once() -> Non
 def test_a_sides_knowledge_is_worked_out_once_while_the_game_is_unchanged(
     game: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tabletop.game.engine as engine
+    import tabletop.rules.views as views
 
     calls: list[str] = []
-    real = engine.knowledge
+    real = views.knowledge
 
     def counted(ctx: Any, view: str, past: Any = None) -> Any:
         calls.append(view)
         return real(ctx, view, past)
 
-    monkeypatch.setattr(engine, "knowledge", counted)
+    monkeypatch.setattr(views, "knowledge", counted)
     game("status", "--view", "USA")
     game("log", "--view", "USA")
     game("status", "--view", "Germany")

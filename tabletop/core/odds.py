@@ -24,7 +24,7 @@ import gc
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from tabletop.core.dice import DiceLike, Roll
 from tabletop.core.frozen import frozen_dataclass
@@ -94,6 +94,10 @@ def _bands(sides: int, cuts: tuple[int, ...]) -> tuple[Branch, ...]:
     return tuple(out)
 
 
+def _given(branches: tuple[Branch, ...]) -> tuple[Branch, ...]:
+    return branches
+
+
 class _ScriptedDice:
     """Dice that follow a script of faces, then take the first branch of each die past it
     (recording the other branches, to be run in turn), recording each roll as the game's
@@ -126,11 +130,19 @@ class _ScriptedDice:
         # Checkpoints passed where the enumeration started (for its memo).
         self.reached: list[Hashable] = []
 
-    def _take(self, sides: int, purpose: str, branches: Callable[[], tuple[Branch, ...]]) -> int:
+    def _take(
+        self,
+        sides: int,
+        purpose: str,
+        branches: Callable[..., tuple[Branch, ...]],
+        *asked: Any,
+    ) -> int:
+        """The next face: the script's, else the first of ``branches(*asked)`` (called only
+        then: a run mostly follows its script)."""
         if self._next < len(self.faces):
             value = self.faces[self._next]
         else:
-            (value, num, den), *others = branches()
+            (value, num, den), *others = branches(*asked)
             self.others.append((self._next, (self._num, self._den), tuple(others)))
             self._num *= num
             self._den *= den
@@ -144,14 +156,14 @@ class _ScriptedDice:
         return [Roll(sides, value, purpose, "odds") for sides, value, purpose in self._thrown]
 
     def roll(self, sides: int, purpose: str) -> int:
-        return self._take(sides, purpose, lambda: _faces(sides))
+        return self._take(sides, purpose, _faces, sides)
 
     def roll_in_bands(self, sides: int, purpose: str, cuts: tuple[int, ...]) -> int:
-        return self._take(sides, purpose, lambda: _bands(sides, cuts))
+        return self._take(sides, purpose, _bands, sides, cuts)
 
     def roll_again_above(self, sides: int, above: int, purpose: str) -> int:
         # Rolling again over ``above`` until a face is kept: each kept face 1/above.
-        return self._take(sides, purpose, lambda: _faces(above))
+        return self._take(sides, purpose, _faces, above)
 
     def roll_composite(
         self, key: Hashable, sub: Callable[[DiceLike], tuple[Hashable, object]]
@@ -160,7 +172,7 @@ class _ScriptedDice:
         out once per enumeration for ``key``), with the payload of the first run that made
         it."""
         values, payloads, branches = self._composite(key, sub)
-        index = self._take(len(values), f"composite {key!r}", lambda: branches)
+        index = self._take(len(values), f"composite {key!r}", _given, branches)
         return values[index - 1], payloads[index - 1]
 
     def _composite(
@@ -372,6 +384,7 @@ def by_stages(
     key: Callable[[S], Hashable],
     copy: Callable[[S], S],
     limit: int | None = None,
+    again: Again[S] | None = None,
 ) -> list[tuple[S, Fraction]]:
     """Exact distribution of where a procedure made of stages (an assault's rounds) ends.
 
@@ -380,12 +393,29 @@ def by_stages(
     Each stage is enumerated from every position it can start from, on a ``copy``, and
     positions with the same key are merged (their chances added), so a battle of many
     rounds is followed as a few positions a round rather than as one tree of every roll.
-    Returns each end position once, with its chance; more than ``limit`` runs of a stage
-    raise ``TooManyBranches``.
+    Positions of different stages that play their next stage alike (``again``: an
+    assault's round does not depend on its number, mostly) have it enumerated once: the
+    positions it reached are carried over to the other start. Returns each end position
+    once, with its chance; more than ``limit`` runs of a stage raise ``TooManyBranches``.
     """
     limit = MAX_BRANCHES if limit is None else limit
     with collector_paused():
-        return _by_stages(first, stage, over, key, copy, limit)
+        return _by_stages(first, stage, over, key, copy, limit, again)
+
+
+class Again(Protocol[S]):
+    """How a procedure in stages says that a stage plays alike from two positions."""
+
+    def stage_key(self, s: S, /) -> Hashable | None:
+        """Everything the next stage played from ``s`` depends on, when that is less than
+        ``key(s)`` (a round that does not depend on the rounds fought before it); None when
+        the stage depends on all of it."""
+
+    def carried(self, reached: S, origin: S, start: S, /) -> S:
+        """``reached``, a position the stage reached from ``origin``, as reached from
+        ``start`` instead (a position of the same ``stage_key``) by the same rolls; or
+        ``reached`` itself when that is the same position (of the same ``key``: one that
+        ended, when the key of an end does not tell when it came)."""
 
 
 @contextlib.contextmanager
@@ -412,9 +442,14 @@ def _by_stages(
     key: Callable[[S], Hashable],
     copy: Callable[[S], S],
     limit: int,
+    again: Again[S] | None,
 ) -> list[tuple[S, Fraction]]:
     frontier: dict[Hashable, tuple[S, Chance]] = {key(first): (first, (1, 1))}
     ended: dict[Hashable, tuple[S, Chance]] = {}
+    # By stage key: the first start of that key, where the stage went from it, and the runs
+    # that took (counted again whenever it is carried over: ``limit`` stays the bound of the
+    # enumeration as if every start were run, so a battle answered or refused stays so).
+    played: dict[Hashable, tuple[S, list[tuple[S, Hashable, Chance]], int]] = {}
     runs = 0
     while frontier:
         following: dict[Hashable, tuple[S, Chance]] = {}
@@ -423,6 +458,22 @@ def _by_stages(
                 # Positions that ended alike in different stages are one outcome.
                 before = ended.get(k)
                 ended[k] = (start, p if before is None else _plus(before[1], p))
+                continue
+            pn, pd = p
+            alike = None if again is None else again.stage_key(start)
+            known = None if alike is None else played.get(alike)
+            if known is not None and again is not None:
+                origin, went, cost = known
+                runs += cost
+                if runs > limit:
+                    raise TooManyBranches(limit)
+                for reached_there, k, (q, r) in went:
+                    position = again.carried(reached_there, origin, start)
+                    if position is not reached_there:
+                        k = key(position)
+                    before = following.get(k)
+                    part = (pn * q, pd * r)
+                    following[k] = (position, part if before is None else _plus(before[1], part))
                 continue
             reached: dict[Hashable, S] = {}
 
@@ -439,8 +490,12 @@ def _by_stages(
                 reached.setdefault(k, position)
                 return k
 
-            pn, pd = p
-            for k, (q, r) in _chances(one, MAX_BRANCHES).items():
+            before_runs = runs
+            chances = _chances(one, MAX_BRANCHES)
+            if alike is not None:
+                went = [(reached[k], k, c) for k, c in chances.items()]
+                played[alike] = (start, went, runs - before_runs)
+            for k, (q, r) in chances.items():
                 before = following.get(k)
                 part = (pn * q, pd * r)
                 following[k] = (reached[k], part if before is None else _plus(before[1], part))

@@ -20,7 +20,7 @@ from dataclasses import field
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
@@ -41,16 +41,28 @@ from tabletop.game.actions import odds_outcome, odds_repeats, odds_stages, proce
 from tabletop.game.reading import scenario_loader, stored_scenario
 from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
-from tabletop.rules.views import EventView, Knowledge, events_for_view, knowledge
 from tabletop.state.document import State, diff
 from tabletop.state.hashes import event_hash, state_hash
 from tabletop.state.store import EventRow, GameRow, Store, canonical
+
+if TYPE_CHECKING:
+    from tabletop.rules.views import EventView, Knowledge
 
 # The opening state's builder (``game/opening.py``), named here and imported when a game is
 # made or replayed: it brings the rule areas that set a table up (terrain, ammunition,
 # minefields and the engineering behind them), which every other command leaves unloaded
 # (docs/performance.md).
 OPENING = "tabletop.game.opening:opening_state"
+
+
+# What each side knows and may read of the log (``rules.views``, with the sighting rules it
+# asks), named here and imported when a command asks for a view: an action and its odds
+# never do (docs/performance.md).
+VIEWS = "tabletop.rules.views"
+
+
+def _views() -> Any:
+    return importlib.import_module(VIEWS)
 
 
 def opening_state(loaded: LoadedScenario, seed: int) -> State:
@@ -208,14 +220,15 @@ class Game:
         The referee's needs neither the scenario nor the charts, so it costs nothing."""
         if view == REFEREE:
             now = state or (ctx.state if ctx is not None else self.state())
-            return Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
+            mine: Knowledge = _views().Knowledge(view, {s["id"]: s["side"] for s in now.stands()})
+            return mine
         # A side's knowledge looks at every past state for its last-seen markers; a warm
         # process (play, serve, a handout after a status) asking again about the same game,
         # unchanged since (the log's head is the same), is given the same answer.
         key = (str(self.store.path.resolve()), self.store.last_hash(), view)
         known = _KNOWN.get(key)
         if known is None:
-            known = knowledge(ctx or self.context(state), view, self.past_states())
+            known = _views().knowledge(ctx or self.context(state), view, self.past_states())
             while len(_KNOWN) >= KNOWN_KEPT:
                 _KNOWN.pop(next(iter(_KNOWN)))
             _KNOWN[key] = known
@@ -237,7 +250,8 @@ class Game:
 
     def events_for(self, known: Knowledge) -> list[EventView]:
         """The whole log as ``known.view`` may read it."""
-        return events_for_view(self.store.events(), known)
+        events: list[EventView] = _views().events_for_view(self.store.events(), known)
+        return events
 
     # --- changing -----------------------------------------------------------------------------
 
@@ -342,11 +356,13 @@ class Game:
                     stages.key,
                     stages.copy,
                     limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
+                    stages if hasattr(stages, "stage_key") else None,
                 )
                 for position, p in ended:
                     key, shown = tell(stages.finish(position))
                     results.setdefault(key, shown)
-                    dist[key] = dist.get(key, Fraction(0)) + p
+                    before = dist.get(key)
+                    dist[key] = p if before is None else before + p
                 del ended  # the end positions go before the collector is back
             return dist
 

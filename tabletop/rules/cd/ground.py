@@ -18,17 +18,13 @@ from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import Charts, StandKind, weight_number
+from tabletop.rules.cd.terrain_columns import TERRAIN_COLUMN
 from tabletop.rules.cd.weather import effects
 from tabletop.state.document import StandRow
 
 if TYPE_CHECKING:
     from tabletop.rules.context import RulesContext
 
-# How each kind of mobility pays terrain costs (terrain chart columns).
-TERRAIN_COLUMN = {
-    "foot": "foot", "mounted": "foot", "towed": "foot",
-    "wheeled": "wheeled", "halftrack": "tracked", "tracked": "tracked",
-}  # fmt: skip
 ROADS = ("hard", "dirt", "paved", "plowed", "unplowed")
 
 

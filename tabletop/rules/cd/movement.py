@@ -42,6 +42,7 @@ from tabletop.rules.cd.ground import holds_still, refuse_if_mired
 from tabletop.rules.cd.ice import ICE_ORDER, check_ice, ice_class, needs, referee_note
 from tabletop.rules.cd.sighting import End, end_for_stand, glances
 from tabletop.rules.cd.structures import automatic_hit
+from tabletop.rules.cd.terrain_columns import TERRAIN_COLUMN
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import (
     LastMoveRow,
@@ -280,7 +281,7 @@ class Pricer:
         self.shapes, self.extras = _extras(ctx)
         self.pieces = ctx.table.pieces
         self.specs = {p.id: p for p in ctx.scenario.terrain}
-        self.column = ground.TERRAIN_COLUMN.get(self.kind.mobility, "foot")
+        self.column = TERRAIN_COLUMN.get(self.kind.mobility, "foot")
 
     def split(self, points: list[tuple[float, float]]) -> list[Stretch]:
         table = self.ctx.table

@@ -17,8 +17,7 @@ phase and count of the assaults it started: one a phase, AGG Combat default).
 from __future__ import annotations
 
 import copy
-from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -34,11 +33,12 @@ from tabletop.rules.models.aggression import rules
 from tabletop.rules.models.aggression.chart import UNIT_TYPES, AggressionChart, Profile
 from tabletop.rules.models.aggression.ground import Ground, near_route
 from tabletop.rules.models.aggression.orders import Orders, parse_orders
-from tabletop.state.document import STAND, StandRow, State, centre, position
+from tabletop.state.document import StandRow, centre, position
 from tabletop.table import distance
 from tabletop.table.measure import heading
 
 MODEL = "aggression"
+_NOBODY_LEFT: tuple[Any, ...] = ((), (), (), ())
 
 
 @dataclass
@@ -65,10 +65,11 @@ class Fighter:
     present: bool = True
     gone: str | None = None
     notes: list[str] = field(default_factory=list)
+    # Whether it is a leader (its profile's type), asked at every turn of a round.
+    leader: bool = field(init=False)
 
-    @property
-    def leader(self) -> bool:
-        return self.profile.type == "leader"
+    def __post_init__(self) -> None:
+        self.leader = self.profile.type == "leader"
 
     @property
     def engages_as(self) -> str:
@@ -105,11 +106,18 @@ class Battle:
         self, ctx: RulesContext, chart: AggressionChart, fighters: list[Fighter], limit: int
     ):
         self.ctx = ctx
+        # The dice of the rounds: the game's; the odds give each copy its own (``stage``).
+        self.dice = ctx.dice
+        self.turn = ctx.state.turn
         self.chart = chart
         self.fighters = fighters
         self.by_id = {f.id: f for f in fighters}
         self.limit = limit
         self.sides = list(dict.fromkeys(f.side for f in fighters))
+        # Each side's units still in the fight (``_gone`` takes them out, ``_over`` asks).
+        self.here = {side: 0 for side in self.sides}
+        for f in fighters:
+            self.here[f.side] += f.present
         self.rounds: list[dict[str, Any]] = []
         self.chances: dict[str, list[int]] = {}
         self.retreated: list[dict[str, Any]] = []
@@ -128,6 +136,13 @@ class Battle:
         self._chance_seen: dict[tuple[Any, ...], rules.Chance] = {}
         self._shot_seen: dict[tuple[Any, ...], rules.ShotWorking] = {}
         self._spoils_seen: dict[tuple[int, int], rules.Spoils] = {}
+        self._ways_seen: dict[tuple[Any, ...], Any] = {}
+        self._targets_seen: dict[tuple[Any, ...], rules.TargetChoice] = {}
+        self._pursuit_seen: dict[tuple[Any, ...], tuple[bool, str]] = {}
+        # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
+        self.has_leaders = any(f.leader for f in fighters)
+        for f in fighters:
+            _ = f.enemy  # made once, before the odds' copies share the fighter's fields
 
     # --- opening ---------------------------------------------------------------------------
 
@@ -259,14 +274,23 @@ class Battle:
         the road column's units free to fire. Once it is over, only what the outcome shows:
         who is left on the field, each stand's fate and losses. Never the rolls made, nor
         the words said about them."""
-        left = (
+        left = self._left()
+        if self.ended():
+            return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
+        return (len(self.rounds), *self._going_on(left))
+
+    def _left(self) -> tuple[Any, ...]:
+        if not (self.retreated or self.disengaged or self.surrendered or self.eliminated):
+            return _NOBODY_LEFT
+        return (
             tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.retreated)),
             tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.disengaged)),
             tuple(sorted(self.surrendered)),
             tuple(sorted(self.eliminated)),
         )
-        if self.ended():
-            return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
+
+    def _going_on(self, left: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``position`` while the fight goes on, but for the rounds fought."""
         fighters = tuple(
             (
                 f.strength,
@@ -283,40 +307,74 @@ class Battle:
             for f in self.fighters
         )
         firing = tuple(sorted((k, tuple(v)) for k, v in self.admin_firing.items()))
-        return (len(self.rounds), fighters, left, firing)
+        return (fighters, left, firing)
+
+    def stage_key(self) -> Hashable | None:
+        """What the next round depends on when that is not its number: ``position`` without
+        the rounds fought, battles of the same key playing their next round alike by the
+        same rolls (the odds enumerate it once, ``continued``). None for the first round
+        (ambushers fire a free shot) and while a road column fights (one more of it may fire
+        each round, AGG Admin movement)."""
+        if not self.rounds or any(f.admin for f in self.fighters):
+            return None
+        return self._going_on(self._left())
+
+    def continued(self, origin: Battle, start: Battle) -> Battle:
+        """This battle, which fought its last round from ``origin``, as if it had fought it
+        from ``start`` (of the same ``stage_key``) by the same rolls: ``start``'s history
+        (its rounds, its tests' chances, who left before) with what the round added after
+        it, the round renumbered. A battle that ended is itself: its ``position`` is its
+        outcome, whenever it came (``by_stages`` merges ends of different rounds too)."""
+        if self.ended():
+            return self
+        new = self.copy()
+        number = len(start.rounds) + 1
+        new.rounds = [*start.rounds, {**self.rounds[-1], "round": number}]
+        chances = {k: list(v) for k, v in start.chances.items()}
+        for k, v in self.chances.items():
+            chances.setdefault(k, []).extend(v[len(origin.chances.get(k, ())) :])
+        new.chances = chances
+        new.retreated = [
+            *start.retreated,
+            *_renumbered(self.retreated[len(origin.retreated) :], number),
+        ]
+        new.disengaged = [
+            *start.disengaged,
+            *_renumbered(self.disengaged[len(origin.disengaged) :], number),
+        ]
+        new.surrendered = [*start.surrendered, *self.surrendered[len(origin.surrendered) :]]
+        new.eliminated = [*start.eliminated, *self.eliminated[len(origin.eliminated) :]]
+        new.lines = [*start.lines, *self.lines[len(origin.lines) :]]
+        return new
 
     def copy(self) -> Battle:
-        """A copy to play the next round on, sharing what a round never changes: the other
-        stands' rows, the rounds already recorded, the charts, the scenario and the table's
-        geometry. Of a fighter's row a round changes only its own fields, its markers and its
-        aggression record's fields (``_move``, ``_gone``, ``_retreat``; the end of the battle
-        too, ``result``), so those are copied, one level deep; and every list or map a round
-        adds to."""
-        ctx = self.ctx
-        _ = ctx.table  # built once, shared by the copies
-        rows = dict(ctx.state.rows)
+        """A copy to play the next round on, sharing what a round never changes: the game's
+        context (its state as the battle opened, the charts, the scenario and the table's
+        geometry), the rounds already recorded and the answers kept. Of a fighter's row a
+        round changes only its own fields, its markers and its aggression record's fields
+        (``_move``, ``_gone``, ``_retreat``; the end of the battle too, ``result``), so those
+        are copied, one level deep: the copy's fighters stand in its own rows (``_ground``
+        reads them, not the state's); and every list or map a round adds to."""
         fighters = []
         for f in self.fighters:
-            row = rows[STAND + f.id] = _row_copy(f.row)
             g = object.__new__(Fighter)
             g.__dict__.update(f.__dict__)
-            g.row, g.record = row, row["models"][MODEL]
+            g.row = row = _row_copy(f.row)
+            g.record = row["models"][MODEL]
             fighters.append(g)
         new = object.__new__(Battle)
         new.__dict__.update(self.__dict__)
-        new.ctx = RulesContext(
-            State(rows), ctx.dice, ctx.scenario, ctx.charts, set(ctx.subjects), ctx._table
-        )
         new.fighters = fighters
         new.by_id = {f.id: f for f in fighters}
-        new.rounds = list(self.rounds)
-        new.chances = {k: list(v) for k, v in self.chances.items()}
-        new.retreated = list(self.retreated)
-        new.disengaged = list(self.disengaged)
-        new.surrendered = list(self.surrendered)
-        new.eliminated = list(self.eliminated)
-        new.lines = list(self.lines)
-        new.admin_firing = {k: list(v) for k, v in self.admin_firing.items()}
+        new.rounds = self.rounds[:]
+        new.chances = {k: v[:] for k, v in self.chances.items()}
+        new.retreated = self.retreated[:]
+        new.disengaged = self.disengaged[:]
+        new.surrendered = self.surrendered[:]
+        new.eliminated = self.eliminated[:]
+        new.lines = self.lines[:]
+        new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
+        new.here = self.here.copy()
         return new
 
     def _meaning(self, f: Fighter) -> str:
@@ -329,20 +387,22 @@ class Battle:
         return [f for f in self.fighters if f.present and f.side == side]
 
     def _over(self) -> bool:
-        here = {f.side for f in self.fighters if f.present}
-        return len(here) < len(self.sides)
+        """A side has no unit left in the fight."""
+        return 0 in self.here.values()
 
     def _round(self, number: int) -> None:
-        if self.telling:
+        telling = self.telling
+        if telling:
             self.lines.append(f"Round {number}:")
-        record: dict[str, Any] = {"round": number, "shots": [], "tests": []}
-        at_start = self._present()
+        shots: list[dict[str, Any]] = []
+        record: dict[str, Any] = {"round": number, "shots": shots, "tests": []}
+        at_start = [f for f in self.fighters if f.present]
         for f in at_start:
             f.start_strength = f.strength
-        damage: Counter[str] = Counter()
+        damage: dict[str, int] = {}
         hits: dict[str, list[int]] = {}
         fired_at: dict[str, set[str]] = {}
-        engaged: dict[str, Counter[str]] = {side: Counter() for side in self.sides}
+        engaged: dict[str, dict[str, int]] = {side: {} for side in self.sides}
         shooters: list[tuple[Fighter, bool]] = []
         if number == 1:
             shooters += [(f, True) for f in at_start if f.ambusher]
@@ -351,7 +411,7 @@ class Battle:
             if f.leader or f.profile.firepower == 0:
                 continue
             if f.admin and f.id not in allowed:
-                if self.telling:
+                if telling:
                     self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
                 continue
             shooters.append((f, False))
@@ -359,16 +419,18 @@ class Battle:
             shot = self._shoot(f, at_start, engaged[f.side], free, number)
             if shot is None:
                 continue
-            record["shots"].append(shot)
-            fired_at.setdefault(shot["target"], set()).add(f.id)
+            shots.append(shot)
+            target = shot["target"]
+            fired_at.setdefault(target, set()).add(f.id)
             if shot["damage"]:
-                damage[shot["target"]] += shot["damage"]
-                hits.setdefault(shot["target"], []).append(shot["damage"])
-        self._apply_damage(damage, hits, record)
-        record["damage"] = {f.id: damage[f.id] for f in at_start}
+                damage[target] = damage.get(target, 0) + shot["damage"]
+                hits.setdefault(target, []).append(shot["damage"])
+        self._apply_damage(damage, hits)
+        record["damage"] = {f.id: damage.get(f.id, 0) for f in at_start}
         self._retreat_section(number, damage, record)
         self._disengage(number, record)
-        self._pursue(number, fired_at, record)
+        if fired_at:
+            self._pursue(number, fired_at, record)
         record["strength"] = {f.id: f.strength for f in at_start}
         self.rounds.append(record)
 
@@ -376,6 +438,8 @@ class Battle:
         """AGG Admin movement: who of each side's road column may fire, chosen at random and
         kept for the turn, one more each round."""
         allowed: set[str] = set()
+        if not any(f.admin for f in present):
+            return allowed
         for side in self.sides:
             column = [f.id for f in present if f.side == side and f.admin]
             if not column:
@@ -387,7 +451,7 @@ class Battle:
                 pick = left[0]
                 if len(left) > 1:
                     pick = left[
-                        self.ctx.dice.roll(
+                        self.dice.roll(
                             len(left), f"{side} column unit free to fire, of {', '.join(left)}"
                         )
                         - 1
@@ -401,24 +465,31 @@ class Battle:
         self,
         f: Fighter,
         present: list[Fighter],
-        engaged: Counter[str],
+        engaged: dict[str, int],
         free: bool,
         number: int,
     ) -> dict[str, Any] | None:
         enemies = [g.enemy for g in present if g.side != f.side]
-        choice = rules.choose_target(
-            self.chart,
-            f.engages_as,
-            enemies,
-            engaged,
-            tuple(f.record.get("target") or ()),
-            self.ctx.dice,
-            f.id,
-        )
+        # The same choice comes again round after round (and on the odds' many branches),
+        # unless it was made by a die.
+        chosen = (f.id, *[e.id for e in enemies], None, *engaged.items())
+        choice = self._targets_seen.get(chosen)
+        if choice is None:
+            choice = rules.choose_target(
+                self.chart,
+                f.engages_as,
+                enemies,
+                engaged,
+                tuple(f.record.get("target") or ()),
+                self.dice,
+                f.id,
+            )
+            if choice.roll is None:
+                self._targets_seen[chosen] = choice
         if choice.target is None:
             return None
         target = self.by_id[choice.target.id]
-        engaged[target.id] += 1
+        engaged[target.id] = engaged.get(target.id, 0) + 1
         what = "free ambush shot" if free else "fires"
         # The same shot comes again round after round (and on the odds' many branches).
         asked = (
@@ -436,9 +507,7 @@ class Battle:
             working = self._shot_seen[asked] = rules.shot_working(
                 self.chart, f.profile, target.profile, situation
             )
-        shot = rules.take_shot(
-            working, self.ctx.dice, f"round {number} {f.id} {what} at {target.id}"
-        )
+        shot = rules.take_shot(working, self.dice, f"round {number} {f.id} {what} at {target.id}")
         if self.telling:
             self.lines.append(
                 f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
@@ -454,9 +523,7 @@ class Battle:
             "damage": shot.damage,
         }
 
-    def _apply_damage(
-        self, damage: Counter[str], hits: dict[str, list[int]], record: dict[str, Any]
-    ) -> None:
+    def _apply_damage(self, damage: dict[str, int], hits: dict[str, list[int]]) -> None:
         for sid, total in damage.items():
             f = self.by_id[sid]
             if f.leader:
@@ -471,6 +538,8 @@ class Battle:
                     self.lines.append(f"  {sid} is destroyed")
 
     def _gone(self, f: Fighter, how: str) -> None:
+        if f.present:
+            self.here[f.side] -= 1
         f.present = False
         f.gone = how
         if how in ("eliminated", "surrendered"):
@@ -481,31 +550,38 @@ class Battle:
 
     # --- retreats ----------------------------------------------------------------------------
 
-    def _retreat_section(self, number: int, damage: Counter[str], record: dict[str, Any]) -> None:
+    def _retreat_section(self, number: int, damage: dict[str, int], record: dict[str, Any]) -> None:
         if self._over():
             return
-        for side in self.sides:
-            self._leaders_alone(side, number)
-        if self._over():
-            return
-        by_side = {
-            side: {f.id: damage[f.id] for f in self._present(side) if not f.leader}
-            for side in self.sides
-        }
+        if self.has_leaders:
+            for side in self.sides:
+                self._leaders_alone(side, number)
+            if self._over():
+                return
+        by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
+        for f in self.fighters:
+            if f.present and not f.leader:
+                by_side[f.side][f.id] = damage.get(f.id, 0)
+        tests = record["tests"]
         for side, order in rules.check_order(by_side):
             for sid in order:
                 f = self.by_id[sid]
                 if f.present:
-                    record["tests"].append(self._test(f, number, damage[sid]))
-            self._leaders_alone(side, number)
+                    tests.append(self._test(f, number, damage.get(sid, 0)))
+            if self.has_leaders:
+                self._leaders_alone(side, number)
             if self._over():
                 break
 
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
-        friends_gone = sum(1 for r in self.retreated if self.by_id[r["stand"]].side == f.side)
-        friends_joined = sum(
-            1 for g in self.fighters if g.side == f.side and g.joined and g is not f
-        )
+        friends_gone = 0
+        for r in self.retreated:
+            if self.by_id[r["stand"]].side == f.side:
+                friends_gone += 1
+        friends_joined = 0
+        for g in self.fighters:
+            if g.joined and g.side == f.side and g is not f:
+                friends_joined += 1
         asked = (f.af, f.training, f.start_strength, lost, friends_gone, friends_joined)
         chance = self._chance_seen.get(asked)
         if chance is None:
@@ -514,7 +590,7 @@ class Battle:
             )
         self.chances.setdefault(f.id, []).append(chance.chance)
         fails, roll = rules.percent_test(
-            self.ctx.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
+            self.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
         )
         if self.telling:
             self.lines.append(
@@ -549,9 +625,10 @@ class Battle:
         return list(found)
 
     def _ground(self, f: Fighter) -> Any:
-        placed = [
-            s for s in self.ctx.state.stands() if s["x"] is not None and s["status"] != "eliminated"
-        ]
+        # The fighters as they stand now (a copy's stand in rows of its own, ``copy``).
+        mine = {g.id: g.row for g in self.fighters}
+        stands = [mine.get(s["id"], s) for s in self.ctx.state.stands()]
+        placed = [s for s in stands if s["x"] is not None and s["status"] != "eliminated"]
         return Ground(
             self.ctx,
             f.row,
@@ -560,6 +637,46 @@ class Battle:
             friends=[s for s in placed if s["side"] == f.side],
             sector=180.0 / self.chart.params.directions,
         )
+
+    def _way_out(
+        self, f: Fighter, inches: float, bearing_at: Callable[[int], float]
+    ) -> tuple[rules.DirectionChoice, list[dict[str, Any]], dict[str, Any], tuple[float, float]]:
+        """The first bearing ``f`` may retreat along (``rules.choose_direction``) and the
+        bearings tried, as the result shows them, with the retreat as the result shows it
+        and where it ends (when there is a way out); kept like ``_forbidden``'s answers, by
+        everything they depend on (never changed: a battle's result only shows them)."""
+        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
+        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
+        key = (f.id, f.retreat_bearing, inches, placed, fought)
+        found = self._ways_seen.get(key)
+        if found is None:
+            choice = rules.choose_direction(
+                self.chart, lambda offset: self._forbidden(f, bearing_at(offset), inches)
+            )
+            tried = [
+                {
+                    "bearing": round(bearing_at(t.offset), 1),
+                    "steps": t.steps,
+                    "reasons": t.reasons,
+                }
+                for t in choice.tried
+            ]
+            shown: dict[str, Any] = {}
+            start = end = position(f.row)
+            if choice.offset is not None:
+                to = bearing_at(choice.offset)
+                end = _destination(f.row, to, inches)
+                shown = {
+                    "set_bearing": round(f.retreat_bearing, 1),
+                    "bearing": round(to, 1),
+                    "steps": choice.steps,
+                    "loss": choice.loss,
+                    "from": [round(start[0], 3), round(start[1], 3)],
+                    "to": [round(end[0], 3), round(end[1], 3)],
+                    "tried": tried,
+                }
+            found = self._ways_seen[key] = (choice, tried, shown, end)
+        return found
 
     def _retreat(self, f: Fighter, number: int, how: str) -> str:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
@@ -570,17 +687,7 @@ class Battle:
         def bearing_at(offset: int) -> float:
             return (f.retreat_bearing + offset * step) % 360.0
 
-        choice = rules.choose_direction(
-            self.chart, lambda offset: self._forbidden(f, bearing_at(offset), inches)
-        )
-        tried = [
-            {
-                "bearing": round(bearing_at(t.offset), 1),
-                "steps": t.steps,
-                "reasons": t.reasons,
-            }
-            for t in choice.tried
-        ]
+        choice, tried, shown, end = self._way_out(f, inches, bearing_at)
         if self.telling:
             for t in choice.tried:
                 if t.reasons:
@@ -592,21 +699,9 @@ class Battle:
                 return "no way out"
             return self._surrender(f, number, tried)
         to = bearing_at(choice.offset)
-        start = position(f.row)
-        self._move(f.row, to, inches)
+        self._put(f.row, end)  # ``_move`` along ``to``, worked out in ``_way_out``
         f.strength = max(0, f.strength - choice.loss)
-        entry = {
-            "stand": f.id,
-            "round": number,
-            "set_bearing": round(f.retreat_bearing, 1),
-            "bearing": round(to, 1),
-            "steps": choice.steps,
-            "loss": choice.loss,
-            "from": [round(start[0], 3), round(start[1], 3)],
-            "to": [round(position(f.row)[0], 3), round(position(f.row)[1], 3)],
-            "tried": tried,
-            "pursued_by": [],
-        }
+        entry = {"stand": f.id, "round": number, **shown, "pursued_by": []}
         if self.telling:
             self.lines.append(
                 f"    {f.id} {'disengages' if how == 'disengage' else 'retreats'} toward "
@@ -623,7 +718,7 @@ class Battle:
             self._gone(f, "retreated")
             # AGG Aggression factors: a unit that retreats goes to AF 1.
             f.af = self.chart.params.af_after_retreat
-            f.record["retreated_turn"] = self.ctx.state.turn
+            f.record["retreated_turn"] = self.turn
         if f.strength == 0:
             self._gone(f, "eliminated")
             if self.telling:
@@ -633,7 +728,7 @@ class Battle:
     def _surrender(self, f: Fighter, number: int, tried: list[dict[str, Any]]) -> str:
         chance = rules.surrender_chance(self.chart, f.training, f.af, f.moving)
         gives_up, roll = rules.percent_test(
-            self.ctx.dice, chance.chance, f"round {number} surrender {f.id} (<= {chance.chance})"
+            self.dice, chance.chance, f"round {number} surrender {f.id} (<= {chance.chance})"
         )
         if self.telling:
             self.lines.append(
@@ -647,11 +742,11 @@ class Battle:
         return "fights on"
 
     def _move(self, row: StandRow, bearing_deg: float, inches: float) -> None:
-        dx, dy = heading(bearing_deg)
-        x, y = centre(row)
-        row["x"] = round(x + dx * inches, 6) + 0.0
-        row["y"] = round(y + dy * inches, 6) + 0.0
-        row["moved_turn"] = self.ctx.state.turn
+        self._put(row, _destination(row, bearing_deg, inches))
+
+    def _put(self, row: StandRow, at: tuple[float, float]) -> None:
+        row["x"], row["y"] = at
+        row["moved_turn"] = self.turn
 
     def _disengage(self, number: int, record: dict[str, Any]) -> None:
         """AGG Disengage: acted on in the retreat section, after the tests; the unit keeps its
@@ -667,10 +762,11 @@ class Battle:
     def _pursue(self, number: int, fired_at: dict[str, set[str]], record: dict[str, Any]) -> None:
         """AGG Pursuit: enemies that fired at a retreating unit and pursue follow it one hex,
         and it falls back one more; both then leave the battle."""
-        inches = self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
+        inches = 0.0
         for entry in [*self.retreated, *self.disengaged]:
             if entry["round"] != number:
                 continue
+            inches = inches or self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
             f = self.by_id[entry["stand"]]
             followers = []
             for sid in sorted(
@@ -679,9 +775,13 @@ class Battle:
                 g = self.by_id[sid]
                 if not g.present:
                     continue
-                yes, why = rules.pursues(
-                    self.chart, g.af, moving=g.moving, choice=g.record.get("pursue"), admin=g.admin
-                )
+                asked = (g.af, g.moving, g.record.get("pursue"), g.admin)
+                found = self._pursuit_seen.get(asked)
+                if found is None:
+                    found = self._pursuit_seen[asked] = rules.pursues(
+                        self.chart, g.af, moving=g.moving, choice=asked[2], admin=g.admin
+                    )
+                yes, why = found
                 if yes:
                     followers.append(g)
                     if self.telling:
@@ -1125,6 +1225,18 @@ def odds_outcome(result: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     }
 
 
+def _destination(row: StandRow, bearing_deg: float, inches: float) -> tuple[float, float]:
+    """Where a stand moved ``inches`` along ``bearing_deg`` stands (kept to a millionth of an
+    inch, as stored)."""
+    dx, dy = heading(bearing_deg)
+    x, y = centre(row)
+    return round(x + dx * inches, 6) + 0.0, round(y + dy * inches, 6) + 0.0
+
+
+def _renumbered(entries: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
+    return [{**e, "round": number} for e in entries]
+
+
 def _row_copy(row: StandRow) -> StandRow:
     """A fighter's row for a copy of the battle: its fields, its markers, its models and its
     aggression record copied, everything deeper shared (a battle never changes it)."""
@@ -1148,21 +1260,14 @@ class AssaultStages:
 
     @staticmethod
     def stage(battle: Battle, dice: DiceLike) -> None:
-        battle.ctx.dice = dice
+        battle.dice = dice
         battle.next_round()
 
-    @staticmethod
-    def over(battle: Battle) -> bool:
-        return battle.ended()
-
-    @staticmethod
-    def key(battle: Battle) -> Hashable:
-        return battle.position()
-
-    @staticmethod
-    def copy(battle: Battle) -> Battle:
-        return battle.copy()
-
-    @staticmethod
-    def finish(battle: Battle) -> dict[str, Any]:
-        return battle.result()
+    # The battle's own methods, called on each position (no call in between: the odds make
+    # thousands of copies and keys).
+    over = staticmethod(Battle.ended)
+    key = staticmethod(Battle.position)
+    copy = staticmethod(Battle.copy)
+    stage_key = staticmethod(Battle.stage_key)
+    carried = staticmethod(Battle.continued)
+    finish = staticmethod(Battle.result)

@@ -17,7 +17,7 @@ from shapely import convex_hull, union
 
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import TableParams
-from tabletop.rules.cd.ground import TERRAIN_COLUMN
+from tabletop.rules.cd.terrain_columns import TERRAIN_COLUMN
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import StandRow, centre
 from tabletop.table import Base, base_polygon, bearing, overlapping

@@ -41,8 +41,10 @@ def round_half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
+@functools.cache
 def fraction(value: float) -> Fraction:
-    # Chart numbers such as 0.5 or 1.5 are read exactly as written.
+    # Chart numbers such as 0.5 or 1.5 are read exactly as written (each once: a battle's
+    # odds ask for the same few thousands of times).
     return Fraction(str(value))
 
 
@@ -121,13 +123,14 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
     training = chart.training(test.training)
     total = base + training.retreat
     lines.append(f"{training.retreat:+d}% {training.id} training")
-    share = Fraction(100 * test.casualties, test.start_strength)
     per = fraction(chart.params.casualty_percent_per_point)
-    points = math.floor(share / per)
+    # Whole points of (100 x casualties / strength) / per, in whole numbers.
+    points = (100 * test.casualties * per.denominator) // (test.start_strength * per.numerator)
+    share = 100 * test.casualties / test.start_strength
     total += points
     lines.append(
         f"+{points}% casualties: {test.casualties} of {test.start_strength} at the start of "
-        f"the round = {float(share):.4g}%, 1% per full {float(per):g}%"
+        f"the round = {share:.4g}%, 1% per full {float(per):g}%"
     )
     for step, friends, what in (
         (chart.params.per_friend_retreated, test.retreated_friends, "already retreated"),
@@ -147,13 +150,12 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
 def check_order(damage: Mapping[str, Mapping[str, int]]) -> list[tuple[str, list[str]]]:
     """AGG Retreat chance: sides by damage received (most first), and within each side its
     units by damage received this round (most first); ties keep the order given."""
-    sides = list(damage)
-    ranked = sorted(sides, key=lambda s: (-sum(damage[s].values()), sides.index(s)))
-    out = []
-    for side in ranked:
-        units = list(damage[side])
-        out.append((side, sorted(units, key=lambda u: (-damage[side][u], units.index(u)))))
-    return out
+    # Python's sort is stable: equal damage keeps the order given.
+    ranked = sorted(damage, key=lambda s: -sum(damage[s].values()))
+    return [
+        (side, sorted(units, key=lambda u: -units[u]) if len(units) > 1 else list(units))
+        for side, units in ((s, damage[s]) for s in ranked)
+    ]
 
 
 # --- retreat directions ----------------------------------------------------------------------
@@ -372,7 +374,19 @@ class Shot:
     roll: int | None
     hit: bool
     damage: int
-    lines: list[str]
+    working: ShotWorking
+
+    @property
+    def lines(self) -> list[str]:
+        """The shot's working in words: its chance, the die, and a hit's damage (made when
+        asked: a battle's odds take thousands of shots and tell none of them)."""
+        lines = [
+            self.working.chance_line,
+            f"{roll_text(self.roll)}: {'hit' if self.hit else 'miss'}",
+        ]
+        if self.hit:
+            lines += self.working.damage_lines
+        return lines
 
 
 @frozen_dataclass
@@ -461,10 +475,7 @@ def take_shot(working: ShotWorking, dice: DiceLike, purpose: str) -> Shot:
     """The shot worked out in ``working``, its percentile die rolled (``fire_shot``; a battle
     works out each shot once, as the same shot comes again round after round)."""
     hit, roll = percent_test(dice, working.chance, purpose)
-    lines = [working.chance_line, f"{roll_text(roll)}: {'hit' if hit else 'miss'}"]
-    if hit:
-        lines += working.damage_lines
-    return Shot(working.chance, roll, hit, working.damage if hit else 0, lines)
+    return Shot(working.chance, roll, hit, working.damage if hit else 0, working)
 
 
 def leader_killed(chart: AggressionChart, damage: int) -> bool:
