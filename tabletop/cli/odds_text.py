@@ -13,9 +13,11 @@ from __future__ import annotations
 import math
 import re
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
+
+from tabletop.core.frozen import mutable_dataclass
 
 WIDTH = 80  # a plain terminal, and a printed page
 # A table is listed one outcome a line when on one line it would take more than this many
@@ -37,7 +39,7 @@ def percent_text(p: Any) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-@dataclass
+@mutable_dataclass
 class Table:
     """Chances of one thing, in the order the referee reads them."""
 
@@ -46,7 +48,7 @@ class Table:
     depth: int = 0  # 1: a detail of the table above it
 
 
-@dataclass
+@mutable_dataclass
 class Summary:
     """What a command's odds say, ready to be read aloud."""
 

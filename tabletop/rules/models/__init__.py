@@ -16,11 +16,11 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tabletop.core.errors import BadInput
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.spelling import did_you_mean
 
 if TYPE_CHECKING:  # annotations only: status reads a stand's model state without the table
@@ -109,7 +109,7 @@ class Shot:
     target_stand: str | None = None
 
 
-@dataclass
+@mutable_dataclass
 class Outcome:
     """What a model resolved: ``data`` holds the model's JSON keys; ``lines`` the working."""
 

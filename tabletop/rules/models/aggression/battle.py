@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.units import within
 from tabletop.core.words import count
 from tabletop.data.board import base_of
@@ -41,7 +42,7 @@ MODEL = "aggression"
 _NOBODY_LEFT: tuple[Any, ...] = ((), (), (), ())
 
 
-@dataclass
+@mutable_dataclass
 class Fighter:
     id: str
     side: str

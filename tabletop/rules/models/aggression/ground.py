@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from shapely import convex_hull, union
 
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.data.board import base_of
 from tabletop.data.chart_params import TableParams
 from tabletop.rules.cd.terrain_columns import TERRAIN_COLUMN
@@ -39,7 +39,7 @@ def moved(base: Base, bearing_deg: float, inches: float) -> Base:
     )
 
 
-@dataclass
+@mutable_dataclass
 class Ground:
     """What a retreating (or pursuing) stand must keep clear of on the table."""
 

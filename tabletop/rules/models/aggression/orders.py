@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.rules.models.aggression.chart import UNIT_TYPES
 from tabletop.rules.models.aggression.rules import check_factor
 
@@ -34,7 +35,7 @@ OPTIONS: dict[str, str] = {**PER_STAND, **LISTS}
 WORKS_RE = re.compile(r"^(none|dug-in|entrenched|fortified)(?::(\d+))?$")
 
 
-@dataclass
+@mutable_dataclass
 class Orders:
     per_stand: dict[str, dict[str, Any]] = field(default_factory=dict)
     lists: dict[str, list[str]] = field(default_factory=dict)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.dice import DiceLike, roll_in_bands
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.words import count, possessive
 from tabletop.rules.models.aggression.chart import AggressionChart, Profile
 
@@ -57,7 +57,7 @@ def check_factor(af: Any) -> int:
     return af
 
 
-@dataclass
+@mutable_dataclass
 class FactorNow:
     af: int
     meaning: str
@@ -100,7 +100,7 @@ class RetreatTest:
     joined_friends: int = 0
 
 
-@dataclass
+@mutable_dataclass
 class Chance:
     chance: int
     lines: list[str] = field(default_factory=list)
@@ -187,14 +187,14 @@ def _search_order(count: int, mode: str) -> tuple[tuple[int, int], ...]:
     return tuple(search_order(count, mode))
 
 
-@dataclass
+@mutable_dataclass
 class Tried:
     offset: int
     steps: int
     reasons: list[str]
 
 
-@dataclass
+@mutable_dataclass
 class DirectionChoice:
     offset: int | None
     steps: int
@@ -275,7 +275,7 @@ def check_pursuit_order(
 # --- captured equipment -----------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class Spoils:
     discarded: Fraction
     captured: int
@@ -312,7 +312,7 @@ class Enemy:
     leader: bool = False
 
 
-@dataclass
+@mutable_dataclass
 class TargetChoice:
     target: Enemy | None
     stage: str
@@ -368,7 +368,7 @@ def _random(found: list[Enemy], stage: str, dice: DiceLike, who: str) -> TargetC
 # --- the fire of one round (the seed's casualties, with charted default numbers) -----------
 
 
-@dataclass
+@mutable_dataclass
 class Shot:
     chance: int
     roll: int | None
@@ -506,7 +506,7 @@ def parse_af_by_type(text: str) -> dict[str, int]:
     return out
 
 
-@dataclass
+@mutable_dataclass
 class Ambush:
     af: int
     free_shots: int
@@ -570,7 +570,7 @@ def mine_attacks(
     return True, f"{mine.id} mines attack it: {mine.damage} damage (default), pinned ({mine.rule})"
 
 
-@dataclass
+@mutable_dataclass
 class Laying:
     result: str
     owner: str
@@ -638,7 +638,7 @@ def mine_income_loss(chart: AggressionChart, mines: int, income: float) -> float
 # --- digging in ---------------------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class Digging:
     works: str
     size: int
@@ -691,7 +691,7 @@ def dig_in(
     return Digging("fortified", new, "fortified", lines)
 
 
-@dataclass
+@mutable_dataclass
 class FortRoom:
     capacity: int
     needed: int
