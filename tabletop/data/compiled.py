@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -79,16 +77,7 @@ def keep(ident: str, value: Any) -> None:
     if folder is None:
         return
     try:
-        data = marshal.dumps(value)
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".charts-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, folder / f"charts-{ident}.marshal")
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        core_cache.write_atomically(str(folder / f"charts-{ident}.marshal"), marshal.dumps(value))
         _prune(folder)
     except (OSError, ValueError):
         return  # read-only or full: the YAML is read each time, as without a cache
