@@ -1260,3 +1260,14 @@ def test_plain_table_prints_what_tabulate_prints(data: Any, ncols: int, nrows: i
     wrap = limits if any(limits) else None
     expected = tabulate(cells, headers=headers, maxcolwidths=wrap, disable_numparse=True)
     assert plain_table(cells, headers, limits) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(line=st.text(alphabet=" \tab-c d.e\u00e9'\"(7)\x0b", max_size=30), width=st.integers(1, 40))
+def test_a_cell_that_fits_is_wrapped_as_textwrap_wraps_it(line: str, width: int) -> None:
+    import textwrap
+
+    from tabletop.cli.core import _fill
+
+    expected = textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+    assert _fill(line, width) == expected
