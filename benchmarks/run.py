@@ -324,7 +324,8 @@ def main() -> int:
         run_process([*TABLETOP, "new", "crossroads", "--seed", "1", "--game", str(fresh)])
         run_process([*TABLETOP, "new", "large", "--seed", "1", "--game", str(large)])
         part("long-game", str(long), str(events))
-        # measure against its import floor, interleaved: the target is their ratio
+        # measure and move --check against their import floor, interleaved: the targets are
+        # their ratios (each run in turn, so a change in the machine's load falls on all alike)
         floor_and_measure = interleaved_runs(
             {
                 "import click, shapely, yaml": [PY, "-c", "import click, shapely, yaml"],
@@ -335,6 +336,16 @@ def main() -> int:
                     "US-1-1-1",
                     "--game",
                     str(large),
+                ],
+                "move --check (large)": [
+                    *TABLETOP,
+                    "move",
+                    MOVE_STAND,
+                    _xy(MOVE_SHORT[-1]),
+                    "--check",
+                    "--game",
+                    str(large),
+                    *(a for p in MOVE_SHORT[:-1] for a in ("--via", _xy(p))),
                 ],
             },
             repeat,
@@ -409,19 +420,7 @@ def main() -> int:
             "fire, quick mode": evening["fire, quick mode"],
             "targets (large)": evening["targets (large)"],
             "assault --odds, one on one": evening["assault --odds, one on one"],
-            "move --check (large)": median_run(
-                [
-                    *TABLETOP,
-                    "move",
-                    MOVE_STAND,
-                    _xy(MOVE_SHORT[-1]),
-                    "--check",
-                    "--game",
-                    str(large),
-                    *(a for p in MOVE_SHORT[:-1] for a in ("--via", _xy(p))),
-                ],
-                repeat,
-            ),
+            "move --check (large)": floor_and_measure["move --check (large)"],
         }
         for label, path in (("fresh", fresh), ("long log", long)):
             # fire changes the game: each repeat fires on a copy
