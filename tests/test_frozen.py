@@ -302,3 +302,12 @@ def test_a_mutable_dataclass_behaves_as_a_plain_dataclass() -> None:
     assert ours.__hash__ is None and generated.__hash__ is None
     with pytest.raises(TypeError):
         hash(look)
+
+
+def test_an_initvar_is_refused_rather_than_left_out_of_init() -> None:
+    with pytest.raises(TypeError, match="an InitVar needs dataclass's own __init__"):
+
+        @mutable_dataclass
+        class Seeded:
+            seed: dataclasses.InitVar[int]
+            value: int = 0

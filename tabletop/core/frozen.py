@@ -127,6 +127,8 @@ def _frozen(cls: type[T]) -> type[T]:
 
 
 _MISSING = dataclasses.MISSING
+# How ``dataclass`` marks an InitVar among a class's fields (which ``fields`` leaves out).
+_INITVAR = dataclasses._FIELD_INITVAR  # type: ignore[attr-defined]
 # The marker ``dataclass`` gives an argument whose default is made by a factory.
 _FACTORY = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
 
@@ -231,6 +233,10 @@ def _made(cls: type[T], kw_only: bool, frozen: bool) -> type[T]:
     if undocumented:
         cls.__doc__ = cls.__name__  # for now: spares ``dataclass`` a signature
     built = dataclasses.dataclass(init=False, eq=False, repr=False, kw_only=kw_only)(cls)
+    # ``fields`` leaves an InitVar out, so the ``__init__`` written here would leave it out.
+    pseudo = vars(built)["__dataclass_fields__"].values()
+    if any(getattr(f, "_field_type", None) is _INITVAR for f in pseudo):
+        raise TypeError(f"{cls.__qualname__}: an InitVar needs dataclass's own __init__")
     _init(built, frozen)
     if undocumented:
         built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")

@@ -14,8 +14,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from tabletop.core.frozen import mutable_dataclass
 
 MIN_EXPECTED_PER_FACE = 5
 MIN_ROLLS_FOR_MEAN = 12
@@ -23,7 +25,7 @@ UNUSUAL = 0.05
 VERY_UNUSUAL = 0.01
 
 
-@dataclass
+@mutable_dataclass
 class DieStats:
     sides: int
     source: str  # "all", "physical" or "generated"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import html as html_lib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.words import count, inputs_text, possessive
 from tabletop.render.dicestats import summarise
 
@@ -40,7 +41,7 @@ TOTAL_KEYS = (
 )
 
 
-@dataclass
+@mutable_dataclass
 class Entry:
     seq: int
     turn: int
@@ -60,7 +61,7 @@ class Entry:
         }
 
 
-@dataclass
+@mutable_dataclass
 class Report:
     name: str
     scenario: str

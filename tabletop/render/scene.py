@@ -13,10 +13,11 @@ a legend entry or a line-of-sight crossing.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.render import REFEREE
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ TERRAIN_ROW = "terrain:"
 DEFAULT_MINEFIELD_SIZE = 1.0  # CD 3.1: a minefield template is 1" square
 
 
-@dataclass
+@mutable_dataclass
 class TerrainShape:
     id: str
     kind: str
@@ -45,7 +46,7 @@ class TerrainShape:
     referee_only: bool = False  # only ever True in the referee's view
 
 
-@dataclass
+@mutable_dataclass
 class StandShape:
     id: str
     side: str
@@ -61,7 +62,7 @@ class StandShape:
     depleted: list[str] = field(default_factory=list)
 
 
-@dataclass
+@mutable_dataclass
 class TemplateShape:
     id: str
     kind: str
@@ -69,7 +70,7 @@ class TemplateShape:
     by: str | None = None
 
 
-@dataclass
+@mutable_dataclass
 class MinefieldShape:
     id: str
     side: str
@@ -78,7 +79,7 @@ class MinefieldShape:
     revealed: bool
 
 
-@dataclass
+@mutable_dataclass
 class Crossing:
     piece: str
     kind: str
@@ -88,7 +89,7 @@ class Crossing:
     reason: str
 
 
-@dataclass
+@mutable_dataclass
 class SightShape:
     a: str
     b: str
@@ -100,7 +101,7 @@ class SightShape:
     crossings: list[Crossing]
 
 
-@dataclass
+@mutable_dataclass
 class BandRing:
     weapon: str
     band: str
@@ -108,13 +109,13 @@ class BandRing:
     polygon: Ring
 
 
-@dataclass
+@mutable_dataclass
 class BandsShape:
     stand: str
     rings: list[BandRing]
 
 
-@dataclass
+@mutable_dataclass
 class Scene:
     name: str
     view: str

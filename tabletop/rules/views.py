@@ -27,11 +27,11 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from tabletop.core.errors import UnknownStand
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.sides import REFEREE, resolve_view
 from tabletop.core.words import count, possessive
 from tabletop.data.board import is_placed, smoke_blockers
@@ -103,7 +103,7 @@ class LastSeen:
         return dataclasses.asdict(self)
 
 
-@dataclass
+@mutable_dataclass
 class Knowledge:
     """What ``view`` knows of the game now."""
 

@@ -32,6 +32,7 @@ from ruamel.yaml.error import CommentMark, YAMLError
 from ruamel.yaml.tokens import CommentToken
 
 from tabletop.core.errors import BadInput, ScenarioError
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.spelling import did_you_mean
 from tabletop.data.scenario import LoadedScenario, ProfileLookup
 from tabletop.data.scenario_loader import parse_scenario
@@ -51,7 +52,7 @@ class Checks:
 _TOP_ORDER = ("format", "name", "table", "measure", "model", "turn", "conditions", "charts")
 
 
-@dataclass
+@mutable_dataclass
 class ScenarioFile:
     """One scenario file open for editing: its text as read, and its round-trip data."""
 

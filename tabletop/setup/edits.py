@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.data.charts import Charts
 from tabletop.data.params.table import TableParams
 from tabletop.data.scenario import FORMATION_KINDS, LoadedScenario, stand_extent
@@ -26,7 +27,7 @@ from tabletop.setup.roster import RosterRow, read_roster
 from tabletop.table import Base, overlapping
 
 
-@dataclass
+@mutable_dataclass
 class Added:
     """What an edit did: the ids added (in order), and notes for the person."""
 

@@ -11,11 +11,11 @@ limited rounds (CD 1.3.2, 9.2.1) that leave templates until the next artillery p
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
 from tabletop.core.dice import RecordingDice, allow_unused
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.units import within
 from tabletop.core.words import count
 from tabletop.data.board import base_of
@@ -42,7 +42,7 @@ from tabletop.state.document import StandRow, centre, in_play, out_of_play, posi
 from tabletop.table import circle, coverage, strip
 
 
-@dataclass
+@mutable_dataclass
 class Barrage:
     shooter: StandRow
     weapon: Any

@@ -11,11 +11,12 @@ vehicles ice).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.data.chart_params import WeatherParams
 from tabletop.data.charts import Charts, StandKind, weight_number
 from tabletop.rules.cd.terrain_columns import TERRAIN_COLUMN
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 ROADS = ("hard", "dirt", "paved", "plowed", "unplowed")
 
 
-@dataclass
+@mutable_dataclass
 class Cost:
     multiplier: float | None
     because: list[str] = field(default_factory=list)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import Any, NotRequired, TypedDict
 
@@ -27,7 +27,7 @@ from shapely import Point, Polygon
 
 from tabletop.core.dice import DiceLike, explain_no_roll
 from tabletop.core.errors import BadInput, RulesRefusal, TabletopError
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.odds import Repeats, distribution
 from tabletop.core.units import within_move
 from tabletop.core.words import count, fraction_text
@@ -75,7 +75,7 @@ WHERE_ORDER = ("hard-road", "dirt-road", "open")  # safest to worst for miring (
 # --- the pieces of a path -----------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class Segment:
     """One priced stretch of the path."""
 
@@ -114,7 +114,7 @@ class Segment:
         }
 
 
-@dataclass
+@mutable_dataclass
 class Event:
     """Something the path meets: a bridge, a ford, an obstacle, ice, a minefield, mud."""
 
@@ -136,7 +136,7 @@ class Event:
         }
 
 
-@dataclass
+@mutable_dataclass
 class MovePlan:
     stand: StandRow
     points: list[tuple[float, float]]

@@ -5,13 +5,12 @@ that hampers a drop (CD 7.2.1, 7.3.1), rolling a stand's effect, where a point l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import shapely
 
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.rules.cd.fire import effect_quality
 from tabletop.rules.cd.sighting import End, distance_between, end_for_stand
 from tabletop.rules.cd.stands import target_of
@@ -75,7 +74,7 @@ def is_bad_weather(conditions: dict[str, Any], charts: Any, bad: bool | None) ->
 # --- aircraft and effect rolls (CD 7.2.2, 7.3.1) ---------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class Aircraft:
     """One transport (a square's) or glider, and what AA fire did to it."""
 

@@ -7,11 +7,11 @@ parachuted gun's crew, ammunition and weapon coming down apart (CD 7.1).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.words import count, possessive
 from tabletop.data.chart_params import AirborneParams
 from tabletop.rules.cd.airborne.aa import aa_fire, choose_aa
@@ -130,7 +130,7 @@ def check_flight_path(ctx: RulesContext, side: str, heading: float) -> None:
 # --- parachute drop (CD 7.2) --------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class DropPlan:
     """A drop checked and ready to roll: the stick, its squares' aircraft and the AA."""
 

@@ -6,11 +6,11 @@ glider's deviation and site (CD 7.3.2), unsuccessful landings (CD 7.3.3) and cra
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.units import within
 from tabletop.core.words import count
 from tabletop.data.board import base_of
@@ -72,7 +72,7 @@ def landing_number(
 # --- gliders (CD 7.3) -----------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class GliderPlan:
     """Glider landings checked and ready to roll: the stick, its gliders, targets and AA."""
 

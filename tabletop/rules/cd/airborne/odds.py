@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +32,7 @@ import numpy as np
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.odds import distribution
 from tabletop.data.chart_params import AirborneParams, WeatherParams
 from tabletop.rules.cd.airborne import drop as drops
@@ -56,7 +57,7 @@ FALLS_LIMIT = 400
 Plane = tuple[int, int, str | None]  # an aircraft's hits, forced-back results, why aborted
 
 
-@dataclass
+@mutable_dataclass
 class PartOdds:
     """One part's exact outcomes (most likely first), and where it comes down."""
 
@@ -66,7 +67,7 @@ class PartOdds:
     where: dict[str, Fraction] = field(default_factory=dict)
 
 
-@dataclass
+@mutable_dataclass
 class PartsReport:
     """A command's odds, part by part: each part exact on its own; ``assumes`` says what the
     figures take as given where one part can change another."""

@@ -6,11 +6,11 @@ driving ashore and their speed in water (CD 8.1.2).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.data.chart_params import AmphibiousParams
 from tabletop.rules.cd import minefields
 from tabletop.rules.cd.airborne.stick import company_of
@@ -57,7 +57,7 @@ def _bearing(vx: float, vy: float) -> float:
 # --- the approach (CD 8.1, 8.1.3, 8.2.3, 8.3) ---------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class ApproachPlan:
     """A wave checked and laid out along the shore, before any scatter is rolled."""
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
-from tabletop.core.frozen import frozen_dataclass
+from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 from tabletop.core.words import count
 from tabletop.rules.models.mech_brigade.data import (
     ANTI_AIR_KINDS,
@@ -126,7 +126,7 @@ class Situation:
 # --- resolution --------------------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class Attack:
     """One fire resolved up to the dice: the numbers and the working."""
 

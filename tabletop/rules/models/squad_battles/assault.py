@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.dice import DiceLike, checkpoint, roll_in_bands
 from tabletop.core.errors import BadInput
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.rules.models.chance import roll_chance, rolls_text, shown
 from tabletop.rules.models.squad_battles.results import (
     combat_result,
@@ -146,7 +146,7 @@ def aggregate_morale(tables: Tables, units: int, leader: int | None) -> tuple[in
     return units, str(units)
 
 
-@dataclass
+@mutable_dataclass
 class Unit:
     """One unit of a side in an assault (on the table: one stand)."""
 

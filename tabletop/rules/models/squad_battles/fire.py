@@ -9,11 +9,12 @@ ratio; density. Every number is an exact fraction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.errors import BadInput, RulesRefusal
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.rules.models.squad_battles.opts import Opt
 from tabletop.rules.models.squad_battles.results import STATES, show
 from tabletop.rules.models.squad_battles.tables import Profile, Tables, frac
@@ -117,7 +118,7 @@ def fire_opts(tables: Tables | None) -> list[Opt]:
     ]
 
 
-@dataclass
+@mutable_dataclass
 class Step:
     name: str
     factor: Fraction
@@ -127,7 +128,7 @@ class Step:
         return {"name": self.name, "factor": float(self.factor), "rule": self.rule}
 
 
-@dataclass
+@mutable_dataclass
 class Shooting:
     """One fire action, resolved into profiles, hexes and the parsed options."""
 
@@ -158,7 +159,7 @@ class Shooting:
         return int(men if men is not None else (self.target.men or 1))
 
 
-@dataclass
+@mutable_dataclass
 class FireValue:
     nominal: Fraction
     steps: list[Step] = field(default_factory=list)

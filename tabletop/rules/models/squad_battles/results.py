@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
 from tabletop.core.dice import DiceLike
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.rules.models.chance import roll_chance, rolls_text, settled, shown
 from tabletop.rules.models.squad_battles.tables import Tables, frac
 
@@ -42,7 +43,7 @@ def show(x: Fraction | int | float) -> str:
 # --- combat results ----------------------------------------------------------------------
 
 
-@dataclass
+@mutable_dataclass
 class CombatResult:
     combat_value: Fraction
     low: Fraction
@@ -219,7 +220,7 @@ def die(tables: Tables) -> int:
     return int(tables.param("die-sides"))
 
 
-@dataclass
+@mutable_dataclass
 class PinCheck:
     state: str
     ground: bool

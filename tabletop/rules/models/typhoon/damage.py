@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from tabletop.core.dice import DiceLike, checkpoint, roll_composite, roll_in_bands
+from tabletop.core.frozen import mutable_dataclass
 from tabletop.rules.models.chance import percent, shown
 from tabletop.rules.models.typhoon.tables import EPS, PERCENT, Tables, Unit, Weapon, band_cuts
 
@@ -92,7 +93,7 @@ def destroyed_outright(t: Tables, weapon: Weapon, target: Unit, u1: float, u2: f
     return weapon.size * u1 > target.size * t.p("destroy-size-factor") * u2
 
 
-@dataclass
+@mutable_dataclass
 class Status:
     """A target's running state through one fire action."""
 
@@ -116,7 +117,7 @@ class Status:
         }
 
 
-@dataclass
+@mutable_dataclass
 class Penetration:
     destroyed_outright: bool = False
     immobilized: bool = False
@@ -282,7 +283,7 @@ def can_be_destroyed_by_losses(target: Unit) -> bool:
     return target.kind == "gun" or (target.kind == "vehicle" and not target.is_hard)
 
 
-@dataclass
+@mutable_dataclass
 class Losses:
     killed: int = 0
     destroyed: bool = False
