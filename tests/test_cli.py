@@ -1271,3 +1271,22 @@ def test_a_cell_that_fits_is_wrapped_as_textwrap_wraps_it(line: str, width: int)
 
     expected = textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
     assert _fill(line, width) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(path=st.text(alphabet="/.a b", max_size=12))
+def test_the_game_path_is_spelt_as_pathlib_spells_it(path: str) -> None:
+    from pathlib import PurePosixPath
+
+    from tabletop.cli.core import tidy_path
+
+    assert tidy_path(path) == str(PurePosixPath(path))
+
+
+def test_a_game_path_in_a_message_is_named_as_pathlib_names_it(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["status", "--game", f"{tmp_path}//./none.sqlite"])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"Error: no game at '{tmp_path}/none.sqlite': start one with 'tabletop new "
+        "SCENARIO.yaml' (or pass --game PATH)\n"
+    )

@@ -741,14 +741,32 @@ def _path_type() -> type:
 
 
 def game_option(f: F) -> F:
+    # The game file as text (``state.store.GameFile``): a command that only reads a game
+    # then loads no ``pathlib``.
     return click.option(
         "--game",
-        type=click.Path(dir_okay=False, path_type=_path_type()),
+        type=click.Path(dir_okay=False),
+        callback=lambda ctx, param, value: None if value is None else tidy_path(value),
         envvar="TABLETOP_GAME",
         default=DEFAULT_GAME,
         show_default=True,
         help="The game file (or set TABLETOP_GAME).",
     )(f)
+
+
+def tidy_path(path: str) -> str:
+    """``path`` spelt as ``pathlib`` spells it (``./games//a.sqlite/`` as ``games/a.sqlite``):
+    how messages have always named the game file, now that it stays text (POSIX paths; a
+    Windows path is kept as given)."""
+    if os.sep != "/":
+        return path
+    if path.startswith("//") and not path.startswith("///"):
+        lead = "//"  # two leading slashes mean something of their own to POSIX: kept
+    elif path.startswith("/"):
+        lead = "/"
+    else:
+        lead = ""
+    return lead + "/".join(p for p in path.split("/") if p not in ("", ".")) or "."
 
 
 def json_option(f: F) -> F:
@@ -851,7 +869,7 @@ def _overlays_checked(
     return value
 
 
-def open_game(path: Path) -> Any:
+def open_game(path: str) -> Any:
     from tabletop.game.engine import Game
 
     game = Game.open(path)

@@ -15,11 +15,11 @@ import importlib
 import json
 import marshal
 import math
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import field
 from fractions import Fraction
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.dice import GENERATED, PHYSICAL, REFUSE, Dice, Roll
@@ -43,7 +43,7 @@ from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.state.document import State, diff
 from tabletop.state.hashes import event_hash, state_hash
-from tabletop.state.store import EventRow, GameRow, Store, canonical
+from tabletop.state.store import EventRow, GameFile, GameRow, Store, canonical
 
 if TYPE_CHECKING:
     from tabletop.rules.views import EventView, Knowledge
@@ -106,18 +106,18 @@ class Game:
     # --- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> Game:
+    def open(cls, path: GameFile) -> Game:
         return cls(Store.open(path))
 
     @classmethod
-    def open_read_only(cls, path: Path) -> Game:
+    def open_read_only(cls, path: GameFile) -> Game:
         """The game for reading only, every read one snapshot until ``close``, however other
         commands write meanwhile (``tabletop serve``): nothing done through it can change
         the file."""
         return cls(Store.open_read_only(path))
 
     @classmethod
-    def create(cls, path: Path, loaded: LoadedScenario, seed: int, *, force: bool) -> Game:
+    def create(cls, path: GameFile, loaded: LoadedScenario, seed: int, *, force: bool) -> Game:
         state = opening_state(loaded, seed)
         rows = state.canonical()
         charts_json = canonical(loaded.charts.raw)
@@ -225,7 +225,7 @@ class Game:
         # A side's knowledge looks at every past state for its last-seen markers; a warm
         # process (play, serve, a handout after a status) asking again about the same game,
         # unchanged since (the log's head is the same), is given the same answer.
-        key = (str(self.store.path.resolve()), self.store.last_hash(), view)
+        key = (os.path.realpath(self.store.path), self.store.last_hash(), view)
         known = _KNOWN.get(key)
         if known is None:
             known = _views().knowledge(ctx or self.context(state), view, self.past_states())

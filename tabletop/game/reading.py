@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import json
-from pathlib import Path
 from types import ModuleType
 
 from tabletop.core.dice import Dice
@@ -17,7 +16,7 @@ from tabletop.data.scenario import LoadedScenario, ProfileLookup, rebuild_scenar
 from tabletop.game.rows import read_rows
 from tabletop.rules.context import RulesContext
 from tabletop.state.document import State
-from tabletop.state.store import GameRow
+from tabletop.state.store import GameFile, GameRow
 
 # The scenario and charts last built, by the texts they were built from (the texts
 # themselves: comparing them costs less than hashing them, and the scenario keeps them).
@@ -30,7 +29,7 @@ PROFILE_LOOKUP = "tabletop.rules.models:profile_lookup"
 SCENARIO_LOADER = "tabletop.data.scenario_loader"
 
 
-def read_context(path: Path) -> RulesContext:
+def read_context(path: GameFile) -> RulesContext:
     """A read-only context over the game's current state, its scenario and its charts (for
     ``measure``); the file is closed again before it is returned."""
     rows, row = read_rows(path)

@@ -8,35 +8,36 @@ or numpy.
 from __future__ import annotations
 
 from contextlib import closing
-from pathlib import Path
 
-from tabletop.state.store import EventRow, GameRow, Store
+from tabletop.state.store import EventRow, GameFile, GameRow, Store
 
 
-def read_rows(path: Path) -> tuple[dict[str, str], GameRow]:
+def read_rows(path: GameFile) -> tuple[dict[str, str], GameRow]:
     """Every state row and the game row."""
     with closing(Store.open(path)) as store:
         return store.rows(), store.game()
 
 
-def read_events(path: Path, *, stand: str | None = None, last: int | None = None) -> list[EventRow]:
+def read_events(
+    path: GameFile, *, stand: str | None = None, last: int | None = None
+) -> list[EventRow]:
     """The log in order (only events involving ``stand``; only the ``last`` N), as logged."""
     with closing(Store.open(path)) as store:
         return store.events(stand=stand, last=last)
 
 
-def read_row(path: Path, key: str) -> str | None:
+def read_row(path: GameFile, key: str) -> str | None:
     """One state row (``meta``, ``stand:G-1``), or None."""
     with closing(Store.open(path)) as store:
         return store.row(key)
 
 
-def read_row_and_game(path: Path, key: str) -> tuple[str | None, GameRow]:
+def read_row_and_game(path: GameFile, key: str) -> tuple[str | None, GameRow]:
     with closing(Store.open(path)) as store:
         return store.row(key), store.game()
 
 
-def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] | None]:
+def read_if_changed(path: GameFile, head: str | None) -> tuple[str, dict[str, str] | None]:
     """The log's head (the last event's hash) and, when it is not ``head``, the state rows:
     how a warm session notices another process writing the same game."""
     with closing(Store.open(path)) as store:
@@ -44,7 +45,7 @@ def read_if_changed(path: Path, head: str | None) -> tuple[str, dict[str, str] |
         return now, (None if now == head else store.rows())
 
 
-def read_head(path: Path) -> tuple[int, str]:
+def read_head(path: GameFile) -> tuple[int, str]:
     """The log's last event, its number and hash, read without writing anything: how
     ``tabletop serve`` notices a command logged in any process."""
     with closing(Store.open_read_only(path)) as store:

@@ -15,7 +15,6 @@ import math
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from tabletop.core.errors import BadInput, GameBusy, NoGame, TabletopError
@@ -84,6 +83,11 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# A game file as the command line gives it (text) or as a ``Path``: the store takes either
+# and keeps it as text, worked with through ``os.path``, so a command that only reads a game
+# does not load ``pathlib`` (3 ms of every start).
+GameFile = str | os.PathLike[str]
+
 # The hash of an event chained to the one before it: (previous hash, event) -> hash.
 EventHasher = Callable[[str, dict[str, Any]], str]
 
@@ -147,7 +151,7 @@ def busy_seconds() -> float:
     return seconds
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: str) -> sqlite3.Connection:
     seconds = busy_seconds()
     conn = sqlite3.connect(path, timeout=seconds, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
@@ -155,7 +159,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 
 @contextlib.contextmanager
-def _closed_on_failure(conn: sqlite3.Connection, path: Path, what: str) -> Iterator[None]:
+def _closed_on_failure(conn: sqlite3.Connection, path: str, what: str) -> Iterator[None]:
     """Opening a game: any failure closes the connection and is said as one domain error (a
     busy file as busy, another SQLite complaint as ``path what (its words)``)."""
     try:
@@ -176,15 +180,16 @@ def _closed_on_failure(conn: sqlite3.Connection, path: Path, what: str) -> Itera
 class Store:
     """An open game file."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: GameFile):
         self.conn = conn
-        self.path = path
+        self.path = os.fspath(path)
 
     # --- opening and creating ---------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> Store:
-        if not path.is_file():
+    def open(cls, path: GameFile) -> Store:
+        path = os.fspath(path)
+        if not os.path.isfile(path):
             raise NoGame(
                 f"no game at {str(path)!r}: start one with 'tabletop new SCENARIO.yaml' "
                 "(or pass --game PATH)"
@@ -210,17 +215,18 @@ class Store:
         return store
 
     @classmethod
-    def open_read_only(cls, path: Path) -> Store:
+    def open_read_only(cls, path: GameFile) -> Store:
         """The game opened for reading only (``tabletop serve``): SQLite refuses every write
         on this connection, and nothing is migrated or switched, so the file stays exactly as
         its writers left it. The reads from here to ``close`` are one snapshot (a read
         transaction), however the referee's commands write meanwhile (WAL)."""
-        if not path.is_file():
+        path = os.fspath(path)
+        if not os.path.isfile(path):
             raise NoGame(
                 f"no game at {str(path)!r}: start one with 'tabletop new SCENARIO.yaml' "
                 "(or pass --game PATH)"
             )
-        uri = path.resolve().as_uri() + "?mode=ro"
+        uri = _file_uri(path) + "?mode=ro"
         try:
             conn = sqlite3.connect(uri, uri=True, timeout=busy_seconds(), isolation_level=None)
         except sqlite3.Error as exc:
@@ -245,7 +251,7 @@ class Store:
     @classmethod
     def create(
         cls,
-        path: Path,
+        path: GameFile,
         game: GameRow,
         rows: dict[str, str],
         first_event: dict[str, Any],
@@ -255,22 +261,24 @@ class Store:
     ) -> Store:
         """Write a new game file atomically (a temporary file renamed into place); the first
         event chained by ``hash_event`` (``state/hashes.py``)."""
-        if path.is_dir():
+        path = os.fspath(path)
+        if os.path.isdir(path):
             raise BadInput(f"{str(path)!r} is a folder, not a game file")
-        if path.exists() and not force:
+        if os.path.exists(path) and not force:
             raise BadInput(
                 f"{str(path)!r} already exists: use --force to replace it, "
                 "or --game to choose another file"
             )
-        if not path.parent.is_dir():
+        folder, name = os.path.split(path)
+        if not os.path.isdir(folder or "."):
             raise BadInput(
-                f"cannot create a game at {str(path)!r}: the folder {str(path.parent)!r} "
+                f"cannot create a game at {str(path)!r}: the folder {folder or '.'!r} "
                 "does not exist"
             )
-        temp = path.with_name(f".{path.name}.new-{os.getpid()}")
+        temp = os.path.join(folder, f".{name}.new-{os.getpid()}")
         for leftover in _family(temp):
-            leftover.unlink(missing_ok=True)
-        if path.exists():
+            _unlink(leftover)
+        if os.path.exists(path):
             _fold_wal(path)
         try:
             conn = _connect(temp)
@@ -299,12 +307,12 @@ class Store:
             conn.close()
             for old in _family(path):
                 if old != path:
-                    old.unlink(missing_ok=True)
+                    _unlink(old)
             os.replace(temp, path)
         except BaseException as exc:
             conn.close()
             for leftover in _family(temp):
-                leftover.unlink(missing_ok=True)
+                _unlink(leftover)
             if isinstance(exc, sqlite3.Error | OSError):
                 raise BadInput(f"cannot create a game at {str(path)!r}: {exc}") from None
             raise
@@ -468,16 +476,28 @@ def _event(row: tuple[Any, ...]) -> EventRow:
     )
 
 
-def _family(path: Path) -> list[Path]:
-    return [
-        path,
-        path.with_name(path.name + "-wal"),
-        path.with_name(path.name + "-shm"),
-        path.with_name(path.name + "-journal"),
-    ]
+def _family(path: str) -> list[str]:
+    """A game file and the files SQLite keeps beside it."""
+    return [path, path + "-wal", path + "-shm", path + "-journal"]
 
 
-def _fold_wal(path: Path) -> None:
+def _unlink(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _file_uri(path: str) -> str:
+    """``path`` as an SQLite ``file:`` URI (for ``?mode=ro``): absolute, with the three
+    characters a URI's path may not hold as they are (``%``, ``?``, ``#``) escaped, as
+    SQLite's URI rules ask; SQLite reads every other character as written."""
+    absolute = os.path.abspath(path)
+    if os.sep != "/":  # Windows: file:///C:/folder/game.sqlite
+        absolute = "/" + absolute.replace(os.sep, "/")
+    escaped = absolute.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return f"file://{escaped}"
+
+
+def _fold_wal(path: str) -> None:
     """Move what a game's write-ahead log holds into its main file, before a replacement.
 
     ``create`` removes the old game's -wal and -shm files before renaming the new file into
@@ -485,7 +505,7 @@ def _fold_wal(path: Path) -> None:
     only in the log (a killed command leaves them there), so they are folded in first: a crash
     between the removal and the rename then leaves the old game whole.
     """
-    if not path.with_name(path.name + "-wal").exists():
+    if not os.path.exists(path + "-wal"):
         return
     try:
         conn = sqlite3.connect(path, timeout=busy_seconds(), isolation_level=None)
@@ -505,14 +525,14 @@ def _fold_wal(path: Path) -> None:
         raise _busy(path)
 
 
-def _newer(path: Path, version: int) -> BadInput:
+def _newer(path: str, version: int) -> BadInput:
     return BadInput(
         f"{str(path)!r} was written by a newer tabletop (schema {version}; "
         f"this program knows up to {SCHEMA_VERSION}): upgrade tabletop"
     )
 
 
-def _busy(path: Path) -> GameBusy:
+def _busy(path: str) -> GameBusy:
     return GameBusy(
         f"the game {str(path)!r} is busy: another tabletop command held it for more than "
         f"{busy_seconds():g} s; try again"

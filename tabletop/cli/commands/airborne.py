@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -113,7 +112,7 @@ def drop(
     heading: float,
     bad_weather: bool | None,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Drop STICK by parachute on the zone (CD 7.2).
@@ -274,7 +273,7 @@ def glider(
     heading: float,
     targets: tuple[tuple[str, tuple[float, float]], ...],
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Land STICK by glider on the zone (CD 7.3).
@@ -348,7 +347,7 @@ def glider(
 @game_option
 @json_option
 @command
-def aa(zone: tuple[float, float], side: str, game: Path, as_json: bool) -> None:
+def aa(zone: tuple[float, float], side: str, game: str, as_json: bool) -> None:
     """Which enemy AA may fire at aircraft over a zone.
 
     With the dice each gun rolls (CD 7.2.2, 9.1.6).
@@ -396,7 +395,7 @@ def fire(
     weapon: str | None,
     mods: tuple[Any, ...],
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """SHOOTER fires at TARGET as it comes down by parachute (CD 7.2.2).
@@ -436,7 +435,7 @@ def fire(
 @game_option
 @json_option
 @command
-def assemble(stand: str, game: Path, as_json: bool) -> None:
+def assemble(stand: str, game: str, as_json: bool) -> None:
     """STAND, a parachuted gun, has its crew and ammunition (CD 7.1).
 
     Clears the crew-apart and ammo-apart markers a drop leaves when the gun's squares

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import Any
 
 import click
@@ -81,7 +81,7 @@ def approach(
     year: int | None,
     major: bool | None,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Bring CRAFT (or --wave N) to the approach position (CD 8.1).
@@ -133,7 +133,7 @@ def approach(
 @game_option
 @json_option
 @command
-def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
+def land(craft: tuple[str, ...], dice: Any, game: str, as_json: bool) -> None:
     """Run CRAFT in to the beach (CD 8.1.1, 8.1.2).
 
     From the approach position.
@@ -173,7 +173,7 @@ def land(craft: tuple[str, ...], dice: Any, game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def unload(craft: str, game: Path, as_json: bool) -> None:
+def unload(craft: str, game: str, as_json: bool) -> None:
     """Unload CRAFT's passengers on the beach (CD 8.1.2).
 
     CRAFT is an amphibious vehicle.
@@ -192,7 +192,7 @@ def unload(craft: str, game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def wade(stands: tuple[str, ...], by: str | None, game: Path, as_json: bool) -> None:
+def wade(stands: tuple[str, ...], by: str | None, game: str, as_json: bool) -> None:
     """Wading STANDS move toward the beach (CD 8.1.4).
 
     3" when cautious, more if so ordered.
@@ -238,7 +238,7 @@ def hit(
     cause: str,
     moving: bool,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """A hit on STAND, a landing craft or amphibious vehicle (CD 8.2).
@@ -268,7 +268,7 @@ def hit(
 @game_option
 @json_option
 @command
-def into_water(stand: str, at: tuple[float, float], game: Path, as_json: bool) -> None:
+def into_water(stand: str, at: tuple[float, float], game: str, as_json: bool) -> None:
     """STAND is forced back into the water (CD 8.2.4).
 
     Personnel wade ashore again; a vehicle that cannot swim is eliminated.
@@ -289,7 +289,7 @@ def into_water(stand: str, at: tuple[float, float], game: Path, as_json: bool) -
 @game_option
 @json_option
 @command
-def lift(side: str, odd: int | None, even: int | None, game: Path, as_json: bool) -> None:
+def lift(side: str, odd: int | None, even: int | None, game: str, as_json: bool) -> None:
     """Set or show a side's lift points (CD 8.3).
 
     Amphibious lift points, for odd and even waves.
@@ -347,7 +347,7 @@ def bombard(
     per_stand: int | None,
     year: int | None,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """The preliminary bombardment (CD 8.4.1).
@@ -392,7 +392,7 @@ def bombard(
 @json_option
 @command
 def naval_fire(
-    ship: str, at: tuple[float, float], observer: str, dice: Any, game: Path, as_json: bool
+    ship: str, at: tuple[float, float], observer: str, dice: Any, game: str, as_json: bool
 ) -> None:
     """Naval fire support from SHIP (CD 8.4.2, 8.4.3).
 
@@ -431,7 +431,7 @@ def naval_fire(
 @game_option
 @json_option
 @command
-def ships(game: Path, as_json: bool) -> None:
+def ships(game: str, as_json: bool) -> None:
     """The warship ratings for naval fire support (CD 8.4.2).
 
     \b
@@ -442,7 +442,7 @@ def ships(game: Path, as_json: bool) -> None:
     from tabletop.rules.cd.amphibious.naval import ships as ratings
 
     # The ratings need no game: without one, the bundled charts answer.
-    rows = ratings(open_game(game).loaded.charts if game.exists() else load_charts())
+    rows = ratings(open_game(game).loaded.charts if os.path.exists(game) else load_charts())
     if as_json:
         emit_json({"ships": rows})
         return
@@ -457,7 +457,7 @@ def ships(game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def speed(stand: str, water: str | None, game: Path, as_json: bool) -> None:
+def speed(stand: str, water: str | None, game: str, as_json: bool) -> None:
     """How far STAND, an amphibious vehicle, moves in water (CD 8.1.2).
 
     \b

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -91,7 +90,7 @@ def cli(
     rounds: int | None,
     settings: tuple[Any, ...],
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Close combat between stands in contact (aggression model).

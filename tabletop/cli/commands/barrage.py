@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import click
@@ -101,7 +100,7 @@ def cli(
     hni: bool,
     mods: tuple[Any, ...],
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Indirect fire by SHOOTER at X,Y: the template and its rolls.

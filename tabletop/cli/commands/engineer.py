@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -50,7 +49,7 @@ def cli() -> None:
     """
 
 
-def _run(game: Path, action: str, inputs: dict[str, Any], as_json: bool, dice: Any = None) -> None:
+def _run(game: str, action: str, inputs: dict[str, Any], as_json: bool, dice: Any = None) -> None:
     out = open_game(game).execute(action, inputs, **dice_inputs(dice))
     result = executed(out, as_json)
     if result is None:
@@ -68,7 +67,7 @@ def _run(game: Path, action: str, inputs: dict[str, Any], as_json: bool, dice: A
 @game_option
 @json_option
 @command
-def demolish(target: str, by: str, dice: Any, game: Path, as_json: bool) -> None:
+def demolish(target: str, by: str, dice: Any, game: str, as_json: bool) -> None:
     """Blow TARGET, wired before the game (CD 2.4.1, 6.1.3).
 
     A bridge or a structure.
@@ -90,7 +89,7 @@ def demolish(target: str, by: str, dice: Any, game: Path, as_json: bool) -> None
 @game_option
 @json_option
 @command
-def recheck(bridge: str, by: str, game: Path, as_json: bool) -> None:
+def recheck(bridge: str, by: str, game: str, as_json: bool) -> None:
     """Recheck failed charges on BRIDGE (CD 2.4.1).
 
     A friendly engineer spends a whole movement phase on the bridge (it did not move
@@ -116,7 +115,7 @@ def recheck(bridge: str, by: str, game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def repair(bridge: str, by: tuple[str, ...], game: Path, as_json: bool) -> None:
+def repair(bridge: str, by: tuple[str, ...], game: str, as_json: bool) -> None:
     """Repair a damaged BRIDGE (CD 2.4.2).
 
     It takes as many turns as its class, one fewer with two stands.
@@ -254,7 +253,7 @@ def bridge_set(
     by: tuple[str, ...],
     both_banks: bool,
     banks_ready: bool,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Start assembling a portable bridge across a gap (CD 2.4.3).
@@ -289,7 +288,7 @@ def bridge_set(
 @game_option
 @json_option
 @command
-def launch(stand: str, target: str, recover: bool, game: Path, as_json: bool) -> None:
+def launch(stand: str, target: str, recover: bool, game: str, as_json: bool) -> None:
     """STAND lays or recovers its bridge or fascine (CD 2.4.5, 4.2).
 
     A vehicle-launched bridge or a fascine; it takes one turn.
@@ -313,7 +312,7 @@ def launch(stand: str, target: str, recover: bool, game: Path, as_json: bool) ->
 @game_option
 @json_option
 @command
-def clear(obstacle: str, by: str, order: str, game: Path, as_json: bool) -> None:
+def clear(obstacle: str, by: str, order: str, game: str, as_json: bool) -> None:
     """Clear a gap through OBSTACLE (CD 4).
 
     Wire, a ditch, a crater, anti-vehicle obstacles or abatis. The work counts from a
@@ -340,7 +339,7 @@ def clear(obstacle: str, by: str, order: str, game: Path, as_json: bool) -> None
 @game_option
 @json_option
 @command
-def boat(boat: str, cargo: str | None, unload: bool, at: Any, game: Path, as_json: bool) -> None:
+def boat(boat: str, cargo: str | None, unload: bool, at: Any, game: str, as_json: bool) -> None:
     """Load or unload an assault boat (CD 2.1).
 
     It takes half a turn; one stand per boat. A stand of the boat's side boards from
@@ -389,7 +388,7 @@ def pregame(
     days: float | None,
     accept: bool,
     builds: tuple[str, ...],
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """What a side can build before the battle (CD 5).
@@ -446,7 +445,7 @@ def pregame(
 @game_option
 @json_option
 @command
-def smoke(stand: str, stop: bool, game: Path, as_json: bool) -> None:
+def smoke(stand: str, stop: bool, game: str, as_json: bool) -> None:
     """Start or stop STAND's smoke generator (CD 5.3).
 
     An engineer smoke generator; the screen drifts downwind.
@@ -462,7 +461,7 @@ def smoke(stand: str, stop: bool, game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def list_tasks(game: Path, as_json: bool) -> None:
+def list_tasks(game: str, as_json: bool) -> None:
     """Engineering tasks and how far along they are.
 
     Who, what, since when, how much is left, and how they ended.
@@ -498,7 +497,7 @@ def list_tasks(game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def cancel(task: str, game: Path, as_json: bool) -> None:
+def cancel(task: str, game: str, as_json: bool) -> None:
     """Cancel TASK, an engineering task.
 
     \b

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -204,7 +205,7 @@ def cli(
     dice: Any,
     seed: int | None,
     charts_dirs: tuple[Path, ...],
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """SHOOTER fires at TARGET: to-hit, dice, hits and effects.
@@ -416,17 +417,17 @@ class ModelRequest:
         if smoke is not None:
             self.options["smoke"] = smoke
 
-    def model_name(self, game: Path) -> str:
+    def model_name(self, game: str) -> str:
         """--model, else the game's scenario model (when stands are named), else cd."""
         from tabletop.rules.models import CD, canonical_name
 
         if self.model is not None:
             return canonical_name(self.model)
-        if self.shooter is not None and game.exists():
+        if self.shooter is not None and os.path.exists(game):
             return str(self.game(game).loaded.scenario.model)
         return CD
 
-    def game(self, path: Path) -> Any:
+    def game(self, path: str) -> Any:
         """The game, opened once for the whole command."""
         if getattr(self, "_game", None) is None:
             from tabletop.cli.core import open_game
@@ -526,7 +527,7 @@ def model_fire(
     dice: Any,
     seed: int | None,
     charts_dirs: tuple[Path, ...],
-    game: Path,
+    game: str,
 ) -> dict[str, Any]:
     import os
 

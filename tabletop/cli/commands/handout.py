@@ -25,7 +25,7 @@ FILES = ("map.svg", "map.png", "status.txt", "status.json", "report.md")
 @game_option
 @json_option
 @command
-def cli(side: str, out: Path, game: Path, as_json: bool) -> None:
+def cli(side: str, out: Path, game: str, as_json: bool) -> None:
     """SIDE's handout: its map, status and report, in one folder.
 
     Everything is drawn from SIDE's view, as 'map', 'status' and 'report' show it

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -36,7 +35,7 @@ def cli(
     verify: bool,
     physical: bool,
     view: str | None,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Every event: command, turn, phase, dice rolled, and outcome.

@@ -61,7 +61,7 @@ def cli(
     los: tuple[str, str] | None,
     range_bands: str | None,
     weapon: str | None,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """A picture of the table to scale, as SVG or PNG.
@@ -86,7 +86,7 @@ def cli(
     from tabletop.render.scene import build_scene
 
     if out is None:
-        out = game.parent / DEFAULT_OUT  # "map.svg" for the default ./tabletop.sqlite
+        out = Path(game).parent / DEFAULT_OUT  # "map.svg" for the default ./tabletop.sqlite
     fmt = _format(out)
     if weapon is not None and range_bands is None:
         raise BadInput(f"--weapon {weapon!r} needs --range-bands STAND (whose rings to draw)")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import (
@@ -28,7 +26,7 @@ MARKERS = ("pinned", "suppressed", "forced-back", "burning", "foxholes", "entren
 @json_option
 @command
 def cli(
-    stand: str, add: tuple[str, ...], remove: tuple[str, ...], game: Path, as_json: bool
+    stand: str, add: tuple[str, ...], remove: tuple[str, ...], game: str, as_json: bool
 ) -> None:
     """Put markers on STAND, or take them off.
 

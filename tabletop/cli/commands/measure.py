@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import click
@@ -39,7 +38,7 @@ def cli(
     at: tuple[float, float] | None,
     all_pairs: bool,
     view: str | None,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Range and sight from A to B. A and B are stand ids or points X,Y.
@@ -159,7 +158,7 @@ def render(s: Any) -> str:
     return "\n".join(lines)
 
 
-def _all_pairs(game: Path, view: str | None, as_json: bool) -> None:
+def _all_pairs(game: str, view: str | None, as_json: bool) -> None:
     from tabletop.game.reading import read_context
     from tabletop.rules.cd.sighting import all_pairs
 

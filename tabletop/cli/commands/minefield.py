@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -54,7 +53,7 @@ def place(
     dummy: bool,
     by: str | None,
     pregame: bool,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Place a 1" minefield template centred at X Y (CD 3.1).
@@ -83,7 +82,7 @@ def place(
 @game_option
 @json_option
 @command
-def list_fields(view: str | None, game: Path, as_json: bool) -> None:
+def list_fields(view: str | None, game: str, as_json: bool) -> None:
     """Minefields as a view may know them.
 
     Every template lies on the table for both sides to see; whether one is real
@@ -127,7 +126,7 @@ def list_fields(view: str | None, game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: Path, as_json: bool) -> None:
+def cross(stand: str, path: tuple[Any, ...], stop_at_edge: bool, game: str, as_json: bool) -> None:
     """Move STAND along a path through any minefields (CD 3.2).
 
     The stand's base, carried along the path, meets a template when it touches it. Every
@@ -192,7 +191,7 @@ def clear(
     method: str,
     heading: float | None,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Clear FIELD, a detected minefield (CD 3.3).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -43,7 +42,7 @@ from tabletop.cli.core import (
 @game_option
 @json_option
 @command
-def cli(stand: str, where: str | None, across: Any, dice: Any, game: Path, as_json: bool) -> None:
+def cli(stand: str, where: str | None, across: Any, dice: Any, game: str, as_json: bool) -> None:
     """Roll the miring chart for a vehicle that moved through mud (CD 11.1.4).
 
     STAND is a vehicle that moved this turn. 'tabletop move' rolls for its own moves;

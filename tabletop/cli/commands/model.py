@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -197,7 +198,7 @@ def run_model(
     dice: Any,
     seed: int | None,
     charts_dirs: tuple[Path, ...],
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Run PROCEDURE of model NAME; in a game its dice are logged.
@@ -216,12 +217,11 @@ def run_model(
       tabletop model run aggression retreat-test G-1 --dice 50
       tabletop model run squad-battles assault US-SQ US-LT G-SQ G-TRK
     """
-    import os
 
     from tabletop.cli.core import load_charts
 
     options = dict(settings)
-    if game.exists():
+    if os.path.exists(game):
         from tabletop.cli.core import open_game
 
         inputs: dict[str, Any] = {"model": name, "procedure": procedure, "options": options}

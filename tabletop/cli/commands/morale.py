@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import (
@@ -47,7 +45,7 @@ def cli(
     number: int | None,
     why: str | None,
     rally_by: str | None,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """List the morale tests due, or record one's result.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -54,7 +53,7 @@ def cli(
     batch_more: tuple[str, ...],
     batch_file: Any,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Move STAND to X,Y through each --via point, in straight legs.

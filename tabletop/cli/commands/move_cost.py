@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import STAND, command, emit_json, game_option, json_option, open_game
@@ -23,7 +21,7 @@ from tabletop.cli.core import STAND, command, emit_json, game_option, json_optio
 @game_option
 @json_option
 @command
-def cli(stand: str, terrain: str | None, road: str | None, game: Path, as_json: bool) -> None:
+def cli(stand: str, terrain: str | None, road: str | None, game: str, as_json: bool) -> None:
     """Inches STAND pays per inch moved, and why.
 
     Where the stand stands, the answer is the one 'move' gives there: the terrain,

@@ -27,7 +27,7 @@ def cli(
     force: bool,
     seed: int | None,
     charts_dirs: tuple[Path, ...],
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Start a game from SCENARIO: a .yaml file or a bundled name.

@@ -100,7 +100,7 @@ def odds_fire(
     smoke: int | None,
     settings: tuple[Any, ...],
     charts_dirs: tuple[Path, ...],
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Odds of SHOOTER's fire at TARGET: hits, effects, depletion.
@@ -172,7 +172,7 @@ def odds_barrage(
     ammo: str,
     hni: bool,
     mods: tuple[Any, ...],
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Odds for each stand under SHOOTER's template at X,Y.
@@ -203,7 +203,7 @@ def odds_barrage(
 
 
 def model_odds(
-    request: Any, name: str, charts_dirs: tuple[Path, ...], game: Path, as_json: bool
+    request: Any, name: str, charts_dirs: tuple[Path, ...], game: str, as_json: bool
 ) -> None:
     from tabletop.cli.commands.fire import model_shot
     from tabletop.cli.core import load_charts

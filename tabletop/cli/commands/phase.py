@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import click
@@ -39,7 +38,7 @@ def cli() -> None:
 @game_option
 @json_option
 @command
-def next_phase(dice: Any, game: Path, as_json: bool) -> None:
+def next_phase(dice: Any, game: str, as_json: bool) -> None:
     """End the current phase, do what the rules do, start the next.
 
     It says what runs at the boundary, then what happened: at the end of a fire
@@ -56,7 +55,7 @@ def next_phase(dice: Any, game: Path, as_json: bool) -> None:
 
 
 def advance(
-    game: Path, action: str, dice: Any, as_json: bool, inputs: dict[str, Any] | None = None
+    game: str, action: str, dice: Any, as_json: bool, inputs: dict[str, Any] | None = None
 ) -> None:
     from tabletop.cli.core import rolls_text
 

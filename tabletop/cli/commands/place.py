@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -43,7 +42,7 @@ def cli(
     batch_more: tuple[str, ...],
     batch_file: Any,
     dice: Any,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Put STAND at X Y inches, optionally turned with --facing.

@@ -40,7 +40,7 @@ NOT_INSIDE = ("play", "completion", "serve")
     help="Commands read from a pipe: print each one, after the prompt, before its answer.",
 )
 @command
-def cli(game: Path, view: str, echo: bool) -> None:
+def cli(game: str, view: str, echo: bool) -> None:
     """An interactive session on one game: type commands without 'tabletop'.
 
     Completion of commands, stand ids and weapons (Tab), history (up arrow), and a
@@ -60,7 +60,7 @@ def cli(game: Path, view: str, echo: bool) -> None:
       tabletop play --game battle.sqlite --echo < turn-3.txt
     """
     session = Session(game, view)
-    if not game.is_file():
+    if not os.path.isfile(game):
         raise click.BadParameter(
             f"{str(game)!r} is not a game: start one with 'tabletop new SCENARIO'",
             param_hint="'--game'",
@@ -75,7 +75,7 @@ def cli(game: Path, view: str, echo: bool) -> None:
 class Session:
     """One game, one warm process: runs lines as tabletop commands."""
 
-    def __init__(self, game: Path, view: str = "referee"):
+    def __init__(self, game: str, view: str = "referee"):
         self.game = game
         self.view = view
         self.head: str | None = None
@@ -233,7 +233,8 @@ class Session:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory
 
-        history = self.game.parent / f".{self.game.name}.history"
+        folder, name = os.path.split(self.game)
+        history = os.path.join(folder, f".{name}.history")
         ps: PromptSession[str] = PromptSession(
             history=FileHistory(str(history)), completer=make_completer(self)
         )
@@ -269,7 +270,7 @@ def asks_for_dice(words: list[str]) -> bool:
     return any(v.split(",")[-1].strip() == "ask" for v in values)
 
 
-def dispatch(words: list[str], game: Path) -> int:
+def dispatch(words: list[str], game: str) -> int:
     """Run ``tabletop WORDS`` in this process against ``game``; its exit status.
 
     The same click commands as from the shell, so the game changes and the log records

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.commands.undo import describe, event_summary, report_done
@@ -17,7 +15,7 @@ from tabletop.core.words import count
 @game_option
 @json_option
 @command
-def cli(every: bool, dry_run: bool, game: Path, as_json: bool) -> None:
+def cli(every: bool, dry_run: bool, game: str, as_json: bool) -> None:
     """Put back the command the last undo took back, exactly as it happened.
 
     Its dice are not rolled again: the game returns to the state the command left.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import command, emit_json, game_option, json_option, open_game
@@ -13,7 +11,7 @@ from tabletop.cli.core import command, emit_json, game_option, json_option, open
 @game_option
 @json_option
 @command
-def cli(game: Path, as_json: bool) -> None:
+def cli(game: str, as_json: bool) -> None:
     """Rebuild the game from its scenario and log, and compare.
 
     The rebuilt game must reach the stored state.

@@ -26,7 +26,7 @@ LONG_LOG = 300  # events: past this, a progress bar on a terminal
 @game_option
 @json_option
 @command
-def cli(out: Path | None, view: str | None, game: Path, as_json: bool) -> None:
+def cli(out: Path | None, view: str | None, game: str, as_json: bool) -> None:
     """After-action report: the battle turn by turn, totals, dice.
 
     Reads the log: fire and its results, losses, ammunition depleted and spent,

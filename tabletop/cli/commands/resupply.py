@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import STAND, command, executed, game_option, json_option, open_game
@@ -26,7 +24,7 @@ from tabletop.cli.core import STAND, command, executed, game_option, json_option
 @game_option
 @json_option
 @command
-def cli(stand: str, source: str | None, override: bool, game: Path, as_json: bool) -> None:
+def cli(stand: str, source: str | None, override: bool, game: str, as_json: bool) -> None:
     """Resupply STAND by hand from a supply point (CD 1.4).
 
     A stand resupplies as it ends a turn within 6" of a supply point of its own

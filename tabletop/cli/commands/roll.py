@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import Any
 
 import click
@@ -34,7 +34,7 @@ from tabletop.cli.core import (
 @json_option
 @command
 def cli(
-    dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: Path, as_json: bool
+    dice_spec: str, purpose: str | None, seed: int | None, dice: Any, game: str, as_json: bool
 ) -> None:
     """Roll NdX (3d10, d6, ...) for the referee's own calls.
 
@@ -46,10 +46,9 @@ def cli(
     Example:
       tabletop roll 2d10 --for "which stand the AA hit"
     """
-    import os
 
     inputs = {"dice": dice_spec, "purpose": purpose}
-    if game.exists():
+    if os.path.exists(game):
         from tabletop.cli.core import open_game
 
         if seed is not None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import (
@@ -24,7 +22,7 @@ from tabletop.cli.core import (
 @game_option
 @json_option
 @command
-def cli(stand: str, bearing: float | None, off: bool, game: Path, as_json: bool) -> None:
+def cli(stand: str, bearing: float | None, off: bool, game: str, as_json: bool) -> None:
     """Light a searchlight beam from STAND (CD 9.2.2).
 
     The beam is 2" wide and 40" long, and stops where sight stops.

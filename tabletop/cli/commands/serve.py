@@ -29,7 +29,7 @@ from tabletop.cli.core import command, game_option, headline, json_option
 @game_option
 @json_option
 @command
-def cli(port: int, lan: bool, new_links: bool, game: Path, as_json: bool) -> None:
+def cli(port: int, lan: bool, new_links: bool, game: str, as_json: bool) -> None:
     """Each side's live page, and the referee's, until Ctrl-C.
 
     One private link per side, each with a QR code to scan off the screen: a
@@ -54,8 +54,9 @@ def cli(port: int, lan: bool, new_links: bool, game: Path, as_json: bool) -> Non
     from tabletop.serve.server import base_url, link, listen, qr_text, run
     from tabletop.serve.snapshot import game_identity
 
-    identity, sides = game_identity(game)
-    loaded = load_links(game, identity, sides, renew=new_links)
+    path = Path(game)
+    identity, sides = game_identity(path)
+    loaded = load_links(path, identity, sides, renew=new_links)
     links = loaded.links
     sock = listen(lan, port)
     base = base_url(sock, lan)
@@ -70,13 +71,13 @@ def cli(port: int, lan: bool, new_links: bool, game: Path, as_json: bool) -> Non
             if lan
             else f"at {base}, on this machine only (--lan lets phones on your network in)"
         )
-        click.echo(headline(f"Serving {game.name} {where}"))
+        click.echo(headline(f"Serving {path.name} {where}"))
         note = (
             f"New links ({loaded.made})"
             if loaded.made
             else "The same links as before ('--new-links' retires them)"
         )
-        click.echo(f"{note}; kept in {links_path(game)}.")
+        click.echo(f"{note}; kept in {links_path(path)}.")
         click.echo("")
         for side in sides:
             click.echo(headline(f"{side}: {urls[side]}"))
@@ -85,6 +86,6 @@ def cli(port: int, lan: bool, new_links: bool, game: Path, as_json: bool) -> Non
         click.echo(f"Referee (everything, keep it to yourself): {referee}")
         click.echo("Each link shows one side's view to whoever holds it. Ctrl-C stops.")
     sys.stdout.flush()
-    run(game, links, sock)
+    run(path, links, sock)
     if not as_json:
         click.echo("Stopped serving.")

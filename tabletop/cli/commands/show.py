@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import click
@@ -27,7 +26,7 @@ from tabletop.core.words import count, point_text
 @game_option
 @json_option
 @command
-def cli(stand: str, view: str | None, game: Path, as_json: bool) -> None:
+def cli(stand: str, view: str | None, game: str, as_json: bool) -> None:
     """STAND's position, status, ammunition and history.
 
     In a side's view: its own stands in full; an enemy stand only while spotted,

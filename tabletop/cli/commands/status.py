@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -26,7 +25,7 @@ from tabletop.rules.cd.compass import point_name
 @game_option
 @json_option
 @command
-def cli(side: str | None, view: str | None, game: Path, as_json: bool) -> None:
+def cli(side: str | None, view: str | None, game: str, as_json: bool) -> None:
     """Turn, phase, light, weather, wind, ground, and every stand.
 
     A side's view (--view SIDE) lists its own stands, the enemy stands it spots

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -55,7 +54,7 @@ def cli() -> None:
 @game_option
 @json_option
 @command
-def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_json: bool) -> None:
+def damage(target: str, cause: str, by: str | None, dice: Any, game: str, as_json: bool) -> None:
     """Damage to TARGET, a structure, and to the stands inside.
 
     Rolled, or applied as the referee says.
@@ -93,7 +92,7 @@ def damage(target: str, cause: str, by: str | None, dice: Any, game: Path, as_js
 @game_option
 @json_option
 @command
-def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: bool) -> None:
+def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: str, as_json: bool) -> None:
     """A large aerial bomb at X,Y against structures (CD 6.1.1).
 
     One die for every structure in the burst: a 1 damages every bridge,
@@ -125,7 +124,7 @@ def bomb(at: Any, radius: float, aircraft: str, dice: Any, game: Path, as_json: 
 @game_option
 @json_option
 @command
-def fire_at(target: str, by: str, weapon: str | None, dice: Any, game: Path, as_json: bool) -> None:
+def fire_at(target: str, by: str, weapon: str | None, dice: Any, game: str, as_json: bool) -> None:
     """Direct HE fire at TARGET, a structure (CD 6.1.2).
 
     At the structure itself, empty or not. Only a gun of 150 mm or more at close or
@@ -151,7 +150,7 @@ def fire_at(target: str, by: str, weapon: str | None, dice: Any, game: Path, as_
 @game_option
 @json_option
 @command
-def list_structures(view: str | None, game: Path, as_json: bool) -> None:
+def list_structures(view: str | None, game: str, as_json: bool) -> None:
     """Terrain changed or built in play.
 
     Damaged, rubble, burning, gaps, charges to recheck, built bridges. A side's view

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 from typing import Any
 
 import click
@@ -28,7 +27,7 @@ from tabletop.core.words import count, possessive
 @game_option
 @json_option
 @command
-def cli(stand: str, weapon: str | None, view: str | None, game: Path, as_json: bool) -> None:
+def cli(stand: str, weapon: str | None, view: str | None, game: str, as_json: bool) -> None:
     """Every enemy stand STAND can see now: range, best weapon, band, to-hit, chance of a hit.
 
     Worked by the same procedure as 'fire' (line of sight, spotting, range band,

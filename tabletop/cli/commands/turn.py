@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -46,7 +45,7 @@ def cli() -> None:
 @game_option
 @json_option
 @command
-def next_turn(yes: bool, dice: Any, game: Path, as_json: bool) -> None:
+def next_turn(yes: bool, dice: Any, game: str, as_json: bool) -> None:
     """Finish this turn's phases and start the next turn.
 
     Runs every remaining phase boundary of this turn (depletion dice, morale tests due,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -26,7 +25,7 @@ from tabletop.core.words import count, inputs_text
 @game_option
 @json_option
 @command
-def cli(to: int | None, dry_run: bool, yes: bool, game: Path, as_json: bool) -> None:
+def cli(to: int | None, dry_run: bool, yes: bool, game: str, as_json: bool) -> None:
     """Undo the last command that changed the game, naming what it takes back.
 
     The game returns to exactly the state before it, dice generator included, so

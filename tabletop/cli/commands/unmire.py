@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -40,7 +39,7 @@ from tabletop.cli.core import (
 @game_option
 @json_option
 @command
-def cli(stand: str, assist: str | None, how: str, dice: Any, game: Path, as_json: bool) -> None:
+def cli(stand: str, assist: str | None, how: str, dice: Any, game: str, as_json: bool) -> None:
     """Try to unmire STAND, by itself or with help (CD 11.1.5), in the movement phase.
 
     By itself (a hasty advance order) it must roll over twice its miring number, once a

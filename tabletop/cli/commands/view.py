@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from tabletop.cli.core import (
@@ -41,7 +39,7 @@ def cli() -> None:
 @game_option
 @json_option
 @command
-def set_view(view: str, game: Path, as_json: bool) -> None:
+def set_view(view: str, game: str, as_json: bool) -> None:
     """Make VIEW (referee or a side's name) this game's default view.
 
     Logged like any change, so 'tabletop undo' takes it back.
@@ -61,7 +59,7 @@ def set_view(view: str, game: Path, as_json: bool) -> None:
 @game_option
 @json_option
 @command
-def show_view(game: Path, as_json: bool) -> None:
+def show_view(game: str, as_json: bool) -> None:
     """The view this game shows by default, and where that comes from.
 
     \b

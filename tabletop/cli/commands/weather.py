@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -112,7 +111,7 @@ def set_weather(
     variable_wind: bool | None,
     fog_returns: bool | None,
     precipitation_changes: bool | None,
-    game: Path,
+    game: str,
     as_json: bool,
 ) -> None:
     """Set conditions by the referee's word (the scenario's words).
@@ -169,7 +168,7 @@ def set_weather(
 @game_option
 @json_option
 @command
-def roll_weather(preset: str | None, dice: Any, game: Path, as_json: bool) -> None:
+def roll_weather(preset: str | None, dice: Any, game: str, as_json: bool) -> None:
     """Roll the wind direction (CD 10.1.1) or a day from a preset.
 
     A preset rolls a whole day's conditions.
@@ -214,7 +213,7 @@ def show_data(conditions: dict[str, Any], charts: Any) -> dict[str, Any]:
 @game_option
 @json_option
 @command
-def show_weather(game: Path, as_json: bool) -> None:
+def show_weather(game: str, as_json: bool) -> None:
     """The conditions now and what they do.
 
     Visibility, spotting, smoke, movement and night effects.
