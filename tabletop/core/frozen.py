@@ -22,8 +22,9 @@ class over a class it thinks is not, and the reverse).
 
 ``@mutable_dataclass`` is ``@dataclass`` made the same way: its ``__init__`` the text
 ``dataclass`` writes (plain assignments), equality and repr shared, no hash (equal by value
-and changeable), as ``dataclass`` leaves such a class. For the classes every command makes as
-it starts (the dice, the rules context, a look along a line).
+and changeable), as ``dataclass`` leaves such a class: every changeable dataclass of the
+program is made so. A class with an ``InitVar`` is refused (``fields`` does not show it, so
+the ``__init__`` written here could not take it): such a class keeps ``dataclass``.
 """
 
 from __future__ import annotations
