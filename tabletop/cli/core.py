@@ -424,14 +424,18 @@ class StandId(click.ParamType):
         return [CompletionItem(i) for i in ids if i.startswith(incomplete)]
 
 
+def _game_for_completion(ctx: click.Context) -> str:
+    """The game a command line being completed names: its ``--game`` as typed so far, else
+    ``TABLETOP_GAME``, else the default."""
+    return str(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
+
+
 def _stand_ids_for_completion(ctx: click.Context) -> list[str]:
     import json
-    from pathlib import Path
 
     from tabletop.game.rows import read_row
 
-    path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-    raw = read_row(path, "meta")
+    raw = read_row(_game_for_completion(ctx), "meta")
     return list(json.loads(raw)["stand_order"]) if raw else []
 
 
@@ -471,12 +475,11 @@ def load_charts(overlays: tuple[Path, ...] = ()) -> Any:
 
 def _weapon_ids_for_completion(ctx: click.Context, stand: str | None) -> list[str]:
     import json
-    from pathlib import Path
 
     from tabletop.game.rows import read_row_and_game
 
-    path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-    if not path.is_file():
+    path = _game_for_completion(ctx)
+    if not os.path.isfile(path):
         return sorted(load_charts().weapons)
     raw, info = read_row_and_game(path, f"stand:{stand}" if stand else "meta")
     if stand and raw:
@@ -534,12 +537,10 @@ def _profile_ids_for_completion(ctx: click.Context) -> list[str]:
 
 def _model_for_completion(ctx: click.Context, name: str | None) -> Any:
     """The model ``name`` (else the game's scenario model) on the game's charts, or None."""
-    from pathlib import Path
-
     from tabletop.rules.models import MODELS, find_model
 
-    path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-    if path.is_file():
+    path = _game_for_completion(ctx)
+    if os.path.isfile(path):
         from tabletop.game.engine import Game
 
         game = Game.open(path)
@@ -808,7 +809,6 @@ def chosen_view(view: str | None, state: Any, sides: Any = None) -> str:
 def view_completions(ctx: click.Context, incomplete: str) -> list[Any]:
     """``referee`` and the sides of the game (read from its stands)."""
     import json
-    from pathlib import Path
 
     from click.shell_completion import CompletionItem
 
@@ -816,8 +816,7 @@ def view_completions(ctx: click.Context, incomplete: str) -> list[Any]:
 
     names = ["referee"]
     try:
-        path = Path(ctx.params.get("game") or os.environ.get("TABLETOP_GAME") or DEFAULT_GAME)
-        for key, value in read_rows(path)[0].items():
+        for key, value in read_rows(_game_for_completion(ctx))[0].items():
             if key.startswith("stand:"):
                 side = json.loads(value).get("side")
                 if side and side not in names:

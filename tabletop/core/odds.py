@@ -456,8 +456,7 @@ def _by_stages(
         for k, (start, p) in frontier.items():
             if over(start):
                 # Positions that ended alike in different stages are one outcome.
-                before = ended.get(k)
-                ended[k] = (start, p if before is None else _plus(before[1], p))
+                _merge(ended, k, start, p)
                 continue
             pn, pd = p
             alike = None if again is None else again.stage_key(start)
@@ -471,9 +470,7 @@ def _by_stages(
                     position = again.carried(reached_there, origin, start)
                     if position is not reached_there:
                         k = key(position)
-                    before = following.get(k)
-                    part = (pn * q, pd * r)
-                    following[k] = (position, part if before is None else _plus(before[1], part))
+                    _merge(following, k, position, (pn * q, pd * r))
                 continue
             reached: dict[Hashable, S] = {}
 
@@ -496,8 +493,13 @@ def _by_stages(
                 went = [(reached[k], k, c) for k, c in chances.items()]
                 played[alike] = (start, went, runs - before_runs)
             for k, (q, r) in chances.items():
-                before = following.get(k)
-                part = (pn * q, pd * r)
-                following[k] = (reached[k], part if before is None else _plus(before[1], part))
+                _merge(following, k, reached[k], (pn * q, pd * r))
         frontier = following
     return [(s, _fraction(p)) for s, p in ended.values()]
+
+
+def _merge(into: dict[Hashable, tuple[S, Chance]], k: Hashable, position: S, p: Chance) -> None:
+    """Position ``k`` reached with chance ``p``: its chance added to what ``into`` has of it
+    (positions of one key are alike for all that follows; the last reached is kept)."""
+    before = into.get(k)
+    into[k] = (position, p if before is None else _plus(before[1], p))

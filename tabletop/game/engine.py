@@ -10,7 +10,6 @@ scenario and the log and reports the first event whose state differs.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import marshal
@@ -42,7 +41,7 @@ from tabletop.game.reading import scenario_loader, stored_scenario
 from tabletop.rules.context import ActionResult, RulesContext
 from tabletop.rules.models import profile_lookup
 from tabletop.state.document import State, diff
-from tabletop.state.hashes import event_hash, state_hash
+from tabletop.state.hashes import event_hash, state_hash, text_hash
 from tabletop.state.store import EventRow, GameFile, GameRow, Store, canonical
 
 if TYPE_CHECKING:
@@ -130,9 +129,9 @@ class Game:
             "phase": state.phase,
             "inputs": {
                 "scenario": loaded.source,
-                "sha256": _sha256(loaded.text),
+                "sha256": text_hash(loaded.text),
                 "seed": seed,
-                "sha256_charts": _sha256(charts_json),
+                "sha256_charts": text_hash(charts_json),
             },
             "rolls": [],
             "result": {"name": loaded.scenario.name, "stands": len(state.stand_ids())},
@@ -592,8 +591,8 @@ class Game:
             return "event 1 is not the start of a game ('new')"
         row, recorded = self.info, first.inputs
         kept = {
-            "sha256": (_sha256(row.scenario_text), "scenario"),
-            "sha256_charts": (_sha256(row.charts_json), "charts"),
+            "sha256": (text_hash(row.scenario_text), "scenario"),
+            "sha256_charts": (text_hash(row.charts_json), "charts"),
             "seed": (row.seed, "dice seed"),
         }
         for key, (value, what) in kept.items():
@@ -892,10 +891,6 @@ class ReplayDice(Dice):
                 f"the generator gives {value} where the log has {want['value']} ({purpose})"
             )
         return self._record(sides, value, purpose, GENERATED)
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _first_difference(replayed: dict[str, str], stored: dict[str, str] | None) -> str:

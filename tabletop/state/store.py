@@ -171,10 +171,10 @@ def _closed_on_failure(conn: sqlite3.Connection, path: str, what: str) -> Iterat
         conn.close()
         if "locked" in str(exc) or "busy" in str(exc):
             raise _busy(path) from None
-        raise BadInput(f"{str(path)!r} {what} ({exc})") from None
+        raise BadInput(f"{path!r} {what} ({exc})") from None
     except sqlite3.DatabaseError:
         conn.close()
-        raise BadInput(f"{str(path)!r} is not a tabletop game file") from None
+        raise BadInput(f"{path!r} is not a tabletop game file") from None
 
 
 class Store:
@@ -191,7 +191,7 @@ class Store:
         path = os.fspath(path)
         if not os.path.isfile(path):
             raise NoGame(
-                f"no game at {str(path)!r}: start one with 'tabletop new SCENARIO.yaml' "
+                f"no game at {path!r}: start one with 'tabletop new SCENARIO.yaml' "
                 "(or pass --game PATH)"
             )
         conn = _connect(path)
@@ -203,7 +203,7 @@ class Store:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
                 raise BadInput(
-                    f"{str(path)!r} is not a tabletop game file (start a game with "
+                    f"{path!r} is not a tabletop game file (start a game with "
                     "'tabletop new SCENARIO.yaml')"
                 )
             if version > SCHEMA_VERSION:
@@ -223,25 +223,25 @@ class Store:
         path = os.fspath(path)
         if not os.path.isfile(path):
             raise NoGame(
-                f"no game at {str(path)!r}: start one with 'tabletop new SCENARIO.yaml' "
+                f"no game at {path!r}: start one with 'tabletop new SCENARIO.yaml' "
                 "(or pass --game PATH)"
             )
         uri = _file_uri(path) + "?mode=ro"
         try:
             conn = sqlite3.connect(uri, uri=True, timeout=busy_seconds(), isolation_level=None)
         except sqlite3.Error as exc:
-            raise BadInput(f"cannot read the game {str(path)!r}: {exc}") from None
+            raise BadInput(f"cannot read the game {path!r}: {exc}") from None
         store = cls(conn, path)
         with _closed_on_failure(conn, path, "cannot be read as a tabletop game"):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
-                raise BadInput(f"{str(path)!r} is not a tabletop game file")
+                raise BadInput(f"{path!r} is not a tabletop game file")
             if version > SCHEMA_VERSION:
                 raise _newer(path, version)
             if version < SCHEMA_VERSION:
                 # Bringing it up to date is a write: another command does it first.
                 raise BadInput(
-                    f"{str(path)!r} was written by an older tabletop: run any command on it "
+                    f"{path!r} was written by an older tabletop: run any command on it "
                     "once (for example 'tabletop status') to bring it up to date"
                 )
             conn.execute("BEGIN")
@@ -263,17 +263,16 @@ class Store:
         event chained by ``hash_event`` (``state/hashes.py``)."""
         path = os.fspath(path)
         if os.path.isdir(path):
-            raise BadInput(f"{str(path)!r} is a folder, not a game file")
+            raise BadInput(f"{path!r} is a folder, not a game file")
         if os.path.exists(path) and not force:
             raise BadInput(
-                f"{str(path)!r} already exists: use --force to replace it, "
+                f"{path!r} already exists: use --force to replace it, "
                 "or --game to choose another file"
             )
         folder, name = os.path.split(path)
         if not os.path.isdir(folder or "."):
             raise BadInput(
-                f"cannot create a game at {str(path)!r}: the folder {folder or '.'!r} "
-                "does not exist"
+                f"cannot create a game at {path!r}: the folder {folder or '.'!r} does not exist"
             )
         temp = os.path.join(folder, f".{name}.new-{os.getpid()}")
         for leftover in _family(temp):
@@ -283,7 +282,7 @@ class Store:
         try:
             conn = _connect(temp)
         except sqlite3.OperationalError as exc:
-            raise BadInput(f"cannot create a game at {str(path)!r}: {exc}") from None
+            raise BadInput(f"cannot create a game at {path!r}: {exc}") from None
         try:
             conn.execute("PRAGMA journal_mode = DELETE")
             store = cls(conn, temp)
@@ -314,7 +313,7 @@ class Store:
             for leftover in _family(temp):
                 _unlink(leftover)
             if isinstance(exc, sqlite3.Error | OSError):
-                raise BadInput(f"cannot create a game at {str(path)!r}: {exc}") from None
+                raise BadInput(f"cannot create a game at {path!r}: {exc}") from None
             raise
         return cls.open(path)
 
@@ -336,7 +335,7 @@ class Store:
         else:
             tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
             if not {"game", "state", "events"} <= tables:
-                raise BadInput(f"{str(self.path)!r} is not a tabletop game file")
+                raise BadInput(f"{self.path!r} is not a tabletop game file")
 
     # --- transactions -----------------------------------------------------------------------
 
@@ -364,7 +363,7 @@ class Store:
             " scenario_json FROM game"
         ).fetchone()
         if row is None:
-            raise BadInput(f"{str(self.path)!r} has no game in it")
+            raise BadInput(f"{self.path!r} has no game in it")
         return GameRow(*row)
 
     def rows(self) -> dict[str, str]:
@@ -527,13 +526,13 @@ def _fold_wal(path: str) -> None:
 
 def _newer(path: str, version: int) -> BadInput:
     return BadInput(
-        f"{str(path)!r} was written by a newer tabletop (schema {version}; "
+        f"{path!r} was written by a newer tabletop (schema {version}; "
         f"this program knows up to {SCHEMA_VERSION}): upgrade tabletop"
     )
 
 
 def _busy(path: str) -> GameBusy:
     return GameBusy(
-        f"the game {str(path)!r} is busy: another tabletop command held it for more than "
+        f"the game {path!r} is busy: another tabletop command held it for more than "
         f"{busy_seconds():g} s; try again"
     )

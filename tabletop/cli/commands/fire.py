@@ -314,8 +314,6 @@ def _quick_fire(
     seed: int | None,
     charts_dirs: tuple[Path, ...],
 ) -> dict[str, Any]:
-    import os
-
     from tabletop.cli.core import load_charts
     from tabletop.core.dice import Dice
     from tabletop.rules.models import find_model
@@ -529,8 +527,6 @@ def model_fire(
     charts_dirs: tuple[Path, ...],
     game: str,
 ) -> dict[str, Any]:
-    import os
-
     from tabletop.cli.core import load_charts
     from tabletop.core.errors import BadInput
     from tabletop.rules.models import find_alternative

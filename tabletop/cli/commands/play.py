@@ -62,7 +62,7 @@ def cli(game: str, view: str, echo: bool) -> None:
     session = Session(game, view)
     if not os.path.isfile(game):
         raise click.BadParameter(
-            f"{str(game)!r} is not a game: start one with 'tabletop new SCENARIO'",
+            f"{game!r} is not a game: start one with 'tabletop new SCENARIO'",
             param_hint="'--game'",
         )
     if sys.stdin.isatty() and sys.stdout.isatty():
@@ -236,7 +236,7 @@ class Session:
         folder, name = os.path.split(self.game)
         history = os.path.join(folder, f".{name}.history")
         ps: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)), completer=make_completer(self)
+            history=FileHistory(history), completer=make_completer(self)
         )
         self.refresh()
         click.echo(f"tabletop play: {self.game}. {HELP}")

@@ -46,7 +46,6 @@ def cli(
     Example:
       tabletop roll 2d10 --for "which stand the AA hit"
     """
-
     inputs = {"dice": dice_spec, "purpose": purpose}
     if os.path.exists(game):
         from tabletop.cli.core import open_game

@@ -617,13 +617,18 @@ class Battle:
         kept by everything it depends on: the same move from the same place among the same
         stands is the same answer (the odds meet it on many branches). Only the fighters move
         or leave the table in a battle: the other stands stay where they were throughout."""
-        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
-        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
-        key = (f.id, bearing_deg, inches, placed, fought)
+        key = (f.id, bearing_deg, inches, *self._placed(f))
         found = self._ground_seen.get(key)
         if found is None:
             found = self._ground_seen[key] = self._ground(f).forbidden(bearing_deg, inches)
         return list(found)
+
+    def _placed(self, f: Fighter) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+        """What the ground's answers for ``f`` depend on besides the move asked: where each
+        fighter is and whether it is still on the table, and the enemies ``f`` fights."""
+        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
+        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
+        return placed, fought
 
     def _ground(self, f: Fighter) -> Any:
         # The fighters as they stand now (a copy's stand in rows of its own, ``copy``).
@@ -646,9 +651,7 @@ class Battle:
         bearings tried, as the result shows them, with the retreat as the result shows it
         and where it ends (when there is a way out); kept like ``_forbidden``'s answers, by
         everything they depend on (never changed: a battle's result only shows them)."""
-        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
-        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
-        key = (f.id, f.retreat_bearing, inches, placed, fought)
+        key = (f.id, f.retreat_bearing, inches, *self._placed(f))
         found = self._ways_seen.get(key)
         if found is None:
             choice = rules.choose_direction(
