@@ -282,7 +282,15 @@ def _barrage(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     for stand, effect in effects.items():
         if effect in ("eliminated", "forced back", "suppressed"):
             tally.add(turn, stand, effect)
-    text = f"{shooter or UNSEEN}: {result.get('verdict', '')}"
+    verdict = result.get("verdict")
+    if verdict:
+        text = f"{shooter or UNSEEN}: {verdict}"
+    else:
+        # A side's own barrage whose fall it does not see: its view keeps where it was aimed,
+        # not what it did (rules.views), and the line says so rather than end in nothing.
+        at = result.get("at") or ()
+        aim = f" at {at[0]:g},{at[1]:g}" if len(at) == 2 else ""
+        text = f"{shooter or UNSEEN} fires a barrage{aim}: what it did is not seen"
     if effects:
         text += " (" + ", ".join(f"{s} {e}" for s, e in effects.items()) + ")"
     spent = _spent_notes(result)
