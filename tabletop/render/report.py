@@ -288,7 +288,7 @@ def _barrage(result: dict[str, Any], turn: int, tally: _Tally) -> str:
     else:
         # A side's own barrage whose fall it does not see: its view keeps where it was aimed,
         # not what it did (rules.views), and the line says so rather than end in nothing.
-        at = result.get("at") or ()
+        at: list[float] = result.get("at") or []
         aim = f" at {at[0]:g},{at[1]:g}" if len(at) == 2 else ""
         text = f"{shooter or UNSEEN} fires a barrage{aim}: what it did is not seen"
     if effects:
