@@ -415,6 +415,10 @@ def test_stages_played_alike_are_enumerated_once_and_carried_over() -> None:
         def carried(reached: list[int], origin: list[int], start: list[int]) -> list[int]:
             return [reached[0], start[1] + 1]
 
+        @staticmethod
+        def carried_key(reached: list[int], key: tuple[int, ...], start: list[int]) -> Any:
+            return (reached[0], start[1] + 1)
+
     def over(s: list[int]) -> bool:
         return s[1] == 5
 
@@ -435,7 +439,7 @@ def test_an_assault_round_carried_over_is_the_round_fought_from_there(
 ) -> None:
     """``Battle.continued``: a round the odds enumerated from one position, carried to
     another of the same stage key, is the battle that round fights from there by the same
-    dice, its result whole (records, chances, verdict) and its position."""
+    dice: its outcome, its rounds fought and its position."""
     from tabletop.core.odds import no_dice
     from tabletop.rules.models.aggression.battle import AssaultStages, Battle
 
@@ -464,9 +468,9 @@ def test_an_assault_round_carried_over_is_the_round_fought_from_there(
         assert carried.position() == direct.position()
         assert direct.ended() == ends
         if not ends:
-            told = direct.result()
-            assert carried.result() == told
-            assert (told["rounds"], told["combat"][-1]["round"]) == (3, 3)
+            assert carried.outcome() == direct.outcome()
+            assert (carried.fought, direct.fought) == (3, 3)
+            assert carried.retreated == direct.retreated
 
 
 def test_minefield_attack_odds_at_the_phase_end(eng_file: Path, run: Run) -> None:

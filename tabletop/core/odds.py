@@ -417,6 +417,11 @@ class Again(Protocol[S]):
         ``reached`` itself when that is the same position (of the same ``key``: one that
         ended, when the key of an end does not tell when it came)."""
 
+    def carried_key(self, reached: S, reached_key: Hashable, start: S, /) -> Hashable:
+        """``key(carried(reached, origin, start))``, told without making that position:
+        most carried positions merge into one reached already, and only the one kept of
+        each key is made (``reached_key`` is ``key(reached)``)."""
+
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
@@ -454,6 +459,8 @@ def _by_stages(
     while frontier:
         following: dict[Hashable, tuple[S, Chance]] = {}
         for k, (start, p) in frontier.items():
+            if isinstance(start, _Carried):
+                start = start.made(again)
             if over(start):
                 # Positions that ended alike in different stages are one outcome.
                 _merge(ended, k, start, p)
@@ -467,10 +474,12 @@ def _by_stages(
                 if runs > limit:
                     raise TooManyBranches(limit)
                 for reached_there, k, (q, r) in went:
-                    position = again.carried(reached_there, origin, start)
-                    if position is not reached_there:
-                        k = key(position)
-                    _merge(following, k, position, (pn * q, pd * r))
+                    carried_k = again.carried_key(reached_there, k, start)
+                    position: Any = reached_there
+                    if carried_k != k:
+                        # Made only if it is the one kept of its key (``_Carried.made``).
+                        position = _Carried(reached_there, origin, start)
+                    _merge(following, carried_k, position, (pn * q, pd * r))
                 continue
             reached: dict[Hashable, S] = {}
 
@@ -496,6 +505,20 @@ def _by_stages(
                 _merge(following, k, reached[k], (pn * q, pd * r))
         frontier = following
     return [(s, _fraction(p)) for s, p in ended.values()]
+
+
+class _Carried(Generic[S]):
+    """A position carried over to another start (``Again.carried``), to be made when it is
+    played on: of the positions merged into one key only the last is kept."""
+
+    __slots__ = ("origin", "reached", "start")
+
+    def __init__(self, reached: S, origin: S, start: S) -> None:
+        self.reached, self.origin, self.start = reached, origin, start
+
+    def made(self, again: Again[S] | None) -> S:
+        assert again is not None
+        return again.carried(self.reached, self.origin, self.start)
 
 
 def _merge(into: dict[Hashable, tuple[S, Chance]], k: Hashable, position: S, p: Chance) -> None:

@@ -68,6 +68,9 @@ class Fighter:
     notes: list[str] = field(default_factory=list)
     # Whether it is a leader (its profile's type), asked at every turn of a round.
     leader: bool = field(init=False)
+    # Whether ``row`` (and ``record`` in it) is this fighter's own to change, or still the
+    # row of the battle it was copied from (``Battle.copy``, ``Battle._own``).
+    owns_row: bool = field(default=True, init=False)
 
     def __post_init__(self) -> None:
         self.leader = self.profile.type == "leader"
@@ -119,6 +122,9 @@ class Battle:
         self.here = {side: 0 for side in self.sides}
         for f in fighters:
             self.here[f.side] += f.present
+        # Rounds fought, and the working of each (``rounds``, its tests' ``chances``) when
+        # the battle tells it.
+        self.fought = 0
         self.rounds: list[dict[str, Any]] = []
         self.chances: dict[str, list[int]] = {}
         self.retreated: list[dict[str, Any]] = []
@@ -126,7 +132,8 @@ class Battle:
         self.surrendered: list[str] = []
         self.eliminated: list[str] = []
         self.lines: list[str] = []
-        # Whether the battle tells what happens (``lines``): its odds want only the outcome.
+        # Whether the battle tells what happens: its words (``lines``) and each round's
+        # working (``rounds``, ``chances``). Its odds want only how it ends (``outcome``).
         self.telling = True
         self.admin_firing: dict[str, list[str]] = {}
         # Answers of the table's geometry (``_forbidden``) and of the retreat chart
@@ -260,10 +267,10 @@ class Battle:
 
     def ended(self) -> bool:
         """One side has left, or the rounds asked for are fought."""
-        return bool(self.rounds) and (self._over() or len(self.rounds) >= self.limit)
+        return self.fought > 0 and (self._over() or self.fought >= self.limit)
 
     def next_round(self) -> None:
-        self._round(len(self.rounds) + 1)
+        self._round(self.fought + 1)
 
     def position(self) -> Hashable:
         """Everything the rounds still to come and the odds' outcome (``odds_outcome``)
@@ -275,10 +282,14 @@ class Battle:
         the road column's units free to fire. Once it is over, only what the outcome shows:
         who is left on the field, each stand's fate and losses. Never the rolls made, nor
         the words said about them."""
+        return self._position(self.fought)
+
+    def _position(self, fought: int) -> Hashable:
+        """``position`` after ``fought`` rounds (``ended`` as of that many)."""
         left = self._left()
-        if self.ended():
+        if fought and (self._over() or fought >= self.limit):
             return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
-        return (len(self.rounds), *self._going_on(left))
+        return (fought, *self._going_on(left))
 
     def _left(self) -> tuple[Any, ...]:
         if not (self.retreated or self.disengaged or self.surrendered or self.eliminated):
@@ -316,25 +327,22 @@ class Battle:
         same rolls (the odds enumerate it once, ``continued``). None for the first round
         (ambushers fire a free shot) and while a road column fights (one more of it may fire
         each round, AGG Admin movement)."""
-        if not self.rounds or any(f.admin for f in self.fighters):
+        if not self.fought or any(f.admin for f in self.fighters):
             return None
         return self._going_on(self._left())
 
     def continued(self, origin: Battle, start: Battle) -> Battle:
         """This battle, which fought its last round from ``origin``, as if it had fought it
         from ``start`` (of the same ``stage_key``) by the same rolls: ``start``'s history
-        (its rounds, its tests' chances, who left before) with what the round added after
-        it, the round renumbered. A battle that ended is itself: its ``position`` is its
-        outcome, whenever it came (``by_stages`` merges ends of different rounds too)."""
+        (its rounds fought, who left before) with what the round added after it, the round
+        renumbered. A battle that ended is itself: its ``position`` is its outcome, whenever
+        it came (``by_stages`` merges ends of different rounds too). The odds' battles only,
+        which tell neither words nor each round's working (``telling``)."""
+        assert not self.telling, "only a battle that tells nothing is carried over"
         if self.ended():
             return self
         new = self.copy()
-        number = len(start.rounds) + 1
-        new.rounds = [*start.rounds, {**self.rounds[-1], "round": number}]
-        chances = {k: list(v) for k, v in start.chances.items()}
-        for k, v in self.chances.items():
-            chances.setdefault(k, []).extend(v[len(origin.chances.get(k, ())) :])
-        new.chances = chances
+        number = new.fought = start.fought + 1
         new.retreated = [
             *start.retreated,
             *_renumbered(self.retreated[len(origin.retreated) :], number),
@@ -345,23 +353,30 @@ class Battle:
         ]
         new.surrendered = [*start.surrendered, *self.surrendered[len(origin.surrendered) :]]
         new.eliminated = [*start.eliminated, *self.eliminated[len(origin.eliminated) :]]
-        new.lines = [*start.lines, *self.lines[len(origin.lines) :]]
         return new
+
+    def continued_key(self, key: Hashable, start: Battle) -> Hashable:
+        """``continued(origin, start).position()`` without making that battle (``key`` is
+        this battle's ``position``): its fighters and who left are this battle's (the
+        same stage key), only its rounds fought are ``start``'s and one."""
+        if self.ended():
+            return key
+        return self._position(start.fought + 1)
 
     def copy(self) -> Battle:
         """A copy to play the next round on, sharing what a round never changes: the game's
         context (its state as the battle opened, the charts, the scenario and the table's
         geometry), the rounds already recorded and the answers kept. Of a fighter's row a
         round changes only its own fields, its markers and its aggression record's fields
-        (``_move``, ``_gone``, ``_retreat``; the end of the battle too, ``result``), so those
-        are copied, one level deep: the copy's fighters stand in its own rows (``_ground``
-        reads them, not the state's); and every list or map a round adds to."""
+        (``_put``, ``_gone``, ``_retreat``; the end of the battle too, ``result``), so those
+        are copied, one level deep, when the copy first changes them (``_own``): most rounds
+        move no stand. The copy's fighters stand in their own rows (``_ground`` reads them,
+        not the state's). Every list or map a round adds to is copied."""
         fighters = []
         for f in self.fighters:
             g = object.__new__(Fighter)
             g.__dict__.update(f.__dict__)
-            g.row = row = _row_copy(f.row)
-            g.record = row["models"][MODEL]
+            g.owns_row = False
             fighters.append(g)
         new = object.__new__(Battle)
         new.__dict__.update(self.__dict__)
@@ -378,6 +393,14 @@ class Battle:
         new.here = self.here.copy()
         return new
 
+    @staticmethod
+    def _own(f: Fighter) -> None:
+        """``f``'s row and record made its own before they change (``copy``)."""
+        if not f.owns_row:
+            f.row = row = _row_copy(f.row)
+            f.record = row["models"][MODEL]
+            f.owns_row = True
+
     def _meaning(self, f: Fighter) -> str:
         factor = self.chart.factor(f.af)
         return factor.moving if f.moving else factor.stationary
@@ -393,10 +416,13 @@ class Battle:
 
     def _round(self, number: int) -> None:
         telling = self.telling
+        self.fought = number
+        shots: list[dict[str, Any]] = []
+        record: dict[str, Any] | None = None
         if telling:
             self.lines.append(f"Round {number}:")
-        shots: list[dict[str, Any]] = []
-        record: dict[str, Any] = {"round": number, "shots": shots, "tests": []}
+            record = {"round": number, "shots": shots, "tests": []}
+            self.rounds.append(record)
         at_start = [f for f in self.fighters if f.present]
         for f in at_start:
             f.start_strength = f.strength
@@ -427,13 +453,14 @@ class Battle:
                 damage[target] = damage.get(target, 0) + shot["damage"]
                 hits.setdefault(target, []).append(shot["damage"])
         self._apply_damage(damage, hits)
-        record["damage"] = {f.id: damage.get(f.id, 0) for f in at_start}
+        if record is not None:
+            record["damage"] = {f.id: damage.get(f.id, 0) for f in at_start}
         self._retreat_section(number, damage, record)
         self._disengage(number, record)
         if fired_at:
             self._pursue(number, fired_at, record)
-        record["strength"] = {f.id: f.strength for f in at_start}
-        self.rounds.append(record)
+        if record is not None:
+            record["strength"] = {f.id: f.strength for f in at_start}
 
     def _admin_allowed(self, number: int, present: list[Fighter]) -> set[str]:
         """AGG Admin movement: who of each side's road column may fire, chosen at random and
@@ -544,6 +571,7 @@ class Battle:
         f.present = False
         f.gone = how
         if how in ("eliminated", "surrendered"):
+            self._own(f)
             f.row["status"] = "eliminated"
             (self.surrendered if how == "surrendered" else self.eliminated).append(f.id)
             if how == "surrendered" and "surrendered" not in f.row["markers"]:
@@ -551,7 +579,9 @@ class Battle:
 
     # --- retreats ----------------------------------------------------------------------------
 
-    def _retreat_section(self, number: int, damage: dict[str, int], record: dict[str, Any]) -> None:
+    def _retreat_section(
+        self, number: int, damage: dict[str, int], record: dict[str, Any] | None
+    ) -> None:
         if self._over():
             return
         if self.has_leaders:
@@ -563,12 +593,14 @@ class Battle:
         for f in self.fighters:
             if f.present and not f.leader:
                 by_side[f.side][f.id] = damage.get(f.id, 0)
-        tests = record["tests"]
+        tests = None if record is None else record["tests"]
         for side, order in rules.check_order(by_side):
             for sid in order:
                 f = self.by_id[sid]
                 if f.present:
-                    tests.append(self._test(f, number, damage.get(sid, 0)))
+                    test = self._test(f, number, damage.get(sid, 0))
+                    if tests is not None:
+                        tests.append(test)
             if self.has_leaders:
                 self._leaders_alone(side, number)
             if self._over():
@@ -589,15 +621,18 @@ class Battle:
             chance = self._chance_seen[asked] = rules.retreat_chance(
                 self.chart, rules.RetreatTest(*asked)
             )
-        self.chances.setdefault(f.id, []).append(chance.chance)
         fails, roll = rules.percent_test(
             self.dice, chance.chance, f"round {number} retreat test {f.id} (<= {chance.chance})"
         )
-        if self.telling:
-            self.lines.append(
-                f"  {f.id} retreat chance {chance.chance}% ({'; '.join(chance.lines)}): "
-                f"{rules.roll_text(roll)}, {'retreats' if fails else 'stands'}"
-            )
+        if not self.telling:
+            if fails:
+                self._retreat(f, number, "retreat")
+            return {}
+        self.chances.setdefault(f.id, []).append(chance.chance)
+        self.lines.append(
+            f"  {f.id} retreat chance {chance.chance}% ({'; '.join(chance.lines)}): "
+            f"{rules.roll_text(roll)}, {'retreats' if fails else 'stands'}"
+        )
         test = {"stand": f.id, "chance": chance.chance, "roll": roll, "retreats": fails}
         if fails:
             test["outcome"] = self._retreat(f, number, "retreat")
@@ -703,7 +738,7 @@ class Battle:
                 return "no way out"
             return self._surrender(f, number, tried)
         to = bearing_at(choice.offset)
-        self._put(f.row, end)  # ``_move`` along ``to``, worked out in ``_way_out``
+        self._put(f, end)  # ``_move`` along ``to``, worked out in ``_way_out``
         f.strength = max(0, f.strength - choice.loss)
         entry = {"stand": f.id, "round": number, **shown, "pursued_by": []}
         if self.telling:
@@ -722,6 +757,7 @@ class Battle:
             self._gone(f, "retreated")
             # AGG Aggression factors: a unit that retreats goes to AF 1.
             f.af = self.chart.params.af_after_retreat
+            self._own(f)
             f.record["retreated_turn"] = self.turn
         if f.strength == 0:
             self._gone(f, "eliminated")
@@ -745,25 +781,29 @@ class Battle:
             return "surrendered"
         return "fights on"
 
-    def _move(self, row: StandRow, bearing_deg: float, inches: float) -> None:
-        self._put(row, _destination(row, bearing_deg, inches))
+    def _move(self, f: Fighter, bearing_deg: float, inches: float) -> None:
+        self._put(f, _destination(f.row, bearing_deg, inches))
 
-    def _put(self, row: StandRow, at: tuple[float, float]) -> None:
+    def _put(self, f: Fighter, at: tuple[float, float]) -> None:
+        self._own(f)
+        row = f.row
         row["x"], row["y"] = at
         row["moved_turn"] = self.turn
 
-    def _disengage(self, number: int, record: dict[str, Any]) -> None:
+    def _disengage(self, number: int, record: dict[str, Any] | None) -> None:
         """AGG Disengage: acted on in the retreat section, after the tests; the unit keeps its
         factor and its surplus equipment."""
         for f in self._present():
             if f.disengage and not self._over():
                 if self.telling:
                     self.lines.append(f"  {f.id} disengages")
-                record.setdefault("disengage", []).append(
-                    {"stand": f.id, "outcome": self._retreat(f, number, "disengage")}
-                )
+                outcome = self._retreat(f, number, "disengage")
+                if record is not None:
+                    record.setdefault("disengage", []).append({"stand": f.id, "outcome": outcome})
 
-    def _pursue(self, number: int, fired_at: dict[str, set[str]], record: dict[str, Any]) -> None:
+    def _pursue(
+        self, number: int, fired_at: dict[str, set[str]], record: dict[str, Any] | None
+    ) -> None:
         """AGG Pursuit: enemies that fired at a retreating unit and pursue follow it one hex,
         and it falls back one more; both then leave the battle."""
         inches = 0.0
@@ -773,11 +813,9 @@ class Battle:
             inches = inches or self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
             f = self.by_id[entry["stand"]]
             followers = []
-            for sid in sorted(
-                fired_at.get(f.id, ()), key=lambda s: self.fighters.index(self.by_id[s])
-            ):
-                g = self.by_id[sid]
-                if not g.present:
+            shooters = fired_at.get(f.id) or ()
+            for g in self.fighters:  # in the order the battle lists them
+                if g.id not in shooters or not g.present:
                     continue
                 asked = (g.af, g.moving, g.record.get("pursue"), g.admin)
                 found = self._pursuit_seen.get(asked)
@@ -803,7 +841,7 @@ class Battle:
                             f"    {f.id} cannot fall back further: {'; '.join(blocked)}"
                         )
                 else:
-                    self._move(f.row, bearing_deg, inches)
+                    self._move(f, bearing_deg, inches)
                     entry["to"] = [round(position(f.row)[0], 3), round(position(f.row)[1], 3)]
                     if self.telling:
                         self.lines.append(f"    {f.id} falls back a further hex")
@@ -817,11 +855,12 @@ class Battle:
                     if self.telling:
                         self.lines.append(f"    {g.id} cannot follow: {'; '.join(blocked)}")
                 else:
-                    self._move(g.row, bearing_deg, inches)
+                    self._move(g, bearing_deg, inches)
                 self._gone(g, "pursuing")
-            record.setdefault("pursuit", []).append(
-                {"stand": f.id, "pursued_by": [g.id for g in followers]}
-            )
+            if record is not None:
+                record.setdefault("pursuit", []).append(
+                    {"stand": f.id, "pursued_by": [g.id for g in followers]}
+                )
 
     # --- the end -----------------------------------------------------------------------------
 
@@ -865,22 +904,42 @@ class Battle:
             "to": taker.id,
         }
 
+    def outcome(self) -> dict[str, Any]:
+        """How the battle ended, as its ``result`` tells it: who attacked and who defended,
+        who left the fight and how, who holds the field and what each stand lost. All its
+        odds read of a battle (``odds_outcome``): they end a thousand battles or more, and
+        need not share out the spoils of each nor write its records."""
+        return {
+            "attackers": [f.id for f in self.fighters if f.attacker],
+            "defenders": [f.id for f in self.fighters if not f.attacker],
+            "retreated": self.retreated,
+            "surrendered": self.surrendered,
+            "eliminated": self.eliminated,
+            "disengaged": self.disengaged,
+            "victor": self._victor(),
+            "losses": {
+                f.id: int(f.record["strength_at_battle"]) - f.strength for f in self.fighters
+            },
+        }
+
     def result(self) -> dict[str, Any]:
-        victor = self._victor()
+        for f in self.fighters:  # the spoils and the records the battle leaves (``_own``)
+            self._own(f)
+        told = self.outcome()
+        victor = told["victor"]
         spoils = self._spoils(victor) if victor is not None else None
         turn = self.ctx.state.turn
-        losses = {f.id: int(f.record["strength_at_battle"]) - f.strength for f in self.fighters}
         for f in self.fighters:
             f.record["strength"] = f.strength
             f.record["af"] = f.af
             f.record["fought_turn"] = turn
             f.record.pop("strength_at_battle", None)
-        count = len(self.rounds)
+        count = self.fought
         return {
             "verdict": self._verdict(victor, count),
             "model": MODEL,
-            "attackers": [f.id for f in self.fighters if f.attacker],
-            "defenders": [f.id for f in self.fighters if not f.attacker],
+            "attackers": told["attackers"],
+            "defenders": told["defenders"],
             "rounds": count,
             "retreat_chance": self.chances,
             "retreated": self.retreated,
@@ -890,7 +949,7 @@ class Battle:
             "victor": victor,
             "spoils": spoils,
             "strength": {f.id: f.strength for f in self.fighters},
-            "losses": losses,
+            "losses": told["losses"],
             "factors": {
                 f.id: {
                     "af": f.af,
@@ -1274,4 +1333,9 @@ class AssaultStages:
     copy = staticmethod(Battle.copy)
     stage_key = staticmethod(Battle.stage_key)
     carried = staticmethod(Battle.continued)
-    finish = staticmethod(Battle.result)
+
+    @staticmethod
+    def carried_key(reached: Battle, key: Hashable, start: Battle) -> Hashable:
+        return reached.continued_key(key, start)
+
+    finish = staticmethod(Battle.outcome)

@@ -150,11 +150,13 @@ def retreat_chance(chart: AggressionChart, test: RetreatTest) -> Chance:
 def check_order(damage: Mapping[str, Mapping[str, int]]) -> list[tuple[str, list[str]]]:
     """AGG Retreat chance: sides by damage received (most first), and within each side its
     units by damage received this round (most first); ties keep the order given."""
-    # Python's sort is stable: equal damage keeps the order given.
-    ranked = sorted(damage, key=lambda s: -sum(damage[s].values()))
+    # Python's sort is stable, most first (``reverse``) too: equal damage keeps the order
+    # given.
+    totals = {side: sum(units.values()) for side, units in damage.items()}
     return [
-        (side, sorted(units, key=lambda u: -units[u]) if len(units) > 1 else list(units))
-        for side, units in ((s, damage[s]) for s in ranked)
+        (side, sorted(units, key=units.__getitem__, reverse=True) if len(units) > 1 else [*units])
+        for side in sorted(totals, key=totals.__getitem__, reverse=True)
+        for units in (damage[side],)
     ]
 
 
