@@ -1088,6 +1088,14 @@ def test_assault_odds_do_not_import_views_nor_movement_costs(game: Run) -> None:
     assert _loaded_by(game, reads, watched) == {" ".join(reads[0]): []}
 
 
+def test_assault_odds_load_no_openssl(game: Run) -> None:
+    """The log's hashes are CPython's own SHA-256 (``state.hashes``): an engine that only
+    works out odds does not load ``hashlib``'s OpenSSL library."""
+    game("place", "US-1", "18", "26.2")
+    reads = [["assault", "US-1", "--against", "G-1", "--odds"]]
+    assert _loaded_by(game, reads, ("_hashlib", "hashlib")) == {" ".join(reads[0]): []}
+
+
 def _loaded_by(game: Run, reads: list[list[str]], watched: tuple[str, ...]) -> Any:
     """Which of ``watched`` each command of ``reads`` has loaded, run in turn in one fresh
     interpreter."""

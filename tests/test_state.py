@@ -594,3 +594,14 @@ def test_state_copy_falls_back_to_deepcopy_for_a_value_marshal_cannot_write() ->
     copied = State(rows).copy().rows
     assert copied == rows
     assert copied["pending"]["odds"] is not rows["pending"]["odds"]
+
+
+def test_the_log_hashes_are_sha256_as_hashlib_makes_them() -> None:
+    """``state.hashes`` uses CPython's own SHA-256 (no OpenSSL): the same digests."""
+    import hashlib
+
+    from tabletop.state.hashes import text_hash
+
+    rows = {"b": "2", "a": "é"}
+    assert state_hash(rows) == hashlib.sha256("a\té\nb\t2\n".encode()).hexdigest()
+    assert text_hash("scenario") == hashlib.sha256(b"scenario").hexdigest()

@@ -177,13 +177,24 @@ def from_report(report: Any) -> Summary:
     # Added up in whole numbers over one common denominator: an assault has a thousand
     # outcomes or more, and as many fractions added for each thing shown were slow.
     common = math.lcm(*(p.denominator for p in outcomes.values()))
+    shares = [
+        (fields.get(key, {}), p.numerator * (common // p.denominator))
+        for key, p in outcomes.items()
+    ]
     sums: dict[str, dict[str, int]] = {}
-    for key, p in outcomes.items():
-        n = p.numerator * (common // p.denominator)
-        told = fields.get(key, {})
-        for name in names:
-            word = _word(told.get(name), name)
-            counts = sums.setdefault(name, {})
+    for name in names:
+        counts = sums[name] = {}
+        # The same few values come again in every outcome (a stand's losses, its fate).
+        words: dict[tuple[type, Any], str] = {}
+        for told, n in shares:
+            value = told.get(name)
+            if value.__class__ in _PLAIN:
+                seen = (value.__class__, value)
+                word = words.get(seen)
+                if word is None:
+                    word = words[seen] = _word(value, name)
+            else:
+                word = _word(value, name)
             counts[word] = counts.get(word, 0) + n
     each = {name: {w: Fraction(n, common) for w, n in t.items()} for name, t in sums.items()}
     held = each.pop("holds the field", None)
@@ -218,6 +229,9 @@ def from_report(report: Any) -> Summary:
         summary.expected[k.replace("_", " ")] = (v, UNITS.get(k.rsplit(" ", 1)[-1], ""))
     return summary
 
+
+# Values told in words by their value alone (``from_report`` keeps each one's word).
+_PLAIN = (int, str, bool, type(None), float)
 
 # A rule cited at the end of a result: "depleted (CD 1.2)".
 _CITED = re.compile(r"\s*\((?:CD|AGG|MB|ToS|SB)\b[^()]*\)$")
