@@ -40,6 +40,7 @@ from tabletop.table.measure import heading
 
 MODEL = "aggression"
 _NOBODY_LEFT: tuple[Any, ...] = ((), (), (), ())
+_NO_ONE: frozenset[str] = frozenset()
 
 
 @mutable_dataclass
@@ -149,6 +150,9 @@ class Battle:
         self._pursuit_seen: dict[tuple[Any, ...], tuple[bool, str]] = {}
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
+        # Whether a road column fights (``_check_lists``): only then is a round's fire
+        # limited (``_admin_allowed``).
+        self.road_column = False
         for f in fighters:
             _ = f.enemy  # made once, before the odds' copies share the fighter's fields
 
@@ -213,6 +217,7 @@ class Battle:
         for name in ("admin", "joined", "disengage"):
             for sid in orders.listed(name):
                 setattr(self.by_id[sid], "admin" if name == "admin" else name, True)
+        self.road_column = any(f.admin for f in self.fighters)
         admin_victims = any(f.admin for f in self.fighters if f.attacker)
         for sid in orders.listed("ambush"):
             f = self.by_id[sid]
@@ -327,7 +332,7 @@ class Battle:
         same rolls (the odds enumerate it once, ``continued``). None for the first round
         (ambushers fire a free shot) and while a road column fights (one more of it may fire
         each round, AGG Admin movement)."""
-        if not self.fought or any(f.admin for f in self.fighters):
+        if not self.fought or self.road_column:
             return None
         return self._going_on(self._left())
 
@@ -382,13 +387,14 @@ class Battle:
         new.__dict__.update(self.__dict__)
         new.fighters = fighters
         new.by_id = {f.id: f for f in fighters}
-        new.rounds = self.rounds[:]
-        new.chances = {k: v[:] for k, v in self.chances.items()}
+        if self.telling:  # else never added to (``telling``)
+            new.rounds = self.rounds[:]
+            new.chances = {k: v[:] for k, v in self.chances.items()}
+            new.lines = self.lines[:]
         new.retreated = self.retreated[:]
         new.disengaged = self.disengaged[:]
         new.surrendered = self.surrendered[:]
         new.eliminated = self.eliminated[:]
-        new.lines = self.lines[:]
         new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
         new.here = self.here.copy()
         return new
@@ -433,7 +439,7 @@ class Battle:
         shooters: list[tuple[Fighter, bool]] = []
         if number == 1:
             shooters += [(f, True) for f in at_start if f.ambusher]
-        allowed = self._admin_allowed(number, at_start)
+        allowed = self._admin_allowed(number, at_start) if self.road_column else _NO_ONE
         for f in at_start:
             if f.leader or f.profile.firepower == 0:
                 continue
@@ -462,7 +468,7 @@ class Battle:
         if record is not None:
             record["strength"] = {f.id: f.strength for f in at_start}
 
-    def _admin_allowed(self, number: int, present: list[Fighter]) -> set[str]:
+    def _admin_allowed(self, number: int, present: list[Fighter]) -> set[str] | frozenset[str]:
         """AGG Admin movement: who of each side's road column may fire, chosen at random and
         kept for the turn, one more each round."""
         allowed: set[str] = set()
