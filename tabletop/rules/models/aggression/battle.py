@@ -69,12 +69,15 @@ class Fighter:
     notes: list[str] = field(default_factory=list)
     # Whether it is a leader (its profile's type), asked at every turn of a round.
     leader: bool = field(init=False)
+    silent: bool = field(init=False)
     # Whether ``row`` (and ``record`` in it) is this fighter's own to change, or still the
     # row of the battle it was copied from (``Battle.copy``, ``Battle._own``).
     owns_row: bool = field(default=True, init=False)
 
     def __post_init__(self) -> None:
         self.leader = self.profile.type == "leader"
+        # Never fires in a round (``Battle._round``): a leader, or a unit without firepower.
+        self.silent = self.leader or self.profile.firepower == 0
 
     @property
     def engages_as(self) -> str:
@@ -150,9 +153,16 @@ class Battle:
         self._pursuit_seen: dict[tuple[Any, ...], tuple[bool, str]] = {}
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
-        # Whether a road column fights (``_check_lists``): only then is a round's fire
-        # limited (``_admin_allowed``).
+        # Orders given with the command (``_check_lists``): whether a road column fights
+        # (only then is a round's fire limited, ``_admin_allowed``), whether a unit is to
+        # disengage, and each unit's friends that joined the fight (``_test``).
         self.road_column = False
+        self.disengaging = False
+        self.joined_friends = {f.id: 0 for f in fighters}
+        # How far a unit retreats, and a pursued one falls back (AGG Retreats, AGG Pursuit).
+        params, per_hex = chart.params, chart.scale.inches_per_hex
+        self.retreat_inches = params.retreat_hexes * per_hex
+        self.pursued_inches = params.pursued_hexes * per_hex
         for f in fighters:
             _ = f.enemy  # made once, before the odds' copies share the fighter's fields
 
@@ -218,6 +228,11 @@ class Battle:
             for sid in orders.listed(name):
                 setattr(self.by_id[sid], "admin" if name == "admin" else name, True)
         self.road_column = any(f.admin for f in self.fighters)
+        self.disengaging = any(f.disengage for f in self.fighters)
+        self.joined_friends = {
+            f.id: sum(g.joined and g.side == f.side and g is not f for g in self.fighters)
+            for f in self.fighters
+        }
         admin_victims = any(f.admin for f in self.fighters if f.attacker)
         for sid in orders.listed("ambush"):
             f = self.by_id[sid]
@@ -366,7 +381,10 @@ class Battle:
         same stage key), only its rounds fought are ``start``'s and one."""
         if self.ended():
             return key
-        return self._position(start.fought + 1)
+        number = start.fought + 1
+        if number >= self.limit:  # the round carried over is the last: an end
+            return self._position(number)
+        return (number, *key[1:])  # type: ignore[index]
 
     def copy(self) -> Battle:
         """A copy to play the next round on, sharing what a round never changes: the game's
@@ -395,7 +413,8 @@ class Battle:
         new.disengaged = self.disengaged[:]
         new.surrendered = self.surrendered[:]
         new.eliminated = self.eliminated[:]
-        new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
+        if self.road_column:  # else never added to (``_admin_allowed``)
+            new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
         new.here = self.here.copy()
         return new
 
@@ -441,7 +460,7 @@ class Battle:
             shooters += [(f, True) for f in at_start if f.ambusher]
         allowed = self._admin_allowed(number, at_start) if self.road_column else _NO_ONE
         for f in at_start:
-            if f.leader or f.profile.firepower == 0:
+            if f.silent:
                 continue
             if f.admin and f.id not in allowed:
                 if telling:
@@ -449,16 +468,16 @@ class Battle:
                 continue
             shooters.append((f, False))
         for f, free in shooters:
-            shot = self._shoot(f, at_start, engaged[f.side], free, number)
+            shot = self._shoot(f, at_start, engaged[f.side], free, number, shots)
             if shot is None:
                 continue
-            shots.append(shot)
-            target = shot["target"]
+            target, done = shot
             fired_at.setdefault(target, set()).add(f.id)
-            if shot["damage"]:
-                damage[target] = damage.get(target, 0) + shot["damage"]
-                hits.setdefault(target, []).append(shot["damage"])
-        self._apply_damage(damage, hits)
+            if done:
+                damage[target] = damage.get(target, 0) + done
+                hits.setdefault(target, []).append(done)
+        if damage:
+            self._apply_damage(damage, hits)
         if record is not None:
             record["damage"] = {f.id: damage.get(f.id, 0) for f in at_start}
         self._retreat_section(number, damage, record)
@@ -502,13 +521,17 @@ class Battle:
         engaged: dict[str, int],
         free: bool,
         number: int,
-    ) -> dict[str, Any] | None:
-        enemies = [g.enemy for g in present if g.side != f.side]
+        shots: list[dict[str, Any]],
+    ) -> tuple[str, int] | None:
+        """``f``'s shot of the round: at whom, and the damage it does (the shot as the
+        result shows it added to ``shots`` when the battle tells it)."""
+        side = f.side
         # The same choice comes again round after round (and on the odds' many branches),
         # unless it was made by a die.
-        chosen = (f.id, *[e.id for e in enemies], None, *engaged.items())
+        chosen = (f.id, *[g.id for g in present if g.side != side], None, *engaged.items())
         choice = self._targets_seen.get(chosen)
         if choice is None:
+            enemies = [g.enemy for g in present if g.side != side]
             choice = rules.choose_target(
                 self.chart,
                 f.engages_as,
@@ -546,16 +569,19 @@ class Battle:
             self.lines.append(
                 f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
             )
-        return {
-            "shooter": f.id,
-            "target": target.id,
-            "stage": choice.stage,
-            "free": free,
-            "chance": shot.chance,
-            "roll": shot.roll,
-            "hit": shot.hit,
-            "damage": shot.damage,
-        }
+            shots.append(
+                {
+                    "shooter": f.id,
+                    "target": target.id,
+                    "stage": choice.stage,
+                    "free": free,
+                    "chance": shot.chance,
+                    "roll": shot.roll,
+                    "hit": shot.hit,
+                    "damage": shot.damage,
+                }
+            )
+        return target.id, shot.damage
 
     def _apply_damage(self, damage: dict[str, int], hits: dict[str, list[int]]) -> None:
         for sid, total in damage.items():
@@ -617,10 +643,7 @@ class Battle:
         for r in self.retreated:
             if self.by_id[r["stand"]].side == f.side:
                 friends_gone += 1
-        friends_joined = 0
-        for g in self.fighters:
-            if g.joined and g.side == f.side and g is not f:
-                friends_joined += 1
+        friends_joined = self.joined_friends[f.id]
         asked = (f.af, f.training, f.start_strength, lost, friends_gone, friends_joined)
         chance = self._chance_seen.get(asked)
         if chance is None:
@@ -727,7 +750,7 @@ class Battle:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
         allowed, test it for surrender (a disengaging unit just stays)."""
         step = 360.0 / self.chart.params.directions
-        inches = self.chart.params.retreat_hexes * self.chart.scale.inches_per_hex
+        inches = self.retreat_inches
 
         def bearing_at(offset: int) -> float:
             return (f.retreat_bearing + offset * step) % 360.0
@@ -799,6 +822,8 @@ class Battle:
     def _disengage(self, number: int, record: dict[str, Any] | None) -> None:
         """AGG Disengage: acted on in the retreat section, after the tests; the unit keeps its
         factor and its surplus equipment."""
+        if not self.disengaging:
+            return
         for f in self._present():
             if f.disengage and not self._over():
                 if self.telling:
@@ -812,11 +837,10 @@ class Battle:
     ) -> None:
         """AGG Pursuit: enemies that fired at a retreating unit and pursue follow it one hex,
         and it falls back one more; both then leave the battle."""
-        inches = 0.0
+        inches = self.pursued_inches
         for entry in [*self.retreated, *self.disengaged]:
             if entry["round"] != number:
                 continue
-            inches = inches or self.chart.params.pursued_hexes * self.chart.scale.inches_per_hex
             f = self.by_id[entry["stand"]]
             followers = []
             shooters = fired_at.get(f.id) or ()
