@@ -748,7 +748,8 @@ class Battle:
 
     def _retreat(self, f: Fighter, number: int, how: str) -> str:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
-        allowed, test it for surrender (a disengaging unit just stays)."""
+        allowed, test it for surrender (a disengaging unit just stays). What it did, in
+        words for the round's record (none when the battle does not tell it)."""
         step = 360.0 / self.chart.params.directions
         inches = self.retreat_inches
 
@@ -792,6 +793,8 @@ class Battle:
             self._gone(f, "eliminated")
             if self.telling:
                 self.lines.append(f"    {f.id} is destroyed getting away")
+        if not self.telling:
+            return ""
         return f"{'disengaged' if how == 'disengage' else 'retreated'} toward {to:.0f}"
 
     def _surrender(self, f: Fighter, number: int, tried: list[dict[str, Any]]) -> str:
