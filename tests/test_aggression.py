@@ -1438,6 +1438,29 @@ def test_assault_odds_by_rounds_match_the_whole_tree_two_against_one(agg: Run) -
     assert sum(by_rounds.values()) == 1
 
 
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "options"),
+    [
+        (["US-2"], ["G-2"], {"pursue.US-2": True}),
+        (["US-2"], ["G-2"], {"disengage": "G-2", "af.G-2": 8}),
+        (["US-2"], ["G-2"], {"works.G-2": "entrenched"}),
+        (["US-3", "US-4"], ["G-3"], {"af.G-3": 1, "retreat.G-3": 0}),
+        (["US-COL"], ["G-AMB"], {"ambush": "G-AMB", "admin": "US-COL"}),
+    ],
+    ids=["pursuit", "disengage", "works", "no-way-out", "ambushed-column"],
+)
+def test_assault_odds_by_rounds_match_the_whole_tree_under_orders(
+    agg: Run, attackers: list[str], defenders: list[str], options: dict[str, Any]
+) -> None:
+    # The odds' battles tell nothing, carry rounds over and share their rows until they
+    # change them; the whole tree plays the command itself, telling all. Same chances.
+    inputs = {"attackers": attackers, "defenders": defenders, "rounds": 2, "options": options}
+    path = Path(agg.game)  # type: ignore[attr-defined]
+    by_rounds = _enumerated(path, inputs, staged=True)
+    assert by_rounds == _enumerated(path, inputs, staged=False)
+    assert sum(by_rounds.values()) == 1
+
+
 def test_assault_odds_default_rounds_answer(agg: Run) -> None:
     # Up to the chart's 6 rounds (AGG Combat, max-rounds): each round's positions merged.
     data = _assault_odds(agg, "US-2", "--against", "G-2")
