@@ -338,14 +338,16 @@ def _spent_notes(result: dict[str, Any]) -> str:
 def _boundary(result: dict[str, Any], turn: int, tally: _Tally) -> list[tuple[str, str]]:
     """What a boundary did. All of it stays with the turn the command was typed in, as the
     log has it (one event, one turn); what follows "turn N begins" (weather rolls, markers
-    cleared) says so."""
+    cleared) or "morale phase begins" (night orders) says so: it came at the start of what
+    followed, not at the end of the phase the line is dated by."""
     out = []
     began = ""
     for item in result.get("happened") or []:
         if not isinstance(item, dict):
             continue
         what = str(item.get("what", ""))
-        if what == "turn":
+        if what == "turn" or (what == "phase" and not began):
+            # A turn's first phase begins with it: "turn 2 begins" says both.
             began = f"{item.get('result', '')}: "
         if what in QUIET_WHATS:
             continue
