@@ -17,7 +17,7 @@ phase and count of the assaults it started: one a phase, AGG Combat default).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import field, replace
 from functools import cached_property
 from typing import Any
@@ -41,6 +41,11 @@ from tabletop.table.measure import heading
 MODEL = "aggression"
 _NOBODY_LEFT: tuple[Any, ...] = ((), (), (), ())
 _NO_ONE: frozenset[str] = frozenset()
+
+# One shooter's aim in a round (``Battle._aiming``): who fires, whether it is a free ambush
+# shot, the target's priority stage, whom it fires at, the shot's working and its die's
+# purpose.
+Aim = tuple[str, bool, str, str, rules.ShotWorking, str]
 
 
 @mutable_dataclass
@@ -151,6 +156,11 @@ class Battle:
         self._ways_seen: dict[tuple[Any, ...], Any] = {}
         self._targets_seen: dict[tuple[Any, ...], rules.TargetChoice] = {}
         self._pursuit_seen: dict[tuple[Any, ...], tuple[bool, str]] = {}
+        # The aims of the round to be played from this position, shared by its copies
+        # (``copy`` makes the box, the first copy to play the round fills it): the odds play
+        # one position's round a dozen times over, by different dice, and who fires at whom
+        # with what chance is the same every time unless a die chose it (``_aiming``).
+        self._aims_box: list[list[Aim]] | None = None
         # A leader left alone retreats (``_leaders_alone``): nothing to ask without one.
         self.has_leaders = any(f.leader for f in fighters)
         # Orders given with the command (``_check_lists``): whether a road column fights
@@ -362,6 +372,7 @@ class Battle:
         if self.ended():
             return self
         new = self.copy()
+        new._aims_box = None  # its round is numbered as from ``start``: its aims its own
         number = new.fought = start.fought + 1
         new.retreated = [
             *start.retreated,
@@ -395,6 +406,8 @@ class Battle:
         are copied, one level deep, when the copy first changes them (``_own``): most rounds
         move no stand. The copy's fighters stand in their own rows (``_ground`` reads them,
         not the state's). Every list or map a round adds to is copied."""
+        if self._aims_box is None:
+            self._aims_box = []
         fighters = []
         for f in self.fighters:
             g = object.__new__(Fighter)
@@ -454,25 +467,12 @@ class Battle:
         damage: dict[str, int] = {}
         hits: dict[str, list[int]] = {}
         fired_at: dict[str, set[str]] = {}
-        engaged: dict[str, dict[str, int]] = {side: {} for side in self.sides}
-        shooters: list[tuple[Fighter, bool]] = []
-        if number == 1:
-            shooters += [(f, True) for f in at_start if f.ambusher]
-        allowed = self._admin_allowed(number, at_start) if self.road_column else _NO_ONE
-        for f in at_start:
-            if f.silent:
-                continue
-            if f.admin and f.id not in allowed:
-                if telling:
-                    self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
-                continue
-            shooters.append((f, False))
-        for f, free in shooters:
-            shot = self._shoot(f, at_start, engaged[f.side], free, number, shots)
-            if shot is None:
-                continue
-            target, done = shot
-            fired_at.setdefault(target, set()).add(f.id)
+        # Aimed as an earlier copy of this position did, or aimed now (``_aims_box``).
+        box, self._aims_box = self._aims_box, None
+        aims = box[0] if box else self._aiming(number, at_start, box)
+        for shooter, free, stage, target, working, purpose in aims:
+            done = self._shoot(shooter, free, stage, target, working, purpose, shots)
+            fired_at.setdefault(target, set()).add(shooter)
             if done:
                 damage[target] = damage.get(target, 0) + done
                 hits.setdefault(target, []).append(done)
@@ -514,17 +514,43 @@ class Battle:
             allowed.update(chosen)
         return allowed
 
-    def _shoot(
-        self,
-        f: Fighter,
-        present: list[Fighter],
-        engaged: dict[str, int],
-        free: bool,
-        number: int,
-        shots: list[dict[str, Any]],
-    ) -> tuple[str, int] | None:
-        """``f``'s shot of the round: at whom, and the damage it does (the shot as the
-        result shows it added to ``shots`` when the battle tells it)."""
+    def _aiming(
+        self, number: int, at_start: list[Fighter], box: list[list[Aim]] | None
+    ) -> Iterator[Aim]:
+        """Who fires in round ``number`` and at whom (AGG Target priority; ambushers' free
+        shots first, AGG Ambush; a road column's units free to fire, AGG Admin movement),
+        each aim given as it is chosen: a target chosen by a die is chosen after the shots
+        before it, as the rolls come in that order. The aims are kept in ``box`` for the
+        other copies of this position when no die chose any of them."""
+        telling = self.telling
+        engaged: dict[str, dict[str, int]] = {side: {} for side in self.sides}
+        shooters: list[tuple[Fighter, bool]] = []
+        if number == 1:
+            shooters += [(f, True) for f in at_start if f.ambusher]
+        allowed = self._admin_allowed(number, at_start) if self.road_column else _NO_ONE
+        for f in at_start:
+            if f.silent:
+                continue
+            if f.admin and f.id not in allowed:
+                if telling:
+                    self.lines.append(f"  {f.id} cannot return fire yet (AGG Admin movement)")
+                continue
+            shooters.append((f, False))
+        made: list[Aim] = []
+        by_die = self.road_column  # who of the column may fire is rolled
+        for f, free in shooters:
+            aim, rolled = self._aim(f, at_start, engaged[f.side], free, number)
+            by_die = by_die or rolled
+            if aim is not None:
+                made.append(aim)
+                yield aim
+        if box is not None and not by_die:
+            box.append(made)
+
+    def _aim(
+        self, f: Fighter, present: list[Fighter], engaged: dict[str, int], free: bool, number: int
+    ) -> tuple[Aim | None, bool]:
+        """``f``'s aim of the round (none without a target), and whether a die chose it."""
         side = f.side
         # The same choice comes again round after round (and on the odds' many branches),
         # unless it was made by a die.
@@ -543,8 +569,9 @@ class Battle:
             )
             if choice.roll is None:
                 self._targets_seen[chosen] = choice
+        rolled = choice.roll is not None
         if choice.target is None:
-            return None
+            return None, rolled
         target = self.by_id[choice.target.id]
         engaged[target.id] = engaged.get(target.id, 0) + 1
         what = "free ambush shot" if free else "fires"
@@ -564,16 +591,32 @@ class Battle:
             working = self._shot_seen[asked] = rules.shot_working(
                 self.chart, f.profile, target.profile, situation
             )
-        shot = rules.take_shot(working, self.dice, f"round {number} {f.id} {what} at {target.id}")
+        purpose = f"round {number} {f.id} {what} at {target.id}"
+        return (f.id, free, choice.stage, target.id, working, purpose), rolled
+
+    def _shoot(
+        self,
+        shooter: str,
+        free: bool,
+        stage: str,
+        target: str,
+        working: rules.ShotWorking,
+        purpose: str,
+        shots: list[dict[str, Any]],
+    ) -> int:
+        """A shot aimed (``_aim``) taken: the damage it does (the shot as the result shows
+        it added to ``shots`` when the battle tells it)."""
+        shot = rules.take_shot(working, self.dice, purpose)
         if self.telling:
+            what = "free ambush shot" if free else "fires"
             self.lines.append(
-                f"  {f.id} {what} at {target.id} ({choice.stage} target): " + "; ".join(shot.lines)
+                f"  {shooter} {what} at {target} ({stage} target): " + "; ".join(shot.lines)
             )
             shots.append(
                 {
-                    "shooter": f.id,
-                    "target": target.id,
-                    "stage": choice.stage,
+                    "shooter": shooter,
+                    "target": target,
+                    "stage": stage,
                     "free": free,
                     "chance": shot.chance,
                     "roll": shot.roll,
@@ -581,7 +624,7 @@ class Battle:
                     "damage": shot.damage,
                 }
             )
-        return target.id, shot.damage
+        return shot.damage
 
     def _apply_damage(self, damage: dict[str, int], hits: dict[str, list[int]]) -> None:
         for sid, total in damage.items():
