@@ -487,30 +487,52 @@ def _by_stages(
                         position = _Carried(reached_there, origin, start)
                     _merge(following, carried_k, position, (pn * q, pd * r))
                 continue
-            reached: dict[Hashable, S] = {}
-
-            def one(
-                dice: _ScriptedDice, start: S = start, reached: dict[Hashable, S] = reached
-            ) -> Hashable:
-                nonlocal runs
-                runs += 1
-                if runs > limit:
-                    raise TooManyBranches(limit)
-                position = copy(start)
-                stage(position, dice)
-                k = key(position)
-                reached.setdefault(k, position)
-                return k
-
             before_runs = runs
-            chances = _chances(one, MAX_BRANCHES)
+            runs, reached = _stage_runs(start, stage, key, copy, runs, limit)
             if alike is not None:
-                went = [(reached[k], k, c) for k, c in chances.items()]
+                went = [(position, k, c) for k, (position, c) in reached.items()]
                 played[alike] = (start, went, runs - before_runs)
-            for k, (q, r) in chances.items():
-                _merge(following, k, reached[k], (pn * q, pd * r))
+            for k, (position, (q, r)) in reached.items():
+                _merge(following, k, position, (pn * q, pd * r))
         frontier = following
     return [(s, _fraction(p)) for s, p in ended.values()]
+
+
+def _stage_runs(
+    start: S,
+    stage: Callable[[S, _ScriptedDice], None],
+    key: Callable[[S], Hashable],
+    copy: Callable[[S], S],
+    runs: int,
+    limit: int,
+) -> tuple[int, dict[Hashable, tuple[S, Chance]]]:
+    """One stage played from ``start`` on every roll (``_chances`` of a run that plays it on
+    a copy), as the runs made so far and, by key, the first position reached of that key
+    with the chance of reaching it. A round enumerates its own dice, a dozen runs or so,
+    and is enumerated from a few hundred starts: its loop is ``explore``'s without what a
+    stage never asks for (a memo of checkpoints, nested enumerations)."""
+    reached: dict[Hashable, tuple[S, Chance]] = {}
+    composites: dict[Hashable, object] = {}
+    stack: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
+    first = runs
+    while stack:
+        prefix, wn, wd = stack.pop()
+        runs += 1
+        if runs - first > MAX_BRANCHES:  # the bound of any one enumeration
+            raise TooManyBranches(MAX_BRANCHES)
+        if runs > limit:
+            raise TooManyBranches(limit)
+        dice = _ScriptedDice(prefix, composites=composites)
+        position = copy(start)
+        stage(position, dice)
+        k = key(position)
+        for at, (num, den), others in dice.others:
+            head = tuple(dice.faces[:at])
+            stack.extend(((*head, v), wn * num * q, wd * den * r) for v, q, r in reversed(others))
+        share = (wn * dice._num, wd * dice._den)
+        before = reached.get(k)
+        reached[k] = (position, share) if before is None else (before[0], _plus(before[1], share))
+    return runs, reached
 
 
 class _Carried(Generic[S]):

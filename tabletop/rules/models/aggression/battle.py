@@ -78,6 +78,10 @@ class Fighter:
     # Whether ``row`` (and ``record`` in it) is this fighter's own to change, or still the
     # row of the battle it was copied from (``Battle.copy``, ``Battle._own``).
     owns_row: bool = field(default=True, init=False)
+    # What ``Battle.position`` reads of the row and record (``Battle._placing``), kept until
+    # they change (``Battle._own`` forgets it): most rounds move no stand, and the odds key
+    # every position a round reaches.
+    placing: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.leader = self.profile.type == "leader"
@@ -127,10 +131,13 @@ class Battle:
         self.by_id = {f.id: f for f in fighters}
         self.limit = limit
         self.sides = list(dict.fromkeys(f.side for f in fighters))
-        # Each side's units still in the fight (``_gone`` takes them out, ``_over`` asks).
+        # Each side's units still in the fight (``_gone`` takes them out).
         self.here = {side: 0 for side in self.sides}
         for f in fighters:
             self.here[f.side] += f.present
+        # A side has no unit left in the fight (``_gone`` keeps it): asked several times a
+        # round, and of every position the odds reach.
+        self.side_gone = 0 in self.here.values()
         # Rounds fought, and the working of each (``rounds``, its tests' ``chances``) when
         # the battle tells it.
         self.fought = 0
@@ -297,7 +304,7 @@ class Battle:
 
     def ended(self) -> bool:
         """One side has left, or the rounds asked for are fought."""
-        return self.fought > 0 and (self._over() or self.fought >= self.limit)
+        return self.fought > 0 and (self.side_gone or self.fought >= self.limit)
 
     def next_round(self) -> None:
         self._round(self.fought + 1)
@@ -317,7 +324,7 @@ class Battle:
     def _position(self, fought: int) -> Hashable:
         """``position`` after ``fought`` rounds (``ended`` as of that many)."""
         left = self._left()
-        if fought and (self._over() or fought >= self.limit):
+        if fought and (self.side_gone or fought >= self.limit):
             return ("over", tuple((f.strength, f.present, f.gone) for f in self.fighters), left)
         return (fought, *self._going_on(left))
 
@@ -334,22 +341,30 @@ class Battle:
     def _going_on(self, left: tuple[Any, ...]) -> tuple[Any, ...]:
         """``position`` while the fight goes on, but for the rounds fought."""
         fighters = tuple(
-            (
-                f.strength,
-                f.af,
-                f.present,
-                f.gone,
-                f.row["x"],
-                f.row["y"],
-                f.row["status"],
-                tuple(f.row["markers"]),
-                f.row.get("moved_turn"),
-                f.record.get("retreated_turn"),
-            )
-            for f in self.fighters
+            [
+                (f.strength, f.af, f.present, f.gone, f.placing or self._placing(f))
+                for f in self.fighters
+            ]
         )
-        firing = tuple(sorted((k, tuple(v)) for k, v in self.admin_firing.items()))
+        firing: tuple[Any, ...] = ()
+        if self.admin_firing:  # only a road column's (``_admin_allowed``)
+            firing = tuple(sorted((k, tuple(v)) for k, v in self.admin_firing.items()))
         return (fighters, left, firing)
+
+    @staticmethod
+    def _placing(f: Fighter) -> tuple[Any, ...]:
+        """Where ``f``'s stand is and how it stands, as ``position`` tells it: kept on the
+        fighter until its row changes (``_own``)."""
+        row = f.row
+        f.placing = placing = (
+            row["x"],
+            row["y"],
+            row["status"],
+            tuple(row["markers"]),
+            row.get("moved_turn"),
+            f.record.get("retreated_turn"),
+        )
+        return placing
 
     def stage_key(self) -> Hashable | None:
         """What the next round depends on when that is not its number: ``position`` without
@@ -433,7 +448,9 @@ class Battle:
 
     @staticmethod
     def _own(f: Fighter) -> None:
-        """``f``'s row and record made its own before they change (``copy``)."""
+        """``f``'s row and record made its own before they change (``copy``), and what
+        ``position`` read of them forgotten (``_placing``)."""
+        f.placing = None
         if not f.owns_row:
             f.row = row = _row_copy(f.row)
             f.record = row["models"][MODEL]
@@ -447,10 +464,6 @@ class Battle:
         if side is None:
             return [f for f in self.fighters if f.present]
         return [f for f in self.fighters if f.present and f.side == side]
-
-    def _over(self) -> bool:
-        """A side has no unit left in the fight."""
-        return 0 in self.here.values()
 
     def _round(self, number: int) -> None:
         telling = self.telling
@@ -643,6 +656,8 @@ class Battle:
     def _gone(self, f: Fighter, how: str) -> None:
         if f.present:
             self.here[f.side] -= 1
+            if not self.here[f.side]:
+                self.side_gone = True
         f.present = False
         f.gone = how
         if how in ("eliminated", "surrendered"):
@@ -657,12 +672,12 @@ class Battle:
     def _retreat_section(
         self, number: int, damage: dict[str, int], record: dict[str, Any] | None
     ) -> None:
-        if self._over():
+        if self.side_gone:
             return
         if self.has_leaders:
             for side in self.sides:
                 self._leaders_alone(side, number)
-            if self._over():
+            if self.side_gone:
                 return
         by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
         for f in self.fighters:
@@ -678,7 +693,7 @@ class Battle:
                         tests.append(test)
             if self.has_leaders:
                 self._leaders_alone(side, number)
-            if self._over():
+            if self.side_gone:
                 break
 
     def _test(self, f: Fighter, number: int, lost: int) -> dict[str, Any]:
@@ -871,7 +886,7 @@ class Battle:
         if not self.disengaging:
             return
         for f in self._present():
-            if f.disengage and not self._over():
+            if f.disengage and not self.side_gone:
                 if self.telling:
                     self.lines.append(f"  {f.id} disengages")
                 outcome = self._retreat(f, number, "disengage")
