@@ -25,6 +25,7 @@ from typing import Any
 from tabletop.core.dice import DiceLike
 from tabletop.core.errors import BadInput, RulesRefusal
 from tabletop.core.frozen import mutable_dataclass
+from tabletop.core.odds import no_dice
 from tabletop.core.units import within
 from tabletop.core.words import count
 from tabletop.data.board import base_of
@@ -41,6 +42,7 @@ from tabletop.table.measure import heading
 MODEL = "aggression"
 _NOBODY_LEFT: tuple[Any, ...] = ((), (), (), ())
 _NO_ONE: frozenset[str] = frozenset()
+_NO_DICE = no_dice()
 
 # One shooter's aim in a round (``Battle._aiming``): who fires, whether it is a free ambush
 # shot, the target's priority stage, whom it fires at, the shot's working and its die's
@@ -163,6 +165,7 @@ class Battle:
         self._ways_seen: dict[tuple[Any, ...], Any] = {}
         self._targets_seen: dict[tuple[Any, ...], rules.TargetChoice] = {}
         self._pursuit_seen: dict[tuple[Any, ...], tuple[bool, str]] = {}
+        self._order_seen: dict[tuple[int | None, ...], list[tuple[str, list[str]]]] = {}
         # The aims of the round to be played from this position, shared by its copies
         # (``copy`` makes the box, the first copy to play the round fills it): the odds play
         # one position's round a dozen times over, by different dice, and who fires at whom
@@ -688,12 +691,21 @@ class Battle:
                 self._leaders_alone(side, number)
             if self.side_gone:
                 return
-        by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
-        for f in self.fighters:
-            if f.present and not f.leader:
-                by_side[f.side][f.id] = damage.get(f.id, 0)
+        # Who is tested, with the damage each took (none for a leader or one gone): the
+        # order of the tests is the same whenever that is (kept, as the odds meet it again
+        # on many branches).
+        asked = tuple(
+            [damage.get(f.id, 0) if f.present and not f.leader else None for f in self.fighters]
+        )
+        checks = self._order_seen.get(asked)
+        if checks is None:
+            by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
+            for f in self.fighters:
+                if f.present and not f.leader:
+                    by_side[f.side][f.id] = damage.get(f.id, 0)
+            checks = self._order_seen[asked] = rules.check_order(by_side)
         tests = None if record is None else record["tests"]
-        for side, order in rules.check_order(by_side):
+        for side, order in checks:
             for sid in order:
                 f = self.by_id[sid]
                 if f.present:
@@ -1425,6 +1437,9 @@ class AssaultStages:
     def stage(battle: Battle, dice: DiceLike) -> None:
         battle.dice = dice
         battle._round(battle.fought + 1)  # ``next_round``, a call less a run
+        # The position keeps no dice: the run's go as it ends, not with the thousands of
+        # positions kept (each its script, its branches and its rolls).
+        battle.dice = _NO_DICE
 
     # The battle's own methods, called on each position (no call in between: the odds make
     # thousands of copies and keys).
