@@ -536,7 +536,8 @@ def _stage_runs(
         k = key(position)
         for at, (num, den), others in dice.others:
             head = tuple(dice.faces[:at])
-            stack.extend(((*head, v), wn * num * q, wd * den * r) for v, q, r in reversed(others))
+            for v, q, r in reversed(others):
+                stack.append(((*head, v), wn * num * q, wd * den * r))
         share = (wn * dice._num, wd * dice._den)
         before = reached.get(k)
         reached[k] = (position, share) if before is None else (before[0], _plus(before[1], share))

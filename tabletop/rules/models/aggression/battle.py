@@ -183,6 +183,10 @@ class Battle:
         params, per_hex = chart.params, chart.scale.inches_per_hex
         self.retreat_inches = params.retreat_hexes * per_hex
         self.pursued_inches = params.pursued_hexes * per_hex
+        # The bearings a retreat may take (AGG Retreat directions), and the factor a unit
+        # that retreats goes to (AGG Aggression factors).
+        self.directions = params.directions
+        self.af_after_retreat = params.af_after_retreat
         for f in fighters:
             _ = f.enemy  # made once, before the odds' copies share the fighter's fields
             # Its fields in a plain table of its own. CPython keeps an instance's fields in
@@ -829,7 +833,7 @@ class Battle:
         """Move a unit out of the battle along the first allowed bearing, or, when none is
         allowed, test it for surrender (a disengaging unit just stays). What it did, in
         words for the round's record (none when the battle does not tell it)."""
-        step = 360.0 / self.chart.params.directions
+        step = 360.0 / self.directions
         inches = self.retreat_inches
 
         def bearing_at(offset: int) -> float:
@@ -865,7 +869,7 @@ class Battle:
             self.retreated.append(entry)
             self._gone(f, "retreated")
             # AGG Aggression factors: a unit that retreats goes to AF 1.
-            f.af = self.chart.params.af_after_retreat
+            f.af = self.af_after_retreat
             self._own(f)
             f.record["retreated_turn"] = self.turn
         if f.strength == 0:
