@@ -346,10 +346,10 @@ class Battle:
         if not (self.retreated or self.disengaged or self.surrendered or self.eliminated):
             return _NOBODY_LEFT
         return (
-            tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.retreated)),
-            tuple(sorted((r["stand"], tuple(r["pursued_by"])) for r in self.disengaged)),
-            tuple(sorted(self.surrendered)),
-            tuple(sorted(self.eliminated)),
+            _leaving(self.retreated),
+            _leaving(self.disengaged),
+            tuple(sorted(self.surrendered)) if self.surrendered else (),
+            tuple(sorted(self.eliminated)) if self.eliminated else (),
         )
 
     def _going_on(self, left: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -450,13 +450,11 @@ class Battle:
             new.rounds = self.rounds[:]
             new.chances = {k: v[:] for k, v in self.chances.items()}
             new.lines = self.lines[:]
-        new.retreated = self.retreated[:]
-        new.disengaged = self.disengaged[:]
-        new.surrendered = self.surrendered[:]
-        new.eliminated = self.eliminated[:]
+        # Who left and how (``retreated``, ``disengaged``, ``surrendered``, ``eliminated``)
+        # and who is still here (``here``) are shared: a round that changes them makes them
+        # anew (``_gone``, ``_retreat``), and most rounds do not.
         if self.road_column:  # else never added to (``_admin_allowed``)
             new.admin_firing = {k: v[:] for k, v in self.admin_firing.items()}
-        new.here = self.here.copy()
         return new
 
     @staticmethod
@@ -671,15 +669,19 @@ class Battle:
 
     def _gone(self, f: Fighter, how: str) -> None:
         if f.present:
-            self.here[f.side] -= 1
-            if not self.here[f.side]:
+            here = self.here = dict(self.here)  # its own, not its copies' (``copy``)
+            here[f.side] -= 1
+            if not here[f.side]:
                 self.side_gone = True
         f.present = False
         f.gone = how
         if how in ("eliminated", "surrendered"):
             self._own(f)
             f.row["status"] = "eliminated"
-            (self.surrendered if how == "surrendered" else self.eliminated).append(f.id)
+            if how == "surrendered":  # lists made anew, not added to (``copy``)
+                self.surrendered = [*self.surrendered, f.id]
+            else:
+                self.eliminated = [*self.eliminated, f.id]
             if how == "surrendered" and "surrendered" not in f.row["markers"]:
                 f.row["markers"].append("surrendered")
 
@@ -863,10 +865,10 @@ class Battle:
                 f"{round(centre(f.row)[0], 2):g},{round(centre(f.row)[1], 2):g}"
             )
         if how == "disengage":
-            self.disengaged.append(entry)
+            self.disengaged = [*self.disengaged, entry]  # made anew (``copy``)
             self._gone(f, "disengaged")
         else:
-            self.retreated.append(entry)
+            self.retreated = [*self.retreated, entry]  # made anew (``copy``)
             self._gone(f, "retreated")
             # AGG Aggression factors: a unit that retreats goes to AF 1.
             f.af = self.af_after_retreat
@@ -1410,6 +1412,13 @@ def _destination(row: StandRow, bearing_deg: float, inches: float) -> tuple[floa
     dx, dy = heading(bearing_deg)
     x, y = centre(row)
     return round(x + dx * inches, 6) + 0.0, round(y + dy * inches, 6) + 0.0
+
+
+def _leaving(entries: list[dict[str, Any]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Who left the fight this way and who pursued each, by stand (``Battle.position``)."""
+    if not entries:
+        return ()
+    return tuple(sorted([(r["stand"], tuple(r["pursued_by"])) for r in entries]))
 
 
 def _renumbered(entries: list[dict[str, Any]], number: int) -> list[dict[str, Any]]:
