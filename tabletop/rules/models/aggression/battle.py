@@ -133,6 +133,9 @@ class Battle:
         self.by_id = {f.id: f for f in fighters}
         self.limit = limit
         self.sides = list(dict.fromkeys(f.side for f in fighters))
+        # Who attacked and who defended, as the result lists them (``outcome``).
+        self.attackers = [f.id for f in fighters if f.attacker]
+        self.defenders = [f.id for f in fighters if not f.attacker]
         # Each side's units still in the fight (``_gone`` takes them out).
         self.here = {side: 0 for side in self.sides}
         for f in fighters:
@@ -987,8 +990,11 @@ class Battle:
         return [f for f in self.fighters if f.side == side and (f.present or f.gone == "pursuing")]
 
     def _victor(self) -> str | None:
-        left = [side for side in self.sides if self._holding(side)]
-        return left[0] if len(left) == 1 else None
+        """The one side still on the field (``_holding``), if only one is."""
+        left = {f.side for f in self.fighters if f.present or f.gone == "pursuing"}
+        if len(left) != 1:
+            return None
+        return next(iter(left))
 
     def _spoils(self, victor: str) -> dict[str, Any]:
         casualties = 0
@@ -1028,8 +1034,8 @@ class Battle:
         odds read of a battle (``odds_outcome``): they end a thousand battles or more, and
         need not share out the spoils of each nor write its records."""
         return {
-            "attackers": [f.id for f in self.fighters if f.attacker],
-            "defenders": [f.id for f in self.fighters if not f.attacker],
+            "attackers": [*self.attackers],
+            "defenders": [*self.defenders],
             "retreated": self.retreated,
             "surrendered": self.surrendered,
             "eliminated": self.eliminated,
