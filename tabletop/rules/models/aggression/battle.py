@@ -341,8 +341,10 @@ class Battle:
         """``position`` after ``fought`` rounds (``ended`` as of that many)."""
         left = self._left()
         if fought and (self.side_gone or fought >= self.limit):
-            fates = tuple([(f.strength, f.present, f.gone) for f in self.fighters])
-            return ("over", fates, left)
+            fates = []
+            for f in self.fighters:  # a loop, not a comprehension: a call less an end
+                fates.append((f.strength, f.present, f.gone))
+            return ("over", tuple(fates), left)
         return (fought, *self._going_on(left))
 
     def _left(self) -> tuple[Any, ...]:
@@ -488,9 +490,11 @@ class Battle:
             self.lines.append(f"Round {number}:")
             record = {"round": number, "shots": shots, "tests": []}
             self.rounds.append(record)
-        at_start = [f for f in self.fighters if f.present]
-        for f in at_start:
-            f.start_strength = f.strength
+        at_start = []
+        for f in self.fighters:
+            if f.present:
+                f.start_strength = f.strength
+                at_start.append(f)
         # Only a unit that leaves in this round is pursued (``_pursue``).
         left_before = len(self.retreated) + len(self.disengaged)
         damage: dict[str, int] = {}
