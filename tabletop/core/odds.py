@@ -530,7 +530,7 @@ def _stage_runs(
             raise TooManyBranches(MAX_BRANCHES)
         if runs > limit:
             raise TooManyBranches(limit)
-        dice = _ScriptedDice(prefix, composites=composites)
+        dice = _ScriptedDice(prefix, 0, None, composites)
         position = copy(start)
         stage(position, dice)
         k = key(position)

@@ -325,7 +325,7 @@ class Battle:
     def next_round(self) -> None:
         self._round(self.fought + 1)
 
-    def position(self) -> Hashable:
+    def position(self, fought: int | None = None) -> Hashable:
         """Everything the rounds still to come and the odds' outcome (``odds_outcome``)
         depend on, between rounds; battles with the same position are merged by the odds
         (``AssaultStages``), so it holds no more than that. While the fight goes on: the
@@ -334,11 +334,10 @@ class Battle:
         disengaged, surrendered or was destroyed, not in which round nor by which bearing;
         the road column's units free to fire. Once it is over, only what the outcome shows:
         who is left on the field, each stand's fate and losses. Never the rolls made, nor
-        the words said about them."""
-        return self._position(self.fought)
-
-    def _position(self, fought: int) -> Hashable:
-        """``position`` after ``fought`` rounds (``ended`` as of that many)."""
+        the words said about them. As if ``fought`` rounds had been fought, when given
+        (``continued_key``; ``ended`` as of that many)."""
+        if fought is None:
+            fought = self.fought
         left = self._left()
         if fought and (self.side_gone or fought >= self.limit):
             fates = []
@@ -425,7 +424,7 @@ class Battle:
             return key
         number = start.fought + 1
         if number >= self.limit:  # the round carried over is the last: an end
-            return self._position(number)
+            return self.position(number)
         return (number, *key[1:])  # type: ignore[index]
 
     def copy(self) -> Battle:
@@ -707,9 +706,10 @@ class Battle:
         # Who is tested, with the damage each took (none for a leader or one gone): the
         # order of the tests is the same whenever that is (kept, as the odds meet it again
         # on many branches).
-        asked = tuple(
-            [damage.get(f.id, 0) if f.present and not f.leader else None for f in self.fighters]
-        )
+        tested = []
+        for f in self.fighters:  # a loop, not a comprehension: a call less a round
+            tested.append(damage.get(f.id, 0) if f.present and not f.leader else None)
+        asked = tuple(tested)
         checks = self._order_seen.get(asked)
         if checks is None:
             by_side: dict[str, dict[str, int]] = {side: {} for side in self.sides}
