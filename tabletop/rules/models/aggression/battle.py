@@ -503,7 +503,10 @@ class Battle:
         box, self._aims_box = self._aims_box, None
         aims = box[0] if box else self._aiming(number, at_start, box)
         for shooter, free, stage, target, working, purpose in aims:
-            done = self._shoot(shooter, free, stage, target, working, purpose, shots)
+            shot = rules.take_shot(working, self.dice, purpose)
+            if telling:
+                self._tell_shot(shooter, free, stage, target, shot, shots)
+            done = shot.damage
             fired_at.setdefault(target, set()).add(shooter)
             if done:
                 damage[target] = damage.get(target, 0) + done
@@ -627,37 +630,32 @@ class Battle:
         purpose = f"round {number} {f.id} {what} at {target.id}"
         return (f.id, free, choice.stage, target.id, working, purpose), rolled
 
-    def _shoot(
+    def _tell_shot(
         self,
         shooter: str,
         free: bool,
         stage: str,
         target: str,
-        working: rules.ShotWorking,
-        purpose: str,
+        shot: rules.Shot,
         shots: list[dict[str, Any]],
-    ) -> int:
-        """A shot aimed (``_aim``) taken: the damage it does (the shot as the result shows
-        it added to ``shots`` when the battle tells it)."""
-        shot = rules.take_shot(working, self.dice, purpose)
-        if self.telling:
-            what = "free ambush shot" if free else "fires"
-            self.lines.append(
-                f"  {shooter} {what} at {target} ({stage} target): " + "; ".join(shot.lines)
-            )
-            shots.append(
-                {
-                    "shooter": shooter,
-                    "target": target,
-                    "stage": stage,
-                    "free": free,
-                    "chance": shot.chance,
-                    "roll": shot.roll,
-                    "hit": shot.hit,
-                    "damage": shot.damage,
-                }
-            )
-        return shot.damage
+    ) -> None:
+        """A shot aimed (``_aim``) and taken, in words and as the result shows it."""
+        what = "free ambush shot" if free else "fires"
+        self.lines.append(
+            f"  {shooter} {what} at {target} ({stage} target): " + "; ".join(shot.lines)
+        )
+        shots.append(
+            {
+                "shooter": shooter,
+                "target": target,
+                "stage": stage,
+                "free": free,
+                "chance": shot.chance,
+                "roll": shot.roll,
+                "hit": shot.hit,
+                "damage": shot.damage,
+            }
+        )
 
     def _apply_damage(self, damage: dict[str, int], hits: dict[str, list[int]]) -> None:
         for sid, total in damage.items():
