@@ -142,8 +142,9 @@ class _ScriptedDice:
         if self._next < len(self.faces):
             value = self.faces[self._next]
         else:
-            (value, num, den), *others = branches(*asked)
-            self.others.append((self._next, (self._num, self._den), tuple(others)))
+            found = branches(*asked)
+            value, num, den = found[0]
+            self.others.append((self._next, (self._num, self._den), found[1:]))
             self._num *= num
             self._den *= den
             self.faces.append(value)

@@ -435,7 +435,8 @@ class Battle:
         (``_put``, ``_gone``, ``_retreat``; the end of the battle too, ``result``), so those
         are copied, one level deep, when the copy first changes them (``_own``): most rounds
         move no stand. The copy's fighters stand in their own rows (``_ground`` reads them,
-        not the state's). Every list or map a round adds to is copied."""
+        not the state's). Who left and who is still here are shared too, made anew by the
+        round that changes them; every other list or map a round adds to is copied."""
         if self._aims_box is None:
             self._aims_box = []
         # Each object's fields copied whole (``dict.copy`` copies a table at once, where
