@@ -486,13 +486,7 @@ def _by_stages(
                     if carried_k != k:
                         # Made only if it is the one kept of its key (``_Carried.made``).
                         position = _Carried(reached_there, origin, start)
-                    # ``_merge``, inline: a few thousand times.
-                    before = following.get(carried_k)
-                    share = (pn * q, pd * r)
-                    following[carried_k] = (
-                        position,
-                        share if before is None else _plus(before[1], share),
-                    )
+                    _merge(following, carried_k, position, (pn * q, pd * r))
                 continue
             before_runs = runs
             runs, reached = _stage_runs(start, stage, key, copy, runs, limit)
@@ -500,9 +494,7 @@ def _by_stages(
                 went = [(position, k, c) for k, (position, c) in reached.items()]
                 played[alike] = (start, went, runs - before_runs)
             for k, (position, (q, r)) in reached.items():
-                before = following.get(k)  # ``_merge``, inline
-                share = (pn * q, pd * r)
-                following[k] = (position, share if before is None else _plus(before[1], share))
+                _merge(following, k, position, (pn * q, pd * r))
         frontier = following
     return [(s, _fraction(p)) for s, p in ended.values()]
 
