@@ -328,8 +328,8 @@ class Game:
         table: Any = None
 
         # The state read once; each run gets a deep copy (``marshal`` is many times quicker
-        # than reading the rows' JSON again).
-        frozen = marshal.dumps(State.from_db(rows).rows)
+        # than reading the rows' JSON again). Made for a plain distribution only (below).
+        frozen = b""
 
         def one(dice: Any) -> str:
             nonlocal table
@@ -383,6 +383,7 @@ class Game:
             elif stages is not None:
                 dist = staged(stages)
             else:
+                frozen = marshal.dumps(State.from_db(rows).rows)
                 dist = distribution(one, limit)
         except TooManyBranches as exc:
             raise BadInput(
