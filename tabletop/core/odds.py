@@ -160,12 +160,6 @@ class _ScriptedDice:
         return self._take(sides, purpose, _faces, sides)
 
     def roll_in_bands(self, sides: int, purpose: str, cuts: tuple[int, ...]) -> int:
-        at = self._next
-        if at < len(self.faces):  # ``_take`` following its script, the usual case inline
-            value = self.faces[at]
-            self._next = at + 1
-            self._thrown.append((sides, value, purpose))
-            return value
         return self._take(sides, purpose, _bands, sides, cuts)
 
     def roll_again_above(self, sides: int, above: int, purpose: str) -> int:

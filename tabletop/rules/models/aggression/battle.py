@@ -320,7 +320,11 @@ class Battle:
 
     def ended(self) -> bool:
         """One side has left, or the rounds asked for are fought."""
-        return self.fought > 0 and (self.side_gone or self.fought >= self.limit)
+        return self._ends(self.fought)
+
+    def _ends(self, fought: int) -> bool:
+        """``ended`` once ``fought`` rounds are fought."""
+        return fought > 0 and (self.side_gone or fought >= self.limit)
 
     def next_round(self) -> None:
         self._round(self.fought + 1)
@@ -339,7 +343,7 @@ class Battle:
         if fought is None:
             fought = self.fought
         left = self._left()
-        if fought and (self.side_gone or fought >= self.limit):
+        if self._ends(fought):
             fates = []
             for f in self.fighters:  # a loop, not a comprehension: a call less an end
                 fates.append((f.strength, f.present, f.gone))
@@ -517,8 +521,7 @@ class Battle:
         if record is not None:
             record["damage"] = {f.id: damage.get(f.id, 0) for f in at_start}
         self._retreat_section(number, damage, record)
-        if self.disengaging:
-            self._disengage(number, record)
+        self._disengage(number, record)
         if fired_at and len(self.retreated) + len(self.disengaged) > left_before:
             self._pursue(number, fired_at, record)
         if record is not None:
@@ -611,7 +614,6 @@ class Battle:
             return None, rolled
         target = self.by_id[choice.target.id]
         engaged[target.id] = engaged.get(target.id, 0) + 1
-        what = "free ambush shot" if free else "fires"
         # The same shot comes again round after round (and on the odds' many branches).
         asked = (
             f.id,
@@ -628,7 +630,7 @@ class Battle:
             working = self._shot_seen[asked] = rules.shot_working(
                 self.chart, f.profile, target.profile, situation
             )
-        purpose = f"round {number} {f.id} {what} at {target.id}"
+        purpose = f"round {number} {f.id} {_fires(free)} at {target.id}"
         return (f.id, free, choice.stage, target.id, working, purpose), rolled
 
     def _tell_shot(
@@ -641,9 +643,8 @@ class Battle:
         shots: list[dict[str, Any]],
     ) -> None:
         """A shot aimed (``_aim``) and taken, in words and as the result shows it."""
-        what = "free ambush shot" if free else "fires"
         self.lines.append(
-            f"  {shooter} {what} at {target} ({stage} target): " + "; ".join(shot.lines)
+            f"  {shooter} {_fires(free)} at {target} ({stage} target): " + "; ".join(shot.lines)
         )
         shots.append(
             {
@@ -796,7 +797,7 @@ class Battle:
             fought=[g.row for g in self._present() if g.side != f.side],
             enemies=[s for s in placed if s["side"] != f.side],
             friends=[s for s in placed if s["side"] == f.side],
-            sector=180.0 / self.chart.params.directions,
+            sector=180.0 / self.directions,
         )
 
     def _way_out(
@@ -989,12 +990,12 @@ class Battle:
     # --- the end -----------------------------------------------------------------------------
 
     def _holding(self, side: str) -> list[Fighter]:
-        """Units of a side still on the field, pursuers included (they won it)."""
-        return [f for f in self.fighters if f.side == side and (f.present or f.gone == "pursuing")]
+        """Units of a side still on the field (``_on_field``)."""
+        return [f for f in self.fighters if f.side == side and _on_field(f)]
 
     def _victor(self) -> str | None:
-        """The one side still on the field (``_holding``), if only one is."""
-        left = {f.side for f in self.fighters if f.present or f.gone == "pursuing"}
+        """The one side still on the field (``_on_field``), if only one is."""
+        left = {f.side for f in self.fighters if _on_field(f)}
         if len(left) != 1:
             return None
         return next(iter(left))
@@ -1421,6 +1422,16 @@ def _destination(row: StandRow, bearing_deg: float, inches: float) -> tuple[floa
     dx, dy = heading(bearing_deg)
     x, y = centre(row)
     return round(x + dx * inches, 6) + 0.0, round(y + dy * inches, 6) + 0.0
+
+
+def _fires(free: bool) -> str:
+    """How a shot is told: an ambusher's free shot (AGG Ambush), or a round's fire."""
+    return "free ambush shot" if free else "fires"
+
+
+def _on_field(f: Fighter) -> bool:
+    """Whether ``f`` is still on the field: in the fight, or pursuing (it won it)."""
+    return f.present or f.gone == "pursuing"
 
 
 def _leaving(entries: list[dict[str, Any]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
