@@ -24,13 +24,14 @@ import gc
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from tabletop.core.dice import DiceLike, Roll
 from tabletop.core.frozen import frozen_dataclass
 
 T = TypeVar("T", bound=Hashable)
 S = TypeVar("S", bound=Hashable)
+R = TypeVar("R")
 
 MAX_BRANCHES = 200_000
 
@@ -378,6 +379,7 @@ def expectation(dist: Mapping[T, Fraction], value: Callable[[T], float | int]) -
     return sum((p * Fraction(value(o)) for o, p in dist.items()), Fraction(0))
 
 
+@overload
 def by_stages(
     first: S,
     stage: Callable[[S, _ScriptedDice], None],
@@ -386,7 +388,32 @@ def by_stages(
     copy: Callable[[S], S],
     limit: int | None = None,
     again: Again[S] | None = None,
-) -> list[tuple[S, Fraction]]:
+) -> list[tuple[S, Fraction]]: ...
+@overload
+def by_stages(
+    first: S,
+    stage: Callable[[S, _ScriptedDice], None],
+    over: Callable[[S], bool],
+    key: Callable[[S], Hashable],
+    copy: Callable[[S], S],
+    limit: int | None = None,
+    again: Again[S] | None = None,
+    *,
+    finish: Callable[[S], R],
+) -> list[tuple[R, Fraction]]: ...
+
+
+def by_stages(
+    first: S,
+    stage: Callable[[S, _ScriptedDice], None],
+    over: Callable[[S], bool],
+    key: Callable[[S], Hashable],
+    copy: Callable[[S], S],
+    limit: int | None = None,
+    again: Again[S] | None = None,
+    *,
+    finish: Callable[[S], Any] | None = None,
+) -> list[tuple[Any, Fraction]]:
     """Exact distribution of where a procedure made of stages (an assault's rounds) ends.
 
     ``stage(s, dice)`` plays one stage on ``s`` in place; ``over(s)`` says the procedure has
@@ -396,12 +423,14 @@ def by_stages(
     rounds is followed as a few positions a round rather than as one tree of every roll.
     Positions of different stages that play their next stage alike (``again``: an
     assault's round does not depend on its number, mostly) have it enumerated once: the
-    positions it reached are carried over to the other start. Returns each end position
-    once, with its chance; more than ``limit`` runs of a stage raise ``TooManyBranches``.
+    positions it reached are carried over to the other start. Returns each end once, with
+    its chance: ``finish`` of the first position of its key to end (positions of one key end
+    alike), or that position itself without ``finish``. More than ``limit`` runs of a stage
+    raise ``TooManyBranches``.
     """
     limit = MAX_BRANCHES if limit is None else limit
     with collector_paused():
-        return _by_stages(first, stage, over, key, copy, limit, again)
+        return _by_stages(first, stage, over, key, copy, limit, again, finish)
 
 
 class Again(Protocol[S]):
@@ -428,10 +457,9 @@ class Again(Protocol[S]):
 def collector_paused() -> Iterator[None]:
     """Python's cycle collector paused: the positions an enumeration keeps are thousands of
     small containers in no cycle, and the collector's passes over them as they pile up cost
-    a tenth of a long enumeration while finding nothing. A caller that reads the positions
-    (``Game.odds``) keeps it paused until it has let them go: the first pass after counts
-    every container made meanwhile and walks those still alive. Whatever cycles there are
-    wait for that pass."""
+    a tenth of a long enumeration while finding nothing. The first pass after counts every
+    container made meanwhile and walks those still alive (``by_stages`` keeps no position
+    past its end, ``finish``). Whatever cycles there are wait for that pass."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -449,22 +477,27 @@ def _by_stages(
     copy: Callable[[S], S],
     limit: int,
     again: Again[S] | None,
-) -> list[tuple[S, Fraction]]:
+    finish: Callable[[S], Any] | None,
+) -> list[tuple[Any, Fraction]]:
+    # Each end by its key, with its chance: finished (``_end``) as the first position of that
+    # key ends, and no position kept after: an assault ends a thousand ways, its positions
+    # are the most of what an enumeration holds, and memory first touched costs the system
+    # a page fault for every four kilobytes (docs/performance.md).
+    ended: dict[Hashable, tuple[Any, Chance]] = {}
     frontier: dict[Hashable, tuple[S, Chance]] = {key(first): (first, (1, 1))}
-    ended: dict[Hashable, tuple[S, Chance]] = {}
-    # By stage key: the first start of that key, where the stage went from it, and the runs
-    # that took (counted again whenever it is carried over: ``limit`` stays the bound of the
-    # enumeration as if every start were run, so a battle answered or refused stays so).
-    played: dict[Hashable, tuple[S, list[tuple[S, Hashable, Chance]], int]] = {}
+    # By stage key: the first start of that key, where the stage went from it (None for an
+    # end: the same end from any start, ``Again.carried``), and the runs that took (counted
+    # again whenever it is carried over: ``limit`` stays the bound of the enumeration as if
+    # every start were run, so a battle answered or refused stays so).
+    played: dict[Hashable, tuple[S, list[tuple[S | None, Hashable, Chance]], int]] = {}
     runs = 0
     while frontier:
         following: dict[Hashable, tuple[S, Chance]] = {}
         for k, (start, p) in frontier.items():
             if isinstance(start, _Carried):
                 start = start.made(again)
-            if over(start):
-                # Positions that ended alike in different stages are one outcome.
-                _merge(ended, k, start, p)
+            if over(start):  # the first position, or one carried over into its last stage
+                _end(ended, k, start, p, finish)
                 continue
             pn, pd = p
             alike = None if again is None else again.stage_key(start)
@@ -475,22 +508,52 @@ def _by_stages(
                 if runs > limit:
                     raise TooManyBranches(limit)
                 for reached_there, k, (q, r) in went:
+                    share = (pn * q, pd * r)
+                    if reached_there is None:
+                        _end(ended, k, None, share, finish)
+                        continue
                     carried_k = again.carried_key(reached_there, k, start)
+                    if carried_k in ended:  # carried over into an end reached already
+                        _end(ended, carried_k, None, share, finish)
+                        continue
                     position: Any = reached_there
                     if carried_k != k:
                         # Made only if it is the one kept of its key (``_Carried.made``).
                         position = _Carried(reached_there, origin, start)
-                    _merge(following, carried_k, position, (pn * q, pd * r))
+                    _merge(following, carried_k, position, share)
                 continue
             before_runs = runs
             runs, reached = _stage_runs(start, stage, key, copy, runs, limit)
-            if alike is not None:
-                went = [(position, k, c) for k, (position, c) in reached.items()]
-                played[alike] = (start, went, runs - before_runs)
+            went = []
             for k, (position, (q, r)) in reached.items():
-                _merge(following, k, position, (pn * q, pd * r))
+                share = (pn * q, pd * r)
+                if over(position):
+                    _end(ended, k, position, share, finish)
+                    went.append((None, k, (q, r)))
+                else:
+                    _merge(following, k, position, share)
+                    went.append((position, k, (q, r)))
+            if alike is not None:
+                played[alike] = (start, went, runs - before_runs)
         frontier = following
     return [(s, _fraction(p)) for s, p in ended.values()]
+
+
+def _end(
+    ended: dict[Hashable, tuple[Any, Chance]],
+    k: Hashable,
+    position: Any,
+    p: Chance,
+    finish: Callable[[Any], Any] | None,
+) -> None:
+    """An end of key ``k`` reached with chance ``p``: its chance added to what ``ended`` has of
+    it, or it kept, ``finish``ed when given (positions of one key end alike, so the first
+    stands for them all; ``position`` is None only for a key already there)."""
+    before = ended.get(k)
+    if before is None:
+        ended[k] = (position if finish is None else finish(position), p)
+    else:
+        ended[k] = (before[0], _plus(before[1], p))
 
 
 def _stage_runs(

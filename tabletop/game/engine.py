@@ -27,7 +27,6 @@ from tabletop.core.frozen import mutable_dataclass
 from tabletop.core.odds import (
     TooManyBranches,
     by_stages,
-    collector_paused,
     distribution,
     no_dice,
     repeated,
@@ -346,23 +345,24 @@ class Game:
             ctx = RulesContext(State.from_db(rows), no_dice(), loaded.scenario, loaded.charts)
             first = stages.begin(ctx, inputs)
             dist: dict[str, Fraction] = {}
-            # Until the end positions are told and gone (``collector_paused``).
-            with collector_paused():
-                ended = by_stages(
-                    first,
-                    stages.stage,
-                    stages.over,
-                    stages.key,
-                    stages.copy,
-                    limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
-                    stages if hasattr(stages, "stage_key") else None,
-                )
-                for position, p in ended:
-                    key, shown = tell(stages.finish(position))
-                    results.setdefault(key, shown)
-                    before = dist.get(key)
-                    dist[key] = p if before is None else before + p
-                del ended  # the end positions go before the collector is back
+
+            def told(position: Any) -> tuple[str, dict[str, Any]]:
+                # Each end told as it is first reached (``by_stages``), its position let go.
+                return tell(stages.finish(position))
+
+            for (key, shown), p in by_stages(
+                first,
+                stages.stage,
+                stages.over,
+                stages.key,
+                stages.copy,
+                limit * ODDS_STAGE_LIMIT // ODDS_LIMIT,
+                stages if hasattr(stages, "stage_key") else None,
+                finish=told,
+            ):
+                results.setdefault(key, shown)
+                before = dist.get(key)
+                dist[key] = p if before is None else before + p
             return dist
 
         def repeats(plan: Any) -> dict[str, Fraction]:
