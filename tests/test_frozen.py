@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tabletop.core import frozen
 from tabletop.core.frozen import frozen_dataclass, mutable_dataclass
 
 
@@ -257,18 +258,45 @@ def test_every_frozen_class_of_the_program_has_the_dataclass_signature() -> None
     assert checked > 150
 
 
+def _as_a_new_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forget the code this process read or compiled, as the next command would start."""
+    monkeypatch.setattr(frozen, "_kept", {})
+    monkeypatch.setattr(frozen, "_used", {})
+
+
 def test_compiled_code_is_kept_and_a_damaged_copy_is_compiled_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path))
+    _as_a_new_process(monkeypatch)
     generated, _ = _made_alike()
     kept = sorted(tmp_path.glob("code-*/*.marshal"))
-    assert len(kept) == 1
+    assert [k.name for k in kept] == [f"{__name__}.marshal"]  # one file for this module
     kept[0].write_bytes(b"not marshal data")
+    _as_a_new_process(monkeypatch)
     _, again = _made_alike()
     assert again("x").tags == [] and kept[0].read_bytes() != b"not marshal data"
-    _, loaded = _made_alike()  # from the kept copy
-    assert inspect.signature(loaded) == inspect.signature(generated)
+    _as_a_new_process(monkeypatch)
+    compiled = []
+    monkeypatch.setattr(frozen, "compile", lambda *a, **k: compiled.append(a), raising=False)
+    _, loaded = _made_alike()  # from the kept copy, nothing compiled
+    assert inspect.signature(loaded) == inspect.signature(generated) and compiled == []
+
+
+def test_a_module_file_keeps_the_texts_of_all_its_classes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLETOP_CACHE", str(tmp_path))
+    _as_a_new_process(monkeypatch)
+    _made_alike()
+
+    @frozen_dataclass
+    class Other:
+        name: str
+
+    assert len(list(tmp_path.glob("code-*/*.marshal"))) == 1  # both in this module's file
+    _as_a_new_process(monkeypatch)
+    assert sorted(len(t.splitlines()) for t in frozen._read_kept(__name__)) == [2, 7]
 
 
 def test_a_cache_that_cannot_be_written_changes_nothing(

@@ -36,7 +36,6 @@ import marshal
 import os
 import reprlib
 import sys
-import zlib
 from collections.abc import Callable
 from operator import attrgetter
 from types import CodeType
@@ -186,7 +185,7 @@ def _init(cls: type[T], frozen: bool) -> None:
         params += ["*", *keyword]
     lines = [f"def __init__({','.join(['self', *params])})->_return_type:", *(body or ["  pass"])]
     made: dict[str, Any] = {}
-    exec(_compiled("\n".join(lines)), space, made)
+    exec(_compiled("\n".join(lines), cls.__module__), space, made)
     init = made["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[method-assign]
@@ -194,35 +193,66 @@ def _init(cls: type[T], frozen: bool) -> None:
 
 # Compiling the text of an ``__init__`` is most of what making a dataclass costs (0.1 to
 # 0.5 ms by its fields; a command defines fifty and more); loading the compiled code is forty
-# times quicker. So each text's code is kept in the cache folder (``core/cache.py``), one
-# file per text, named by its checksum and length, holding the text itself to compare (two
-# texts of one name are told apart). Python writes its own modules' code beside them in the
-# same way (``__pycache__``); the folder is named by the interpreter's exact version, as
-# code does not carry over between versions.
-# The first number counts changes to how the texts are compiled here.
-_CODE_FOLDER = f"code-1-{sys.implementation.cache_tag}-{sys.hexversion:x}"
+# times quicker. So the code of each text is kept in the cache folder (``core/cache.py``), one
+# file for each module that defines such classes, holding its texts and their code: a module's
+# file is read once, as its first class is made (one file a class cost a command 3 ms in
+# opening files alone, docs/performance.md), and written again when a text is new to it.
+# Python keeps its own modules' code beside them in the same way (``__pycache__``); the folder
+# is named by the interpreter's exact version, as code does not carry over between versions.
+# The first number counts changes to how the texts are compiled or kept here.
+_CODE_FOLDER = f"code-2-{sys.implementation.cache_tag}-{sys.hexversion:x}"
 _FILENAME = "<frozen_dataclass>"
+# A module's file keeps the texts of its classes as they were and as they are; past this
+# many, only those this process made are kept (the rest came from code since changed).
+_KEPT_MOST = 256
+
+# By module: the texts read from its file or compiled since, with their code (``_compiled``).
+_kept: dict[str, dict[str, CodeType]] = {}
+# By module: the texts this process made classes of.
+_used: dict[str, set[str]] = {}
 
 
-def _compiled(text: str) -> CodeType:
-    folder = cache.cache_dir()
-    path = None
-    if folder is not None:
-        data = text.encode()
-        path = os.path.join(folder, _CODE_FOLDER, f"{zlib.crc32(data):08x}-{len(data)}.marshal")
-        try:
-            with open(path, "rb") as f:
-                kept_text, code = marshal.load(f)
-            if kept_text == text and isinstance(code, CodeType):
-                return code
-        except (OSError, EOFError, ValueError, TypeError):
-            pass  # none kept yet, or unreadable: compiled below and kept again
+def _compiled(text: str, module: str) -> CodeType:
+    """The code of ``text``, an ``__init__`` of a class of ``module``: kept by the module's
+    file in the cache folder, else compiled and the file written again."""
+    kept = _kept.get(module)
+    if kept is None:
+        kept = _kept[module] = _read_kept(module)
+    _used.setdefault(module, set()).add(text)
+    code = kept.get(text)
+    if code is not None:
+        return code
     # Not under this module's own ``from __future__`` (as ``dataclass`` compiles it).
-    code = compile(text, _FILENAME, "exec", dont_inherit=True)
+    code = kept[text] = compile(text, _FILENAME, "exec", dont_inherit=True)
+    if len(kept) > _KEPT_MOST:
+        kept = _kept[module] = {t: kept[t] for t in _used[module]}
+    path = _kept_path(module)
     if path is not None:
         with contextlib.suppress(OSError, ValueError):  # a read-only cache: compiled again
-            cache.write_atomically(path, marshal.dumps((text, code)))
+            cache.write_atomically(path, marshal.dumps(kept))
     return code
+
+
+def _kept_path(module: str) -> str | None:
+    folder = cache.cache_dir()
+    if folder is None:
+        return None
+    return os.path.join(folder, _CODE_FOLDER, f"{module}.marshal")
+
+
+def _read_kept(module: str) -> dict[str, CodeType]:
+    """The texts and code kept in ``module``'s file; none when it is missing or damaged."""
+    path = _kept_path(module)
+    if path is None:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            kept = marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}  # none kept yet, or unreadable: compiled as asked and kept again
+    if not isinstance(kept, dict):
+        return {}
+    return {t: c for t, c in kept.items() if isinstance(t, str) and isinstance(c, CodeType)}
 
 
 def _made(cls: type[T], kw_only: bool, frozen: bool) -> type[T]:
