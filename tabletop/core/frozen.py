@@ -270,8 +270,23 @@ def _made(cls: type[T], kw_only: bool, frozen: bool) -> type[T]:
         raise TypeError(f"{cls.__qualname__}: an InitVar needs dataclass's own __init__")
     _init(built, frozen)
     if undocumented:
-        built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
+        built.__doc__ = _SignatureDoc()  # type: ignore[assignment]
     return _shared(_frozen(built) if frozen else built, frozen)
+
+
+class _SignatureDoc:
+    """The docstring ``dataclass`` gives a class without one, its name and signature, made
+    when it is first read (``help``, ``inspect.getdoc``) rather than as the class is made:
+    the signature costs 10 us a class, 0.8 ms as a command starts, for words hardly ever
+    read. Python reads a class's ``__doc__`` through a descriptor kept under that name, and
+    the words then replace it."""
+
+    def __get__(self, obj: object, cls: type | None = None) -> str:
+        owner = type(obj) if cls is None else cls
+        doc = owner.__name__ + str(inspect.signature(owner)).replace(" -> None", "")
+        if owner.__dict__.get("__doc__") is self:
+            owner.__doc__ = doc
+        return doc
 
 
 @overload
