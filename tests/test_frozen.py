@@ -339,3 +339,17 @@ def test_an_initvar_is_refused_rather_than_left_out_of_init() -> None:
         class Seeded:
             seed: dataclasses.InitVar[int]
             value: int = 0
+
+
+def test_an_undocumented_class_reads_the_docstring_dataclass_gives_it() -> None:
+    def shapes() -> type:
+        class Mark:
+            kind: str
+            inches: float = 2.0
+
+        return Mark
+
+    generated, ours = dataclass(frozen=True)(shapes()), frozen_dataclass(shapes())
+    assert ours("smoke").__doc__ == generated.__doc__ == "Mark(kind: 'str', inches: 'float' = 2.0)"
+    assert ours.__doc__ == generated.__doc__  # made when first read, then kept
+    assert vars(ours)["__doc__"] == generated.__doc__
