@@ -1298,3 +1298,42 @@ def test_a_game_path_in_a_message_is_named_as_pathlib_names_it(tmp_path: Path) -
         f"Error: no game at '{tmp_path}/none.sqlite': start one with 'tabletop new "
         "SCENARIO.yaml' (or pass --game PATH)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("environ", "after"),
+    [
+        ({}, {"OPENBLAS_NUM_THREADS": "1"}),
+        ({"OPENBLAS_NUM_THREADS": ""}, {"OPENBLAS_NUM_THREADS": "1"}),
+        ({"OPENBLAS_NUM_THREADS": "4"}, {"OPENBLAS_NUM_THREADS": "4"}),
+        ({"OMP_NUM_THREADS": "2"}, {"OMP_NUM_THREADS": "2"}),
+        ({"GOTO_NUM_THREADS": "3"}, {"GOTO_NUM_THREADS": "3"}),
+    ],
+)
+def test_the_console_script_asks_for_one_blas_thread_unless_the_user_chose(
+    environ: dict[str, str], after: dict[str, str]
+) -> None:
+    from tabletop.cli import _one_blas_thread
+
+    _one_blas_thread(environ)
+    assert environ == after
+
+
+def test_a_geometry_command_starts_no_blas_threads() -> None:
+    """numpy's OpenBLAS pool would spin on the other cores as every geometry command ran
+    (``_one_blas_thread``): the console script runs in one thread of its own."""
+    code = (
+        "import tabletop.table.measure\n"  # loads shapely, and so numpy and OpenBLAS
+        "print(len(os.listdir('/proc/self/task')))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    # As ``main`` starts; without it, OpenBLAS starts a thread for each further core.
+    starts = "from tabletop.cli import _one_blas_thread; _one_blas_thread(os.environ)\n"
+    counted = subprocess.run(
+        [sys.executable, "-c", "import os\n" + starts + code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert counted.stdout == "1\n"

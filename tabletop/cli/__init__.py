@@ -12,6 +12,7 @@ import contextlib
 import gc
 import os
 import sys
+from collections.abc import MutableMapping
 from typing import NoReturn
 
 import click
@@ -52,6 +53,7 @@ def main() -> NoReturn:
     console script does this; the tests, and the interactive session's own commands, call
     ``cli`` itself.
     """
+    _one_blas_thread(os.environ)
     # Starting up makes objects by the hundred thousand (numpy, shapely, our modules, the
     # game's rows) and hardly any garbage in cycles: the collector's default pass every 700
     # new objects ran 72 times in 'measure' to free about 500 objects, 8 ms of 150. A pass
@@ -76,3 +78,20 @@ def main() -> NoReturn:
             with contextlib.suppress(OSError):
                 stream.flush()
     os._exit(code or 0)
+
+
+# Where OpenBLAS reads how many threads to start, in the order it reads them.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _one_blas_thread(environ: MutableMapping[str, str]) -> None:
+    """Ask numpy's OpenBLAS for no pool of threads, unless the user chose a number.
+
+    Loaded (by shapely), OpenBLAS starts a thread for each further core, and each spins on
+    its core for a while, waiting for work that never comes: the geometry here is small
+    arrays, no matrix algebra. On two cores that was 47 ms of CPU a command (``measure``:
+    132 ms where 85 ms do the work) and 5 ms of wall time to start the threads, more on more
+    cores (docs/performance.md). Read as the library loads, so set before any command runs.
+    """
+    if not any(environ.get(name) for name in BLAS_THREADS):
+        environ["OPENBLAS_NUM_THREADS"] = "1"
