@@ -446,15 +446,17 @@ class Battle:
         # Each object's fields copied whole (``dict.copy`` copies a table at once, where
         # ``update`` would put the fields in one by one).
         fighters = []
+        by_id = {}
         for f in self.fighters:
             g = object.__new__(Fighter)
             g.__dict__ = f.__dict__.copy()
             g.owns_row = False
             fighters.append(g)
+            by_id[g.id] = g
         new = object.__new__(Battle)
         new.__dict__ = self.__dict__.copy()
         new.fighters = fighters
-        new.by_id = dict(zip(self.by_id, fighters, strict=True))  # the same ids, in order
+        new.by_id = by_id
         if self.telling:  # else never added to (``telling``)
             new.rounds = self.rounds[:]
             new.chances = {k: v[:] for k, v in self.chances.items()}
@@ -782,9 +784,14 @@ class Battle:
     def _placed(self, f: Fighter) -> tuple[tuple[Any, ...], tuple[str, ...]]:
         """What the ground's answers for ``f`` depend on besides the move asked: where each
         fighter is and whether it is still on the table, and the enemies ``f`` fights."""
-        placed = tuple([(g.row["x"], g.row["y"], g.row["status"]) for g in self.fighters])
-        fought = tuple([g.id for g in self.fighters if g.present and g.side != f.side])
-        return placed, fought
+        placed = []
+        fought = []
+        for g in self.fighters:  # a loop, not two comprehensions: two calls less a retreat
+            row = g.row
+            placed.append((row["x"], row["y"], row["status"]))
+            if g.present and g.side != f.side:
+                fought.append(g.id)
+        return tuple(placed), tuple(fought)
 
     def _ground(self, f: Fighter) -> Any:
         # The fighters as they stand now (a copy's stand in rows of its own, ``copy``).
@@ -1438,6 +1445,9 @@ def _leaving(entries: list[dict[str, Any]]) -> tuple[tuple[str, tuple[str, ...]]
     """Who left the fight this way and who pursued each, by stand (``Battle.position``)."""
     if not entries:
         return ()
+    if len(entries) == 1:  # the usual case: nothing to sort, and no comprehension to call
+        (r,) = entries
+        return ((r["stand"], tuple(r["pursued_by"])),)
     return tuple(sorted([(r["stand"], tuple(r["pursued_by"])) for r in entries]))
 
 
