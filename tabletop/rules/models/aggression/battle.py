@@ -1002,10 +1002,13 @@ class Battle:
 
     def _victor(self) -> str | None:
         """The one side still on the field (``_on_field``), if only one is."""
-        left = {f.side for f in self.fighters if _on_field(f)}
-        if len(left) != 1:
-            return None
-        return next(iter(left))
+        victor = None
+        for f in self.fighters:  # a loop, not a comprehension: the odds end 1,257 battles
+            if _on_field(f):
+                if victor is not None and f.side != victor:
+                    return None
+                victor = f.side
+        return victor
 
     def _spoils(self, victor: str) -> dict[str, Any]:
         casualties = 0
@@ -1044,6 +1047,9 @@ class Battle:
         who left the fight and how, who holds the field and what each stand lost. All its
         odds read of a battle (``odds_outcome``): they end a thousand battles or more, and
         need not share out the spoils of each nor write its records."""
+        losses = {}
+        for f in self.fighters:  # a loop, not a comprehension: a call less an end
+            losses[f.id] = int(f.record["strength_at_battle"]) - f.strength
         return {
             "attackers": [*self.attackers],
             "defenders": [*self.defenders],
@@ -1052,9 +1058,7 @@ class Battle:
             "eliminated": self.eliminated,
             "disengaged": self.disengaged,
             "victor": self._victor(),
-            "losses": {
-                f.id: int(f.record["strength_at_battle"]) - f.strength for f in self.fighters
-            },
+            "losses": losses,
         }
 
     def result(self) -> dict[str, Any]:
