@@ -349,6 +349,10 @@ def main() -> int:
                 ],
             },
             repeat,
+            # One BLAS thread for the floor too: the console script asks OpenBLAS for no pool
+            # (``cli._one_blas_thread``), and a bare import would start one (a thread for each
+            # further core, spinning), so the ratios compare the same work.
+            {**ENV, "OPENBLAS_NUM_THREADS": "1"},
         )
         # The commands a referee repeats all evening (issue 32), interleaved with both floors:
         # their targets are ratios to these floors, or to each other (the two maps).
