@@ -4,6 +4,7 @@ brute-force count over every combination of thrown dice, on small cases."""
 
 from __future__ import annotations
 
+import math
 import shutil
 from collections import Counter
 from fractions import Fraction
@@ -381,7 +382,7 @@ def test_stages_merge_positions_without_changing_chances() -> None:
         s[0] += 1 if d.roll(6, "step") <= 2 else 0
         s[1] += 1
 
-    ended = by_stages([0, 0], stage, lambda s: s[1] == 5, lambda s: tuple(s), list)
+    ended = by_stages([0, 0], stage, lambda s: s[1] == 5, tuple, list, finish=tuple)
     staged = {s[0]: p for s, p in ended}
 
     def whole(d: Any) -> int:
@@ -392,6 +393,26 @@ def test_stages_merge_positions_without_changing_chances() -> None:
 
     assert staged == distribution(whole)
     assert staged[5] == Fraction(1, 3) ** 5
+
+
+def test_stages_tell_each_end_once_as_it_is_first_reached() -> None:
+    from tabletop.core.odds import by_stages
+
+    def stage(s: list[int], d: Any) -> None:
+        s[0] += 1 if d.roll(6, "step") <= 2 else 0
+        s[1] += 1
+
+    told: list[tuple[int, ...]] = []
+
+    def finish(s: list[int]) -> str:
+        told.append(tuple(s))
+        return f"{s[0]} of 5"
+
+    ended = by_stages([0, 0], stage, lambda s: s[1] == 5, tuple, list, finish=finish)
+    # One end for each score, told once, though each is reached by many positions.
+    assert sorted(told) == [(n, 5) for n in range(6)]
+    binomial = {f"{n} of 5": Fraction(math.comb(5, n) * 2 ** (5 - n), 3**5) for n in range(6)}
+    assert dict(ended) == binomial
 
 
 def test_stages_played_alike_are_enumerated_once_and_carried_over() -> None:
@@ -422,16 +443,16 @@ def test_stages_played_alike_are_enumerated_once_and_carried_over() -> None:
     def over(s: list[int]) -> bool:
         return s[1] == 5
 
-    plain = by_stages([0, 0], stage, over, tuple, list)
+    plain = by_stages([0, 0], stage, over, tuple, list, finish=tuple)
     played = len(runs)
     runs.clear()
-    carried = by_stages([0, 0], stage, over, tuple, list, again=Alike())
-    assert {tuple(s): p for s, p in carried} == {tuple(s): p for s, p in plain}
+    carried = by_stages([0, 0], stage, over, tuple, list, again=Alike(), finish=tuple)
+    assert dict(carried) == dict(plain)
     assert (played, len(runs)) == (72, 18)  # six faces from each of 0, 1 and 2 points
     # The bound counts the runs carried over too: the same battles are refused.
     with pytest.raises(TooManyBranches):
-        by_stages([0, 0], stage, over, tuple, list, limit=71, again=Alike())
-    assert len(by_stages([0, 0], stage, over, tuple, list, limit=72, again=Alike())) == 3
+        by_stages([0, 0], stage, over, tuple, list, limit=71, again=Alike(), finish=tuple)
+    assert len(by_stages([0, 0], stage, over, tuple, list, 72, Alike(), finish=tuple)) == 3
 
 
 def test_an_assault_round_carried_over_is_the_round_fought_from_there(

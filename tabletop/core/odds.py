@@ -24,7 +24,7 @@ import gc
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Generic, Protocol, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeVar
 
 from tabletop.core.dice import DiceLike, Roll
 from tabletop.core.frozen import frozen_dataclass
@@ -379,17 +379,6 @@ def expectation(dist: Mapping[T, Fraction], value: Callable[[T], float | int]) -
     return sum((p * Fraction(value(o)) for o, p in dist.items()), Fraction(0))
 
 
-@overload
-def by_stages(
-    first: S,
-    stage: Callable[[S, _ScriptedDice], None],
-    over: Callable[[S], bool],
-    key: Callable[[S], Hashable],
-    copy: Callable[[S], S],
-    limit: int | None = None,
-    again: Again[S] | None = None,
-) -> list[tuple[S, Fraction]]: ...
-@overload
 def by_stages(
     first: S,
     stage: Callable[[S, _ScriptedDice], None],
@@ -400,20 +389,7 @@ def by_stages(
     again: Again[S] | None = None,
     *,
     finish: Callable[[S], R],
-) -> list[tuple[R, Fraction]]: ...
-
-
-def by_stages(
-    first: S,
-    stage: Callable[[S, _ScriptedDice], None],
-    over: Callable[[S], bool],
-    key: Callable[[S], Hashable],
-    copy: Callable[[S], S],
-    limit: int | None = None,
-    again: Again[S] | None = None,
-    *,
-    finish: Callable[[S], Any] | None = None,
-) -> list[tuple[Any, Fraction]]:
+) -> list[tuple[R, Fraction]]:
     """Exact distribution of where a procedure made of stages (an assault's rounds) ends.
 
     ``stage(s, dice)`` plays one stage on ``s`` in place; ``over(s)`` says the procedure has
@@ -424,9 +400,9 @@ def by_stages(
     Positions of different stages that play their next stage alike (``again``: an
     assault's round does not depend on its number, mostly) have it enumerated once: the
     positions it reached are carried over to the other start. Returns each end once, with
-    its chance: ``finish`` of the first position of its key to end (positions of one key end
-    alike), or that position itself without ``finish``. More than ``limit`` runs of a stage
-    raise ``TooManyBranches``.
+    its chance, as ``finish`` tells it: ``finish`` of the first position of its key to end
+    (positions of one key end alike), called as it ends, so that no ended position is kept.
+    More than ``limit`` runs of a stage raise ``TooManyBranches``.
     """
     limit = MAX_BRANCHES if limit is None else limit
     with collector_paused():
@@ -477,13 +453,13 @@ def _by_stages(
     copy: Callable[[S], S],
     limit: int,
     again: Again[S] | None,
-    finish: Callable[[S], Any] | None,
-) -> list[tuple[Any, Fraction]]:
+    finish: Callable[[S], R],
+) -> list[tuple[R, Fraction]]:
     # Each end by its key, with its chance: finished (``_end``) as the first position of that
     # key ends, and no position kept after: an assault ends a thousand ways, its positions
     # are the most of what an enumeration holds, and memory first touched costs the system
     # a page fault for every four kilobytes (docs/performance.md).
-    ended: dict[Hashable, tuple[Any, Chance]] = {}
+    ended: dict[Hashable, tuple[R, Chance]] = {}
     frontier: dict[Hashable, tuple[S, Chance]] = {key(first): (first, (1, 1))}
     # By stage key: the first start of that key, where the stage went from it (None for an
     # end: the same end from any start, ``Again.carried``), and the runs that took (counted
@@ -540,18 +516,19 @@ def _by_stages(
 
 
 def _end(
-    ended: dict[Hashable, tuple[Any, Chance]],
+    ended: dict[Hashable, tuple[R, Chance]],
     k: Hashable,
-    position: Any,
+    position: S | None,
     p: Chance,
-    finish: Callable[[Any], Any] | None,
+    finish: Callable[[S], R],
 ) -> None:
     """An end of key ``k`` reached with chance ``p``: its chance added to what ``ended`` has of
-    it, or it kept, ``finish``ed when given (positions of one key end alike, so the first
-    stands for them all; ``position`` is None only for a key already there)."""
+    it, or ``finish`` of it kept (positions of one key end alike, so the first stands for
+    them all; ``position`` is None only for a key already there)."""
     before = ended.get(k)
     if before is None:
-        ended[k] = (position if finish is None else finish(position), p)
+        assert position is not None
+        ended[k] = (finish(position), p)
     else:
         ended[k] = (before[0], _plus(before[1], p))
 
